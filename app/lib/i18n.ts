@@ -1,0 +1,79 @@
+import { useMemo } from "react";
+import { useRouteLoaderData } from "react-router";
+import type { MessageKey, Messages } from "~/locales/zh-TW";
+
+export const LOCALES = ["zh-TW", "en"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "zh-TW";
+export const LOCALE_COOKIE = "locale";
+
+export const LOCALE_NAMES: Record<Locale, string> = { "zh-TW": "繁體中文", en: "English" };
+
+/** The value of <html lang> for each locale. */
+export const HTML_LANG: Record<Locale, string> = { "zh-TW": "zh-Hant-TW", en: "en" };
+
+export type { MessageKey, Messages };
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** Reads the locale from the cookie header; anything unknown falls back to zh-TW. */
+export function localeFromCookieHeader(cookieHeader: string | null): Locale {
+  if (!cookieHeader) return DEFAULT_LOCALE;
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === LOCALE_COOKIE) {
+      const value = decodeURIComponent(rest.join("="));
+      return isLocale(value) ? value : DEFAULT_LOCALE;
+    }
+  }
+  return DEFAULT_LOCALE;
+}
+
+export function localeCookie(locale: Locale, secure: boolean): string {
+  const oneYear = 60 * 60 * 24 * 365;
+  return `${LOCALE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=${oneYear}; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export type TranslateValues = Record<string, string | number>;
+
+export function format(template: string, values?: TranslateValues): string {
+  if (!values) return template;
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+}
+
+export type Translate = (key: MessageKey, values?: TranslateValues) => string;
+
+export function translator(messages: Partial<Messages>): Translate {
+  return (key, values) => format(messages[key] ?? FALLBACK[key] ?? key, values);
+}
+
+/**
+ * The full catalog reaches the browser through the root loader (only the active locale's).
+ * These few strings cover the case where the root itself failed and has no data.
+ */
+const FALLBACK: Partial<Messages> = {
+  "brand.name": "漢生活",
+  "error.notFoundTitle": "找不到頁面",
+  "error.notFound": "Page not found: {path}",
+  "error.serverTitle": "系統發生錯誤",
+  "error.server": "Internal Server Error",
+  "error.serverHint": "請稍後再試。如果問題持續發生，請與我們聯絡。",
+  "common.backHome": "回到首頁",
+  "common.reload": "重新整理",
+  "common.loading": "請稍候...",
+};
+
+type RootData = { locale: Locale; messages: Messages } | undefined;
+
+/** The active locale (from the root loader); zh-TW when the root has no data (e.g. a root error). */
+export function useLocale(): Locale {
+  const data = useRouteLoaderData("root") as RootData;
+  return data?.locale ?? DEFAULT_LOCALE;
+}
+
+export function useT(): Translate {
+  const messages = (useRouteLoaderData("root") as RootData)?.messages;
+  return useMemo(() => translator(messages ?? FALLBACK), [messages]);
+}

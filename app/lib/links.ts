@@ -1,0 +1,36 @@
+import { href } from "react-router";
+
+/**
+ * The one typed place that builds internal links. Named routes from the specification
+ * (member-center, member-login, signup-create-member-info) are here by those names.
+ */
+export const links = {
+  home: () => href("/"),
+  stores: () => href("/our-store"),
+  storeDetail: (id: string) => href("/store-detail/:id", { id }),
+  materials: () => href("/materials"),
+  materialDetail: (id: string) => href("/material-detail/:id", { id }),
+  "member-login": () => href("/member-login"),
+  "member-center": () => href("/member-center"),
+  editInfo: () => href("/member-center/edit-info"),
+  signupPhoneVerification: () => href("/signup/phone-verification"),
+  signupPasswordSetting: () => href("/signup/password-setting"),
+  "signup-create-member-info": () => href("/signup/create-member-info"),
+  forgetPassword: () => href("/forget-password"),
+  forgetPasswordEmail: () => href("/forget-password/email-verification"),
+  forgetPasswordPhone: () => href("/forget-password/phone-verification"),
+  forgetPasswordNew: () => href("/forget-password/new-password-setting"),
+  admin: () => href("/admin/*", { "*": "" }),
+  privacy: () => href("/privacy"),
+  terms: () => href("/terms"),
+  testCrud: () => href("/test-crud"),
+  setLocale: () => href("/resources/locale"),
+} as const;
+
+/** Only same-site paths may be redirect targets (no open redirects). */
+export function safeRedirectPath(target: unknown, fallback = "/"): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) {
+    return fallback;
+  }
+  return target;
+}

@@ -1,0 +1,87 @@
+import { useEffect } from "react";
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { GeneralErrorBoundary } from "./components/error-boundary";
+import { LoadingOverlay } from "./components/layout/loading-overlay";
+import { Toaster } from "./components/ui/toaster";
+import { getApp } from "./lib/context.server";
+import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
+import { HTML_LANG, type Locale, useLocale } from "./lib/i18n";
+import { getLocale, messagesFor } from "./lib/i18n.server";
+import { useNonce } from "./lib/nonce";
+import { readToast } from "./lib/toast.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { config } = getApp(context);
+  const locale = getLocale(request);
+  const { toast, headers } = await readToast({ secret: config.secrets.session, secure: config.isProduction }, request);
+  return data(
+    { locale, messages: messagesFor(locale), toast, appEnv: config.appEnv },
+    { headers: headers ?? undefined },
+  );
+}
+
+/** The root re-runs after form submissions (toasts, locale) but not on plain navigations. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod !== "GET" ? defaultShouldRevalidate : false;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const locale = useLocale();
+  const nonce = useNonce();
+  return (
+    <html lang={HTML_LANG[locale as Locale]} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#faf8f4" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="bg-paper text-ink antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** After a new build is detected, the next navigation loads the new build with a full page load. */
+function DeploymentWatcher() {
+  const location = useLocation();
+  useEffect(() => startBuildPolling(), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation, keyed on the location
+  useEffect(() => {
+    if (isUpdateAvailable()) window.location.reload();
+  }, [location.key]);
+  return null;
+}
+
+export default function App() {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <>
+      <Outlet />
+      <LoadingOverlay />
+      <DeploymentWatcher />
+      <Toaster toast={rootData?.toast ?? null} />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary standalone />;
+}

@@ -1,0 +1,35 @@
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+
+// Mirrors the URL table in PRODUCT.md §2. Every page is its own lazily loaded module
+// under the one default layout.
+export default [
+  route("resources/locale", "routes/resources/locale.ts"),
+  layout("routes/_layout.tsx", [
+    index("routes/home.tsx"),
+    route("material-detail/:id", "routes/material-detail.tsx"),
+    route("store-detail/:id", "routes/store-detail.tsx"),
+    route("our-store", "routes/our-store.tsx"),
+    route("materials", "routes/materials.tsx"),
+    route("member-login", "routes/member-login.tsx"),
+    ...prefix("member-center", [
+      index("routes/member-center/index.tsx"),
+      route("edit-info", "routes/member-center/edit-info.tsx"),
+    ]),
+    ...prefix("signup", [
+      route("phone-verification", "routes/signup/phone-verification.tsx"),
+      route("password-setting", "routes/signup/password-setting.tsx"),
+      route("create-member-info", "routes/signup/create-member-info.tsx"),
+    ]),
+    ...prefix("forget-password", [
+      index("routes/forget-password/index.tsx"),
+      route("email-verification", "routes/forget-password/email-verification.tsx"),
+      route("phone-verification", "routes/forget-password/phone-verification.tsx"),
+      route("new-password-setting", "routes/forget-password/new-password-setting.tsx"),
+    ]),
+    route("admin/*", "routes/admin.tsx", { id: "admin" }),
+    route("privacy", "routes/privacy.tsx"),
+    route("terms", "routes/terms.tsx"),
+    route("test-crud", "routes/test-crud.tsx"),
+    route("*", "routes/not-found.tsx"),
+  ]),
+] satisfies RouteConfig;

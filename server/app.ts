@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { appContext } from "../app/lib/context.server";
+import { type AppConfig, loadConfig } from "./config";
+import { type DatabaseHandle, openDatabase } from "./db/client";
+import { createLogger, type Logger } from "./logger";
+import { securityHeaders } from "./security";
+
+/** Requests with a larger body are refused with 413 before anything reads them. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type CreateAppOptions = {
+  config?: AppConfig;
+  /** Vite dev server hooks; absent in production, where the bundled build is used. */
+  dev?: {
+    middlewares: express.RequestHandler;
+    loadBuild: () => Promise<ServerBuild>;
+  };
+};
+
+export type RunningApp = {
+  app: express.Express;
+  config: AppConfig;
+  logger: Logger;
+  database: DatabaseHandle;
+  /** Marks the app as draining (readyz answers 503) and closes the database. */
+  close(): Promise<void>;
+  beginShutdown(): void;
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+export async function createApp(options: CreateAppOptions = {}): Promise<RunningApp> {
+  const config = options.config ?? loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config.database);
+  await database.migrate();
+  logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
+
+  const loadBuild: () => Promise<ServerBuild> =
+    options.dev?.loadBuild ?? (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  let shuttingDown = false;
+
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.trustProxy) app.set("trust proxy", true);
+
+  // Request id and one JSON log line per request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info(
+        {
+          reqId: requestId,
+          method: req.method,
+          url: req.originalUrl,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          bytes: Number(res.getHeader("content-length") ?? 0) || undefined,
+          ip: req.ip,
+        },
+        "request",
+      );
+    });
+    next();
+  });
+
+  app.use(securityHeaders({ isProduction: config.isProduction, isViteDev: Boolean(options.dev) }));
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+
+  app.get("/readyz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (shuttingDown) {
+      res.status(503).json({ status: "draining" });
+      return;
+    }
+    const [reachable, migrations] = await Promise.all([
+      database.ping(),
+      database.migrationStatus().catch(() => ({ applied: 0, expected: 0, upToDate: false })),
+    ]);
+    const ready = reachable && migrations.upToDate;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "not-ready",
+      database: reachable ? "reachable" : "unreachable",
+      migrations,
+    });
+  });
+
+  // The client polls this to learn that a new build is live (see app/lib/deploy.client.ts).
+  app.get("/api/version", async (_req, res) => {
+    const build = await loadBuild();
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ version: build.assets.version });
+  });
+
+  // Bodies: refuse oversized (413) and unmeasured (411) uploads before React Router reads them.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const length = req.get("content-length");
+    if (length === undefined && req.get("transfer-encoding")) {
+      res.status(411).json({ error: { code: "length_required", message: "Content-Length is required" } });
+      return;
+    }
+    if (length !== undefined && Number(length) > BODY_LIMIT_BYTES) {
+      res.setHeader("Connection", "close");
+      res.status(413).json({ error: { code: "payload_too_large", message: "Request body is too large" } });
+      return;
+    }
+    next();
+  });
+
+  if (options.dev) {
+    app.use(options.dev.middlewares);
+  } else {
+    const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+    // Hashed file names: cache for a year and never revalidate.
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  // The machine API has its own 404 in JSON with a stable code.
+  app.use("/api/v1", (_req, res) => {
+    res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
+  });
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: loadBuild,
+      getLoadContext(_req, res) {
+        const context = new RouterContextProvider();
+        context.set(appContext, {
+          db: database.db,
+          driver: database.driver,
+          migrationStatus: database.migrationStatus,
+          config,
+          logger: logger.child({ reqId: res.locals.requestId }),
+          nonce: res.locals.nonce as string,
+          requestId: res.locals.requestId as string,
+        });
+        return context;
+      },
+    }),
+  );
+
+  return {
+    app,
+    config,
+    logger,
+    database,
+    beginShutdown() {
+      shuttingDown = true;
+    },
+    async close() {
+      shuttingDown = true;
+      await database.close();
+    },
+  };
+}

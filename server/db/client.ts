@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** One type for both drivers: route code never knows which one it runs on. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseConfig = { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string };
+
+export type DatabaseHandle = {
+  db: Database;
+  driver: "postgres" | "pglite";
+  migrate(): Promise<void>;
+  migrationStatus(): Promise<{ applied: number; expected: number; upToDate: boolean }>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+// Two levels up from server/db/ (source) and from build/server/ (bundle): the repo root.
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const migrationsFolder = [path.resolve(here, "../../drizzle"), path.resolve(process.cwd(), "drizzle")].find(
+  (dir) => existsSync(path.join(dir, "meta/_journal.json")),
+) as string;
+
+function expectedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+// Any constant works; it only has to be the same in every instance.
+const MIGRATION_LOCK_KEY = 7_274_019_311;
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (!migrationsFolder) throw new Error("Migrations folder (drizzle/) not found");
+  let db: Database;
+  let migrate: () => Promise<void>;
+  let close: () => Promise<void>;
+  let driver: DatabaseHandle["driver"];
+
+  if (config.kind === "postgres") {
+    const client = postgres(config.url, { max: config.poolMax, onnotice: () => {} });
+    const pgDb = drizzlePostgres(client, { schema });
+    db = pgDb as unknown as Database;
+    driver = "postgres";
+    // Several instances may start together: an advisory lock lets one migrate at a time.
+    migrate = async () => {
+      const [lockConn] = [await client.reserve()];
+      try {
+        await lockConn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+        await migratePostgres(pgDb, { migrationsFolder });
+      } finally {
+        await lockConn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+        lockConn.release();
+      }
+    };
+    close = () => client.end({ timeout: 5 });
+  } else {
+    if (!config.dataDir.startsWith("memory://")) await mkdir(config.dataDir, { recursive: true });
+    const client = await PGlite.create(config.dataDir);
+    const liteDb = drizzlePglite(client, { schema });
+    db = liteDb as unknown as Database;
+    driver = "pglite";
+    migrate = () => migratePglite(liteDb, { migrationsFolder });
+    close = () => client.close();
+  }
+
+  const expected = expectedMigrationCount();
+  return {
+    db,
+    driver,
+    migrate,
+    async migrationStatus() {
+      const exists = await db.execute<{ present: boolean }>(
+        sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+      );
+      const rows = rowsOf<{ present: boolean }>(exists);
+      if (!rows[0]?.present) return { applied: 0, expected, upToDate: false };
+      const counted = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+      );
+      const applied = Number(counted[0]?.n ?? 0);
+      return { applied, expected, upToDate: applied >= expected };
+    },
+    async ping() {
+      try {
+        await db.execute(sql`select 1`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close,
+  };
+}
+
+/** postgres-js returns an array, PGlite an object with `rows`: read both the same way. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
