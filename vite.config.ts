@@ -2,13 +2,16 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   environments: {
     // The SSR build bundles our Express app (server/app.ts) with the React Router server
     // build, so production runs one module: build/server/index.js.
     ssr: { build: { rollupOptions: { input: "./server/app.ts" } } },
   },
+  // In development Vite resolves react-router with the "development" condition; the Express
+  // adapter must share that instance (RouterContextProvider is checked with instanceof).
+  ssr: { noExternal: command === "serve" ? ["@react-router/express"] : [] },
   build: { assetsInlineLimit: 0 },
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],
-});
+}));

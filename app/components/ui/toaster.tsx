@@ -1,5 +1,4 @@
-import { useEffect } from "react";
-import { Toaster as Sonner, toast as showToast } from "sonner";
+import { lazy, Suspense } from "react";
 import { type MessageKey, useT } from "~/lib/i18n";
 
 export type ToastData = {
@@ -9,27 +8,24 @@ export type ToastData = {
   values?: Record<string, string | number>;
 };
 
+// sonner is loaded only on pages that actually show a toast (most pages never do).
+const ToastViewport = lazy(() => import("./toast-viewport"));
+
 /** Shows the toast the server passed along (from the toast cookie), in the reader's language. */
 export function Toaster({ toast }: { toast: ToastData | null }) {
   const t = useT();
-  useEffect(() => {
-    if (!toast) return;
-    const text = t(toast.message as MessageKey, toast.values);
-    const show = toast.type === "error" ? showToast.error : showToast.success;
-    // Defer so the toast is not swallowed by a hydration render.
-    const timer = setTimeout(() => show(text, { id: toast.id }), 0);
-    return () => clearTimeout(timer);
-  }, [toast, t]);
+  if (!toast) return null;
+  const text = t(toast.message as MessageKey, toast.values);
   return (
     <>
-      <Sonner position="top-center" richColors closeButton toastOptions={{ className: "text-base" }} />
-      {toast ? (
-        <noscript>
-          <p role="status" className="bg-ink px-4 py-3 text-center text-paper">
-            {t(toast.message as MessageKey, toast.values)}
-          </p>
-        </noscript>
-      ) : null}
+      <Suspense fallback={null}>
+        <ToastViewport id={toast.id} type={toast.type} text={text} />
+      </Suspense>
+      <noscript>
+        <p role="status" className="fixed inset-x-0 top-0 z-50 bg-ink px-4 py-3 text-center text-paper">
+          {text}
+        </p>
+      </noscript>
     </>
   );
 }
