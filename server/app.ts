@@ -9,7 +9,7 @@ import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createLogger, type Logger } from "./logger";
-import { securityHeaders } from "./security";
+import { originCheck, securityHeaders } from "./security";
 
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -107,6 +107,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     res.setHeader("Cache-Control", "no-store");
     res.json({ version: build.assets.version });
   });
+
+  app.use(originCheck(config.publicBaseUrl));
 
   // Bodies: refuse oversized (413) and unmeasured (411) uploads before React Router reads them.
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -57,7 +57,13 @@ type GeneratedSecrets = { session: string };
 function loadOrCreateLocalSecrets(dataDir: string): GeneratedSecrets {
   const file = path.join(dataDir, "secrets.json");
   if (existsSync(file)) {
-    const parsed = z.object({ session: secret }).safeParse(JSON.parse(readFileSync(file, "utf8")));
+    let stored: unknown;
+    try {
+      stored = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      throw new ConfigError(`Invalid configuration: ${file} is not valid JSON (fix it, or delete it to generate new secrets)`);
+    }
+    const parsed = z.object({ session: secret }).safeParse(stored);
     if (parsed.success) return parsed.data;
   }
   mkdirSync(dataDir, { recursive: true });

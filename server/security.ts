@@ -44,3 +44,24 @@ export function securityHeaders(options: HeaderOptions) {
     next();
   };
 }
+
+/**
+ * Cross-site request forgery guard for every state-changing request: a browser always sends
+ * Origin on POST/PUT/PATCH/DELETE, and it must be our own. Server-to-server clients (the POS)
+ * send no Origin and authenticate with API keys instead.
+ */
+export function originCheck(publicBaseUrl: string) {
+  const publicOrigin = new URL(publicBaseUrl).origin;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const origin = req.get("origin");
+    const fetchSite = req.get("sec-fetch-site");
+    const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    const badOrigin = origin !== undefined && origin !== publicOrigin && origin !== ownOrigin;
+    if (badOrigin || fetchSite === "cross-site") {
+      res.status(403).json({ error: { code: "forbidden_origin", message: "Cross-site request refused" } });
+      return;
+    }
+    next();
+  };
+}

@@ -27,9 +27,19 @@ export const links = {
   setLocale: () => href("/resources/locale"),
 } as const;
 
-/** Only same-site paths may be redirect targets (no open redirects). */
+/**
+ * Only same-site paths may be redirect targets (no open redirects). Control characters are refused
+ * too: browsers drop tabs and newlines while parsing a URL, so "/\t/evil.example" would become "//evil.example".
+ */
 export function safeRedirectPath(target: unknown, fallback = "/"): string {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) {
+  if (
+    typeof target !== "string" ||
+    !target.startsWith("/") ||
+    target.startsWith("//") ||
+    target.includes("\\") ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+    /[\u0000-\u001f\u007f]/.test(target)
+  ) {
     return fallback;
   }
   return target;

@@ -55,15 +55,19 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     const pgDb = drizzlePostgres(client, { schema });
     db = pgDb as unknown as Database;
     driver = "postgres";
-    // Several instances may start together: an advisory lock lets one migrate at a time.
+    // Several instances may start together: an advisory lock lets one migrate at a time. The lock
+    // is held on its own connection outside the pool, so a pool of one can still run the migrations.
     migrate = async () => {
-      const [lockConn] = [await client.reserve()];
+      const lockClient = postgres(config.url, { max: 1, onnotice: () => {} });
       try {
-        await lockConn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-        await migratePostgres(pgDb, { migrationsFolder });
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+        try {
+          await migratePostgres(pgDb, { migrationsFolder });
+        } finally {
+          await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+        }
       } finally {
-        await lockConn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
-        lockConn.release();
+        await lockClient.end({ timeout: 5 });
       }
     };
     close = () => client.end({ timeout: 5 });

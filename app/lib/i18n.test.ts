@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { en } from "~/locales/en";
+import { zhTW } from "~/locales/zh-TW";
+import {
+  DEFAULT_LOCALE,
+  format,
+  HTML_LANG,
+  isLocale,
+  LOCALE_COOKIE,
+  LOCALES,
+  localeCookie,
+  localeFromCookieHeader,
+  translator,
+} from "./i18n";
+import { getLocale, messagesFor, serverT } from "./i18n.server";
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe("catalogs", () => {
+  const zhKeys = Object.keys(zhTW).sort();
+  const enKeys = Object.keys(en).sort();
+
+  it("have exactly the same keys", () => {
+    expect(enKeys).toEqual(zhKeys);
+    expect(zhKeys.length).toBeGreaterThan(0);
+  });
+
+  it("use the same {placeholders} for every key", () => {
+    const mismatched = zhKeys.filter(
+      (key) =>
+        JSON.stringify(placeholders(zhTW[key as keyof typeof zhTW])) !==
+        JSON.stringify(placeholders(en[key as keyof typeof en])),
+    );
+    expect(mismatched).toEqual([]);
+    // The check would be vacuous if no message had a placeholder.
+    expect(zhKeys.some((key) => placeholders(zhTW[key as keyof typeof zhTW]).length > 0)).toBe(true);
+  });
+
+  it("have no empty messages", () => {
+    for (const catalog of [zhTW, en]) {
+      expect(Object.entries(catalog).filter(([, text]) => text.trim() === "")).toEqual([]);
+    }
+  });
+
+  it("keep the exact texts the specification fixes", () => {
+    expect(zhTW["common.loading"]).toBe("請稍候...");
+    for (const catalog of [zhTW, en]) {
+      expect(catalog["error.notFound"]).toBe("Page not found: {path}");
+    }
+  });
+
+  it("are served per locale", () => {
+    expect(messagesFor("zh-TW")).toBe(zhTW);
+    expect(messagesFor("en")).toBe(en);
+  });
+});
+
+describe("locales", () => {
+  it("default to zh-TW and map to <html lang>", () => {
+    expect(DEFAULT_LOCALE).toBe("zh-TW");
+    expect(LOCALES).toEqual(["zh-TW", "en"]);
+    expect(HTML_LANG).toEqual({ "zh-TW": "zh-Hant-TW", en: "en" });
+  });
+
+  it("recognise only supported locales", () => {
+    expect(isLocale("zh-TW")).toBe(true);
+    expect(isLocale("en")).toBe(true);
+    for (const value of ["EN", "zh-tw", "fr", "", null, undefined, 1]) expect(isLocale(value)).toBe(false);
+  });
+});
+
+describe("locale cookie", () => {
+  it.each([
+    [null, "zh-TW"],
+    ["", "zh-TW"],
+    ["locale=en", "en"],
+    ["locale=zh-TW", "zh-TW"],
+    ["theme=dark; locale=en; other=1", "en"],
+    ["  locale=en  ", "en"],
+    ["locale=zh%2DTW", "zh-TW"],
+    ["locale=fr", "zh-TW"],
+    ["locale=", "zh-TW"],
+    ["mylocale=en", "zh-TW"],
+    ["locale_old=en", "zh-TW"],
+    ["other=locale=en", "zh-TW"],
+  ])("%j → %s", (header, expected) => {
+    expect(localeFromCookieHeader(header)).toBe(expected);
+  });
+
+  it("uses the first locale cookie when there are several", () => {
+    expect(localeFromCookieHeader("locale=en; locale=zh-TW")).toBe("en");
+  });
+
+  it("is read from the request", () => {
+    const request = new Request("http://localhost/", { headers: { cookie: `${LOCALE_COOKIE}=en` } });
+    expect(getLocale(request)).toBe("en");
+    expect(getLocale(new Request("http://localhost/"))).toBe("zh-TW");
+    expect(serverT(request)("common.loading")).toBe(en["common.loading"]);
+    expect(serverT(new Request("http://localhost/"))("common.loading")).toBe("請稍候...");
+  });
+
+  it("is set for a year, site-wide, SameSite=Lax, Secure only when asked", () => {
+    const cookie = localeCookie("en", false);
+    expect(cookie).toBe("locale=en; Path=/; Max-Age=31536000; SameSite=Lax");
+    expect(localeCookie("zh-TW", true)).toBe("locale=zh-TW; Path=/; Max-Age=31536000; SameSite=Lax; Secure");
+    // What we write, we read back.
+    expect(localeFromCookieHeader(cookie.split(";")[0] ?? "")).toBe("en");
+  });
+});
+
+describe("format and translator", () => {
+  it("fills named placeholders and leaves unknown ones", () => {
+    expect(format("步驟 {step} / 3", { step: 2 })).toBe("步驟 2 / 3");
+    expect(format("{a}-{b}-{a}", { a: "x", b: 0 })).toBe("x-0-x");
+    expect(format("Page not found: {path}", {})).toBe("Page not found: {path}");
+    expect(format("Hello {name}")).toBe("Hello {name}");
+  });
+
+  it("does not interpret replacement patterns in values", () => {
+    expect(format("path: {path}", { path: "/a/$&/$1" })).toBe("path: /a/$&/$1");
+  });
+
+  it("translates with the catalog, falls back to the built-in strings, then to the key", () => {
+    const t = translator(en);
+    expect(t("footer.copyright", { year: 2026 })).toBe("© 2026 Han Living Group. All rights reserved.");
+    const partial = translator({});
+    expect(partial("error.notFound", { path: "/x" })).toBe("Page not found: /x");
+    expect(partial("common.loading")).toBe("請稍候...");
+    expect(partial("nav.home")).toBe("nav.home");
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { links, safeRedirectPath } from "./links";
+
+describe("safeRedirectPath", () => {
+  it.each(["/", "/member-center", "/store-detail/taipei-101?tab=hours#map", "/a//b"])(
+    "keeps the local path %s",
+    (path) => {
+      expect(safeRedirectPath(path)).toBe(path);
+    },
+  );
+
+  it.each([
+    ["protocol-relative", "//evil.example"],
+    ["protocol-relative with path", "//evil.example/member-login"],
+    ["absolute https", "https://evil.example/"],
+    ["absolute http", "http://evil.example"],
+    ["javascript:", "javascript:alert(1)"],
+    ["data:", "data:text/html,hi"],
+    ["backslash after slash", "/\\evil.example"],
+    ["leading backslashes", "\\\\evil.example"],
+    ["backslash later", "/member\\..\\..\\evil"],
+    ["relative path", "member-center"],
+    ["empty", ""],
+    // Browsers drop tabs and newlines while parsing a URL, so "/<tab>/evil" becomes "//evil".
+    ["tab between slashes", "/\t/evil.example"],
+    ["newline between slashes", "/\n/evil.example"],
+    ["carriage return between slashes", "/\r/evil.example"],
+  ])("rejects %s (%j)", (_label, target) => {
+    expect(safeRedirectPath(target)).toBe("/");
+  });
+
+  it("never yields a target that leaves the site", () => {
+    const base = "https://member.example.com/somewhere";
+    for (const target of ["//evil.example", "/\t/evil.example", "/\\evil.example", "https://evil.example", "/ok"]) {
+      expect(new URL(safeRedirectPath(target), base).origin).toBe("https://member.example.com");
+    }
+  });
+
+  it.each([null, undefined, 42, { toString: () => "/x" }, ["/x"]])("rejects the non-string %j", (target) => {
+    expect(safeRedirectPath(target)).toBe("/");
+  });
+
+  it("uses the given fallback", () => {
+    expect(safeRedirectPath("//evil.example", "/member-center")).toBe("/member-center");
+    expect(safeRedirectPath(null, "/member-login")).toBe("/member-login");
+  });
+});
+
+describe("links", () => {
+  it("builds the named routes of the specification", () => {
+    expect(links["member-center"]()).toBe("/member-center");
+    expect(links["member-login"]()).toBe("/member-login");
+    expect(links["signup-create-member-info"]()).toBe("/signup/create-member-info");
+  });
+
+  it("fills parameters", () => {
+    expect(links.storeDetail("taipei-101")).toBe("/store-detail/taipei-101");
+    expect(links.materialDetail("oak-floor")).toBe("/material-detail/oak-floor");
+    expect(links.admin()).toBe("/admin/");
+  });
+});

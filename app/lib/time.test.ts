@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import {
+  addDays,
+  endOfTaipeiDay,
+  endOfTaipeiYear,
+  formatTaipei,
+  fromTaipeiWallClock,
+  startOfTaipeiDay,
+  TIME_ZONE,
+  taipeiDate,
+  taipeiIsoDate,
+  taipeiParts,
+} from "./time";
+
+/**
+ * This file runs three times: in `unit` (the machine's TZ), `time-utc` (TZ=UTC) and `time-new-york`
+ * (TZ=America/New_York, which has daylight saving time and sits on the other side of midnight UTC).
+ * Every expectation is the same in all three: nothing here may depend on the process's zone.
+ */
+const EXPECTED_ZONE: Record<string, { tz: string; offset1970: number } | null> = {
+  unit: null,
+  "time-utc": { tz: "UTC", offset1970: 0 },
+  "time-new-york": { tz: "America/New_York", offset1970: 300 },
+};
+
+const at = (iso: string) => new Date(iso);
+
+describe("the process time zone of this project", () => {
+  it("is the one the project configures (so a TZ project cannot pass silently in another zone)", ({ task }) => {
+    const projectName = task.file.projectName ?? "";
+    expect(Object.keys(EXPECTED_ZONE)).toContain(projectName);
+    const expected = EXPECTED_ZONE[projectName];
+    if (expected) {
+      expect(process.env.TZ).toBe(expected.tz);
+      expect(new Date(0).getTimezoneOffset()).toBe(expected.offset1970);
+      expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe(expected.tz);
+    }
+  });
+});
+
+describe("Taipei day boundaries (UTC+8, no daylight saving time)", () => {
+  it("uses Asia/Taipei", () => {
+    expect(TIME_ZONE).toBe("Asia/Taipei");
+  });
+
+  it("puts 16:00 UTC on the next Taipei day", () => {
+    expect(taipeiIsoDate(at("2024-03-10T15:59:59.999Z"))).toBe("2024-03-10");
+    expect(taipeiIsoDate(at("2024-03-10T16:00:00.000Z"))).toBe("2024-03-11");
+    // Just after midnight UTC it is already morning in Taipei, on the same date.
+    expect(taipeiIsoDate(at("2024-03-11T00:00:00.000Z"))).toBe("2024-03-11");
+    expect(taipeiIsoDate(at("2024-03-10T23:59:59.999Z"))).toBe("2024-03-11");
+  });
+
+  it("reads the Taipei wall clock, including the hour after midnight as 0 (not 24)", () => {
+    expect(taipeiParts(at("2024-03-10T16:00:00Z"))).toEqual({
+      year: 2024,
+      month: 3,
+      day: 11,
+      hour: 0,
+      minute: 0,
+      second: 0,
+      weekday: 1, // Monday
+    });
+    expect(taipeiParts(at("2024-03-10T15:59:59Z"))).toMatchObject({ day: 10, hour: 23, minute: 59, weekday: 0 });
+  });
+
+  it("starts and ends the Taipei day at 16:00 UTC", () => {
+    // 2024-03-10 is the day New York moves its clocks forward: local-time code would be off here.
+    for (const instant of ["2024-03-10T16:00:00Z", "2024-03-11T03:30:00Z", "2024-03-11T15:59:59.999Z"]) {
+      expect(startOfTaipeiDay(at(instant)).toISOString()).toBe("2024-03-10T16:00:00.000Z");
+      expect(endOfTaipeiDay(at(instant)).toISOString()).toBe("2024-03-11T16:00:00.000Z");
+    }
+    expect(startOfTaipeiDay(at("2024-03-10T15:59:59.999Z")).toISOString()).toBe("2024-03-09T16:00:00.000Z");
+  });
+
+  it("keeps day boundaries across month, leap day and year ends", () => {
+    expect(taipeiIsoDate(at("2024-02-28T16:00:00Z"))).toBe("2024-02-29");
+    expect(endOfTaipeiDay(at("2024-02-29T05:00:00Z")).toISOString()).toBe("2024-02-29T16:00:00.000Z");
+    expect(endOfTaipeiDay(at("2024-12-31T12:00:00Z")).toISOString()).toBe("2024-12-31T16:00:00.000Z");
+    expect(startOfTaipeiDay(at("2024-11-03T06:30:00Z")).toISOString()).toBe("2024-11-02T16:00:00.000Z");
+  });
+
+  it("ends the Taipei year at 16:00 UTC on 31 December (exclusive)", () => {
+    expect(endOfTaipeiYear(2024).toISOString()).toBe("2024-12-31T16:00:00.000Z");
+    expect(endOfTaipeiYear(2025).toISOString()).toBe("2025-12-31T16:00:00.000Z");
+    expect(taipeiIsoDate(at("2024-12-31T15:59:59.999Z"))).toBe("2024-12-31");
+    expect(taipeiIsoDate(endOfTaipeiYear(2024))).toBe("2025-01-01");
+    expect(taipeiDate(at("2024-12-31T16:00:00Z"))).toEqual({ year: 2025, month: 1, day: 1 });
+  });
+
+  it("turns Taipei wall-clock times into instants", () => {
+    expect(fromTaipeiWallClock({ year: 2024, month: 1, day: 1 }).toISOString()).toBe("2023-12-31T16:00:00.000Z");
+    expect(fromTaipeiWallClock({ year: 2024, month: 3, day: 10 }, 9, 30, 15).toISOString()).toBe(
+      "2024-03-10T01:30:15.000Z",
+    );
+    expect(fromTaipeiWallClock({ year: 2024, month: 7, day: 1 }, 23, 59, 59).toISOString()).toBe(
+      "2024-07-01T15:59:59.000Z",
+    );
+  });
+
+  it("adds calendar days across months, leap years and years", () => {
+    expect(addDays({ year: 2024, month: 2, day: 28 }, 1)).toEqual({ year: 2024, month: 2, day: 29 });
+    expect(addDays({ year: 2023, month: 2, day: 28 }, 1)).toEqual({ year: 2023, month: 3, day: 1 });
+    expect(addDays({ year: 2024, month: 12, day: 31 }, 1)).toEqual({ year: 2025, month: 1, day: 1 });
+    expect(addDays({ year: 2025, month: 1, day: 1 }, -1)).toEqual({ year: 2024, month: 12, day: 31 });
+    expect(addDays({ year: 2024, month: 1, day: 31 }, 30)).toEqual({ year: 2024, month: 3, day: 1 });
+  });
+
+  it("pads ISO dates", () => {
+    expect(taipeiIsoDate(at("2025-01-04T20:00:00Z"))).toBe("2025-01-05");
+    expect(taipeiIsoDate(at("2025-09-08T23:00:00Z"))).toBe("2025-09-09");
+  });
+});
+
+describe("formatTaipei", () => {
+  // 00:00 on 11 March 2024 in Taipei; still 10 March in UTC and in New York.
+  const midnight = at("2024-03-10T16:00:00Z");
+  // ICU separates date and time with a thin space in zh-TW; compare words, not space characters.
+  const spaced = (text: string) => text.replace(/\s/g, " ");
+
+  it("formats in zh-TW", () => {
+    expect(formatTaipei(midnight, "zh-TW")).toBe("2024/03/11");
+    expect(spaced(formatTaipei(midnight, "zh-TW", "dateTime"))).toBe("2024/03/11 00:00");
+    expect(formatTaipei(midnight, "zh-TW", "time")).toBe("00:00");
+    expect(formatTaipei(midnight, "zh-TW", "monthDay")).toBe("3月11日");
+  });
+
+  it("formats in en", () => {
+    expect(formatTaipei(midnight, "en")).toBe("03/11/2024");
+    expect(spaced(formatTaipei(midnight, "en", "dateTime"))).toBe("03/11/2024, 00:00");
+    expect(formatTaipei(midnight, "en", "time")).toBe("00:00");
+    expect(formatTaipei(midnight, "en", "monthDay")).toBe("March 11");
+  });
+
+  it("accepts ISO strings and epoch milliseconds", () => {
+    expect(formatTaipei("2024-12-31T16:00:00Z", "zh-TW")).toBe("2025/01/01");
+    expect(spaced(formatTaipei(Date.UTC(2024, 11, 31, 15, 59), "en", "dateTime"))).toBe("12/31/2024, 23:59");
+  });
+
+  it("keeps a separate formatter per locale and style", () => {
+    // A shared cache keyed wrongly would return the first locale's output for the second.
+    expect(formatTaipei(midnight, "en", "monthDay")).toBe("March 11");
+    expect(formatTaipei(midnight, "zh-TW", "monthDay")).toBe("3月11日");
+    expect(formatTaipei(midnight, "en", "date")).toBe("03/11/2024");
+  });
+});

@@ -1,0 +1,393 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as AppModule from "./app";
+import type * as ConfigModule from "./config";
+import { diagnosticProbe } from "./db/schema";
+import { createTestDatabase, type TestDatabase } from "./testing/database";
+
+/**
+ * The real Express app from createApp(), served through a Vite dev server in middleware mode exactly
+ * as server.js does in development. createApp and loadConfig are loaded through Vite too, so the app
+ * and the route modules share one copy of app/lib/context.server.ts (the router context is looked up
+ * by identity). One Vite server and one app per file; the database is PGlite in memory, or a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
+
+let vite: ViteDevServer;
+let createApp: typeof AppModule.createApp;
+let loadConfig: typeof ConfigModule.loadConfig;
+const dataDirs: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+async function startApp(env: Record<string, string>): Promise<{ running: Running; base: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "app-test-"));
+  dataDirs.push(dataDir);
+  const testDb: TestDatabase = await createTestDatabase({ label: "app" });
+  const config = { ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, ...env }), database: testDb.config };
+  const running = await createApp({
+    config,
+    dev: {
+      middlewares: vite.middlewares,
+      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    },
+  });
+  const server = running.app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await running.close();
+    await testDb.drop();
+  });
+  const { port } = server.address() as AddressInfo;
+  return { running, base: `http://127.0.0.1:${port}` };
+}
+
+beforeAll(async () => {
+  vite = await createServer({
+    root,
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    server: { middlewareMode: true },
+    appType: "custom",
+  });
+  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
+  ({ loadConfig } = (await vite.ssrLoadModule("/server/config.ts")) as typeof ConfigModule);
+});
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await vite?.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The `name=value` pair of a Set-Cookie header, as the browser sends it back. */
+function cookieFrom(response: Response, name: string): string {
+  const setCookie = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  if (!setCookie) throw new Error(`no ${name} cookie in ${JSON.stringify(response.headers.getSetCookie())}`);
+  return setCookie.split(";")[0] ?? "";
+}
+
+function scriptTags(html: string): string[] {
+  return html.match(/<script\b[^>]*>/g) ?? [];
+}
+
+/** A raw HTTP request, for headers fetch will not let us set (Content-Length without the body). */
+function rawRequest(
+  base: string,
+  options: http.RequestOptions,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(base);
+    const req = http.request({ host: url.hostname, port: url.port, ...options }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.flushHeaders();
+  });
+}
+
+describe("the app in development", () => {
+  let running: Running;
+  let base: string;
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
+    method: "POST",
+    body: new URLSearchParams(fields),
+    // Browsers send Origin with every POST; React Router refuses cross-origin actions.
+    headers: { origin: base, ...headers },
+    redirect: "manual",
+  });
+
+  beforeAll(async () => {
+    ({ running, base } = await startApp({ APP_ENV: "development" }));
+  });
+
+  it("answers /healthz", async () => {
+    const response = await fetch(`${base}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("is ready once migrations are up to date", async () => {
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { status: string; database: string; migrations: { upToDate: boolean } };
+    expect(body).toMatchObject({ status: "ready", database: "reachable", migrations: { upToDate: true } });
+    expect(body.migrations).toEqual(await running.database.migrationStatus());
+  });
+
+  it("echoes a valid X-Request-Id and replaces an invalid one", async () => {
+    const valid = "req-1234.abcd_EF";
+    const echoed = await fetch(`${base}/healthz`, { headers: { "x-request-id": valid } });
+    expect(echoed.headers.get("x-request-id")).toBe(valid);
+
+    for (const invalid of ["short", "has spaces in it", "x".repeat(129), "<script>alert(1)</script>"]) {
+      const response = await fetch(`${base}/healthz`, { headers: { "x-request-id": invalid } });
+      const generated = response.headers.get("x-request-id");
+      expect(generated).not.toBe(invalid);
+      expect(generated).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+
+    const a = (await fetch(`${base}/healthz`)).headers.get("x-request-id");
+    const b = (await fetch(`${base}/healthz`)).headers.get("x-request-id");
+    expect(a).toBeTruthy();
+    expect(a).not.toBe(b);
+  });
+
+  it("sends security headers with a fresh CSP nonce that the page's scripts carry", async () => {
+    const nonces: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const response = await fetch(`${base}/`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      // Development: no HSTS, no upgrade-insecure-requests.
+      expect(response.headers.get("strict-transport-security")).toBeNull();
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("'strict-dynamic'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain("upgrade-insecure-requests");
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce).toBeTruthy();
+      nonces.push(nonce ?? "");
+
+      const html = await response.text();
+      const scripts = scriptTags(html);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("renders zh-TW by default", async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toMatch(/<html[^>]* lang="zh-Hant-TW"/);
+  });
+
+  it("switches to English through POST /resources/locale", async () => {
+    const response = await fetch(`${base}/resources/locale`, form({ locale: "en", redirectTo: "/materials" }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/materials");
+    const setCookie = response.headers.getSetCookie().find((c) => c.startsWith("locale="));
+    expect(setCookie).toMatch(/^locale=en; Path=\/; Max-Age=31536000; SameSite=Lax$/);
+
+    const html = await (await fetch(`${base}/`, { headers: { cookie: cookieFrom(response, "locale") } })).text();
+    expect(html).toMatch(/<html[^>]* lang="en"/);
+  });
+
+  it("refuses to redirect off-site after switching the locale", async () => {
+    for (const redirectTo of ["//evil.example/", "https://evil.example/", "/\t/evil.example", "/\\evil.example"]) {
+      const response = await fetch(`${base}/resources/locale`, form({ locale: "en", redirectTo }));
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/");
+    }
+  });
+
+  it("refuses a cross-site form post", async () => {
+    const response = await fetch(
+      `${base}/resources/locale`,
+      form({ locale: "en", redirectTo: "/" }, { origin: "https://evil.example" }),
+    );
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: { code: "forbidden_origin" } });
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("ignores an unknown locale", async () => {
+    const response = await fetch(`${base}/resources/locale`, form({ locale: "fr", redirectTo: "/materials" }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/materials");
+    expect(response.headers.getSetCookie().filter((c) => c.startsWith("locale="))).toEqual([]);
+  });
+
+  it("shows the 404 page for an unknown path", async () => {
+    const response = await fetch(`${base}/that/path`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain("Page not found: /that/path");
+    expect(html).toContain('data-testid="not-found"');
+  });
+
+  it("shows the 404 page for a malformed store id", async () => {
+    const response = await fetch(`${base}/store-detail/BAD%20ID`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Page not found: /store-detail/BAD%20ID");
+  });
+
+  it("refuses a body over 1 MiB with 413 before reading it", async () => {
+    const { BODY_LIMIT_BYTES } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
+    expect(BODY_LIMIT_BYTES).toBe(1024 * 1024);
+    const response = await rawRequest(base, {
+      method: "POST",
+      path: "/test-crud",
+      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": BODY_LIMIT_BYTES + 1 },
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: "payload_too_large" } });
+  });
+
+  it("accepts a body of exactly 1 MiB", async () => {
+    const body = `intent=none&pad=${"x".repeat(1024 * 1024 - "intent=none&pad=".length)}`;
+    expect(Buffer.byteLength(body)).toBe(1024 * 1024);
+    const response = await fetch(`${base}/test-crud`, {
+      ...form({}),
+      body,
+      headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    });
+    // The test-crud action answers an unknown intent with 400: the body got through to it.
+    expect(response.status).toBe(400);
+  });
+
+  it("requires a length for chunked uploads (411)", async () => {
+    const response = await rawRequest(base, {
+      method: "POST",
+      path: "/test-crud",
+      headers: { "transfer-encoding": "chunked" },
+    });
+    expect(response.status).toBe(411);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: "length_required" } });
+  });
+
+  it("answers unknown POS API paths with a JSON 404", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/v1/anything"],
+      ["POST", "/api/v1/members/123/points"],
+    ] as const) {
+      const response = await fetch(`${base}${url}`, { method });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ error: { code: "not_found", message: "Unknown API endpoint" } });
+    }
+  });
+
+  it("tells the client which build is live", async () => {
+    const response = await fetch(`${base}/api/version`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const { version } = (await response.json()) as { version: unknown };
+    expect(typeof version).toBe("string");
+    expect(version).not.toBe("");
+    const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+    expect(version).toBe(build.assets.version);
+  });
+
+  it("serves /test-crud in development", async () => {
+    const response = await fetch(`${base}/test-crud`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`>${running.database.driver}<`);
+  });
+
+  it("runs the CRUD round trip from the test-crud form, every step ok", async () => {
+    const response = await fetch(`${base}/test-crud`, form({ intent: "crud" }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const table = /<table[^>]*data-testid="crud-steps"[^>]*>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? "";
+    const rows = [...table.matchAll(/<td class="([^"]*)font-mono">([^<]+)<\/td><td class="([^"]+)">/g)].map((m) => [
+      m[2],
+      m[3]?.includes("text-success-700") ? "ok" : "failed",
+    ]);
+    expect(rows).toEqual([
+      ["create", "ok"],
+      ["read", "ok"],
+      ["update", "ok"],
+      ["delete", "ok"],
+      ["verify-deleted", "ok"],
+    ]);
+    expect(await running.database.db.select().from(diagnosticProbe)).toEqual([]);
+  });
+
+  it("carries a toast through the redirect into the next page's root data, once", async () => {
+    const response = await fetch(`${base}/test-crud`, form({ intent: "toast-positive" }));
+    expect([302, 303]).toContain(response.status);
+    expect(response.headers.get("location")).toBe("/test-crud");
+    const toastCookie = cookieFrom(response, "toast");
+
+    // The cookie is signed, not encrypted: its payload names the toast's id.
+    const payload = decodeURIComponent(toastCookie.slice("toast=".length)).split(".")[0] ?? "";
+    const flashed = Object.values(JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as object)[0] as {
+      id: string;
+      type: string;
+    };
+    expect(flashed.type).toBe("success");
+
+    const next = await fetch(`${base}/test-crud`, { headers: { cookie: toastCookie } });
+    expect(next.status).toBe(200);
+    const html = await next.text();
+    // The root loader's data (streamed into the page) holds the toast, and the no-JS fallback shows it.
+    expect(html).toContain(flashed.id);
+    expect(html).toContain("這是一則測試通知");
+    // ... and the response clears the cookie so it shows only once.
+    const cleared = next.headers.getSetCookie().find((c) => c.startsWith("toast="));
+    expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+
+    const after = await (
+      await fetch(`${base}/test-crud`, { headers: { cookie: cleared?.split(";")[0] ?? "" } })
+    ).text();
+    expect(after).not.toContain(flashed.id);
+  });
+
+  it("answers 503 on /readyz once shutdown has begun, while /healthz stays up", async () => {
+    // Last test of this block: beginShutdown() cannot be undone.
+    running.beginShutdown();
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "draining" });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("the app with APP_ENV=production", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await startApp({
+      APP_ENV: "production",
+      // Required by loadConfig in production; the database itself is the test database.
+      DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
+      SESSION_SECRET: "a-production-secret-for-the-tests-0123456789",
+      PUBLIC_BASE_URL: "https://member.example.com",
+    }));
+  });
+
+  it("hides /test-crud behind a 404", async () => {
+    const response = await fetch(`${base}/test-crud`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Page not found: /test-crud");
+
+    const post = await fetch(`${base}/test-crud`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "crud" }),
+      headers: { origin: base },
+    });
+    expect(post.status).toBe(404);
+  });
+
+  it("adds HSTS and upgrade-insecure-requests", async () => {
+    const response = await fetch(`${base}/healthz`);
+    expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(response.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+  });
+});

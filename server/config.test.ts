@@ -1,0 +1,233 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+const SECRET = "s".repeat(32);
+const PRODUCTION = {
+  APP_ENV: "production",
+  DATABASE_URL: "postgres://app@db.internal:5432/app",
+  SESSION_SECRET: SECRET,
+  PUBLIC_BASE_URL: "https://member.example.com",
+} as const;
+
+let dataDir: string;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "config-test-"));
+});
+
+afterEach(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** loadConfig with a private DATA_DIR, so no test writes secrets into the repository. */
+function load(env: Record<string, string | undefined> = {}) {
+  return loadConfig({ DATA_DIR: dataDir, ...env });
+}
+
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    load(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig defaults", () => {
+  it("runs the embedded development setup with no environment at all", () => {
+    const config = load();
+    expect(config).toMatchObject({
+      appEnv: "development",
+      isProduction: false,
+      port: 3000,
+      host: "0.0.0.0",
+      publicBaseUrl: "http://localhost:3000",
+      database: { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      dataDir,
+      logLevel: "info",
+      enableTestCrud: true,
+      trustProxy: false,
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(config.secrets.session.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("defaults DATA_DIR to ./data, resolved against the working directory", () => {
+    const config = loadConfig({ SESSION_SECRET: SECRET });
+    expect(config.dataDir).toBe(path.resolve("data"));
+    expect(config.database).toEqual({ kind: "pglite", dataDir: path.resolve("data", "pglite") });
+  });
+
+  it("treats empty strings as unset", () => {
+    const config = load({ PORT: "", APP_ENV: "", LOG_LEVEL: "", DATABASE_URL: "" });
+    expect(config.port).toBe(3000);
+    expect(config.appEnv).toBe("development");
+    expect(config.logLevel).toBe("info");
+    expect(config.database.kind).toBe("pglite");
+  });
+
+  it("reads explicit values", () => {
+    const config = load({
+      APP_ENV: "test",
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      PUBLIC_BASE_URL: "https://member.example.com/",
+      DATABASE_URL: "postgresql://app@localhost/app",
+      DATABASE_POOL_MAX: "20",
+      LOG_LEVEL: "warn",
+      TRUST_PROXY: "1",
+      SHUTDOWN_TIMEOUT_MS: "2500",
+      SESSION_SECRET: SECRET,
+    });
+    expect(config).toMatchObject({
+      appEnv: "test",
+      port: 8080,
+      host: "127.0.0.1",
+      // The trailing slash is dropped so links can be joined with "/path".
+      publicBaseUrl: "https://member.example.com",
+      database: { kind: "postgres", url: "postgresql://app@localhost/app", poolMax: 20 },
+      logLevel: "warn",
+      trustProxy: true,
+      shutdownTimeoutMs: 2500,
+      secrets: { session: SECRET },
+    });
+  });
+
+  it("derives the public base URL from PORT when none is given", () => {
+    expect(load({ PORT: "4123" }).publicBaseUrl).toBe("http://localhost:4123");
+  });
+});
+
+describe("loadConfig refuses invalid values with one line naming the variable", () => {
+  const invalid: [variable: string, value: string][] = [
+    ["APP_ENV", "staging"],
+    ["PORT", "http"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PUBLIC_BASE_URL", "not a url"],
+    ["PUBLIC_BASE_URL", "ftp://member.example.com"],
+    ["DATABASE_URL", "mysql://app@localhost/app"],
+    ["DATABASE_POOL_MAX", "0"],
+    ["DATABASE_POOL_MAX", "many"],
+    ["SESSION_SECRET", "too-short"],
+    ["LOG_LEVEL", "loud"],
+    ["ENABLE_TEST_CRUD", "yes"],
+    ["TRUST_PROXY", "maybe"],
+    ["SHUTDOWN_TIMEOUT_MS", "-5"],
+    ["SHUTDOWN_TIMEOUT_MS", "999999999"],
+  ];
+
+  it.each(invalid)("%s=%s", (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.name).toBe("ConfigError");
+    expect(error.message).not.toContain("\n");
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));
+    // The message names only the offending variable.
+    const others = invalid.map(([name]) => name).filter((name) => name !== variable);
+    for (const other of others) expect(error.message).not.toContain(other);
+  });
+
+  it("reports only the first problem when several variables are wrong", () => {
+    const error = configError({ PORT: "x", LOG_LEVEL: "loud" });
+    expect(error.message.split("\n")).toHaveLength(1);
+    expect(error.message).toMatch(/^Invalid configuration: (PORT|LOG_LEVEL) /);
+  });
+});
+
+describe("loadConfig in production", () => {
+  it("accepts a complete production environment", () => {
+    const config = load({ ...PRODUCTION });
+    expect(config).toMatchObject({
+      appEnv: "production",
+      isProduction: true,
+      publicBaseUrl: "https://member.example.com",
+      database: { kind: "postgres", url: PRODUCTION.DATABASE_URL, poolMax: 10 },
+      secrets: { session: SECRET },
+      enableTestCrud: false,
+    });
+    // The secret comes from the environment: nothing is generated on disk.
+    expect(existsSync(path.join(dataDir, "secrets.json"))).toBe(false);
+  });
+
+  it.each(["DATABASE_URL", "SESSION_SECRET", "PUBLIC_BASE_URL"] as const)("requires %s", (variable) => {
+    const error = configError({ ...PRODUCTION, [variable]: undefined });
+    expect(error.message).toBe(`Invalid configuration: ${variable} is required when APP_ENV=production`);
+  });
+
+  it("does not require them outside production", () => {
+    for (const appEnv of ["development", "test"]) {
+      expect(() => load({ APP_ENV: appEnv })).not.toThrow();
+    }
+  });
+});
+
+describe("enableTestCrud", () => {
+  it.each([
+    [{}, false],
+    [{ ENABLE_TEST_CRUD: "false" }, false],
+    [{ ENABLE_TEST_CRUD: "0" }, false],
+    [{ ENABLE_TEST_CRUD: "true" }, true],
+    [{ ENABLE_TEST_CRUD: "1" }, true],
+  ])("in production with %o is %s", (extra, expected) => {
+    expect(load({ ...PRODUCTION, ...extra }).enableTestCrud).toBe(expected);
+  });
+
+  it.each(["development", "test"])("is on in %s whatever ENABLE_TEST_CRUD says", (appEnv) => {
+    expect(load({ APP_ENV: appEnv }).enableTestCrud).toBe(true);
+    expect(load({ APP_ENV: appEnv, ENABLE_TEST_CRUD: "false" }).enableTestCrud).toBe(true);
+  });
+});
+
+describe("generated secrets", () => {
+  const secretsFile = () => path.join(dataDir, "secrets.json");
+
+  it("are generated once under DATA_DIR, private, and reused", () => {
+    const first = load();
+    expect(existsSync(secretsFile())).toBe(true);
+    expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(readFileSync(secretsFile(), "utf8")) as { session: string };
+    expect(stored.session).toBe(first.secrets.session);
+
+    const second = load();
+    expect(second.secrets.session).toBe(first.secrets.session);
+  });
+
+  it("differ between data directories", () => {
+    const other = mkdtempSync(path.join(tmpdir(), "config-test-other-"));
+    try {
+      expect(loadConfig({ DATA_DIR: other }).secrets.session).not.toBe(load().secrets.session);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it("creates DATA_DIR when it does not exist yet", () => {
+    const nested = path.join(dataDir, "a", "b");
+    const config = loadConfig({ DATA_DIR: nested });
+    expect(existsSync(path.join(nested, "secrets.json"))).toBe(true);
+    expect(config.dataDir).toBe(nested);
+  });
+
+  it("replace a stored secret that is too weak", () => {
+    writeFileSync(secretsFile(), JSON.stringify({ session: "short" }));
+    const config = load();
+    expect(config.secrets.session).not.toBe("short");
+    expect(config.secrets.session.length).toBeGreaterThanOrEqual(32);
+    expect(JSON.parse(readFileSync(secretsFile(), "utf8"))).toEqual({ session: config.secrets.session });
+  });
+
+  it("refuse a corrupt secrets file with one line naming it", () => {
+    writeFileSync(secretsFile(), "{not json");
+    expect(() => load()).toThrowError(ConfigError);
+    expect(() => load()).toThrowError(/secrets\.json is not valid JSON/);
+  });
+
+  it("are not generated when SESSION_SECRET is set", () => {
+    expect(load({ SESSION_SECRET: SECRET }).secrets.session).toBe(SECRET);
+    expect(existsSync(secretsFile())).toBe(false);
+  });
+});
