@@ -1,23 +1,26 @@
 import { useEffect } from "react";
 import {
   data,
+  isRouteErrorResponse,
   Links,
   Meta,
-  Outlet,
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
   useLocation,
+  useOutlet,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { LoadingOverlay } from "./components/layout/loading-overlay";
+import { SiteFooter } from "./components/layout/site-footer";
+import { SiteHeader } from "./components/layout/site-header";
 import { Toaster } from "./components/ui/toaster";
 import { getApp } from "./lib/context.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
-import { HTML_LANG, type Locale, useLocale } from "./lib/i18n";
+import { HTML_LANG, type Locale, translator, useLocale } from "./lib/i18n";
 import { getLocale, messagesFor } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
@@ -31,6 +34,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { headers: headers ?? undefined },
   );
 }
+
+/**
+ * Default title, and the title of the error pages (404 and generic): pages set their own in their
+ * `meta`; an error page has no page meta, and a document without a title fails WCAG 2.4.2.
+ */
+export const meta: Route.MetaFunction = ({ loaderData, error }) => {
+  const t = translator(loaderData?.messages ?? {});
+  if (!error) return [{ title: t("brand.name") }];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [{ title: `${t(notFound ? "error.notFoundTitle" : "error.serverTitle")}｜${t("brand.name")}` }];
+};
 
 /** The root re-runs after form submissions (toasts, locale) but not on plain navigations. */
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
@@ -70,11 +84,31 @@ function DeploymentWatcher() {
   return null;
 }
 
+/**
+ * A page's code chunk failed to load inside the reload guard window (app/lib/deploy.ts): the router
+ * then finishes the navigation with the page's route still unloaded and renders nothing below the
+ * root. Show the error page, in the site frame, with a reload button instead of a blank screen.
+ */
+function ChunkLoadFailure() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <SiteHeader />
+      <main id="main" className="flex-1">
+        <GeneralErrorBoundary hintKey="error.chunkReloadFailed" />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
 export default function App() {
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // Every page renders under the layout route, so the root's outlet is empty only when a route
+  // module could not be loaded.
+  const outlet = useOutlet();
   return (
     <>
-      <Outlet />
+      {outlet ?? <ChunkLoadFailure />}
       <LoadingOverlay />
       <DeploymentWatcher />
       <Toaster toast={rootData?.toast ?? null} />

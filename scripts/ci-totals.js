@@ -7,7 +7,9 @@ const dir = process.argv[2] ?? "reports";
 let passed = 0;
 let failed = 0;
 let files = 0;
-for (const name of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+for (const name of readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const report = JSON.parse(readFileSync(path.join(dir, name), "utf8"));
   files += 1;
   if (report.stats && "expected" in report.stats) {

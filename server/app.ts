@@ -42,8 +42,18 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   await database.migrate();
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
-  const loadBuild: () => Promise<ServerBuild> =
-    options.dev?.loadBuild ?? (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  // Development reloads the build on every request (HMR); production loads it once, so React
+  // Router does not rebuild its route table per request.
+  let loadBuild: () => Promise<ServerBuild>;
+  let requestBuild: ServerBuild | (() => Promise<ServerBuild>);
+  if (options.dev) {
+    loadBuild = options.dev.loadBuild;
+    requestBuild = loadBuild;
+  } else {
+    const build = (await import("virtual:react-router/server-build")) as ServerBuild;
+    loadBuild = async () => build;
+    requestBuild = build;
+  }
   let shuttingDown = false;
 
   const app = express();
@@ -143,7 +153,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: loadBuild,
+      build: requestBuild,
       getLoadContext(_req, res) {
         const context = new RouterContextProvider();
         context.set(appContext, {

@@ -61,7 +61,9 @@ function loadOrCreateLocalSecrets(dataDir: string): GeneratedSecrets {
     try {
       stored = JSON.parse(readFileSync(file, "utf8"));
     } catch {
-      throw new ConfigError(`Invalid configuration: ${file} is not valid JSON (fix it, or delete it to generate new secrets)`);
+      throw new ConfigError(
+        `Invalid configuration: ${file} is not valid JSON (fix it, or delete it to generate new secrets)`,
+      );
     }
     const parsed = z.object({ session: secret }).safeParse(stored);
     if (parsed.success) return parsed.data;

@@ -1,23 +1,30 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import { buttonVariants } from "~/components/ui/button";
-import { useT } from "~/lib/i18n";
+import { type MessageKey, useT } from "~/lib/i18n";
 
 /**
  * One error boundary for every route: 404 → "Page not found: {path}", anything else →
  * "Internal Server Error". Details (the stack) appear only in development builds.
  */
-export function GeneralErrorBoundary({ standalone = false }: { standalone?: boolean }) {
+export function GeneralErrorBoundary({
+  standalone = false,
+  hintKey,
+}: {
+  standalone?: boolean;
+  /** Replaces the generic hint under the message (e.g. "the site was updated, reload"). */
+  hintKey?: MessageKey;
+}) {
   const error = useRouteError();
   const location = useLocation();
   const t = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const path = (notFound && (error.data as { path?: string } | null)?.path) || location.pathname;
 
-  if (typeof document !== "undefined" && !notFound) console.error(error);
+  if (typeof document !== "undefined" && !notFound && error !== undefined) console.error(error);
 
   const title = notFound ? t("error.notFoundTitle") : t("error.serverTitle");
   const message = notFound ? t("error.notFound", { path }) : t("error.server");
-  const hint = notFound ? t("error.notFoundHint") : t("error.serverHint");
+  const hint = t(hintKey ?? (notFound ? "error.notFoundHint" : "error.serverHint"));
 
   const body = (
     <section

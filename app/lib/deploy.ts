@@ -79,8 +79,9 @@ export class ChunkLoadError extends Error {
  * Installs the guard. Two paths load code:
  * - Vite's preload helper (lazy components, route dependencies) fires `vite:preloadError`.
  * - React Router reloads by itself when a route module fails; it announces that with a
- *   console.error first, and throwing from there (inside the guard window) stops the reload,
- *   so the router shows the error page instead.
+ *   console.error first, and throwing from there (inside the guard window) stops the reload;
+ *   the router then has no page to render and the root shows the error page instead
+ *   (ChunkLoadFailure in root.tsx).
  */
 export function installChunkReloadGuard(): void {
   window.addEventListener("vite:preloadError", (event) => {

@@ -12,7 +12,7 @@ import {
   localeFromCookieHeader,
   translator,
 } from "./i18n";
-import { getLocale, messagesFor, serverT } from "./i18n.server";
+import { getLocale, messagesFor, routeMessages, serverT } from "./i18n.server";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -49,9 +49,14 @@ describe("catalogs", () => {
     }
   });
 
-  it("are served per locale", () => {
-    expect(messagesFor("zh-TW")).toBe(zhTW);
-    expect(messagesFor("en")).toBe(en);
+  it("are served per locale, route-only namespaces left to their route", () => {
+    expect(messagesFor("zh-TW")["nav.home"]).toBe(zhTW["nav.home"]);
+    expect(messagesFor("en")["nav.home"]).toBe(en["nav.home"]);
+    expect(Object.keys(messagesFor("zh-TW")).some((k) => k.startsWith("testCrud."))).toBe(false);
+    expect(Object.keys(messagesFor("zh-TW")).length + Object.keys(routeMessages("zh-TW", "testCrud.")).length).toBe(
+      Object.keys(zhTW).length,
+    );
+    expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
   });
 });
 

@@ -65,7 +65,7 @@ const FALLBACK: Partial<Messages> = {
   "common.loading": "請稍候...",
 };
 
-type RootData = { locale: Locale; messages: Messages } | undefined;
+type RootData = { locale: Locale; messages: Partial<Messages> } | undefined;
 
 /** The active locale (from the root loader); zh-TW when the root has no data (e.g. a root error). */
 export function useLocale(): Locale {
@@ -73,7 +73,11 @@ export function useLocale(): Locale {
   return data?.locale ?? DEFAULT_LOCALE;
 }
 
-export function useT(): Translate {
+/** Translate with the root's messages, plus a route's own namespace when it loads one. */
+export function useT(routeMessages?: Partial<Messages>): Translate {
   const messages = (useRouteLoaderData("root") as RootData)?.messages;
-  return useMemo(() => translator(messages ?? FALLBACK), [messages]);
+  return useMemo(
+    () => translator(routeMessages ? { ...messages, ...routeMessages } : (messages ?? FALLBACK)),
+    [messages, routeMessages],
+  );
 }

@@ -3,16 +3,25 @@ import { format } from "./i18n";
 
 type MatchLike = { id: string; loaderData?: unknown } | undefined;
 
-/** Title and description for a page, in the reader's language (the catalog comes from the root match). */
+/**
+ * Title and description for a page, in the reader's language: the catalog comes from the root
+ * match, plus the page's own namespace when its loader sends one.
+ */
 export function pageMeta(
   matches: readonly MatchLike[],
   titleKey: MessageKey,
   descriptionKey: MessageKey = "meta.description",
 ) {
-  const root = matches.find((m) => m?.id === "root")?.loaderData as { messages?: Messages } | undefined;
-  const messages = root?.messages;
-  if (!messages) return [{ title: "漢生活" }];
-  const title =
-    titleKey === "page.home.title" ? messages[titleKey] : `${messages[titleKey]}｜${messages["brand.name"]}`;
-  return [{ title }, { name: "description", content: format(messages[descriptionKey]) }];
+  const messages: Partial<Messages> = {};
+  for (const match of matches) {
+    const data = match?.loaderData as { messages?: Partial<Messages> } | undefined;
+    if (data?.messages) Object.assign(messages, data.messages);
+  }
+  const title = messages[titleKey];
+  if (!title) return [{ title: "漢生活" }];
+  const brand = messages["brand.name"] ?? "漢生活";
+  return [
+    { title: titleKey === "page.home.title" ? title : `${title}｜${brand}` },
+    { name: "description", content: format(messages[descriptionKey] ?? "") },
+  ];
 }

@@ -26,7 +26,7 @@ describe("redirectWithToast", () => {
   it("redirects and sets a signed, http-only, short-lived cookie", async () => {
     const response = await redirectWithToast(settings, "/test-crud", {
       type: "success",
-      message: "testCrud.toastSample",
+      message: "notice.sample",
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/test-crud");
@@ -42,7 +42,7 @@ describe("redirectWithToast", () => {
     expect(signature.length).toBeGreaterThan(10);
     // The payload is readable (signed, not encrypted) and carries the toast.
     const data = JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as Record<string, unknown>;
-    expect(JSON.stringify(data)).toContain("testCrud.toastSample");
+    expect(JSON.stringify(data)).toContain("notice.sample");
   });
 
   it("marks the cookie Secure when asked", async () => {
@@ -57,7 +57,7 @@ describe("redirectWithToast", () => {
     const response = await redirectWithToast(
       settings,
       "/member-center",
-      { type: "success", message: "testCrud.toastSample" },
+      { type: "success", message: "notice.sample" },
       { status: 303, headers: { "Set-Cookie": "other=1; Path=/", "X-Extra": "yes" } },
     );
     expect(response.status).toBe(303);
@@ -100,7 +100,7 @@ describe("readToast", () => {
   });
 
   it("ignores a tampered cookie", async () => {
-    const pair = cookiePair(await createToastHeaders(settings, { type: "success", message: "testCrud.toastSample" }));
+    const pair = cookiePair(await createToastHeaders(settings, { type: "success", message: "notice.sample" }));
     const { payload, signature } = splitSigned(pair);
     const data = JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as Record<string, { type: string }>;
     for (const value of Object.values(data)) value.type = "error";
@@ -117,7 +117,7 @@ describe("readToast", () => {
     const pair = cookiePair(
       await createToastHeaders(
         { ...settings, secret: "another-secret-that-is-long-enough" },
-        { type: "success", message: "testCrud.toastSample" },
+        { type: "success", message: "notice.sample" },
       ),
     );
     expect((await readToast(settings, requestWith(pair))).toast).toBeNull();

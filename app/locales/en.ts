@@ -27,6 +27,9 @@ export const en = {
   "common.required": "Required",
   "common.optional": "Optional",
 
+  // Toasts are shown with the root catalog: keep their keys out of route-only namespaces.
+  "notice.sample": "This is a test notice",
+
   "error.notFoundTitle": "Page Not Found",
   "error.notFound": "Page not found: {path}",
   "error.notFoundHint": "The address may be mistyped, or the page has been removed.",
@@ -86,5 +89,4 @@ export const en = {
   "testCrud.toastPositive": "Show a positive toast",
   "testCrud.toastNegative": "Show a negative toast",
   "testCrud.uiKit": "Components",
-  "testCrud.toastSample": "This is a test notice",
 } satisfies Messages;

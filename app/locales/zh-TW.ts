@@ -26,6 +26,9 @@ export const zhTW = {
   "common.required": "必填",
   "common.optional": "選填",
 
+  // Toasts are shown with the root catalog: keep their keys out of route-only namespaces.
+  "notice.sample": "這是一則測試通知",
+
   "error.notFoundTitle": "找不到頁面",
   "error.notFound": "Page not found: {path}",
   "error.notFoundHint": "網址可能有誤，或此頁面已移除。",
@@ -85,7 +88,6 @@ export const zhTW = {
   "testCrud.toastPositive": "顯示成功通知",
   "testCrud.toastNegative": "顯示錯誤通知",
   "testCrud.uiKit": "元件樣式",
-  "testCrud.toastSample": "這是一則測試通知",
 } as const;
 
 export type MessageKey = keyof typeof zhTW;

@@ -11,6 +11,7 @@ import { runCrudRoundTrip } from "~/domain/diagnostics/crud-round-trip.server";
 import { getApp } from "~/lib/context.server";
 import { notFound } from "~/lib/http.server";
 import { useT } from "~/lib/i18n";
+import { getLocale, routeMessages } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/test-crud";
@@ -30,7 +31,12 @@ function requireEnabled(request: Request, context: Route.LoaderArgs["context"]) 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = requireEnabled(request, context);
   const migrations = await app.migrationStatus();
-  return { driver: app.driver, migrations, appEnv: app.config.appEnv };
+  return {
+    driver: app.driver,
+    migrations,
+    appEnv: app.config.appEnv,
+    messages: routeMessages(getLocale(request), "testCrud."),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,16 +53,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "throw":
       throw new Error("Diagnostics: deliberate server error");
     case "toast-positive":
-      return redirectWithToast(toastSettings, "/test-crud", { type: "success", message: "testCrud.toastSample" });
+      return redirectWithToast(toastSettings, "/test-crud", { type: "success", message: "notice.sample" });
     case "toast-negative":
-      return redirectWithToast(toastSettings, "/test-crud", { type: "error", message: "testCrud.toastSample" });
+      return redirectWithToast(toastSettings, "/test-crud", { type: "error", message: "notice.sample" });
     default:
       return data({ steps: null }, { status: 400 });
   }
 }
 
 export default function TestCrudPage({ loaderData, actionData }: Route.ComponentProps) {
-  const t = useT();
+  const t = useT(loaderData.messages);
   const navigation = useNavigation();
   const pendingIntent = navigation.formData?.get("intent");
   const [dialogOpen, setDialogOpen] = useState(false);

@@ -1,0 +1,781 @@
+// `npm run bench`: the performance figures of the issue, in one run.
+//   1. requests/s of `/` against a minimal React Router page on the same Express stack (ratio, target >= 0.8)
+//   2. gzipped client JS a browser downloads before interaction, for `/` and `/member-login` (target <= 125 kB each)
+//   3. cold start on PostgreSQL: spawn of `node server.js` to the first 200 from /readyz (target <= 1.5 s)
+// Prints a table and writes bench/results/latest.json. PASS/FAIL never changes the exit code: it is 1 only when
+// the bench itself broke (a server did not start, a build failed, a request errored).
+//
+// Options: --verbose (-v)  list every JS file with its raw and gzip size
+//          --rounds N      load rounds per server (default 3)     --duration S   seconds per round (default 5)
+//          --connections N (default 10)                          --warmup S     seconds of warm-up per server (default 2)
+//          --build         rebuild build/ even when it exists     --only rps,js,cold   run only these sections
+//          --log-level L   LOG_LEVEL for our server during the load rounds (default info, as in production)
+// Environment: BENCH_PG_URL  admin connection for the cold-start databases (default postgres://postgres@127.0.0.1:5432/postgres)
+import { spawn, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+const root = path.resolve(import.meta.dirname, "..");
+const benchDir = path.join(root, "bench");
+const resultsFile = path.join(benchDir, "results", "latest.json");
+
+const { values: opts } = parseArgs({
+  options: {
+    verbose: { type: "boolean", short: "v", default: false },
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "5" },
+    connections: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    build: { type: "boolean", default: false },
+    only: { type: "string", default: "rps,js,cold" },
+    "log-level": { type: "string", default: "info" },
+  },
+});
+const config = {
+  rounds: positiveInt(opts.rounds, "--rounds"),
+  durationSec: positiveInt(opts.duration, "--duration"),
+  connections: positiveInt(opts.connections, "--connections"),
+  warmupSec: Number(opts.warmup) >= 0 ? Number(opts.warmup) : 2,
+  logLevel: opts["log-level"],
+  sections: opts.only.split(",").map((s) => s.trim()),
+};
+const unknownSections = config.sections.filter((s) => !["rps", "js", "cold"].includes(s));
+if (unknownSections.length > 0) {
+  console.error(`--only takes rps, js and cold; unknown: ${unknownSections.join(", ")}`);
+  process.exit(2);
+}
+const verbose = opts.verbose;
+
+const TARGETS = { rpsRatio: 0.8, jsGzipBytes: 125_000, coldStartMs: 1500 };
+const JS_PAGES = ["/", "/member-login"];
+const COLD_RUNS = 3;
+const POLL_MS = 20;
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+
+const started = performance.now();
+const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+const children = new Set();
+const cleanups = [];
+let broke = false;
+
+const results = {
+  startedAt: new Date().toISOString(),
+  node: process.version,
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", loadavg: os.loadavg() },
+  git: gitInfo(),
+  config,
+  targets: TARGETS,
+  build: null,
+  rps: null,
+  clientJs: null,
+  coldStart: null,
+};
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, async () => {
+    console.error(`\n${signal}: stopping servers`);
+    for (const child of children) child.kill("SIGKILL");
+    await runCleanups();
+    process.exit(130);
+  });
+}
+
+try {
+  results.build = ensureAppBuild();
+  let baseline = null;
+  let ours = null;
+  try {
+    if (wants("rps") || wants("js")) {
+      const minimalBuild = buildMinimal();
+      baseline = await startServer({
+        name: "minimal",
+        args: [path.join(benchDir, "serve-minimal.js"), minimalBuild],
+        env: { NODE_ENV: "production" },
+        readyPath: "/",
+      });
+      ours = await startServer({
+        name: "ours",
+        args: [path.join(root, "server.js")],
+        env: { NODE_ENV: "production", DATA_DIR: mkdtempSync(path.join(tmpRoot, "data-")), LOG_LEVEL: config.logLevel },
+        readyPath: "/readyz",
+      });
+    }
+    if (wants("rps")) results.rps = await section("requests/s", () => benchRps(baseline, ours));
+    if (wants("js")) results.clientJs = await section("client JS", () => benchClientJs(baseline, ours));
+  } finally {
+    await stopServer(baseline);
+    await stopServer(ours);
+  }
+  if (wants("cold")) results.coldStart = await section("cold start", benchColdStart);
+} catch (error) {
+  broke = true;
+  console.error(`\nbench broke: ${error?.stack ?? error}`);
+} finally {
+  await runCleanups();
+}
+
+results.elapsedSec = round((performance.now() - started) / 1000, 1);
+results.machine.loadavgAtEnd = os.loadavg();
+mkdirSync(path.dirname(resultsFile), { recursive: true });
+writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+printTable();
+console.log(`\nwrote ${path.relative(process.cwd(), resultsFile)} in ${results.elapsedSec} s`);
+process.exit(broke ? 1 : 0);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Requests per second against the minimal baseline
+// ---------------------------------------------------------------------------------------------------------------
+
+async function benchRps(baseline, ours) {
+  const servers = { baseline, ours };
+  const html = {};
+  for (const [key, server] of Object.entries(servers)) {
+    const res = await rawGet(`${server.url}/`, { "accept-encoding": "gzip" });
+    if (res.status !== 200) throw new Error(`${server.name}: GET / answered ${res.status}\n${server.logTail()}`);
+    if (res.headers["content-encoding"] !== "gzip") {
+      throw new Error(`${server.name}: GET / is not gzipped (content-encoding: ${res.headers["content-encoding"]})`);
+    }
+    html[key] = { gzipBytes: res.body.length };
+  }
+
+  log(`warming up ${config.warmupSec} s each…`);
+  if (config.warmupSec > 0) {
+    for (const server of Object.values(servers)) await load(server, config.warmupSec);
+  }
+
+  const rounds = [];
+  for (let i = 0; i < config.rounds; i++) {
+    // Alternate which server goes first so a drift in machine load hits both sides alike.
+    const order = i % 2 === 0 ? ["baseline", "ours"] : ["ours", "baseline"];
+    const round = { round: i + 1, order: order.join(" then ") };
+    for (const key of order) {
+      const r = await load(servers[key], config.durationSec);
+      round[key] = r;
+    }
+    round.ratio = round.ours.rps / round.baseline.rps;
+    rounds.push(round);
+    log(
+      `round ${i + 1}/${config.rounds}: minimal ${fmt(round.baseline.rps, 0)} req/s, ours ${fmt(round.ours.rps, 0)} req/s, ratio ${fmt(round.ratio, 3)}`,
+    );
+  }
+
+  const ratio = median(rounds.map((r) => r.ratio));
+  const cpuKnown = rounds.every((r) => r.ours.cpuMsPerRequest && r.baseline.cpuMsPerRequest);
+  return {
+    method: `autocannon, ${config.connections} connections, ${config.durationSec} s per round, ${config.rounds} rounds per server alternating, accept-encoding: gzip, GET /`,
+    htmlGzipBytes: { baseline: html.baseline.gzipBytes, ours: html.ours.gzipBytes },
+    ourLogLevel: config.logLevel,
+    rounds,
+    baselineMedianRps: median(rounds.map((r) => r.baseline.rps)),
+    oursMedianRps: median(rounds.map((r) => r.ours.rps)),
+    cpuMsPerRequest: cpuKnown
+      ? {
+          baseline: median(rounds.map((r) => r.baseline.cpuMsPerRequest)),
+          ours: median(rounds.map((r) => r.ours.cpuMsPerRequest)),
+          // What the req/s ratio tends to on an idle machine, where both servers are CPU-bound.
+          ratio: median(rounds.map((r) => r.baseline.cpuMsPerRequest / r.ours.cpuMsPerRequest)),
+        }
+      : null,
+    ratio,
+    target: TARGETS.rpsRatio,
+    pass: ratio >= TARGETS.rpsRatio,
+  };
+}
+
+async function load(server, durationSec) {
+  const cpuBefore = processCpuMs(server.child.pid);
+  const r = await autocannon({
+    url: `${server.url}/`,
+    connections: config.connections,
+    duration: durationSec,
+    headers: { "accept-encoding": "gzip" },
+  });
+  const failed = r.errors + r.timeouts + r.non2xx;
+  if (failed > 0) {
+    throw new Error(
+      `${server.name}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers under load\n${server.logTail()}`,
+    );
+  }
+  const cpuAfter = processCpuMs(server.child.pid);
+  return {
+    rps: r.requests.total / r.duration,
+    requests: r.requests.total,
+    seconds: r.duration,
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99 },
+    // Server CPU time per request: unlike req/s it barely moves when other processes compete for the cores.
+    cpuMsPerRequest: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / r.requests.total,
+  };
+}
+
+/** User + system CPU time of a process so far, from /proc (Linux); null elsewhere. */
+function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. Client JS downloaded before interaction
+// ---------------------------------------------------------------------------------------------------------------
+
+async function benchClientJs(baseline, ours) {
+  const pages = {};
+  for (const page of JS_PAGES) {
+    const js = await pageScripts(ours, page);
+    pages[page] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+  }
+  // For reference only: what React + React Router alone cost on the same toolchain.
+  const floor = await pageScripts(baseline, "/");
+  return {
+    method:
+      "script src + modulepreload href + imports of inline module scripts, then their static imports; gzip level 9 each, summed",
+    pages,
+    minimalBaseline: { totalRaw: floor.totalRaw, totalGzip: floor.totalGzip, files: floor.files },
+  };
+}
+
+async function pageScripts(server, page) {
+  const origin = server.url;
+  const res = await fetch(`${origin}${page}`, { signal: AbortSignal.timeout(10_000) });
+  if (res.status !== 200) throw new Error(`${server.name}: GET ${page} answered ${res.status}\n${server.logTail()}`);
+  const html = await res.text();
+  const pageUrl = new URL(page, origin);
+
+  const listed = new Set();
+  for (const m of html.matchAll(/<script\b[^>]*?\bsrc\s*=\s*["']([^"']+)["']/gi)) listed.add(m[1]);
+  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
+    const tag = m[0];
+    const rel = /\brel\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1] ?? "";
+    const href = /\bhref\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1];
+    if (href && rel.split(/\s+/).includes("modulepreload")) listed.add(href);
+  }
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (!/\btype\s*=\s*["']module["']/i.test(m[1])) continue;
+    // React Router's inline module script imports the route modules and then import()s the entry: all of it runs
+    // at load, so every specifier in it counts.
+    for (const spec of moduleSpecifiers(m[2], { dynamic: true })) listed.add(spec);
+  }
+
+  const stylesheets = [];
+  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
+    const tag = m[0];
+    const rel = /\brel\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1] ?? "";
+    const href = /\bhref\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1];
+    if (href && rel.split(/\s+/).includes("stylesheet")) stylesheets.push(new URL(href, pageUrl).href);
+  }
+
+  // Fetch each file and follow its static imports: a browser downloads those before the module runs, so a
+  // file reached only that way (missing from the modulepreload list) still counts, and is flagged.
+  const queue = [...listed].map((href) => ({ url: new URL(href, pageUrl).href, via: "html" }));
+  const seen = new Map();
+  while (queue.length > 0) {
+    const { url, via } = queue.shift();
+    if (seen.has(url)) continue;
+    const body = await fetchBytes(url);
+    const file = { path: new URL(url).pathname, via, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+    seen.set(url, file);
+    for (const spec of moduleSpecifiers(body.toString("utf8"), { dynamic: false })) {
+      const next = new URL(spec, url).href;
+      if (!seen.has(next)) queue.push({ url: next, via: `import from ${file.path}` });
+    }
+  }
+  const files = [...seen.values()].sort((a, b) => b.gzip - a.gzip);
+
+  const css = [];
+  for (const url of stylesheets) {
+    const body = await fetchBytes(url);
+    css.push({ path: new URL(url).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+  }
+
+  return {
+    totalRaw: sum(files.map((f) => f.raw)),
+    totalGzip: sum(files.map((f) => f.gzip)),
+    fileCount: files.length,
+    notPreloaded: files.filter((f) => f.via !== "html").map((f) => f.path),
+    files,
+    cssGzip: sum(css.map((c) => c.gzip)),
+    css,
+  };
+}
+
+/** Import specifiers of an ES module: static `import … from "x"`, `import "x"`, `export … from "x"`, and optionally `import("x")`. */
+function moduleSpecifiers(code, { dynamic }) {
+  const specs = [];
+  const staticRe = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"'\n]+)["']/g;
+  for (const m of code.matchAll(staticRe)) specs.push(m[1]);
+  if (dynamic) for (const m of code.matchAll(/\bimport\(\s*["']([^"'\n]+)["']\s*\)/g)) specs.push(m[1]);
+  return specs.filter((s) => s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || /^https?:/.test(s));
+}
+
+async function fetchBytes(url) {
+  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. Cold start on PostgreSQL
+// ---------------------------------------------------------------------------------------------------------------
+
+async function benchColdStart() {
+  const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const admin = postgres(adminUrl, { max: 1, connect_timeout: 3, onnotice: () => {}, idle_timeout: 5 });
+  try {
+    await admin`select 1`;
+  } catch (error) {
+    await admin.end({ timeout: 1 }).catch(() => {});
+    const reason = `PostgreSQL not reachable at ${redact(adminUrl)}: ${error?.message ?? error}`;
+    log(`cold start skipped: ${reason}`);
+    return { skipped: true, reason };
+  }
+  cleanups.push(() => admin.end({ timeout: 2 }));
+
+  const runs = [];
+  let warmRestartMs = null;
+  for (let i = 0; i < COLD_RUNS; i++) {
+    const dbName = `bench_cold_${process.pid}_${i + 1}`;
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE "${dbName}"`);
+    const drop = () => admin.unsafe(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    cleanups.push(drop);
+    try {
+      const url = new URL(adminUrl);
+      url.pathname = `/${dbName}`;
+      const ms = await timeToReady(url.href, `cold ${i + 1}`);
+      runs.push(ms);
+      log(`cold start ${i + 1}/${COLD_RUNS} (fresh database, migrations included): ${fmt(ms, 0)} ms`);
+      if (i === COLD_RUNS - 1) {
+        // For reference: the same start on a database that is already migrated.
+        warmRestartMs = await timeToReady(url.href, "restart");
+        log(`restart on the migrated database: ${fmt(warmRestartMs, 0)} ms`);
+      }
+    } finally {
+      await drop();
+      cleanups.splice(cleanups.indexOf(drop), 1);
+    }
+  }
+  const medianMs = median(runs);
+  return {
+    method: `spawn of node server.js (NODE_ENV=production, DATABASE_URL to a fresh database) until GET /readyz answers 200, polled every ${POLL_MS} ms`,
+    runsMs: runs.map((ms) => round(ms, 1)),
+    medianMs: round(medianMs, 1),
+    restartOnMigratedDbMs: warmRestartMs === null ? null : round(warmRestartMs, 1),
+    target: TARGETS.coldStartMs,
+    pass: medianMs <= TARGETS.coldStartMs,
+  };
+}
+
+async function timeToReady(databaseUrl, label) {
+  const port = await freePort();
+  const logFile = path.join(tmpRoot, `${label.replace(/\W+/g, "-")}.log`);
+  const fd = openSync(logFile, "w");
+  const env = cleanEnv({
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: mkdtempSync(path.join(tmpRoot, "data-")),
+    DATABASE_URL: databaseUrl,
+  });
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", fd, fd] });
+  children.add(child);
+  let exited = null;
+  child.on("exit", (code, signal) => {
+    exited = { code, signal };
+    children.delete(child);
+  });
+  const server = { name: label, child, logTail: () => tail(logFile) };
+  try {
+    const deadline = t0 + 30_000;
+    while (performance.now() < deadline) {
+      const attempt = performance.now();
+      if (exited) throw new Error(`${label}: server exited early (${JSON.stringify(exited)})\n${tail(logFile)}`);
+      const status = await statusOf(`http://127.0.0.1:${port}/readyz`);
+      if (status === 200) return performance.now() - t0;
+      await sleep(Math.max(0, POLL_MS - (performance.now() - attempt)));
+    }
+    throw new Error(`${label}: /readyz did not answer 200 within 30 s\n${tail(logFile)}`);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Builds and servers
+// ---------------------------------------------------------------------------------------------------------------
+
+function ensureAppBuild() {
+  const builtFile = path.join(root, "build/server/index.js");
+  const missing = !existsSync(builtFile);
+  if (missing || opts.build) {
+    log(missing ? "build/ is missing: building the app…" : "building the app (--build)…");
+    runBuild([], "app");
+    return { built: true, stale: false };
+  }
+  // Same freshness rule as scripts/start.js, but only a warning: build/ may be in use by other runs.
+  const sources = ["app", "server", "drizzle"].map((d) => path.join(root, d));
+  const newest = Math.max(
+    ...sources.filter(existsSync).map(newestMtime),
+    statSync(path.join(root, "package.json")).mtimeMs,
+  );
+  const stale = newest > statSync(builtFile).mtimeMs;
+  if (stale) {
+    console.warn(
+      "warning: build/ is older than app/, server/, drizzle/ or package.json; figures are for that build (pass --build)",
+    );
+  }
+  return { built: false, stale };
+}
+
+function buildMinimal() {
+  const outDir = path.join(root, "node_modules/.cache", `bench-minimal-${process.pid}`);
+  rmSync(outDir, { recursive: true, force: true });
+  cleanups.push(() => rmSync(outDir, { recursive: true, force: true }));
+  log("building the minimal baseline (bench/minimal)…");
+  runBuild(["bench/minimal"], "minimal baseline", { BENCH_MINIMAL_BUILD_DIR: outDir });
+  return outDir;
+}
+
+function runBuild(extraArgs, label, env = {}) {
+  const t0 = performance.now();
+  const result = spawnSync("npx", ["react-router", "build", ...extraArgs], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    throw new Error(`${label} build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  log(`${label} built in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+}
+
+async function startServer({ name, args, env, readyPath }) {
+  const port = await freePort();
+  const logFile = path.join(tmpRoot, `${name}.log`);
+  const fd = openSync(logFile, "w");
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: cleanEnv({ ...env, PORT: String(port), HOST: "127.0.0.1" }),
+    stdio: ["ignore", fd, fd],
+  });
+  children.add(child);
+  let exited = null;
+  child.on("exit", (code, signal) => {
+    exited = { code, signal };
+    children.delete(child);
+  });
+  const server = { name, child, url: `http://127.0.0.1:${port}`, logTail: () => tail(logFile) };
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
+    if (exited) throw new Error(`${name} server exited early (${JSON.stringify(exited)})\n${tail(logFile)}`);
+    if ((await statusOf(`${server.url}${readyPath}`)) === 200) {
+      log(`${name} server ready on ${server.url}`);
+      return server;
+    }
+    await sleep(100);
+  }
+  await stopServer(server);
+  throw new Error(`${name} server did not answer 200 on ${readyPath} within 60 s\n${tail(logFile)}`);
+}
+
+async function stopServer(server) {
+  const child = server?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The parent's environment less the app's own settings, so a developer's .env-style exports do not leak in. */
+function cleanEnv(overrides) {
+  const env = { ...process.env };
+  for (const key of [
+    "APP_ENV",
+    "DATABASE_URL",
+    "DATA_DIR",
+    "SESSION_SECRET",
+    "PUBLIC_BASE_URL",
+    "LOG_LEVEL",
+    "PORT",
+    "HOST",
+  ]) {
+    delete env[key];
+  }
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------------------
+
+function printTable() {
+  const rows = [];
+  const status = (pass) => (pass ? "PASS" : "FAIL");
+  if (results.rps?.error) rows.push(["Requests/s of / vs minimal page", "error", `>= ${TARGETS.rpsRatio}`, "ERROR"]);
+  else if (results.rps) {
+    const r = results.rps;
+    rows.push([
+      "Requests/s of / vs minimal page (ratio)",
+      `${fmt(r.ratio, 2)}  (${fmt(r.oursMedianRps, 0)} vs ${fmt(r.baselineMedianRps, 0)} req/s)`,
+      `>= ${TARGETS.rpsRatio}`,
+      status(r.pass),
+    ]);
+  }
+  if (results.clientJs?.error) rows.push(["Client JS (gzip)", "error", `<= ${kB(TARGETS.jsGzipBytes)}`, "ERROR"]);
+  else if (results.clientJs) {
+    for (const [page, p] of Object.entries(results.clientJs.pages)) {
+      rows.push([
+        `Client JS before interaction, ${page} (gzip)`,
+        `${kB(p.totalGzip)}  (${p.fileCount} files, ${kB(p.totalRaw)} raw)`,
+        `<= ${kB(TARGETS.jsGzipBytes)}`,
+        status(p.pass),
+      ]);
+    }
+  }
+  const c = results.coldStart;
+  if (c?.error) rows.push(["Cold start to /readyz 200 (PostgreSQL)", "error", `<= ${TARGETS.coldStartMs} ms`, "ERROR"]);
+  else if (c?.skipped)
+    rows.push(["Cold start to /readyz 200 (PostgreSQL)", "skipped", `<= ${TARGETS.coldStartMs} ms`, "SKIP"]);
+  else if (c) {
+    rows.push([
+      "Cold start to /readyz 200 (PostgreSQL, median)",
+      `${fmt(c.medianMs, 0)} ms  (runs: ${c.runsMs.map((ms) => fmt(ms, 0)).join(", ")} ms)`,
+      `<= ${TARGETS.coldStartMs} ms`,
+      status(c.pass),
+    ]);
+  }
+
+  console.log("");
+  const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
+  console.log(
+    `Bench: node ${results.node}, ${results.machine.cpus} cpus, load average ${load(results.machine.loadavg)} at start, ${load(results.machine.loadavgAtEnd)} at end; commit ${results.git.commit}${results.git.dirty ? " (dirty)" : ""}${results.build?.stale ? "; build/ STALE" : ""}`,
+  );
+  const header = ["Figure", "Measured", "Target", "Result"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+
+  if (results.rps && !results.rps.error) {
+    const r = results.rps;
+    console.log(
+      `\nrequests/s: ${r.method}; our LOG_LEVEL=${r.ourLogLevel}; HTML of / as served (gzip): ours ${kB(r.htmlGzipBytes.ours)}, minimal ${kB(r.htmlGzipBytes.baseline)}`,
+    );
+    for (const round of r.rounds) {
+      const cpu = (x) => (x.cpuMsPerRequest === null ? "" : `, ${fmt(x.cpuMsPerRequest, 2)} ms CPU/req`);
+      console.log(
+        `  round ${round.round} (${round.order.replace("baseline", "minimal")}): minimal ${fmt(round.baseline.rps, 0)} req/s (p99 ${round.baseline.latencyMs.p99} ms${cpu(round.baseline)}), ours ${fmt(round.ours.rps, 0)} req/s (p99 ${round.ours.latencyMs.p99} ms${cpu(round.ours)}), ratio ${fmt(round.ratio, 3)}`,
+      );
+    }
+    if (r.cpuMsPerRequest) {
+      const c = r.cpuMsPerRequest;
+      console.log(
+        `  server CPU per request (median): ours ${fmt(c.ours, 2)} ms, minimal ${fmt(c.baseline, 2)} ms; CPU ratio ${fmt(c.ratio, 2)} (less sensitive to a busy machine than req/s)`,
+      );
+    }
+  }
+  if (results.clientJs && !results.clientJs.error) {
+    const j = results.clientJs;
+    console.log(
+      `\nclient JS: ${j.method}; kB = 1000 bytes. For reference, the minimal React Router page ships ${kB(j.minimalBaseline.totalGzip)} gzip.`,
+    );
+    for (const [page, p] of Object.entries(j.pages)) {
+      console.log(`  ${page}: ${kB(p.totalGzip)} JS gzip, plus ${kB(p.cssGzip)} CSS gzip`);
+      if (p.notPreloaded.length > 0) console.log(`    not in the modulepreload list: ${p.notPreloaded.join(", ")}`);
+      if (verbose) {
+        for (const f of p.files) {
+          console.log(
+            `    ${kB(f.gzip).padStart(9)} gzip ${kB(f.raw).padStart(9)} raw  ${f.path}${f.via === "html" ? "" : `  (${f.via})`}`,
+          );
+        }
+      } else {
+        const top = p.files.slice(0, 3).map((f) => `${f.path.replace(/^\/assets\//, "")} ${kB(f.gzip)}`);
+        console.log(`    largest: ${top.join(", ")}  (--verbose lists every file)`);
+      }
+    }
+  }
+  if (c && !c.error && !c.skipped) {
+    console.log(`\ncold start: ${c.method}; each run on a fresh database, so each includes the migrations.`);
+    if (c.restartOnMigratedDbMs !== null)
+      console.log(`  restart on an already migrated database: ${fmt(c.restartOnMigratedDbMs, 0)} ms`);
+  } else if (c?.skipped) {
+    console.log(`\ncold start skipped: ${c.reason}`);
+  }
+  for (const key of ["rps", "clientJs", "coldStart"]) {
+    if (results[key]?.error) console.log(`\n${key} broke: ${results[key].error}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+async function section(name, fn) {
+  try {
+    return await fn();
+  } catch (error) {
+    broke = true;
+    console.error(`${name} broke: ${error?.stack ?? error}`);
+    return { error: String(error?.message ?? error) };
+  }
+}
+
+function wants(name) {
+  return config.sections.includes(name);
+}
+
+async function runCleanups() {
+  for (const child of children) child.kill("SIGKILL");
+  while (cleanups.length > 0) {
+    const fn = cleanups.pop();
+    try {
+      await fn();
+    } catch (error) {
+      console.error(`cleanup: ${error?.message ?? error}`);
+    }
+  }
+  rmSync(tmpRoot, { recursive: true, force: true });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Status code of a GET, or 0 when nothing answers (connection refused, reset, timeout). */
+function statusOf(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", () => resolve(0));
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(0));
+  });
+}
+
+/** A GET whose body is kept as sent (no decoding), to see the encoding and the bytes on the wire. */
+function rawGet(url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers, timeout: 10_000 }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on("error", reject);
+  });
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function gitInfo() {
+  const rev = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" });
+  const st = spawnSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" });
+  return {
+    commit: rev.status === 0 ? rev.stdout.trim() : "unknown",
+    dirty: st.status === 0 && st.stdout.trim() !== "",
+  };
+}
+
+function tail(file, lines = 20) {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+function positiveInt(value, name) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`${name} must be a positive integer`);
+    process.exit(2);
+  }
+  return n;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function sum(xs) {
+  return xs.reduce((a, b) => a + b, 0);
+}
+
+function round(x, digits) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function fmt(x, digits) {
+  return Number(x).toFixed(digits);
+}
+
+function kB(bytes) {
+  return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function log(message) {
+  console.log(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+}

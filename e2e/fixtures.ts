@@ -1,0 +1,181 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page, type Response } from "@playwright/test";
+import postgres from "postgres";
+
+/** The WCAG levels every page must pass. */
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+export type AppServer = {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** "pglite" (fresh DATA_DIR) or "postgres" (fresh database from TEST_DATABASE_URL). */
+  driver: "pglite" | "postgres";
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+};
+
+type WorkerFixtures = { appServer: AppServer };
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SERVER_START_TIMEOUT_MS = 60_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+/** A fresh, uniquely named database on the PostgreSQL that TEST_DATABASE_URL (an admin URL) points at. */
+async function createDatabase(adminUrl: string, workerIndex: number) {
+  const name = `e2e_w${workerIndex}_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+async function waitForReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  let exited: string | null = null;
+  child.once("exit", (code, signal) => {
+    exited = `exited with ${signal ?? code}`;
+  });
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`App server ${exited} before it was ready:\n${output()}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`App server not ready after ${SERVER_START_TIMEOUT_MS} ms:\n${output()}`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const killTimer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(killTimer);
+}
+
+export const test = base.extend<Record<never, never>, WorkerFixtures>({
+  appServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
+    async ({}, use, workerInfo) => {
+      const port = await freePort();
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), `e2e-data-w${workerInfo.workerIndex}-`));
+      const adminUrl = process.env.TEST_DATABASE_URL;
+      const database = adminUrl ? await createDatabase(adminUrl, workerInfo.workerIndex) : null;
+
+      let log = "";
+      const child = spawn(process.execPath, ["server.js"], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          APP_ENV: "test",
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "warn",
+          SHUTDOWN_TIMEOUT_MS: "2000",
+          DATABASE_URL: database?.url ?? "",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const append = (chunk: Buffer) => {
+        log = (log + chunk.toString()).slice(-20_000);
+      };
+      child.stdout?.on("data", append);
+      child.stderr?.on("data", append);
+
+      const url = `http://127.0.0.1:${port}`;
+      try {
+        await waitForReady(url, child, () => log);
+        await use({ url, driver: database ? "postgres" : "pglite", output: () => log });
+      } finally {
+        await stop(child);
+        await rm(dataDir, { recursive: true, force: true });
+        await database?.drop();
+      }
+    },
+    { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 30_000 },
+  ],
+
+  baseURL: async ({ appServer }, use) => {
+    await use(appServer.url);
+  },
+});
+
+export { expect };
+
+/** Runs axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on the page as it is now; any violation fails the test. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const summary = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? "?"}): ${v.help}\n` +
+      v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ") ?? ""}`).join("\n"),
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/**
+ * Waits until React has hydrated the document, so clicks go through the client router
+ * (before that, a link click is an ordinary full page load).
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const router = (window as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
+      .__reactRouterDataRouter;
+    const main = document.querySelector("main");
+    return Boolean(router?.state.initialized && main && Object.keys(main).some((k) => k.startsWith("__reactProps$")));
+  });
+}
+
+/**
+ * Opens a path, checks the HTTP status, waits for hydration and checks the page with axe.
+ * Every test opens pages through this (or calls expectAccessible after a client-side navigation).
+ */
+export async function gotoAndCheck(page: Page, urlPath: string, { status = 200 } = {}): Promise<Response> {
+  const response = await page.goto(urlPath);
+  expect(response, `no response for ${urlPath}`).not.toBeNull();
+  const res = response as Response;
+  expect(res.status(), `status of ${urlPath}`).toBe(status);
+  await waitForHydration(page);
+  await expectAccessible(page);
+  return res;
+}

@@ -1,0 +1,44 @@
+import path from "node:path";
+import { expect, gotoAndCheck, test } from "./fixtures";
+
+/**
+ * Full-page screenshots of the main pages on a phone and a desktop, for people to look at
+ * (test-results/screenshots/). Each page is also checked with axe at that size.
+ */
+const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
+
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+];
+
+const PAGES = [
+  { name: "home", path: "/", status: 200, heading: "讓家，回到材質本身" },
+  { name: "our-store", path: "/our-store", status: 200, heading: "門市據點" },
+  { name: "member-login", path: "/member-login", status: 200, heading: "會員登入" },
+  { name: "test-crud", path: "/test-crud", status: 200, heading: "開發診斷" },
+  { name: "not-found", path: "/no/such/page", status: 404, heading: "找不到頁面" },
+];
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    for (const p of PAGES) {
+      test(`screenshot ${p.name}`, async ({ page }) => {
+        await gotoAndCheck(page, p.path, { status: p.status });
+        await expect(page.getByRole("heading", { level: 1, name: p.heading })).toBeVisible();
+        // The header's navigation fits: phones get the second row, desktops the inline list.
+        await expect(page.getByRole("banner").getByRole("link", { name: "建材選品" })).toBeVisible();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, "horizontal overflow (px)").toBeLessThanOrEqual(0);
+        await page.evaluate(() => document.fonts.ready);
+        await page.screenshot({
+          path: path.join(SCREENSHOT_DIR, `${p.name}-${viewport.width}x${viewport.height}.png`),
+          fullPage: true,
+          animations: "disabled",
+        });
+      });
+    }
+  });
+}

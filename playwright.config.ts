@@ -1,0 +1,45 @@
+import os from "node:os";
+import process from "node:process";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests. Each worker starts its own production server on a free port (see e2e/fixtures.ts),
+ * so `npm run test:e2e` builds first and nothing else needs to be running.
+ * Chromium is Debian's (`/usr/bin/chromium`, or CHROMIUM_PATH): this machine has no internet,
+ * so `npx playwright install` must never run.
+ */
+const isCI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  // The machines have 2 cores; each worker also runs one app server.
+  workers: Math.max(1, Math.min(2, os.availableParallelism())),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  use: {
+    ...devices["Desktop Chrome"],
+    locale: "zh-TW",
+    timezoneId: "Asia/Taipei",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});
