@@ -1,0 +1,2 @@
+// The one schema of the app, split by area. drizzle-kit reads every file in this folder.
+export * from "./diagnostics";
