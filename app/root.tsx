@@ -22,15 +22,25 @@ import { getApp } from "./lib/context.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
 import { HTML_LANG, type Locale, translator, useLocale } from "./lib/i18n";
 import { getLocale, messagesFor } from "./lib/i18n.server";
+import { getMemberSession, memberSessionMiddleware } from "./lib/member-session.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
+
+export const middleware: Route.MiddlewareFunction[] = [memberSessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { config } = getApp(context);
   const locale = getLocale(request);
+  const member = getMemberSession(context)?.member;
   const { toast, headers } = await readToast({ secret: config.secrets.session, secure: config.isProduction }, request);
   return data(
-    { locale, messages: messagesFor(locale), toast, appEnv: config.appEnv },
+    {
+      locale,
+      messages: messagesFor(locale),
+      toast,
+      appEnv: config.appEnv,
+      member: member ? { name: member.nameZh, level: member.memberLevel } : null,
+    },
     { headers: headers ?? undefined },
   );
 }
@@ -46,9 +56,13 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) => {
   return [{ title: `${t(notFound ? "error.notFoundTitle" : "error.serverTitle")}｜${t("brand.name")}` }];
 };
 
-/** The root re-runs after form submissions (toasts, locale) but not on plain navigations. */
+/**
+ * The root re-runs after form submissions (toasts, locale, login) and when a redirect left a toast
+ * cookie, but not on plain navigations (its catalog does not change).
+ */
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formMethod !== undefined && formMethod !== "GET" ? defaultShouldRevalidate : false;
+  if (formMethod !== undefined && formMethod !== "GET") return defaultShouldRevalidate;
+  return typeof document !== "undefined" && /(?:^|;\s*)toast=/.test(document.cookie);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

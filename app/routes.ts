@@ -4,6 +4,7 @@ import { index, layout, prefix, type RouteConfig, route } from "@react-router/de
 // under the one default layout.
 export default [
   route("resources/locale", "routes/resources/locale.ts"),
+  route("logout", "routes/resources/logout.ts"),
   layout("routes/_layout.tsx", [
     index("routes/home.tsx"),
     route("material-detail/:id", "routes/material-detail.tsx"),
@@ -14,6 +15,7 @@ export default [
     ...prefix("member-center", [
       index("routes/member-center/index.tsx"),
       route("edit-info", "routes/member-center/edit-info.tsx"),
+      route("verify-email", "routes/member-center/verify-email.tsx"),
     ]),
     ...prefix("signup", [
       route("phone-verification", "routes/signup/phone-verification.tsx"),

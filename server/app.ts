@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
+import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { createAuth } from "../app/domain/auth/auth.server";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
@@ -40,6 +42,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database);
   await database.migrate();
+  const auth = createAuth({ db: database.db, config });
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
@@ -145,6 +148,10 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  // better-auth's HTTP endpoints (session, sign-out; LINE and passkeys later). Most flows call
+  // auth.api.* from our actions instead.
+  app.all("/api/auth/{*splat}", toNodeHandler(auth));
+
   // The machine API has its own 404 in JSON with a stable code.
   app.use("/api/v1", (_req, res) => {
     res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
@@ -154,7 +161,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     "/{*splat}",
     createRequestHandler({
       build: requestBuild,
-      getLoadContext(_req, res) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(appContext, {
           db: database.db,
@@ -164,6 +171,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
           logger: logger.child({ reqId: res.locals.requestId }),
           nonce: res.locals.nonce as string,
           requestId: res.locals.requestId as string,
+          auth,
+          messaging,
+          ip: req.ip ?? null,
         });
         return context;
       },

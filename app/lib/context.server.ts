@@ -2,6 +2,8 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { AppConfig } from "../../server/config";
 import type { Database, DatabaseHandle } from "../../server/db/client";
 import type { Logger } from "../../server/logger";
+import type { Auth } from "../domain/auth/auth.server";
+import type { Messaging } from "../domain/messaging/types";
 
 /** What every loader and action receives from the server, through the router context. */
 export type AppContext = {
@@ -12,10 +14,27 @@ export type AppContext = {
   logger: Logger;
   nonce: string;
   requestId: string;
+  /** better-auth: sessions and login identities (app/domain/auth/auth.server.ts). */
+  auth: Auth;
+  /** Outgoing SMS and e-mail, through the job queue. */
+  messaging: Messaging;
+  /** The client IP (from X-Forwarded-For only when TRUST_PROXY is set). */
+  ip: string | null;
 };
 
 export const appContext = createContext<AppContext>();
 
 export function getApp(context: Readonly<RouterContextProvider>): AppContext {
   return context.get(appContext);
+}
+
+/** The dependencies of the account flows (app/domain/auth/flows.server.ts). */
+export function authDeps(context: Readonly<RouterContextProvider>) {
+  const app = getApp(context);
+  return { db: app.db, auth: app.auth, messaging: app.messaging, secret: app.config.secrets.session };
+}
+
+export function toastSettings(context: Readonly<RouterContextProvider>) {
+  const { config } = getApp(context);
+  return { secret: config.secrets.session, secure: config.isProduction };
 }

@@ -27,7 +27,9 @@ function storage({ secret, secure }: ToastSettings) {
   let s = storages.get(key);
   if (!s) {
     s = createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
-      cookie: { name: "toast", path: "/", httpOnly: true, sameSite: "lax", secure, secrets: [secret], maxAge: 60 },
+      // Readable by the page (it holds only a signed message key) so a navigation can tell that a
+      // redirect left a toast to show (root shouldRevalidate).
+      cookie: { name: "toast", path: "/", httpOnly: false, sameSite: "lax", secure, secrets: [secret], maxAge: 60 },
     });
     storages.set(key, s);
   }

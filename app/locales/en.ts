@@ -1,6 +1,8 @@
+import { authEn } from "./auth.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
+  ...authEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -1,15 +1,142 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { EmailField, PhoneField } from "~/components/auth/fields";
+import { Page } from "~/components/layout/page";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { startSession, verifyLogin } from "~/domain/auth/flows.server";
+import { loginSchema } from "~/domain/auth/forms.server";
+import { cn } from "~/lib/cn";
+import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { links, safeRedirectPath } from "~/lib/links";
+import { getMemberSession } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member-login";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.login.title");
 
-export default function MemberLoginPage() {
+function readTarget(url: URL) {
+  return {
+    method: url.searchParams.get("method") === "email" ? ("email" as const) : ("phone" as const),
+    redirectTo: safeRedirectPath(url.searchParams.get("redirectTo"), links["member-center"]()),
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const target = readTarget(new URL(request.url));
+  if (getMemberSession(context)?.member) throw redirect(target.redirectTo);
+  return target;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const t = serverT(request);
+  const form = await request.formData();
+  const redirectTo = safeRedirectPath(form.get("redirectTo"), links["member-center"]());
+  const parsed = parseForm(loginSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const input = parsed.data;
+  const deps = authDeps(context);
+  const result = await verifyLogin(deps, {
+    kind: input.method,
+    identifier: input.method === "phone" ? input.phone : input.email,
+    password: input.password,
+    ip: getApp(context).ip,
+  });
+  if (!result.ok) {
+    const message =
+      result.reason === "disabled"
+        ? t("auth.login.disabled")
+        : result.reason === "rate_limited"
+          ? t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) })
+          : t("auth.login.failed");
+    const status = result.reason === "rate_limited" ? 429 : result.reason === "disabled" ? 403 : 401;
+    return formFailure({ errors: {}, values: formValues(form), formError: message }, status);
+  }
+  const headers = await startSession(deps, result.userId, request.headers);
+  const response = await redirectWithToast(toastSettings(context), redirectTo, {
+    type: "success",
+    message: "notice.loggedIn",
+  });
+  for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  return response;
+}
+
+export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  const { method, redirectTo } = loaderData;
+  const tab = (m: "phone" | "email") => {
+    const params = new URLSearchParams({ method: m });
+    if (redirectTo !== links["member-center"]()) params.set("redirectTo", redirectTo);
+    return `?${params}`;
+  };
   return (
     <Page title={t("page.login.title")} lead={t("page.login.lead")} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+      <nav
+        aria-label={t("page.login.title")}
+        className="mb-6 grid grid-cols-2 rounded-full border border-line bg-white p-1"
+      >
+        {(["phone", "email"] as const).map((m) => (
+          <Link
+            key={m}
+            to={tab(m)}
+            replace
+            aria-current={method === m ? "page" : undefined}
+            className={cn(
+              "flex min-h-10 items-center justify-center rounded-full text-base",
+              method === m ? "bg-ink text-paper" : "text-muted hover:text-ink",
+            )}
+          >
+            {m === "phone" ? t("auth.login.byPhone") : t("auth.login.byEmail")}
+          </Link>
+        ))}
+      </nav>
+      {form.formError ? (
+        <Alert tone="error" className="mb-6">
+          {form.formError}
+        </Alert>
+      ) : null}
+      <Form method="post" className="space-y-5" noValidate>
+        <input type="hidden" name="method" value={method} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {method === "phone" ? (
+          <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
+        ) : (
+          <EmailField defaultValue={form.value("email")} errors={form.errors("email")} />
+        )}
+        <Field
+          label={t("auth.password.label")}
+          errors={form.errors("password")}
+          inputProps={{
+            name: "password",
+            type: "password",
+            autoComplete: "current-password",
+            required: true,
+            maxLength: 128,
+          }}
+        />
+        <div className="flex justify-end">
+          <Link to={links.forgetPassword()} className="text-sm underline underline-offset-4">
+            {t("auth.login.forgot")}
+          </Link>
+        </div>
+        <Button type="submit" block size="lg" pending={pending}>
+          {t("auth.login.submit")}
+        </Button>
+      </Form>
+      {/* The LINE login button goes here (LINE issue). */}
+      <p className="mt-8 text-center text-muted">
+        {t("auth.login.noAccount")}{" "}
+        <Link to={links.signupPhoneVerification()} className="font-semibold text-ink underline underline-offset-4">
+          {t("auth.login.signup")}
+        </Link>
+      </p>
     </Page>
   );
 }

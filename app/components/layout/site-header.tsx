@@ -1,7 +1,7 @@
 import { CircleUserRound } from "lucide-react";
-import { NavLink } from "react-router";
+import { NavLink, useRouteLoaderData } from "react-router";
 import { cn } from "~/lib/cn";
-import { useT } from "~/lib/i18n";
+import { type MessageKey, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 
 const navItem = ({ isActive }: { isActive: boolean }) =>
@@ -10,8 +10,11 @@ const navItem = ({ isActive }: { isActive: boolean }) =>
     isActive ? "font-semibold text-ink" : "text-muted",
   );
 
+type RootMember = { member?: { name: string; level: string } | null } | undefined;
+
 export function SiteHeader() {
   const t = useT();
+  const member = (useRouteLoaderData("root") as RootMember)?.member;
   return (
     <header className="sticky top-0 z-30 border-b border-line/70 bg-paper/90 backdrop-blur">
       <a
@@ -53,7 +56,16 @@ export function SiteHeader() {
             }
           >
             <CircleUserRound aria-hidden className="size-4" />
-            {t("nav.member")}
+            {member ? (
+              <span className="flex items-baseline gap-2" data-testid="header-member">
+                <span className="max-w-[8em] truncate">{member.name}</span>
+                <span className="hidden text-xs text-brand-700 sm:inline">
+                  {t(`member.level.${member.level}` as MessageKey)}
+                </span>
+              </span>
+            ) : (
+              t("nav.member")
+            )}
           </NavLink>
         </nav>
       </div>

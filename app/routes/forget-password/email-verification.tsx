@@ -1,15 +1,15 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { ResetCodePage } from "~/components/auth/reset-code-page";
 import { useT } from "~/lib/i18n";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/email-verification";
+import { resetCodeAction, resetCodeLoader } from "./reset-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.forgetEmail.title");
 
-export default function ForgetPasswordEmailPage() {
+export const loader = ({ request, context }: Route.LoaderArgs) => resetCodeLoader(context, request, "email");
+export const action = ({ request, context }: Route.ActionArgs) => resetCodeAction(context, request, "email");
+
+export default function ForgetPasswordEmailPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return (
-    <Page title={t("page.forgetEmail.title")} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
-    </Page>
-  );
+  return <ResetCodePage data={loaderData} title={t("page.forgetEmail.title")} />;
 }

@@ -1,5 +1,8 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { ChevronRight, Mail, Smartphone } from "lucide-react";
+import { Link } from "react-router";
+import { Page } from "~/components/layout/page";
 import { useT } from "~/lib/i18n";
+import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
 
@@ -7,9 +10,44 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page
 
 export default function ForgetPasswordPage() {
   const t = useT();
+  const options = [
+    {
+      to: links.forgetPasswordPhone(),
+      icon: Smartphone,
+      title: t("auth.forget.byPhone"),
+      hint: t("auth.forget.byPhoneHint"),
+    },
+    {
+      to: links.forgetPasswordEmail(),
+      icon: Mail,
+      title: t("auth.forget.byEmail"),
+      hint: t("auth.forget.byEmailHint"),
+    },
+  ];
   return (
     <Page title={t("page.forget.title")} lead={t("page.forget.lead")} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+      <ul className="space-y-3">
+        {options.map(({ to, icon: Icon, title, hint }) => (
+          <li key={to}>
+            <Link
+              to={to}
+              className="flex items-center gap-4 rounded-3xl border border-line bg-white p-5 hover:border-ink focus-visible:outline-2 focus-visible:outline-brand-700"
+            >
+              <Icon aria-hidden className="size-6 text-brand-700" />
+              <span className="flex-1">
+                <span className="block font-semibold">{title}</span>
+                <span className="block text-sm text-muted">{hint}</span>
+              </span>
+              <ChevronRight aria-hidden className="size-5 text-muted" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-8 text-center">
+        <Link to={links["member-login"]()} className="underline underline-offset-4">
+          {t("auth.forget.backToLogin")}
+        </Link>
+      </p>
     </Page>
   );
 }

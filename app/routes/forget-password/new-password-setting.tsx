@@ -1,15 +1,71 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { Form, useNavigation } from "react-router";
+import { NewPasswordFields } from "~/components/auth/fields";
+import { Page } from "~/components/layout/page";
+import { Button } from "~/components/ui/button";
+import { completePasswordReset } from "~/domain/auth/flows.server";
+import { newPasswordSchema } from "~/domain/auth/forms.server";
+import { passwordProblemMessage } from "~/domain/auth/password-messages";
+import { getApp, toastSettings } from "~/lib/context.server";
+import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/new-password-setting";
+import { resetTicketCookie } from "./reset-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.forgetNew.title");
 
+/** A valid ticket: issued by a verified code, and the password not changed since. */
+async function requireTicket(context: Route.LoaderArgs["context"], request: Request) {
+  const ticket = await resetTicketCookie.read(context, request);
+  const { auth } = getApp(context);
+  const account = ticket ? await (await auth.$context).internalAdapter.findCredentialAccount(ticket.userId) : null;
+  if (!ticket || (account && account.updatedAt.getTime() > ticket.issuedAt)) {
+    throw await redirectWithToast(toastSettings(context), links.forgetPassword(), {
+      type: "error",
+      message: "auth.forget.expired",
+    });
+  }
+  return ticket;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireTicket(context, request);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const ticket = await requireTicket(context, request);
+  const t = serverT(request);
+  const form = await request.formData();
+  const parsed = parseForm(newPasswordSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const app = getApp(context);
+  const result = await completePasswordReset({ db: app.db, auth: app.auth }, ticket.userId, parsed.data.password, []);
+  if (!result.ok) return fieldFailure(form, "password", t(passwordProblemMessage(result.problem)));
+  const response = await redirectWithToast(toastSettings(context), links["member-login"](), {
+    type: "success",
+    message: "notice.passwordReset",
+  });
+  response.headers.append("Set-Cookie", await resetTicketCookie.clear(context));
+  return response;
+}
+
 export default function ForgetPasswordNewPage() {
   const t = useT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
   return (
     <Page title={t("page.forgetNew.title")} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+      <Form method="post" className="space-y-6" noValidate>
+        <NewPasswordFields errors={form.errors("password")} confirmErrors={form.errors("confirmPassword")} />
+        <Button type="submit" block size="lg" pending={pending}>
+          {t("auth.forget.setNew")}
+        </Button>
+      </Form>
     </Page>
   );
 }

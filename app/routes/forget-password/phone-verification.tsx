@@ -1,15 +1,15 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { ResetCodePage } from "~/components/auth/reset-code-page";
 import { useT } from "~/lib/i18n";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/phone-verification";
+import { resetCodeAction, resetCodeLoader } from "./reset-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.forgetPhone.title");
 
-export default function ForgetPasswordPhonePage() {
+export const loader = ({ request, context }: Route.LoaderArgs) => resetCodeLoader(context, request, "phone");
+export const action = ({ request, context }: Route.ActionArgs) => resetCodeAction(context, request, "phone");
+
+export default function ForgetPasswordPhonePage({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return (
-    <Page title={t("page.forgetPhone.title")} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
-    </Page>
-  );
+  return <ResetCodePage data={loaderData} title={t("page.forgetPhone.title")} />;
 }

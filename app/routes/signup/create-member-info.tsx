@@ -1,15 +1,82 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { Form, useNavigation } from "react-router";
+import { ProfileFields } from "~/components/auth/profile-fields";
+import { SignupSteps } from "~/components/auth/steps";
+import { Page } from "~/components/layout/page";
+import { Button } from "~/components/ui/button";
+import { sendEmailVerification } from "~/domain/auth/email-verification.server";
+import { findDistrict } from "~/domain/members/address";
+import { createMember, isEmailTaken } from "~/domain/members/members.server";
+import { profileSchema } from "~/domain/members/profile.server";
+import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
+import { getLocale, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/create-member-info";
+import { requireSignupStep } from "./signup-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.signupInfo.title");
 
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireSignupStep(context, 3);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = await requireSignupStep(context, 3);
+  const app = getApp(context);
+  const t = serverT(request);
+  const form = await request.formData();
+  const parsed = parseForm(profileSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const profile = parsed.data;
+  if (profile.email && (await isEmailTaken(app.db, profile.email, session.userId))) {
+    return fieldFailure(form, "email", t("auth.email.taken"), 409);
+  }
+  if (!session.phoneNumber) return fieldFailure(form, "form", t("notice.signupRestart"));
+  await createMember(app.db, {
+    userId: session.userId,
+    phoneNumber: session.phoneNumber,
+    signupMethod: "phone",
+    ip: app.ip,
+    profile: {
+      ...profile,
+      postalCode:
+        profile.city && profile.district ? findDistrict(profile.city, profile.district)?.postalCode : undefined,
+      marketingSms: profile.marketingSms === "on",
+      marketingEmail: profile.marketingEmail === "on",
+      marketingLine: profile.marketingLine === "on",
+    },
+  });
+  if (profile.email) {
+    await sendEmailVerification(authDeps(context), { email: profile.email, ip: app.ip, locale: getLocale(request) });
+    return redirectWithToast(toastSettings(context), links.verifyEmail(), {
+      type: "success",
+      message: "notice.welcome",
+    });
+  }
+  return redirectWithToast(toastSettings(context), links["member-center"](), {
+    type: "success",
+    message: "notice.welcome",
+  });
+}
+
 export default function SignupCreateMemberInfoPage() {
   const t = useT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
   return (
-    <Page title={t("page.signupInfo.title")} eyebrow={t("page.signup.step", { step: 3 })} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+    <Page title={t("page.signupInfo.title")} width="narrow">
+      <SignupSteps current={3} />
+      <Form method="post" className="space-y-6" noValidate>
+        <ProfileFields form={form} />
+        <Button type="submit" block size="lg" pending={pending}>
+          {t("auth.finish")}
+        </Button>
+      </Form>
     </Page>
   );
 }

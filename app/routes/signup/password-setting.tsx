@@ -1,15 +1,53 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
+import { Form, redirect, useNavigation } from "react-router";
+import { NewPasswordFields } from "~/components/auth/fields";
+import { SignupSteps } from "~/components/auth/steps";
+import { Page } from "~/components/layout/page";
+import { Button } from "~/components/ui/button";
+import { setPassword } from "~/domain/auth/flows.server";
+import { newPasswordSchema } from "~/domain/auth/forms.server";
+import { passwordProblemMessage } from "~/domain/auth/password-messages";
+import { getApp } from "~/lib/context.server";
+import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
+import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/password-setting";
+import { requireSignupStep } from "./signup-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.signupPassword.title");
 
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireSignupStep(context, 2);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = await requireSignupStep(context, 2);
+  const t = serverT(request);
+  const form = await request.formData();
+  const parsed = parseForm(newPasswordSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const phoneDigits = session.phoneNumber ? [session.phoneNumber, `0${session.phoneNumber.slice(4)}`] : [];
+  const result = await setPassword({ auth: getApp(context).auth }, session.userId, parsed.data.password, phoneDigits);
+  if (!result.ok) return fieldFailure(form, "password", t(passwordProblemMessage(result.problem)));
+  return redirect(links["signup-create-member-info"]());
+}
+
 export default function SignupPasswordSettingPage() {
   const t = useT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
   return (
-    <Page title={t("page.signupPassword.title")} eyebrow={t("page.signup.step", { step: 2 })} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+    <Page title={t("page.signupPassword.title")} width="narrow">
+      <SignupSteps current={2} />
+      <Form method="post" className="space-y-6" noValidate>
+        <NewPasswordFields errors={form.errors("password")} confirmErrors={form.errors("confirmPassword")} />
+        <Button type="submit" block size="lg" pending={pending}>
+          {t("auth.next")}
+        </Button>
+      </Form>
     </Page>
   );
 }

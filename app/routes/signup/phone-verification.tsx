@@ -1,15 +1,215 @@
-import { NotYetOpen, Page } from "~/components/layout/page";
-import { useT } from "~/lib/i18n";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
+import { CodeField, PhoneField, useCountdown } from "~/components/auth/fields";
+import { SignupSteps } from "~/components/auth/steps";
+import { Page } from "~/components/layout/page";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { PRIVACY_VERSION, TERMS_VERSION } from "~/content/legal";
+import { createCaptchaChallenge, verifyCaptcha } from "~/domain/auth/captcha.server";
+import { requestSignupCode, startSession, verifySignupCode } from "~/domain/auth/flows.server";
+import { codeSchema, signupSendSchema } from "~/domain/auth/forms.server";
+import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { recordConsents } from "~/domain/members/members.server";
+import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { authDeps, getApp } from "~/lib/context.server";
+import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import { useLocale, useT } from "~/lib/i18n";
+import { getLocale, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
+import { getMemberSession } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
+import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/phone-verification";
+import { signupPhoneCookie } from "./signup-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.signupPhone.title");
 
-export default function SignupPhoneVerificationPage() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (getMemberSession(context)?.member) throw redirect(links["member-center"]());
+  const flow = await signupPhoneCookie.read(context, request);
+  const challenge = await createCaptchaChallenge(getApp(context).config.secrets.session);
+  return {
+    challenge: challenge as CaptchaChallenge,
+    sentTo: flow ? formatTaiwanMobile(flow.phone) : null,
+    resendAt: flow?.resendAt ?? null,
+    minutes: CODE_POLICY.validMinutes,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const t = serverT(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const deps = authDeps(context);
+  const app = getApp(context);
+
+  if (intent === "change") {
+    return redirect(links.signupPhoneVerification(), {
+      headers: { "Set-Cookie": await signupPhoneCookie.clear(context) },
+    });
+  }
+
+  if (intent === "send" || intent === "resend") {
+    const flow = intent === "resend" ? await signupPhoneCookie.read(context, request) : null;
+    if (intent === "resend" && !flow) return redirect(links.signupPhoneVerification());
+    let phone: string;
+    let consentAt: string;
+    if (flow) {
+      phone = flow.phone;
+      consentAt = flow.consentAt;
+    } else {
+      const parsed = parseForm(signupSendSchema(t), form);
+      if (!parsed.ok) return formFailure(parsed.failure);
+      phone = parsed.data.phone;
+      consentAt = new Date().toISOString();
+    }
+    if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
+      return formFailure({ errors: {}, values: formValues(form), formError: t("form.captchaFailed") }, 400);
+    }
+    const result = await requestSignupCode(deps, { phoneNumber: phone, ip: app.ip, locale: getLocale(request) });
+    if (!result.ok) {
+      if (result.reason === "already_member") {
+        return data({ ok: false as const, alreadyMember: true, errors: {}, values: formValues(form) }, { status: 409 });
+      }
+      const field = intent === "resend" ? "code" : "phone";
+      return fieldFailure(form, field, t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) }), 429);
+    }
+    const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
+    return redirect(links.signupPhoneVerification(), {
+      headers: { "Set-Cookie": await signupPhoneCookie.write(context, { phone, consentAt, resendAt }) },
+    });
+  }
+
+  if (intent === "verify") {
+    const flow = await signupPhoneCookie.read(context, request);
+    if (!flow) return redirect(links.signupPhoneVerification());
+    const code = codeSchema(t).safeParse(form.get("code"));
+    if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
+    const verified = await verifySignupCode(deps, { phoneNumber: flow.phone, code: code.data });
+    if (!verified.ok) {
+      if (verified.reason === "already_member") {
+        return data({ ok: false as const, alreadyMember: true, errors: {}, values: {} }, { status: 409 });
+      }
+      const message =
+        verified.reason === "expired"
+          ? t("auth.code.expired")
+          : verified.reason === "too_many_attempts"
+            ? t("auth.code.tooMany")
+            : t("auth.code.invalid");
+      return fieldFailure(form, "code", message);
+    }
+    await recordConsents(
+      app.db,
+      verified.userId,
+      [
+        { kind: "terms", version: TERMS_VERSION, granted: true },
+        { kind: "privacy", version: PRIVACY_VERSION, granted: true },
+      ],
+      app.ip,
+    );
+    const headers = await startSession(deps, verified.userId, request.headers);
+    headers.append("Set-Cookie", await signupPhoneCookie.clear(context));
+    return redirect(links.signupPasswordSetting(), { headers });
+  }
+  return data({ ok: false as const, errors: {}, values: {} }, { status: 400 });
+}
+
+export default function SignupPhoneVerificationPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const locale = useLocale();
+  const form = useFormState();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  const captcha = useCaptcha(loaderData.challenge);
+  const secondsLeft = useCountdown(loaderData.resendAt);
+  const alreadyMember = (form.state as { alreadyMember?: boolean } | undefined)?.alreadyMember;
+
   return (
-    <Page title={t("page.signupPhone.title")} eyebrow={t("page.signup.step", { step: 1 })} width="narrow">
-      <NotYetOpen>{t("page.frame.comingNext")}</NotYetOpen>
+    <Page title={t("page.signupPhone.title")} width="narrow">
+      <SignupSteps current={1} />
+      {alreadyMember ? (
+        <Alert tone="error" title={t("notice.alreadyMember")} className="mb-6">
+          <p>{t("auth.alreadyMember.body")}</p>
+          <p className="mt-3 flex flex-wrap gap-4">
+            <Link to={links["member-login"]()} className="font-semibold underline underline-offset-4">
+              {t("auth.login.submit")}
+            </Link>
+            <Link to={links.forgetPasswordPhone()} className="font-semibold underline underline-offset-4">
+              {t("auth.login.forgot")}
+            </Link>
+          </p>
+        </Alert>
+      ) : null}
+      {form.formError ? (
+        <Alert tone="error" className="mb-6">
+          {form.formError}
+        </Alert>
+      ) : null}
+
+      {loaderData.sentTo ? (
+        <div className="space-y-6">
+          <Alert>
+            {t("auth.code.sentSms", { target: loaderData.sentTo, minutes: loaderData.minutes })}{" "}
+            <Form method="post" className="inline">
+              <button type="submit" name="intent" value="change" className="font-semibold underline underline-offset-4">
+                {t("auth.code.changeTarget")}
+              </button>
+            </Form>
+          </Alert>
+          <Form method="post" className="space-y-5" noValidate>
+            <CodeField errors={form.errors("code")} />
+            <Button type="submit" name="intent" value="verify" block size="lg" pending={pending}>
+              {t("auth.verify")}
+            </Button>
+          </Form>
+          <Form method="post">
+            {captcha.field}
+            <Button
+              type="submit"
+              name="intent"
+              value="resend"
+              variant="ghost"
+              block
+              disabled={secondsLeft > 0 || !captcha.ready}
+            >
+              {secondsLeft > 0 ? t("auth.code.resendIn", { seconds: secondsLeft }) : t("auth.code.resend")}
+            </Button>
+          </Form>
+        </div>
+      ) : (
+        <Form method="post" className="space-y-6" noValidate>
+          {captcha.field}
+          <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
+          <CheckboxField
+            name="consent"
+            defaultChecked={form.checked("consent")}
+            errors={form.errors("consent")}
+            label={
+              <>
+                {t("auth.consent.prefix")}{" "}
+                <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
+                  {t("footer.terms")}
+                </Link>{" "}
+                {t("auth.consent.and")}{" "}
+                <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
+                  {t("footer.privacy")}
+                </Link>
+              </>
+            }
+          />
+          <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
+            {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
+          </Button>
+          <p className="text-center text-muted">
+            {t("auth.signup.haveAccount")}{" "}
+            <Link to={links["member-login"]()} className="font-semibold text-ink underline underline-offset-4">
+              {t("auth.login.submit")}
+            </Link>
+          </p>
+        </Form>
+      )}
     </Page>
   );
 }

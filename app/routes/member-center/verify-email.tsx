@@ -1,0 +1,94 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { CodeField } from "~/components/auth/fields";
+import { Page } from "~/components/layout/page";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { confirmEmailVerification, sendEmailVerification } from "~/domain/auth/email-verification.server";
+import { codeSchema } from "~/domain/auth/forms.server";
+import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { fieldFailure, waitText } from "~/lib/forms.server";
+import { useT } from "~/lib/i18n";
+import { getLocale, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
+import { requireMember } from "~/lib/member-session.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { useFormState } from "~/lib/use-form-state";
+import type { Route } from "./+types/verify-email";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "verifyEmail.title");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { member } = requireMember(context, request);
+  if (!member.pendingEmail) throw redirect(links["member-center"]());
+  return { email: member.pendingEmail, minutes: CODE_POLICY.validMinutes };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requireMember(context, request);
+  const t = serverT(request);
+  const form = await request.formData();
+  const deps = authDeps(context);
+  if (form.get("intent") === "resend") {
+    if (!session.member.pendingEmail) return redirect(links["member-center"]());
+    const sent = await sendEmailVerification(deps, {
+      email: session.member.pendingEmail,
+      ip: getApp(context).ip,
+      locale: getLocale(request),
+    });
+    if (!sent.ok)
+      return fieldFailure(form, "code", t("form.tooManyRequests", { wait: waitText(sent.retryAfterSeconds, t) }), 429);
+    return { ok: true as const, resent: true };
+  }
+  const code = codeSchema(t).safeParse(form.get("code"));
+  if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
+  const result = await confirmEmailVerification(deps, { userId: session.userId, code: code.data });
+  if (!result.ok) {
+    const message =
+      result.reason === "expired"
+        ? t("auth.code.expired")
+        : result.reason === "too_many_attempts"
+          ? t("auth.code.tooMany")
+          : result.reason === "taken"
+            ? t("auth.email.taken")
+            : t("auth.code.invalid");
+    return fieldFailure(form, "code", message);
+  }
+  return redirectWithToast(toastSettings(context), links["member-center"](), {
+    type: "success",
+    message: "notice.emailVerified",
+  });
+}
+
+export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  const resent = (form.state as { resent?: boolean } | undefined)?.resent;
+  return (
+    <Page title={t("verifyEmail.title")} lead={t("verifyEmail.lead", { email: loaderData.email })} width="narrow">
+      {resent ? (
+        <Alert tone="success" className="mb-6">
+          {t("auth.code.sentEmail", { target: loaderData.email, minutes: loaderData.minutes })}
+        </Alert>
+      ) : null}
+      <Form method="post" className="space-y-5" noValidate>
+        <CodeField errors={form.errors("code")} />
+        <Button type="submit" name="intent" value="verify" block size="lg" pending={pending}>
+          {t("auth.verify")}
+        </Button>
+      </Form>
+      <div className="mt-4 flex flex-col items-center gap-3">
+        <Form method="post">
+          <Button type="submit" name="intent" value="resend" variant="ghost">
+            {t("auth.code.resend")}
+          </Button>
+        </Form>
+        <Link to={links["member-center"]()} className="text-muted underline underline-offset-4">
+          {t("verifyEmail.skip")}
+        </Link>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,34 @@
+import { type RouterContextProvider, redirect } from "react-router";
+import { z } from "zod";
+import { hasPassword } from "~/domain/auth/flows.server";
+import { getApp, toastSettings } from "~/lib/context.server";
+import { flowCookie } from "~/lib/flow-cookie.server";
+import { links } from "~/lib/links";
+import { getMemberSession } from "~/lib/member-session.server";
+import { redirectWithToast } from "~/lib/toast.server";
+
+/** Between "send code" and "verify": the number the code went to and when the terms were accepted. */
+export const signupPhoneCookie = flowCookie(
+  "signup_phone",
+  z.object({ phone: z.string(), consentAt: z.string(), resendAt: z.number() }),
+  15 * 60,
+);
+
+/**
+ * Sign-up steps must be taken in order. Step 2 needs a verified phone (a session without a member);
+ * step 3 also needs the password. Anything else goes back to step 1 (a member goes to the center).
+ */
+export async function requireSignupStep(context: Readonly<RouterContextProvider>, step: 2 | 3) {
+  const session = getMemberSession(context);
+  if (session?.member) throw redirect(links["member-center"]());
+  if (!session) {
+    throw await redirectWithToast(toastSettings(context), links.signupPhoneVerification(), {
+      type: "error",
+      message: "notice.signupRestart",
+    });
+  }
+  if (step === 3 && !(await hasPassword({ auth: getApp(context).auth }, session.userId))) {
+    throw redirect(links.signupPasswordSetting());
+  }
+  return session;
+}

