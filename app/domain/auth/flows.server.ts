@@ -176,9 +176,9 @@ export async function verifyLogin(
         .where(and(eq(authAccount.userId, user.id), eq(authAccount.providerId, "credential")))
         .limit(1)
     : [];
-  const valid = account?.password
-    ? await verifyPassword({ hash: account.password, password: input.password })
-    : (await burnPasswordVerification(input.password), false);
+  let valid = false;
+  if (account?.password) valid = await verifyPassword({ hash: account.password, password: input.password });
+  else await burnPasswordVerification(input.password);
 
   if (!valid || !user) {
     await hitLimits(deps.db, [{ key: accountKey, window: "hour", max: Number.MAX_SAFE_INTEGER }], now);
