@@ -12,6 +12,7 @@ import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createLogger, type Logger } from "./logger";
 import { originCheck, securityHeaders } from "./security";
+import { testHooks } from "./test-hooks";
 
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -151,6 +152,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   // better-auth's HTTP endpoints (session, sign-out; LINE and passkeys later). Most flows call
   // auth.api.* from our actions instead.
   app.all("/api/auth/{*splat}", toNodeHandler(auth));
+
+  if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
 
   // The machine API has its own 404 in JSON with a stable code.
   app.use("/api/v1", (_req, res) => {
