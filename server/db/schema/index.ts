@@ -1,2 +1,3 @@
 // The one schema of the app, split by area. drizzle-kit reads every file in this folder.
 export * from "./diagnostics";
+export * from "./messaging";
