@@ -369,6 +369,9 @@ describe("the app with APP_ENV=production", () => {
       DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
       SESSION_SECRET: "a-production-secret-for-the-tests-0123456789",
       PUBLIC_BASE_URL: "https://member.example.com",
+      // Production refuses the outbox unless it is asked for by name.
+      SMS_PROVIDER: "outbox",
+      EMAIL_PROVIDER: "outbox",
     }));
   });
 

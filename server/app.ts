@@ -10,7 +10,9 @@ import { createAuth } from "../app/domain/auth/auth.server";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
+import { type JobQueue, type JobQueueOptions, startJobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./logger";
+import { type MessagingSetup, startMessaging } from "./messaging";
 import { originCheck, securityHeaders } from "./security";
 import { testHooks } from "./test-hooks";
 
@@ -24,6 +26,10 @@ export type CreateAppOptions = {
     middlewares: express.RequestHandler;
     loadBuild: () => Promise<ServerBuild>;
   };
+  /** Job queue tuning for tests (faster polling, shorter retry delays). */
+  jobs?: Pick<JobQueueOptions, "pollingIntervalSeconds" | "notifyPollingIntervalSeconds"> & {
+    messaging?: Parameters<typeof startMessaging>[0]["workers"];
+  };
 };
 
 export type RunningApp = {
@@ -31,7 +37,9 @@ export type RunningApp = {
   config: AppConfig;
   logger: Logger;
   database: DatabaseHandle;
-  /** Marks the app as draining (readyz answers 503) and closes the database. */
+  jobs: JobQueue;
+  messaging: MessagingSetup;
+  /** Marks the app as draining (readyz answers 503), stops the job workers and closes the database. */
   close(): Promise<void>;
   beginShutdown(): void;
 };
@@ -45,6 +53,23 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   await database.migrate();
   const auth = createAuth({ db: database.db, config });
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
+
+  // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).
+  const jobs = await startJobQueue({
+    connection: database.connection,
+    logger,
+    poolMax: config.jobs.poolMax,
+    pollingIntervalSeconds: options.jobs?.pollingIntervalSeconds,
+    notifyPollingIntervalSeconds: options.jobs?.notifyPollingIntervalSeconds,
+  });
+  const messaging = await startMessaging({
+    sms: config.sms,
+    email: config.email,
+    db: database.db,
+    jobs,
+    workers: options.jobs?.messaging,
+  });
+  logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.
@@ -170,12 +195,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
           db: database.db,
           driver: database.driver,
           migrationStatus: database.migrationStatus,
+          jobs,
+          messaging: messaging.messaging,
           config,
           logger: logger.child({ reqId: res.locals.requestId }),
           nonce: res.locals.nonce as string,
           requestId: res.locals.requestId as string,
           auth,
-          messaging,
           ip: req.ip ?? null,
         });
         return context;
@@ -188,11 +214,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     config,
     logger,
     database,
+    jobs,
+    messaging,
     beginShutdown() {
       shuttingDown = true;
     },
     async close() {
       shuttingDown = true;
+      // Running jobs finish first (they may still write to the database).
+      await jobs.stop(config.shutdownTimeoutMs);
+      messaging.close();
       await database.close();
     },
   };

@@ -10,7 +10,15 @@ const PRODUCTION = {
   DATABASE_URL: "postgres://app@db.internal:5432/app",
   SESSION_SECRET: SECRET,
   PUBLIC_BASE_URL: "https://member.example.com",
+  SMS_PROVIDER: "mitake",
+  MITAKE_USERNAME: "han-living",
+  MITAKE_PASSWORD: "mitake-password",
+  SMTP_URL: "smtps://mailer:secret@smtp.example.com:465",
+  MAIL_FROM: "漢生活 <no-reply@member.example.com>",
 } as const;
+
+const TWILIO_SID = `AC${"0123456789abcdef".repeat(2)}`;
+const TWILIO_SERVICE = `MG${"fedcba9876543210".repeat(2)}`;
 
 let dataDir: string;
 
@@ -119,6 +127,16 @@ describe("loadConfig refuses invalid values with one line naming the variable", 
     ["TRUST_PROXY", "maybe"],
     ["SHUTDOWN_TIMEOUT_MS", "-5"],
     ["SHUTDOWN_TIMEOUT_MS", "999999999"],
+    ["JOBS_POOL_MAX", "1"],
+    ["SMS_PROVIDER", "every8d"],
+    ["MITAKE_BASE_URL", "smsapi.mitake.com.tw"],
+    ["TWILIO_ACCOUNT_SID", "AC123"],
+    ["TWILIO_FROM", "0912345678"],
+    ["TWILIO_MESSAGING_SERVICE_SID", "MG123"],
+    ["TWILIO_BASE_URL", "ftp://api.twilio.com"],
+    ["EMAIL_PROVIDER", "sendgrid"],
+    ["SMTP_URL", "http://smtp.example.com"],
+    ["MAIL_FROM", "not an address"],
   ];
 
   it.each(invalid)("%s=%s", (variable, value) => {
@@ -153,6 +171,47 @@ describe("loadConfig in production", () => {
     expect(existsSync(path.join(dataDir, "secrets.json"))).toBe(false);
   });
 
+  it("sends text messages through the named provider and e-mail over SMTP", () => {
+    const config = load({ ...PRODUCTION });
+    expect(config.sms).toEqual({
+      provider: "mitake",
+      baseUrl: "https://smsapi.mitake.com.tw",
+      username: "han-living",
+      password: "mitake-password",
+    });
+    expect(config.email).toEqual({
+      provider: "smtp",
+      url: PRODUCTION.SMTP_URL,
+      from: PRODUCTION.MAIL_FROM,
+    });
+    expect(config.jobs).toEqual({ poolMax: 4 });
+  });
+
+  it("refuses the SMS outbox unless SMS_PROVIDER=outbox says so", () => {
+    const error = configError({ ...PRODUCTION, SMS_PROVIDER: undefined });
+    expect(error.message).toBe(
+      "Invalid configuration: SMS_PROVIDER is required when APP_ENV=production (mitake or twilio; outbox only when set explicitly)",
+    );
+    expect(load({ ...PRODUCTION, SMS_PROVIDER: "outbox" }).sms).toEqual({ provider: "outbox" });
+  });
+
+  it("refuses the e-mail outbox unless EMAIL_PROVIDER=outbox says so", () => {
+    const error = configError({ ...PRODUCTION, SMTP_URL: undefined });
+    expect(error.message).toBe(
+      "Invalid configuration: SMTP_URL is required when APP_ENV=production (or set EMAIL_PROVIDER=outbox explicitly)",
+    );
+    expect(load({ ...PRODUCTION, SMTP_URL: undefined, EMAIL_PROVIDER: "outbox" }).email).toEqual({
+      provider: "outbox",
+      from: PRODUCTION.MAIL_FROM,
+    });
+  });
+
+  it.each(["MITAKE_BASE_URL", "TWILIO_BASE_URL"] as const)("requires %s to be https", (variable) => {
+    const provider = variable.startsWith("MITAKE") ? {} : twilioEnv();
+    const error = configError({ ...PRODUCTION, ...provider, [variable]: "http://127.0.0.1:9999" });
+    expect(error.message).toBe(`Invalid configuration: ${variable} must be an https:// URL when APP_ENV=production`);
+  });
+
   it.each(["DATABASE_URL", "SESSION_SECRET", "PUBLIC_BASE_URL"] as const)("requires %s", (variable) => {
     const error = configError({ ...PRODUCTION, [variable]: undefined });
     expect(error.message).toBe(`Invalid configuration: ${variable} is required when APP_ENV=production`);
@@ -162,6 +221,87 @@ describe("loadConfig in production", () => {
     for (const appEnv of ["development", "test"]) {
       expect(() => load({ APP_ENV: appEnv })).not.toThrow();
     }
+  });
+});
+
+function twilioEnv(extra: Record<string, string | undefined> = {}) {
+  return {
+    SMS_PROVIDER: "twilio",
+    TWILIO_ACCOUNT_SID: TWILIO_SID,
+    TWILIO_AUTH_TOKEN: "twilio-token",
+    TWILIO_MESSAGING_SERVICE_SID: TWILIO_SERVICE,
+    ...extra,
+  };
+}
+
+describe("messaging configuration", () => {
+  it("uses the outbox for text messages and e-mail outside production", () => {
+    for (const appEnv of ["development", "test"]) {
+      const config = load({ APP_ENV: appEnv });
+      expect(config.sms).toEqual({ provider: "outbox" });
+      expect(config.email).toEqual({ provider: "outbox", from: "漢生活 <no-reply@localhost>" });
+    }
+  });
+
+  it("sends e-mail over SMTP as soon as SMTP_URL is set", () => {
+    const config = load({ SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "dev@example.com" });
+    expect(config.email).toEqual({ provider: "smtp", url: "smtp://127.0.0.1:2525", from: "dev@example.com" });
+  });
+
+  it("requires MAIL_FROM with SMTP", () => {
+    expect(configError({ SMTP_URL: "smtp://127.0.0.1:2525" }).message).toBe(
+      "Invalid configuration: MAIL_FROM is required when e-mail is sent over SMTP",
+    );
+    expect(configError({ EMAIL_PROVIDER: "smtp" }).message).toBe(
+      "Invalid configuration: SMTP_URL is required when EMAIL_PROVIDER=smtp",
+    );
+  });
+
+  it("reads the Mitake settings, base URL configurable", () => {
+    const config = load({
+      SMS_PROVIDER: "mitake",
+      MITAKE_USERNAME: "u",
+      MITAKE_PASSWORD: "p",
+      MITAKE_BASE_URL: "http://127.0.0.1:9001/",
+    });
+    expect(config.sms).toEqual({ provider: "mitake", baseUrl: "http://127.0.0.1:9001", username: "u", password: "p" });
+  });
+
+  it.each(["MITAKE_USERNAME", "MITAKE_PASSWORD"])("requires %s with SMS_PROVIDER=mitake", (variable) => {
+    const env = { SMS_PROVIDER: "mitake", MITAKE_USERNAME: "u", MITAKE_PASSWORD: "p", [variable]: undefined };
+    expect(configError(env).message).toBe(`Invalid configuration: ${variable} is required when SMS_PROVIDER=mitake`);
+  });
+
+  it("reads the Twilio settings, base URL configurable", () => {
+    const config = load(twilioEnv({ TWILIO_BASE_URL: "http://127.0.0.1:9002", TWILIO_FROM: "+15005550006" }));
+    expect(config.sms).toEqual({
+      provider: "twilio",
+      baseUrl: "http://127.0.0.1:9002",
+      accountSid: TWILIO_SID,
+      authToken: "twilio-token",
+      from: "+15005550006",
+      messagingServiceSid: TWILIO_SERVICE,
+    });
+  });
+
+  it.each(["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"])("requires %s with SMS_PROVIDER=twilio", (variable) => {
+    expect(configError(twilioEnv({ [variable]: undefined })).message).toBe(
+      `Invalid configuration: ${variable} is required when SMS_PROVIDER=twilio`,
+    );
+  });
+
+  it("requires a sender for Twilio: a Messaging Service or a From number", () => {
+    expect(configError(twilioEnv({ TWILIO_MESSAGING_SERVICE_SID: undefined })).message).toBe(
+      "Invalid configuration: TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM is required when SMS_PROVIDER=twilio",
+    );
+    expect(load(twilioEnv({ TWILIO_MESSAGING_SERVICE_SID: undefined, TWILIO_FROM: "HanLiving" })).sms).toMatchObject({
+      from: "HanLiving",
+      messagingServiceSid: null,
+    });
+  });
+
+  it("reads JOBS_POOL_MAX", () => {
+    expect(load({ JOBS_POOL_MAX: "8" }).jobs).toEqual({ poolMax: 8 });
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { BRAND_NAME } from "../app/lib/constants";
 
 /**
  * Every setting comes from the environment and is validated here, once, at boot.
@@ -13,6 +14,17 @@ const booleanFlag = z
   .transform((v) => v === "true" || v === "1");
 
 const secret = z.string().min(32, "must be at least 32 characters");
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+const present = z.string().min(1);
+
+/** `no-reply@example.com` or `漢生活 <no-reply@example.com>`. */
+const MAIL_FROM = /^(?:[^<>@]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/;
+
+export const MITAKE_DEFAULT_BASE_URL = "https://smsapi.mitake.com.tw";
+export const TWILIO_DEFAULT_BASE_URL = "https://api.twilio.com";
+/** The From of outbox e-mails when MAIL_FROM is not set (they are never sent). */
+export const OUTBOX_MAIL_FROM = `${BRAND_NAME} <no-reply@localhost>`;
 
 const envSchema = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -30,7 +42,52 @@ const envSchema = z.object({
   ENABLE_TEST_CRUD: booleanFlag,
   TRUST_PROXY: booleanFlag,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  JOBS_POOL_MAX: z.coerce.number().int().min(2).max(50).default(4),
+
+  SMS_PROVIDER: z.enum(["outbox", "mitake", "twilio"]).optional(),
+  MITAKE_USERNAME: present.optional(),
+  MITAKE_PASSWORD: present.optional(),
+  MITAKE_BASE_URL: httpUrl.default(MITAKE_DEFAULT_BASE_URL),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, "must be an Account SID (AC followed by 32 hex digits)")
+    .optional(),
+  TWILIO_AUTH_TOKEN: present.optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(
+      /^(?:\+[1-9]\d{7,14}|(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9 ]{1,11})$/,
+      "must be an E.164 number (+…) or an alphanumeric sender id (up to 11 characters, at least one letter)",
+    )
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service SID (MG followed by 32 hex digits)")
+    .optional(),
+  TWILIO_BASE_URL: httpUrl.default(TWILIO_DEFAULT_BASE_URL),
+
+  EMAIL_PROVIDER: z.enum(["smtp", "outbox"]).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL")
+    .refine((v) => URL.canParse(v), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().regex(MAIL_FROM, 'must be an address or "Name <address>"').optional(),
 });
+
+export type SmsConfig =
+  | { provider: "outbox" }
+  | { provider: "mitake"; baseUrl: string; username: string; password: string }
+  | {
+      provider: "twilio";
+      baseUrl: string;
+      accountSid: string;
+      authToken: string;
+      from: string | null;
+      messagingServiceSid: string | null;
+    };
+
+export type EmailConfig = { provider: "outbox"; from: string } | { provider: "smtp"; url: string; from: string };
 
 export type AppConfig = {
   appEnv: "development" | "test" | "production";
@@ -45,6 +102,9 @@ export type AppConfig = {
   enableTestCrud: boolean;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  sms: SmsConfig;
+  email: EmailConfig;
+  jobs: { poolMax: number };
 };
 
 export class ConfigError extends Error {
@@ -97,6 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError("Invalid configuration: PUBLIC_BASE_URL is required when APP_ENV=production");
   }
 
+  const sms = smsConfig(e, isProduction);
+  const email = emailConfig(e, isProduction);
+
   const secrets = e.SESSION_SECRET ? { session: e.SESSION_SECRET } : loadOrCreateLocalSecrets(dataDir);
 
   return {
@@ -114,5 +177,76 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     enableTestCrud: !isProduction || e.ENABLE_TEST_CRUD,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sms,
+    email,
+    jobs: { poolMax: e.JOBS_POOL_MAX },
+  };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+function requireValue<T>(value: T | undefined, name: string, when: string): T {
+  if (value === undefined) throw new ConfigError(`Invalid configuration: ${name} is required when ${when}`);
+  return value;
+}
+
+function requireHttpsInProduction(url: string, name: string, isProduction: boolean): string {
+  if (isProduction && !url.startsWith("https://")) {
+    throw new ConfigError(`Invalid configuration: ${name} must be an https:// URL when APP_ENV=production`);
+  }
+  return url.replace(/\/+$/, "");
+}
+
+/**
+ * Text messages: the outbox is the default outside production only. Production must name its
+ * provider, and gets the outbox only when SMS_PROVIDER=outbox says so (never silently).
+ */
+function smsConfig(e: Env, isProduction: boolean): SmsConfig {
+  const provider = e.SMS_PROVIDER ?? (isProduction ? undefined : "outbox");
+  if (!provider) {
+    throw new ConfigError(
+      "Invalid configuration: SMS_PROVIDER is required when APP_ENV=production (mitake or twilio; outbox only when set explicitly)",
+    );
+  }
+  if (provider === "outbox") return { provider };
+  const when = `SMS_PROVIDER=${provider}`;
+  if (provider === "mitake") {
+    return {
+      provider,
+      baseUrl: requireHttpsInProduction(e.MITAKE_BASE_URL, "MITAKE_BASE_URL", isProduction),
+      username: requireValue(e.MITAKE_USERNAME, "MITAKE_USERNAME", when),
+      password: requireValue(e.MITAKE_PASSWORD, "MITAKE_PASSWORD", when),
+    };
+  }
+  const accountSid = requireValue(e.TWILIO_ACCOUNT_SID, "TWILIO_ACCOUNT_SID", when);
+  const authToken = requireValue(e.TWILIO_AUTH_TOKEN, "TWILIO_AUTH_TOKEN", when);
+  if (!e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError(
+      `Invalid configuration: TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM is required when ${when}`,
+    );
+  }
+  return {
+    provider,
+    baseUrl: requireHttpsInProduction(e.TWILIO_BASE_URL, "TWILIO_BASE_URL", isProduction),
+    accountSid,
+    authToken,
+    from: e.TWILIO_FROM ?? null,
+    messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null,
+  };
+}
+
+/** E-mail: SMTP when SMTP_URL is set; the outbox otherwise, outside production or when asked for. */
+function emailConfig(e: Env, isProduction: boolean): EmailConfig {
+  const provider = e.EMAIL_PROVIDER ?? (e.SMTP_URL ? "smtp" : isProduction ? undefined : "outbox");
+  if (!provider) {
+    throw new ConfigError(
+      "Invalid configuration: SMTP_URL is required when APP_ENV=production (or set EMAIL_PROVIDER=outbox explicitly)",
+    );
+  }
+  if (provider === "outbox") return { provider, from: e.MAIL_FROM ?? OUTBOX_MAIL_FROM };
+  return {
+    provider,
+    url: requireValue(e.SMTP_URL, "SMTP_URL", "EMAIL_PROVIDER=smtp"),
+    from: requireValue(e.MAIL_FROM, "MAIL_FROM", "e-mail is sent over SMTP"),
   };
 }

@@ -1,5 +1,5 @@
-import express, { type Router } from "express";
 import { eq } from "drizzle-orm";
+import express, { type Router } from "express";
 import { z } from "zod";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
@@ -28,7 +28,12 @@ export function testHooks({ db, auth }: { db: Database; auth: Auth }): Router {
     const input = newMember.parse(req.body);
     const ctx = await auth.$context;
     const user = await ctx.internalAdapter.createUser(
-      { name: input.name, email: placeholderEmail(input.phoneNumber), phoneNumber: input.phoneNumber, phoneNumberVerified: true },
+      {
+        name: input.name,
+        email: placeholderEmail(input.phoneNumber),
+        phoneNumber: input.phoneNumber,
+        phoneNumberVerified: true,
+      },
       { method: "phone-number" },
     );
     if (input.password) await setPassword({ auth }, user.id, input.password);
@@ -46,7 +51,11 @@ export function testHooks({ db, auth }: { db: Database; auth: Auth }): Router {
 
   router.post("/sessions", async (req, res) => {
     const { userId } = z.object({ userId: z.string() }).parse(req.body);
-    const headers = await startSession({ db, auth }, userId, new Headers({ "user-agent": req.get("user-agent") ?? "e2e" }));
+    const headers = await startSession(
+      { db, auth },
+      userId,
+      new Headers({ "user-agent": req.get("user-agent") ?? "e2e" }),
+    );
     res.json({ setCookie: headers.getSetCookie() });
   });
 

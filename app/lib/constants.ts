@@ -10,3 +10,5 @@ export const LOADING_OVERLAY_DELAY_MS = 300;
 export const DEFAULT_MEMBER_LEVEL = "basic";
 export const DEFAULT_GENDER = "male";
 export const DEFAULT_DISABLED = false;
+/** The brand as members know it; text messages start with it in 【】 (PRODUCT.md §3). */
+export const BRAND_NAME = "漢生活";

@@ -1,6 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AppConfig } from "../../server/config";
 import type { Database, DatabaseHandle } from "../../server/db/client";
+import type { JobQueue } from "../../server/jobs/queue";
 import type { Logger } from "../../server/logger";
 import type { Auth } from "../domain/auth/auth.server";
 import type { Messaging } from "../domain/messaging/types";
@@ -10,14 +11,16 @@ export type AppContext = {
   db: Database;
   driver: DatabaseHandle["driver"];
   migrationStatus: DatabaseHandle["migrationStatus"];
+  /** The PostgreSQL-backed job queue: enqueue jobs, add workers and cron schedules (ADR 005). */
+  jobs: JobQueue;
+  /** Outgoing text messages and e-mails (queued, sent by the job workers). */
+  messaging: Messaging;
   config: AppConfig;
   logger: Logger;
   nonce: string;
   requestId: string;
   /** better-auth: sessions and login identities (app/domain/auth/auth.server.ts). */
   auth: Auth;
-  /** Outgoing SMS and e-mail, through the job queue. */
-  messaging: Messaging;
   /** The client IP (from X-Forwarded-For only when TRUST_PROXY is set). */
   ip: string | null;
 };

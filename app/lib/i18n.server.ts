@@ -8,13 +8,17 @@ const catalogs: Record<Locale, Messages> = { "zh-TW": zhTW, en };
  * Namespaces only one route uses: that route's loader sends them (`routeMessages`), so the root
  * does not ship them with every page.
  */
-const ROUTE_NAMESPACES = ["testCrud."] as const;
+export const ROUTE_NAMESPACES = ["testCrud.", "devOutbox."] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
+
+/** Namespaces the browser never needs: e-mail texts are rendered on the server. */
+export const SERVER_ONLY_NAMESPACES = ["email."] as const;
+const NOT_IN_SHELL: readonly string[] = [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES];
 
 const shellCatalogs = Object.fromEntries(
   Object.entries(catalogs).map(([locale, messages]) => [
     locale,
-    Object.fromEntries(Object.entries(messages).filter(([key]) => !ROUTE_NAMESPACES.some((ns) => key.startsWith(ns)))),
+    Object.fromEntries(Object.entries(messages).filter(([key]) => !NOT_IN_SHELL.some((ns) => key.startsWith(ns)))),
   ]),
 ) as Record<Locale, Partial<Messages>>;
 
@@ -26,6 +30,11 @@ export function messagesFor(locale: Locale): Partial<Messages> {
 /** The messages of one route-only namespace, for that route's loader. */
 export function routeMessages(locale: Locale, namespace: RouteNamespace): Partial<Messages> {
   return Object.fromEntries(Object.entries(catalogs[locale]).filter(([key]) => key.startsWith(namespace)));
+}
+
+/** A translate function for one locale on the server, over the whole catalog (e-mails, jobs). */
+export function catalogT(locale: Locale) {
+  return translator(catalogs[locale]);
 }
 
 export function getLocale(request: Request): Locale {

@@ -18,9 +18,13 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseConfig = { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string };
 
+/** How to reach the same database outside Drizzle (the job queue opens its own connections). */
+export type DatabaseConnection = { driver: "postgres"; url: string } | { driver: "pglite"; client: PGlite };
+
 export type DatabaseHandle = {
   db: Database;
   driver: "postgres" | "pglite";
+  connection: DatabaseConnection;
   migrate(): Promise<void>;
   migrationStatus(): Promise<{ applied: number; expected: number; upToDate: boolean }>;
   ping(): Promise<boolean>;
@@ -49,12 +53,14 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   let migrate: () => Promise<void>;
   let close: () => Promise<void>;
   let driver: DatabaseHandle["driver"];
+  let connection: DatabaseConnection;
 
   if (config.kind === "postgres") {
     const client = postgres(config.url, { max: config.poolMax, onnotice: () => {} });
     const pgDb = drizzlePostgres(client, { schema });
     db = pgDb as unknown as Database;
     driver = "postgres";
+    connection = { driver, url: config.url };
     // Several instances may start together: an advisory lock lets one migrate at a time. The lock
     // is held on its own connection outside the pool, so a pool of one can still run the migrations.
     migrate = async () => {
@@ -77,6 +83,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     const liteDb = drizzlePglite(client, { schema });
     db = liteDb as unknown as Database;
     driver = "pglite";
+    connection = { driver, client };
     migrate = () => migratePglite(liteDb, { migrationsFolder });
     close = () => client.close();
   }
@@ -85,6 +92,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   return {
     db,
     driver,
+    connection,
     migrate,
     async migrationStatus() {
       const exists = await db.execute<{ present: boolean }>(

@@ -2,3 +2,4 @@
 export * from "./auth";
 export * from "./diagnostics";
 export * from "./members";
+export * from "./messaging";

@@ -121,6 +121,19 @@ CREATE TABLE "rate_limit_counter" (
 	CONSTRAINT "rate_limit_counter_key_window_start_pk" PRIMARY KEY("key","window_start")
 );
 --> statement-breakpoint
+CREATE TABLE "message_outbox" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"channel" text NOT NULL,
+	"recipient" text NOT NULL,
+	"sender" text,
+	"subject" text,
+	"body" text NOT NULL,
+	"html" text,
+	"job_id" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "message_outbox_job_id_unique" UNIQUE("job_id")
+);
+--> statement-breakpoint
 ALTER TABLE "auth_account" ADD CONSTRAINT "auth_account_user_id_auth_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_session" ADD CONSTRAINT "auth_session_user_id_auth_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "member" ADD CONSTRAINT "member_user_id_auth_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -132,4 +145,5 @@ CREATE INDEX "auth_verification_identifier_idx" ON "auth_verification" USING btr
 CREATE INDEX "member_created_idx" ON "member" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "member_consent_user_idx" ON "member_consent" USING btree ("user_id","kind");--> statement-breakpoint
 CREATE INDEX "one_time_code_target_idx" ON "one_time_code" USING btree ("target","purpose","created_at");--> statement-breakpoint
-CREATE INDEX "rate_limit_counter_expires_idx" ON "rate_limit_counter" USING btree ("expires_at");
+CREATE INDEX "rate_limit_counter_expires_idx" ON "rate_limit_counter" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "message_outbox_recipient_idx" ON "message_outbox" USING btree ("channel","recipient","created_at");
