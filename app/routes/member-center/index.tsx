@@ -2,7 +2,6 @@ import { Form, Link } from "react-router";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
@@ -37,7 +36,7 @@ export default function MemberCenterPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </Alert>
       ) : null}
-      <Card className="max-w-md bg-ink text-paper" data-testid="member-card">
+      <div className="max-w-md rounded-3xl bg-ink p-6 text-paper shadow-sm" data-testid="member-card">
         <p className="text-sm tracking-[0.2em] text-brand-300">{t(`member.level.${loaderData.level}` as MessageKey)}</p>
         <p className="mt-3 font-serif text-2xl">{loaderData.name}</p>
         <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -54,7 +53,7 @@ export default function MemberCenterPage({ loaderData }: Route.ComponentProps) {
             </>
           ) : null}
         </dl>
-      </Card>
+      </div>
       <Form method="post" action={links.logout()} className="mt-8">
         <Button type="submit" variant="secondary">
           {t("auth.logout")}
