@@ -38,7 +38,9 @@ export async function measureLogins() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await measureLogins();
   console.log(`password checks per second, ${r.concurrency} at a time, ${seconds} s each:`);
-  console.log(`  ${r.argon.label.padEnd(34)} ${r.argon.perSecond.toFixed(1).padStart(8)}/s  ${r.argon.perSecond >= 80 ? "PASS" : "FAIL"} (goal ≥ 80/s)`);
+  console.log(
+    `  ${r.argon.label.padEnd(34)} ${r.argon.perSecond.toFixed(1).padStart(8)}/s  ${r.argon.perSecond >= 80 ? "PASS" : "FAIL"} (goal ≥ 80/s)`,
+  );
   console.log(`  ${r.scrypt.label.padEnd(34)} ${r.scrypt.perSecond.toFixed(1).padStart(8)}/s`);
   console.log(`  ratio ours / default: ${r.ratio.toFixed(2)}`);
 }

@@ -1,4 +1,4 @@
-import { expectAccessible, expect, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { createMember, latestSmsCode, loginByCookie, newPhone, STRONG_PASSWORD } from "./support/members";
 
 test.describe("phone sign-up", () => {
@@ -50,7 +50,10 @@ test.describe("phone sign-up", () => {
     await expectAccessible(page);
   });
 
-  test("a number that is already a member's gets 會員已註冊過 with login and reset links", async ({ page, request }) => {
+  test("a number that is already a member's gets 會員已註冊過 with login and reset links", async ({
+    page,
+    request,
+  }) => {
     const phone = newPhone();
     await createMember(request, { phoneNumber: phone.e164 });
     await gotoAndCheck(page, "/signup/phone-verification");
@@ -61,7 +64,10 @@ test.describe("phone sign-up", () => {
     const alert = page.getByRole("alert");
     await expect(alert).toContainText("會員已註冊過");
     await expect(alert.getByRole("link", { name: "登入" })).toHaveAttribute("href", "/member-login");
-    await expect(alert.getByRole("link", { name: "忘記密碼？" })).toHaveAttribute("href", "/forget-password/phone-verification");
+    await expect(alert.getByRole("link", { name: "忘記密碼？" })).toHaveAttribute(
+      "href",
+      "/forget-password/phone-verification",
+    );
     await expectAccessible(page);
   });
 
@@ -145,7 +151,12 @@ test.describe("login", () => {
     await expect(page.getByRole("heading", { level: 1 })).toContainText("王美玲");
   });
 
-  test("a member logged in by cookie goes straight to the member center", async ({ page, request, context, baseURL }) => {
+  test("a member logged in by cookie goes straight to the member center", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
     const phone = newPhone();
     const { userId, memberNumber } = await createMember(request, { phoneNumber: phone.e164, name: "張志明" });
     await loginByCookie(request, context, baseURL as string, userId);
@@ -157,7 +168,12 @@ test.describe("login", () => {
 });
 
 test.describe("forgot password", () => {
-  test("by phone: code from the SMS outbox, new password, old sessions end, log in again", async ({ browser, page, request, baseURL }) => {
+  test("by phone: code from the SMS outbox, new password, old sessions end, log in again", async ({
+    browser,
+    page,
+    request,
+    baseURL,
+  }) => {
     const phone = newPhone();
     const { userId } = await createMember(request, { phoneNumber: phone.e164 });
     // Another device that is logged in.

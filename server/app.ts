@@ -7,6 +7,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createAuth } from "../app/domain/auth/auth.server";
+import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
@@ -69,6 +70,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     jobs,
     workers: options.jobs?.messaging,
   });
+  await registerAccountHousekeeping(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React

@@ -23,7 +23,12 @@ export async function createMember(
 }
 
 /** Logs the browser context in as that user by setting the session cookie. */
-export async function loginByCookie(request: APIRequestContext, context: BrowserContext, baseURL: string, userId: string) {
+export async function loginByCookie(
+  request: APIRequestContext,
+  context: BrowserContext,
+  baseURL: string,
+  userId: string,
+) {
   const res = await request.post("/__test/sessions", { data: { userId } });
   expect(res.ok()).toBe(true);
   const { setCookie } = (await res.json()) as { setCookie: string[] };
@@ -32,7 +37,14 @@ export async function loginByCookie(request: APIRequestContext, context: Browser
     setCookie.map((header) => {
       const [pair] = header.split(";");
       const index = (pair ?? "").indexOf("=");
-      return { name: pair!.slice(0, index), value: pair!.slice(index + 1), domain: url.hostname, path: "/", httpOnly: true, sameSite: "Lax" as const };
+      return {
+        name: pair!.slice(0, index),
+        value: pair!.slice(index + 1),
+        domain: url.hostname,
+        path: "/",
+        httpOnly: true,
+        sameSite: "Lax" as const,
+      };
     }),
   );
 }

@@ -1,0 +1,20 @@
+import type { Database } from "../../../server/db/client";
+import type { JobQueue } from "../../../server/jobs/queue";
+import { deleteAbandonedSignups } from "./flows.server";
+import { purgeExpiredLimits } from "./rate-limits.server";
+
+export const ACCOUNT_HOUSEKEEPING_QUEUE = "accounts.housekeeping";
+
+/**
+ * Hourly (Asia/Taipei cron, one run across all instances): deletes sign-ups abandoned for 24 hours
+ * and rate-limit windows that have ended.
+ */
+export async function registerAccountHousekeeping(jobs: JobQueue, db: Database): Promise<void> {
+  await jobs.define(ACCOUNT_HOUSEKEEPING_QUEUE);
+  await jobs.work(ACCOUNT_HOUSEKEEPING_QUEUE, async () => {
+    const abandonedSignups = await deleteAbandonedSignups(db);
+    const expiredLimitWindows = await purgeExpiredLimits(db);
+    return { abandonedSignups, expiredLimitWindows };
+  });
+  await jobs.schedule(ACCOUNT_HOUSEKEEPING_QUEUE, "17 * * * *");
+}
