@@ -415,3 +415,30 @@ if (testDatabaseDriver() === "postgres")
       }
     });
   });
+
+describe("sessions", () => {
+  it("are listed for their owner and can be revoked one by one or all but the current one", async () => {
+    const { listSessions, revokeOtherSessions, revokeSession } = await import("./sessions.server");
+    const phone = newPhone();
+    const { userId } = await signUp(phone);
+    const cookies = [];
+    for (const agent of ["phone", "tablet", "desktop"]) {
+      const headers = await startSession(deps, userId, new Headers({ "user-agent": agent }));
+      cookies.push(headers.getSetCookie()[0]?.split(";")[0] ?? "");
+    }
+    const current = await auth.api.getSession({ headers: new Headers({ cookie: cookies[2] as string }) });
+    const currentId = current?.session.id as string;
+    const listed = await listSessions(handle.db, userId, currentId);
+    expect(listed.map((s) => s.userAgent).sort()).toEqual(["desktop", "phone", "tablet"]);
+    expect(listed.filter((s) => s.current)).toHaveLength(1);
+
+    const other = await signUp(newPhone());
+    const phoneSession = listed.find((s) => s.userAgent === "phone")?.id as string;
+    expect(await revokeSession(handle.db, other.userId, phoneSession)).toBe(false);
+    expect(await revokeSession(handle.db, userId, phoneSession)).toBe(true);
+    expect(await auth.api.getSession({ headers: new Headers({ cookie: cookies[0] as string }) })).toBeNull();
+
+    expect(await revokeOtherSessions(handle.db, userId, currentId)).toBe(1);
+    expect((await listSessions(handle.db, userId, currentId)).map((s) => s.id)).toEqual([currentId]);
+  });
+});

@@ -139,3 +139,11 @@ export async function confirmMemberEmail(db: Database, userId: string, email: st
 }
 
 export const MARKETING_CONSENT_VERSION = "2026-11-01";
+
+/** PostgreSQL unique_violation (23505), from either driver (drizzle wraps the driver's error). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

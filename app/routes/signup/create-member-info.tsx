@@ -1,11 +1,11 @@
-import { Form, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { sendEmailVerification } from "~/domain/auth/email-verification.server";
 import { findDistrict } from "~/domain/members/address";
-import { createMember, isEmailTaken } from "~/domain/members/members.server";
+import { createMember, isEmailTaken, isUniqueViolation } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return fieldFailure(form, "email", t("auth.email.taken"), 409);
   }
   if (!session.phoneNumber) return fieldFailure(form, "form", t("notice.signupRestart"));
-  await createMember(app.db, {
+  const created = await createMember(app.db, {
     userId: session.userId,
     phoneNumber: session.phoneNumber,
     signupMethod: "phone",
@@ -50,7 +50,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       marketingEmail: profile.marketingEmail === "on",
       marketingLine: profile.marketingLine === "on",
     },
+  }).catch((error: unknown) => {
+    // A double-submitted form: the first submission created the member.
+    if (isUniqueViolation(error)) return null;
+    throw error;
   });
+  if (!created) return redirect(links["member-center"]());
   if (profile.email) {
     await sendEmailVerification(authDeps(context), { email: profile.email, ip: app.ip, locale: getLocale(request) });
     return redirectWithToast(toastSettings(context), links.verifyEmail(), {
