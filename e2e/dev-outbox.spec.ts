@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, gotoAndCheck, latestOutboxMessage, test, waitForHydration } from "./fixtures";
 
 /**
  * Messaging in the browser: the diagnostics page queues a text message and an e-mail through the
@@ -56,6 +56,16 @@ test("messages queued on /test-crud arrive in /dev/outbox", async ({ page }) => 
   await expect(mailPage).toHaveTitle(subject ?? "");
   await expectAccessible(mailPage);
   await mailPage.close();
+
+  // What a test of the sign-up will do: read the newest message for a number.
+  expect(await latestOutboxMessage(page, { to: "0912000777", channel: "sms" })).toEqual({
+    to: "+886912000777",
+    subject: null,
+    body: "【漢生活】這是開發診斷頁面寄出的測試簡訊，無需回覆。",
+  });
+  const mailEntry = await latestOutboxMessage(page, { to: "member.test@example.com", channel: "email" });
+  expect(mailEntry.subject).toBe(subject);
+  expect(mailEntry.body).toMatch(/驗證電子郵件\n\n請輸入以下驗證碼，確認這是您的電子郵件地址：\n\n {4}\d{6}\n/);
 
   // The whole outbox: both messages, newest first.
   await gotoAndCheck(page, "/dev/outbox");

@@ -185,3 +185,28 @@ export async function gotoAndCheck(page: Page, urlPath: string, { status = 200 }
   await expectAccessible(page);
   return res;
 }
+
+export type OutboxEntry = { to: string; subject: string | null; body: string };
+
+/**
+ * The newest message the development outbox (/dev/outbox) holds for a recipient, waiting until the
+ * job queue has delivered it. Tests read one-time codes from here, as a member reads their phone.
+ */
+export async function latestOutboxMessage(
+  page: Page,
+  filter: { to: string; channel: "sms" | "email" },
+  { timeout = 15_000 } = {},
+): Promise<OutboxEntry> {
+  const query = new URLSearchParams(filter).toString();
+  const newest = page.getByTestId("outbox-message").first();
+  await expect(async () => {
+    await page.goto(`/dev/outbox?${query}`);
+    await expect(newest).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout });
+  const subject = newest.getByTestId("outbox-subject");
+  return {
+    to: (await newest.getByTestId("outbox-to").textContent()) ?? "",
+    subject: (await subject.count()) ? await subject.textContent() : null,
+    body: (await newest.getByTestId("outbox-body").textContent()) ?? "",
+  };
+}
