@@ -18,6 +18,7 @@ const PAGES = [
   "/privacy",
   "/terms",
   "/test-crud",
+  "/dev/outbox",
   "/admin",
 ];
 

@@ -11,6 +11,7 @@ import type * as AppModule from "./app";
 import type * as ConfigModule from "./config";
 import { diagnosticProbe } from "./db/schema";
 import { createTestDatabase, type TestDatabase } from "./testing/database";
+import { waitFor } from "./testing/wait";
 
 /**
  * The real Express app from createApp(), served through a Vite dev server in middleware mode exactly
@@ -349,6 +350,58 @@ describe("the app in development", () => {
     expect(after).not.toContain(flashed.id);
   });
 
+  it("queues a test text message from /test-crud and shows it in /dev/outbox", async () => {
+    const response = await fetch(`${base}/test-crud`, form({ intent: "send-sms", recipient: "0912 345 678" }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('data-testid="message-queued"');
+    expect(html).toContain('href="/dev/outbox?to=0912+345+678&amp;channel=sms"');
+
+    const outbox = await waitFor(
+      async () => (await fetch(`${base}/dev/outbox?to=0912345678&channel=sms`)).text(),
+      (page) => page.includes('data-testid="outbox-message"'),
+    );
+    expect(outbox).toContain("【漢生活】這是開發診斷頁面寄出的測試簡訊，無需回覆。");
+    expect(outbox).toContain("+886912345678");
+    expect(outbox).toMatch(/<meta name="robots" content="noindex"\/>/);
+  });
+
+  it("queues a test e-mail and previews its HTML in a sandboxed frame, no scripts", async () => {
+    const response = await fetch(`${base}/test-crud`, form({ intent: "send-email", recipient: "Dev@Example.com" }));
+    expect(response.status).toBe(200);
+    const outbox = await waitFor(
+      async () => (await fetch(`${base}/dev/outbox?to=dev%40example.com`)).text(),
+      (page) => page.includes('data-testid="outbox-html"'),
+    );
+    const iframe = /<iframe[^>]*data-testid="outbox-html"[^>]*>/.exec(outbox)?.[0] ?? "";
+    expect(iframe).toContain('sandbox=""');
+    expect(iframe).toMatch(/srcDoc="&lt;!DOCTYPE html&gt;/i);
+    expect(iframe).toContain("是您的漢生活電子郵件驗證碼");
+    // Every script on the page still carries the nonce; the e-mail brings none.
+    const nonce = /'nonce-([^']+)'/.exec(
+      (await fetch(`${base}/dev/outbox`)).headers.get("content-security-policy") ?? "",
+    )?.[1];
+    expect(nonce).toBeTruthy();
+    expect(iframe).not.toMatch(/&lt;script/i);
+  });
+
+  it("refuses a malformed recipient next to the field", async () => {
+    const response = await fetch(`${base}/test-crud`, form({ intent: "send-sms", recipient: "12345" }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("請輸入正確的手機號碼（09xxxxxxxx 或 +國碼）。");
+    const email = await fetch(`${base}/test-crud`, form({ intent: "send-email", recipient: "not-an-address" }));
+    expect(email.status).toBe(400);
+    expect(await email.text()).toContain("請輸入正確的電子郵件地址。");
+  });
+
+  it("filters /dev/outbox and explains a filter it cannot read", async () => {
+    const response = await fetch(`${base}/dev/outbox?to=12345`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("請輸入手機號碼（09 開頭）或電子郵件地址。");
+    const empty = await (await fetch(`${base}/dev/outbox?to=0987654321`)).text();
+    expect(empty).toContain('data-testid="outbox-empty"');
+  });
+
   it("answers 503 on /readyz once shutdown has begun, while /healthz stays up", async () => {
     // Last test of this block: beginShutdown() cannot be undone.
     running.beginShutdown();
@@ -388,9 +441,46 @@ describe("the app with APP_ENV=production", () => {
     expect(post.status).toBe(404);
   });
 
+  it("hides /dev/outbox behind a 404, even with the outbox configured", async () => {
+    const response = await fetch(`${base}/dev/outbox`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Page not found: /dev/outbox");
+  });
+
   it("adds HSTS and upgrade-insecure-requests", async () => {
     const response = await fetch(`${base}/healthz`);
     expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     expect(response.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+  });
+});
+
+describe("the app with APP_ENV=production and ENABLE_TEST_CRUD=true", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await startApp({
+      APP_ENV: "production",
+      DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
+      SESSION_SECRET: "a-production-secret-for-the-tests-0123456789",
+      PUBLIC_BASE_URL: "https://member.example.com",
+      SMS_PROVIDER: "outbox",
+      EMAIL_PROVIDER: "outbox",
+      ENABLE_TEST_CRUD: "true",
+    }));
+  });
+
+  it("shows the diagnostics without the message test, and refuses to send", async () => {
+    const page = await fetch(`${base}/test-crud`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('data-testid="driver"');
+    expect(html).not.toContain('value="send-sms"');
+
+    const post = await fetch(`${base}/test-crud`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "send-sms", recipient: "0912345678" }),
+      headers: { origin: base },
+    });
+    expect(post.status).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, ENV_VARIABLES, loadConfig } from "./config";
 
 const SECRET = "s".repeat(32);
 const PRODUCTION = {
@@ -302,6 +302,15 @@ describe("messaging configuration", () => {
 
   it("reads JOBS_POOL_MAX", () => {
     expect(load({ JOBS_POOL_MAX: "8" }).jobs).toEqual({ poolMax: 8 });
+  });
+});
+
+describe(".env.example", () => {
+  it("documents every variable the server reads", () => {
+    const example = readFileSync(path.resolve(import.meta.dirname, "../.env.example"), "utf8");
+    const documented = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect(ENV_VARIABLES.filter((name) => !documented.includes(name))).toEqual([]);
+    expect(ENV_VARIABLES.length).toBeGreaterThan(20);
   });
 });
 

@@ -75,6 +75,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().regex(MAIL_FROM, 'must be an address or "Name <address>"').optional(),
 });
 
+/** The names of every variable loadConfig reads (each one is documented in .env.example). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape);
+
 export type SmsConfig =
   | { provider: "outbox" }
   | { provider: "mitake"; baseUrl: string; username: string; password: string }

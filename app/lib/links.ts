@@ -26,6 +26,10 @@ export const links = {
   privacy: () => href("/privacy"),
   terms: () => href("/terms"),
   testCrud: () => href("/test-crud"),
+  devOutbox: (filter: { to?: string; channel?: "sms" | "email" } = {}) => {
+    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as [string, string][]).toString();
+    return `${href("/dev/outbox")}${query ? `?${query}` : ""}`;
+  },
   setLocale: () => href("/resources/locale"),
 } as const;
 

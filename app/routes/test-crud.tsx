@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { Card, Skeleton } from "~/components/ui/card";
@@ -8,10 +8,12 @@ import { Dialog, DialogClose } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { SelectField } from "~/components/ui/select";
 import { runCrudRoundTrip } from "~/domain/diagnostics/crud-round-trip.server";
+import { sendTestMessage } from "~/domain/diagnostics/test-message.server";
 import { getApp } from "~/lib/context.server";
 import { notFound } from "~/lib/http.server";
-import { useT } from "~/lib/i18n";
+import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/test-crud";
@@ -35,8 +37,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     driver: app.driver,
     migrations,
     appEnv: app.config.appEnv,
+    // Sending real messages from an unauthenticated page is for development machines only.
+    messagingTest: !app.config.isProduction,
     messages: routeMessages(getLocale(request), "testCrud."),
   };
+}
+
+type MessagingResult = {
+  steps: null;
+  queued?: { channel: "sms" | "email"; to: string };
+  recipient?: string;
+  messageError?: MessageKey;
+};
+
+async function queueTestMessage(
+  messaging: ReturnType<typeof getApp>["messaging"],
+  request: Request,
+  intent: "send-sms" | "send-email",
+  recipient: string,
+) {
+  const channel = intent === "send-sms" ? "sms" : "email";
+  const result = await sendTestMessage(messaging, { channel, recipient, locale: getLocale(request) });
+  if (!result.queued) {
+    const messageError: MessageKey =
+      result.reason === "invalid-phone" ? "testCrud.invalidPhone" : "testCrud.invalidEmail";
+    return data<MessagingResult>({ steps: null, recipient, messageError }, { status: 400 });
+  }
+  return data<MessagingResult>({ steps: null, recipient, queued: { channel, to: recipient } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,6 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithToast(toastSettings, "/test-crud", { type: "success", message: "notice.sample" });
     case "toast-negative":
       return redirectWithToast(toastSettings, "/test-crud", { type: "error", message: "notice.sample" });
+    case "send-sms":
+    case "send-email":
+      if (app.config.isProduction) notFound(request);
+      return queueTestMessage(app.messaging, request, intent, String(form.get("recipient") ?? ""));
     default:
       return data({ steps: null }, { status: 400 });
   }
@@ -136,6 +167,8 @@ export default function TestCrudPage({ loaderData, actionData }: Route.Component
         </Card>
       </div>
 
+      {loaderData.messagingTest ? <MessagingTest t={t} actionData={actionData} pendingIntent={pendingIntent} /> : null}
+
       <h2 className="mt-12 text-2xl font-semibold">{t("testCrud.uiKit")}</h2>
       <Card className="mt-4 grid gap-6 md:grid-cols-2">
         <Field
@@ -178,5 +211,62 @@ export default function TestCrudPage({ loaderData, actionData }: Route.Component
         </div>
       </Card>
     </Page>
+  );
+}
+
+function MessagingTest({
+  t,
+  actionData,
+  pendingIntent,
+}: {
+  t: ReturnType<typeof useT>;
+  actionData: Route.ComponentProps["actionData"];
+  pendingIntent: FormDataEntryValue | null | undefined;
+}) {
+  const result = actionData && "recipient" in actionData ? (actionData as MessagingResult) : undefined;
+  return (
+    <section aria-labelledby="messaging-test" className="mt-12">
+      <h2 id="messaging-test" className="text-2xl font-semibold">
+        {t("testCrud.messaging")}
+      </h2>
+      <p className="mt-2 text-muted">{t("testCrud.messagingLead")}</p>
+      <Card className="mt-4">
+        <Form method="post" className="grid gap-4 md:grid-cols-[1fr_auto] md:items-start">
+          <Field
+            label={t("testCrud.recipient")}
+            description={t("testCrud.recipientHint")}
+            errors={result?.messageError ? [t(result.messageError)] : null}
+            inputProps={{
+              name: "recipient",
+              defaultValue: result?.recipient ?? "",
+              autoComplete: "off",
+              spellCheck: false,
+              required: true,
+            }}
+          />
+          <div className="flex flex-wrap gap-3 md:pt-7">
+            <Button name="intent" value="send-sms" variant="secondary" pending={pendingIntent === "send-sms"}>
+              {t("testCrud.sendSms")}
+            </Button>
+            <Button name="intent" value="send-email" variant="secondary" pending={pendingIntent === "send-email"}>
+              {t("testCrud.sendEmail")}
+            </Button>
+          </div>
+        </Form>
+        <div aria-live="polite">
+          {result?.queued ? (
+            <p className="mt-4 text-success-700" data-testid="message-queued">
+              {t("testCrud.queued", { to: result.queued.to })} ·{" "}
+              <Link
+                to={links.devOutbox({ to: result.queued.to, channel: result.queued.channel })}
+                className="underline underline-offset-4"
+              >
+                {t("testCrud.openOutbox")}
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      </Card>
+    </section>
   );
 }

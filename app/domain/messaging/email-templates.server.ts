@@ -125,17 +125,17 @@ export function renderEmail(message: EmailMessage): RenderedEmail {
 <body style="margin:0;padding:0;background-color:${COLORS.paper};color:${COLORS.ink};font-family:${SANS};-webkit-text-size-adjust:100%;">
 <div style="display:none;max-height:0;overflow:hidden;opacity:0;color:${COLORS.paper};" aria-hidden="true">${e(preheader)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.paper};">
-<tr><td align="center" style="padding:32px 16px;">
+<tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
 <tr><td style="padding:0 8px 16px;">
 <p style="margin:0;font-family:${SERIF};font-size:24px;line-height:1.3;font-weight:700;letter-spacing:0.2em;color:${COLORS.brand};">${e(BRAND_NAME)}</p>
 <p style="margin:4px 0 0;font-size:13px;line-height:1.5;letter-spacing:0.08em;color:${COLORS.muted};">${e(brandLine)}</p>
 </td></tr>
-<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:32px 28px;">
+<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:28px 24px;">
 <h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
 <p style="margin:0 0 24px;font-size:16px;line-height:1.7;color:${COLORS.ink};">${e(intro)}</p>
 <p style="margin:0 0 8px;font-size:13px;line-height:1.5;letter-spacing:0.1em;color:${COLORS.muted};">${e(label)}</p>
-<p style="margin:0;padding:18px 12px;background-color:${COLORS.codeBg};border:1px solid ${COLORS.codeLine};border-radius:12px;font-family:${MONO};font-size:36px;line-height:1.2;font-weight:700;letter-spacing:0.3em;text-align:center;color:${COLORS.codeInk};-webkit-user-select:all;user-select:all;">${e(data.code)}</p>
+<p style="margin:0;padding:18px 12px;background-color:${COLORS.codeBg};border:1px solid ${COLORS.codeLine};border-radius:12px;font-family:${MONO};font-size:36px;line-height:1.2;font-weight:700;letter-spacing:0.3em;text-indent:0.3em;text-align:center;color:${COLORS.codeInk};-webkit-user-select:all;user-select:all;">${e(data.code)}</p>
 <p style="margin:24px 0 0;font-size:15px;line-height:1.7;color:${COLORS.ink};">${e(validFor)}</p>
 <p style="margin:12px 0 0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(ignore)}</p>
 <p style="margin:12px 0 0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(neverShare)}</p>
