@@ -8,6 +8,7 @@ import process from "node:process";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type Response } from "@playwright/test";
 import postgres from "postgres";
+import { startTestSmtpServer, type TestSmtpServer } from "../server/testing/smtp";
 
 /** The WCAG levels every page must pass. */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -91,47 +92,55 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(killTimer);
 }
 
+/** Starts the built app (server.js) on a free port with a fresh database; stops it afterwards. */
+async function runAppServer(
+  workerIndex: number,
+  extraEnv: Record<string, string>,
+  use: (server: AppServer) => Promise<void>,
+): Promise<void> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `e2e-data-w${workerIndex}-`));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const database = adminUrl ? await createDatabase(adminUrl, workerIndex) : null;
+
+  let log = "";
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      APP_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      SHUTDOWN_TIMEOUT_MS: "2000",
+      DATABASE_URL: database?.url ?? "",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const append = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForReady(url, child, () => log);
+    await use({ url, driver: database ? "postgres" : "pglite", output: () => log });
+  } finally {
+    await stop(child);
+    await rm(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  }
+}
+
 export const test = base.extend<Record<never, never>, WorkerFixtures>({
   appServer: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
-    async ({}, use, workerInfo) => {
-      const port = await freePort();
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), `e2e-data-w${workerInfo.workerIndex}-`));
-      const adminUrl = process.env.TEST_DATABASE_URL;
-      const database = adminUrl ? await createDatabase(adminUrl, workerInfo.workerIndex) : null;
-
-      let log = "";
-      const child = spawn(process.execPath, ["server.js"], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          APP_ENV: "test",
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          DATA_DIR: dataDir,
-          LOG_LEVEL: "warn",
-          SHUTDOWN_TIMEOUT_MS: "2000",
-          DATABASE_URL: database?.url ?? "",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const append = (chunk: Buffer) => {
-        log = (log + chunk.toString()).slice(-20_000);
-      };
-      child.stdout?.on("data", append);
-      child.stderr?.on("data", append);
-
-      const url = `http://127.0.0.1:${port}`;
-      try {
-        await waitForReady(url, child, () => log);
-        await use({ url, driver: database ? "postgres" : "pglite", output: () => log });
-      } finally {
-        await stop(child);
-        await rm(dataDir, { recursive: true, force: true });
-        await database?.drop();
-      }
-    },
+    async ({}, use, workerInfo) => runAppServer(workerInfo.workerIndex, {}, use),
     { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 30_000 },
   ],
 
@@ -139,6 +148,54 @@ export const test = base.extend<Record<never, never>, WorkerFixtures>({
     await use(appServer.url);
   },
 });
+
+type MailWorkerFixtures = { smtp: TestSmtpServer; mailAppServer: AppServer };
+
+/**
+ * Tests that read e-mail: the app sends through a real SMTP server (smtp-server) started for the
+ * worker, instead of the development outbox; `smtp.received` holds what arrived.
+ */
+export const mailTest = test.extend<Record<never, never>, MailWorkerFixtures>({
+  smtp: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
+    async ({}, use) => {
+      const smtp = await startTestSmtpServer();
+      try {
+        await use(smtp);
+      } finally {
+        await smtp.close();
+      }
+    },
+    { scope: "worker" },
+  ],
+  mailAppServer: [
+    async ({ smtp }, use, workerInfo) =>
+      runAppServer(workerInfo.workerIndex, { SMTP_URL: smtp.url, MAIL_FROM: "漢生活 <no-reply@hanliving.test>" }, use),
+    { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 30_000 },
+  ],
+  baseURL: async ({ mailAppServer }, use) => {
+    await use(mailAppServer.url);
+  },
+});
+
+/** The newest 6-digit code in an e-mail that arrived for `to` (waits for the queue to send it). */
+export async function latestMailCode(smtp: TestSmtpServer, to: string, after = 0): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mail = smtp.received
+          .filter((m) => m.to.includes(to.toLowerCase()))
+          .slice(after)
+          .at(-1);
+        code = /\b(\d{6})\b/.exec(mail?.parsed.text ?? "")?.[1];
+        return code ?? null;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBeNull();
+  return code as string;
+}
 
 export { expect };
 

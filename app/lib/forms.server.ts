@@ -3,7 +3,7 @@ import type { z } from "zod";
 
 /**
  * Server-side form handling. The Zod schema is the authority; the browser gets native constraint
- * attributes for instant hints (no validation library in the client bundle, see ADR 006). A bad
+ * attributes for instant hints (no validation library in the client bundle, see ADR 008). A bad
  * submission answers 400 with the messages per field and the values as typed, so nothing is lost.
  */
 export type FieldErrors = Record<string, string[]>;
