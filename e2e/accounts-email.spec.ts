@@ -21,7 +21,7 @@ test.describe("e-mail", () => {
     await page.getByRole("button", { name: "下一步" }).click();
     await expect(page).toHaveURL(/create-member-info$/);
     await page.getByLabel("姓名").fill("黃淑芬");
-    await page.getByLabel("電子郵件").fill(email);
+    await page.getByRole("textbox", { name: "電子郵件" }).fill(email);
     await page.getByRole("button", { name: "完成註冊" }).click();
 
     await expect(page).toHaveURL(/\/member-center\/verify-email$/);
