@@ -8,6 +8,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
+import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
 import { createLogger, type Logger } from "./logger";
 import { originCheck, securityHeaders } from "./security";
 
@@ -40,6 +41,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database);
   await database.migrate();
+  if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
@@ -183,4 +185,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       await database.close();
     },
   };
+}
+
+/** `npm run db:seed`: migrate the configured database, then load (or refresh) the demo catalogue. */
+export async function seedFromEnvironment() {
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    await database.migrate();
+    return await seedCatalog(database.db);
+  } finally {
+    await database.close();
+  }
 }

@@ -28,6 +28,7 @@ const envSchema = z.object({
   SESSION_SECRET: secret.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ENABLE_TEST_CRUD: booleanFlag,
+  SEED_DEMO_CONTENT: z.enum(["true", "false", "1", "0", "auto"]).default("auto"),
   TRUST_PROXY: booleanFlag,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
@@ -43,6 +44,8 @@ export type AppConfig = {
   secrets: { session: string };
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   enableTestCrud: boolean;
+  /** Load the demo catalogue (stores, materials) into an empty database at start. */
+  seedDemoContent: boolean;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
 };
@@ -112,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secrets,
     logLevel: e.LOG_LEVEL,
     enableTestCrud: !isProduction || e.ENABLE_TEST_CRUD,
+    // auto: the embedded default outside production gets the demo catalogue on its first start.
+    seedDemoContent:
+      e.SEED_DEMO_CONTENT === "auto"
+        ? !isProduction && !e.DATABASE_URL
+        : e.SEED_DEMO_CONTENT === "true" || e.SEED_DEMO_CONTENT === "1",
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -1,2 +1,4 @@
 // The one schema of the app, split by area. drizzle-kit reads every file in this folder.
+
+export * from "./catalog";
 export * from "./diagnostics";
