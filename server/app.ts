@@ -9,6 +9,7 @@ import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
+import { httpCache } from "./http-cache";
 import { createLogger, type Logger } from "./logger";
 import { originCheck, securityHeaders } from "./security";
 
@@ -151,6 +152,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   app.use("/api/v1", (_req, res) => {
     res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
   });
+
+  // ETags for public pages; `private, no-store` for any request with a session.
+  app.use(httpCache());
 
   app.all(
     "/{*splat}",

@@ -8,7 +8,7 @@ const catalogs: Record<Locale, Messages> = { "zh-TW": zhTW, en };
  * Namespaces only one route uses: that route's loader sends them (`routeMessages`), so the root
  * does not ship them with every page.
  */
-const ROUTE_NAMESPACES = ["testCrud."] as const;
+const ROUTE_NAMESPACES = ["testCrud.", "catalog."] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 
 const shellCatalogs = Object.fromEntries(
@@ -32,7 +32,7 @@ export function getLocale(request: Request): Locale {
   return localeFromCookieHeader(request.headers.get("cookie"));
 }
 
-/** A translate function for loaders, actions and meta on the server. */
+/** A translate function for loaders, actions and meta on the server (every namespace). */
 export function serverT(request: Request) {
-  return translator(messagesFor(getLocale(request)));
+  return translator(catalogs[getLocale(request)]);
 }

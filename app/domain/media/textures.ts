@@ -77,11 +77,17 @@ function grainFilter(id: string, seed: number, frequency: string, opacity: numbe
 }
 
 function marble([base = "#eeeae4", vein = "#8f877c", accent]: string[], seed: number): string {
-  const veinFilter = `<filter id="v" x="0" y="0" width="100%" height="100%"><feTurbulence type="turbulence" baseFrequency="0.0035 0.009" numOctaves="5" seed="${seed}"/><feColorMatrix type="luminanceToAlpha"/><feComponentTransfer><feFuncA type="table" tableValues="0 0 0.05 0.95 0.05 0 0 0 0"/></feComponentTransfer><feComposite in="SourceGraphic" operator="in"/></filter>`;
-  const cloud = `<filter id="c" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.006" numOctaves="4" seed="${seed + 7}"/><feColorMatrix type="matrix" values="0 0 0 0 1  0 0 0 0 1  0 0 0 0 1  0 0 0 -0.9 0.55"/></filter>`;
+  // Veins are contour lines of a smooth noise field: a thin spike in the alpha transfer table.
+  const spike = (at: number, width = 1) =>
+    Array.from({ length: 32 }, (_, i) =>
+      Math.abs(i - at) < width ? 0.9 : Math.abs(i - at) < width + 1 ? 0.25 : 0,
+    ).join(" ");
+  const veins = (id: string, freq: string, s: number, table: string, blur: number) =>
+    `<filter id="${id}" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="${freq}" numOctaves="4" seed="${s}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  1 0 0 0 0"/><feComponentTransfer><feFuncA type="table" tableValues="${table}"/></feComponentTransfer><feGaussianBlur stdDeviation="${blur}"/><feComposite in="SourceGraphic" operator="in"/></filter>`;
+  const cloud = `<filter id="c" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.008" numOctaves="4" seed="${seed + 7}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  -1.4 0 0 0 0.85"/></filter>`;
   return svg(
-    `<rect width="${W}" height="${H}" fill="${base}"/><rect width="${W}" height="${H}" fill="${shade(base, -0.08)}" filter="url(#c)"/><rect width="${W}" height="${H}" fill="${vein}" filter="url(#v)" opacity="0.75"/>${accent ? `<rect width="${W}" height="${H}" fill="${accent}" filter="url(#v)" opacity="0.35" transform="translate(${W} 0) scale(-1 1)"/>` : ""}`,
-    veinFilter + cloud,
+    `<rect width="${W}" height="${H}" fill="${base}"/><rect width="${W}" height="${H}" fill="${shade(base, base < "#808080" ? 0.12 : -0.1)}" filter="url(#c)" opacity="0.3"/><rect width="${W}" height="${H}" fill="${vein}" filter="url(#a)" opacity="0.4"/><rect width="${W}" height="${H}" fill="${accent ?? vein}" filter="url(#b)" opacity="0.85"/>`,
+    veins("a", "0.004 0.01", seed + 3, spike(12, 1), 1.2) + veins("b", "0.0025 0.006", seed, spike(16, 1), 0.7) + cloud,
   );
 }
 

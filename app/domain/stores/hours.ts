@@ -5,7 +5,11 @@ import type { OpeningInterval, WeeklyHours } from "../../../server/db/schema/cat
  * Opening hours in Asia/Taipei. Pure functions on plain data (no database, no React), so the list,
  * the detail page and later the staff console agree on "open now", whatever the server's TZ.
  */
-export type HoursException = { date: string; intervals: OpeningInterval[] };
+export type HoursException = {
+  date: string;
+  intervals: OpeningInterval[];
+  note?: { "zh-TW": string; en: string } | null;
+};
 
 export type DayHours = {
   /** Taipei calendar date, YYYY-MM-DD. */
@@ -14,6 +18,8 @@ export type DayHours = {
   intervals: OpeningInterval[];
   /** True when a date exception (holiday) replaces the regular hours. */
   exceptional: boolean;
+  /** Why the hours differ that day (the exception's note). */
+  note: { "zh-TW": string; en: string } | null;
 };
 
 export type OpenStatus = {
@@ -58,7 +64,7 @@ export function hoursOn(date: CalendarDate, weekly: WeeklyHours, exceptions: rea
   const exception = exceptions.find((e) => e.date === iso);
   const intervals = (exception ? exception.intervals : (weekly[weekday] ?? [])).filter(isValidInterval);
   intervals.sort((a, b) => minutesOf(a.open) - minutesOf(b.open));
-  return { date: iso, weekday, intervals, exceptional: Boolean(exception) };
+  return { date: iso, weekday, intervals, exceptional: Boolean(exception), note: exception?.note ?? null };
 }
 
 /** Is the store open at this instant, and what are today's hours (all in Taipei)? */

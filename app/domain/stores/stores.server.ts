@@ -23,6 +23,7 @@ async function exceptionsFor(db: Database, storeIds: string[], now: Date): Promi
       storeId: storeHoursException.storeId,
       date: storeHoursException.date,
       intervals: storeHoursException.intervals,
+      note: storeHoursException.note,
     })
     .from(storeHoursException)
     .where(
@@ -34,7 +35,7 @@ async function exceptionsFor(db: Database, storeIds: string[], now: Date): Promi
     );
   for (const row of rows) {
     const list = byStore.get(row.storeId) ?? [];
-    list.push({ date: row.date, intervals: row.intervals });
+    list.push({ date: row.date, intervals: row.intervals, note: row.note });
     byStore.set(row.storeId, list);
   }
   return byStore;
