@@ -113,6 +113,8 @@ export const test = base.extend<Record<never, never>, WorkerFixtures>({
           LOG_LEVEL: "warn",
           SHUTDOWN_TIMEOUT_MS: "2000",
           DATABASE_URL: database?.url ?? "",
+          // The demo catalogue, on PostgreSQL too (the embedded default loads it anyway).
+          SEED_DEMO_CONTENT: "true",
         },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -178,4 +180,14 @@ export async function gotoAndCheck(page: Page, urlPath: string, { status = 200 }
   await waitForHydration(page);
   await expectAccessible(page);
   return res;
+}
+
+/**
+ * Pins "now" for the page and the server: the browser's clock (page.clock) and, through the
+ * X-Test-Now header that only APP_ENV=test honours (app/lib/clock.server.ts), the server's.
+ * `iso` is an instant with its offset, e.g. "2026-11-25T10:15:00+08:00" (Taipei).
+ */
+export async function pinClock(page: Page, iso: string): Promise<void> {
+  await page.clock.setFixedTime(new Date(iso));
+  await page.setExtraHTTPHeaders({ "x-test-now": iso });
 }

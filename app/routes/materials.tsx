@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useLocation } from "react-router";
 import { MaterialCard } from "~/components/catalog/material-card";
+import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
 import { buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { materialCard } from "~/domain/materials/cards";
@@ -53,6 +54,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(mat
 export default function MaterialsPage({ loaderData }: Route.ComponentProps) {
   const { filters, categories, materials, categoryLead, messages } = loaderData;
   const t = useT(messages);
+  // Remount the form when the URL changes (Back/Forward), so its fields show the URL's filters.
+  const { search } = useLocation();
+  const { onSubmit } = useFilterNavigation();
   const names = Object.fromEntries(categories.map((c) => [c.id, c.name]));
   const chip = (active: boolean) =>
     cn(
@@ -98,7 +102,14 @@ export default function MaterialsPage({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
 
-      <Form method="get" action={links.materials()} role="search" className="mt-5 flex max-w-xl gap-2">
+      <Form
+        key={search}
+        method="get"
+        action={links.materials()}
+        onSubmit={onSubmit}
+        role="search"
+        className="mt-5 flex max-w-xl gap-2"
+      >
         {filters.category ? <input type="hidden" name="category" value={filters.category} /> : null}
         <label htmlFor="material-q" className="sr-only">
           {t("catalog.materials.search")}

@@ -1,7 +1,8 @@
 import { Search } from "lucide-react";
-import { data, Form, Link, useSubmit } from "react-router";
+import { data, Form, Link, useLocation } from "react-router";
 import { NearMe } from "~/components/catalog/near-me";
 import { StoreCard } from "~/components/catalog/store-card";
+import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
 import { buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/field";
 import { storeCard } from "~/domain/stores/cards";
@@ -55,10 +56,12 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(mat
 export default function StoreListPage({ loaderData }: Route.ComponentProps) {
   const { filters, cities, stores, asOf, messages } = loaderData;
   const t = useT(messages);
-  const submit = useSubmit();
+  // Remount the form when the URL changes (Back/Forward), so its fields show the URL's filters.
+  const { search } = useLocation();
+  const { onSubmit, submitForm } = useFilterNavigation();
   const filtered = Boolean(filters.city || filters.openNow || filters.q);
   const autoSubmit = (event: React.ChangeEvent<HTMLSelectElement | HTMLInputElement>) =>
-    submit(event.currentTarget.form, { preventScrollReset: true });
+    submitForm(event.currentTarget.form);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
@@ -71,8 +74,10 @@ export default function StoreListPage({ loaderData }: Route.ComponentProps) {
           {t("catalog.stores.filters")}
         </h2>
         <Form
+          key={search}
           method="get"
           action={links.stores()}
+          onSubmit={onSubmit}
           className="grid gap-4 md:grid-cols-[12rem_1fr_auto_auto] md:items-end"
         >
           <div className="space-y-1.5">
