@@ -154,7 +154,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   });
 
   // ETags for public pages; `private, no-store` for any request with a session.
-  app.use(httpCache());
+  app.use(httpCache({ renderCacheMs: config.renderCacheMs }));
 
   app.all(
     "/{*splat}",

@@ -1,9 +1,9 @@
-import { ArrowRight, MapPin, Sparkles } from "lucide-react";
 import { data, Link } from "react-router";
 import { CatalogImage } from "~/components/catalog/catalog-image";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { StoreCard } from "~/components/catalog/store-card";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { ArrowRight, MapPin, Sparkles } from "~/components/ui/icons";
 import { materialCard } from "~/domain/materials/cards";
 import { featuredMaterials, listCategories } from "~/domain/materials/materials.server";
 import { storeCard } from "~/domain/stores/cards";
@@ -15,7 +15,7 @@ import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
-import { seoMeta } from "~/lib/seo";
+import { seoMeta } from "~/lib/seo.server";
 import { hasSessionCookie } from "~/lib/session-cookie";
 import type { Route } from "./+types/home";
 
@@ -43,12 +43,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       })),
       stores: stores.map((s) => storeCard(s, locale)),
       storeCount: allStores.length,
-      seo: {
-        title: t("page.home.title"),
-        description: t("meta.description"),
-        canonical: `${config.publicBaseUrl}/`,
-        locale,
-      },
+      meta: seoMeta(
+        {
+          title: t("page.home.title"),
+          description: t("meta.description"),
+          canonical: `${config.publicBaseUrl}/`,
+          locale,
+        },
+        t("brand.name"),
+      ),
     },
     { headers: publicCache(CACHE_PUBLIC_SHORT) },
   );
@@ -56,7 +59,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(matches, loaderData?.seo);
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 function SectionHeading({
   id,
@@ -134,9 +138,10 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           title={t("catalog.home.categories")}
           lead={t("catalog.home.categoriesLead")}
         />
-        <ul className="mt-8 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+        {/* Phones: one row that scrolls sideways (snapping); wider screens: a grid. */}
+        <ul className="-mx-4 mt-8 flex snap-x gap-3 overflow-x-auto px-4 pb-2 [scrollbar-width:none] sm:mx-0 sm:grid sm:grid-cols-4 sm:overflow-visible sm:px-0 lg:grid-cols-7">
           {categories.map((c) => (
-            <li key={c.id}>
+            <li key={c.id} className="w-32 shrink-0 snap-start sm:w-auto">
               <Link
                 to={`${links.materials()}?category=${c.id}`}
                 className="group block overflow-hidden rounded-2xl border border-line bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"

@@ -1,9 +1,9 @@
-import { ChevronRight, MapPin, Phone } from "lucide-react";
 import { data, Link } from "react-router";
 import { Gallery } from "~/components/catalog/gallery";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialCard } from "~/components/catalog/material-card";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { ChevronRight, MapPin, Phone } from "~/components/ui/icons";
 import { materialCard } from "~/domain/materials/cards";
 import { getMaterial } from "~/domain/materials/materials.server";
 import { telHref } from "~/domain/stores/contact";
@@ -14,7 +14,7 @@ import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
-import { seoMeta } from "~/lib/seo";
+import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/material-detail";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -55,14 +55,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         phone: s.phone,
       })),
       related: related.map((r) => materialCard(r, locale)),
-      seo: {
-        title: `${name}｜${pick(category.name, locale)}`,
-        description: pick(m.summary, locale),
-        canonical,
-        image: images[0] ? `${config.publicBaseUrl}${images[0].src}` : undefined,
-        type: "product" as const,
-        locale,
-      },
+      meta: seoMeta(
+        {
+          title: `${name}｜${pick(category.name, locale)}`,
+          description: pick(m.summary, locale),
+          canonical,
+          image: images[0] ? `${config.publicBaseUrl}${images[0].src}` : undefined,
+          type: "product" as const,
+          locale,
+        },
+        t("brand.name"),
+      ),
       jsonLd: {
         "@context": "https://schema.org",
         "@type": "Product",
@@ -88,7 +91,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(matches, loaderData?.seo);
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function MaterialDetailPage({ loaderData }: Route.ComponentProps) {
   const { material: m, category, images, stores, related, messages, jsonLd } = loaderData;

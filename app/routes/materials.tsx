@@ -1,9 +1,9 @@
-import { Search } from "lucide-react";
 import { data, Form, Link, useLocation } from "react-router";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
-import { buttonVariants } from "~/components/ui/button";
-import { inputClass } from "~/components/ui/field";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { Search } from "~/components/ui/icons";
+import { inputClass } from "~/components/ui/input-class";
 import { materialCard } from "~/domain/materials/cards";
 import { materialFiltersQuery, parseMaterialFilters } from "~/domain/materials/filters";
 import { categoryCounts, listCategories, listMaterials } from "~/domain/materials/materials.server";
@@ -14,7 +14,7 @@ import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
-import { seoMeta } from "~/lib/seo";
+import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/materials";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -35,13 +35,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       categories: categories.map((c) => ({ id: c.id, name: pick(c.name, locale), count: counts[c.id] ?? 0 })),
       categoryLead: category ? pick(category.summary, locale) : null,
       materials: materials.map((m) => materialCard(m, locale)),
-      seo: {
-        title: category ? `${pick(category.name, locale)}｜${t("page.materials.title")}` : t("page.materials.title"),
-        description: category ? pick(category.summary, locale) : t("catalog.materials.metaDescription" as MessageKey),
-        canonical: `${config.publicBaseUrl}${links.materials()}${materialFiltersQuery({ category: filters.category, q: "" })}`,
-        locale,
-        noindex: Boolean(filters.q),
-      },
+      meta: seoMeta(
+        {
+          title: category ? `${pick(category.name, locale)}｜${t("page.materials.title")}` : t("page.materials.title"),
+          description: category ? pick(category.summary, locale) : t("catalog.materials.metaDescription" as MessageKey),
+          canonical: `${config.publicBaseUrl}${links.materials()}${materialFiltersQuery({ category: filters.category, q: "" })}`,
+          locale,
+          noindex: Boolean(filters.q),
+        },
+        t("brand.name"),
+      ),
     },
     { headers: publicCache(CACHE_PUBLIC_LONG) },
   );
@@ -49,7 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(matches, loaderData?.seo);
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function MaterialsPage({ loaderData }: Route.ComponentProps) {
   const { filters, categories, materials, categoryLead, messages } = loaderData;

@@ -1,10 +1,10 @@
-import { Search } from "lucide-react";
 import { data, Form, Link, useLocation } from "react-router";
 import { NearMe } from "~/components/catalog/near-me";
 import { StoreCard } from "~/components/catalog/store-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
-import { buttonVariants } from "~/components/ui/button";
-import { inputClass } from "~/components/ui/field";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { Search } from "~/components/ui/icons";
+import { inputClass } from "~/components/ui/input-class";
 import { storeCard } from "~/domain/stores/cards";
 import { CITIES } from "~/domain/stores/cities";
 import { parseStoreFilters } from "~/domain/stores/filters";
@@ -15,7 +15,7 @@ import { getApp } from "~/lib/context.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { seoMeta } from "~/lib/seo";
+import { seoMeta } from "~/lib/seo.server";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/our-store";
 
@@ -35,15 +35,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cities: CITIES.filter((c) => cities.includes(c)),
       stores: stores.map((s) => storeCard(s, locale)),
       asOf: formatTaipei(now, locale, "time"),
-      seo: {
-        title: filters.city
-          ? `${t(`catalog.city.${filters.city}` as MessageKey)}${locale === "en" ? " " : ""}${t("page.stores.title")}`
-          : t("page.stores.title"),
-        description: t("catalog.stores.metaDescription" as MessageKey),
-        canonical: `${config.publicBaseUrl}${canonicalPath}`,
-        locale,
-        noindex: Boolean(filters.q || filters.openNow || filters.near),
-      },
+      meta: seoMeta(
+        {
+          title: filters.city
+            ? `${t(`catalog.city.${filters.city}` as MessageKey)}${locale === "en" ? " " : ""}${t("page.stores.title")}`
+            : t("page.stores.title"),
+          description: t("catalog.stores.metaDescription" as MessageKey),
+          canonical: `${config.publicBaseUrl}${canonicalPath}`,
+          locale,
+          noindex: Boolean(filters.q || filters.openNow || filters.near),
+        },
+        t("brand.name"),
+      ),
     },
     { headers: publicCache() },
   );
@@ -51,7 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(matches, loaderData?.seo);
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function StoreListPage({ loaderData }: Route.ComponentProps) {
   const { filters, cities, stores, asOf, messages } = loaderData;
@@ -89,7 +93,7 @@ export default function StoreListPage({ loaderData }: Route.ComponentProps) {
               name="city"
               defaultValue={filters.city ?? ""}
               onChange={autoSubmit}
-              className={`${inputClass} appearance-none bg-[url('data:image/svg+xml;utf8,<svg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 20 20%22 fill=%22%235e574e%22><path d=%22M5.5 7.5 10 12l4.5-4.5%22 stroke=%22%235e574e%22 stroke-width=%221.6%22 fill=%22none%22/></svg>')] bg-[length:1.1rem] bg-[right_0.9rem_center] bg-no-repeat pr-10`}
+              className={`${inputClass} select-chevron`}
             >
               <option value="">{t("catalog.stores.allCities")}</option>
               {cities.map((c) => (

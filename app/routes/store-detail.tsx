@@ -1,9 +1,9 @@
-import { ChevronLeft, Mail, MapPin, Navigation, Phone } from "lucide-react";
 import { data, Link } from "react-router";
 import { CatalogImage } from "~/components/catalog/catalog-image";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { OpenBadge } from "~/components/catalog/open-status";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { ChevronLeft, Mail, MapPin, Navigation, Phone } from "~/components/ui/icons";
 import { listCategories } from "~/domain/materials/materials.server";
 import { statusView } from "~/domain/stores/cards";
 import { mapHref, telHref } from "~/domain/stores/contact";
@@ -17,7 +17,7 @@ import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
-import { seoMeta } from "~/lib/seo";
+import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/store-detail";
 
 const SCHEMA_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -68,14 +68,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       materialCount: materials.length,
       materialGroups: [...materialGroups.entries()].map(([categoryId, items]) => ({ categoryId, items })),
       categoryNames: Object.fromEntries(categories.map((c) => [c.id, pick(c.name, locale)])) as Record<string, string>,
-      seo: {
-        title: pick(store.name, locale),
-        description: `${pick(store.summary, locale)} ${fullAddress}`,
-        canonical,
-        image: photos[0] ? `${config.publicBaseUrl}${photos[0].src}` : undefined,
-        type: "place" as const,
-        locale,
-      },
+      meta: seoMeta(
+        {
+          title: pick(store.name, locale),
+          description: `${pick(store.summary, locale)} ${fullAddress}`,
+          canonical,
+          image: photos[0] ? `${config.publicBaseUrl}${photos[0].src}` : undefined,
+          type: "place" as const,
+          locale,
+        },
+        t("brand.name"),
+      ),
       jsonLd: {
         "@context": "https://schema.org",
         "@type": "Store",
@@ -111,7 +114,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => seoMeta(matches, loaderData?.seo);
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function StoreDetailPage({ loaderData }: Route.ComponentProps) {
   const { store, photos, status, week, materialGroups, materialCount, categoryNames, mapUrl, messages, jsonLd } =

@@ -1,5 +1,5 @@
-import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { CatalogImage, type ImageData } from "./catalog-image";

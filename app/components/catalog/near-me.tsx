@@ -1,7 +1,7 @@
-import { LocateFixed } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { LocateFixed } from "~/components/ui/icons";
 import type { Translate } from "~/lib/i18n";
 
 /**

@@ -1,5 +1,5 @@
-import { MapPin } from "lucide-react";
 import { Link } from "react-router";
+import { MapPin } from "~/components/ui/icons";
 import type { StoreCardView } from "~/domain/stores/cards";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Longest search text we look at; longer input is cut, never an error. */
 export const SEARCH_MAX_LENGTH = 60;
 
@@ -28,13 +26,9 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Ids in URLs and filters are slugs; anything else is ignored. */
-export const slugSchema = z
-  .string()
-  .max(64)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+/** Ids in URLs and filters are slugs (as `slugId` in app/lib/http.server.ts); anything else is ignored. */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export function parseSlug(value: unknown): string | null {
-  const parsed = slugSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  return typeof value === "string" && value.length <= 64 && SLUG.test(value) ? value : null;
 }

@@ -316,7 +316,8 @@ export function storePhotos(s: SeedStore) {
     },
   ];
   return scenes.map((scene, i) => ({
-    src: mediaPath("showroom", scene.colours, i + 3 * (s.id.length % 5)),
+    // The scene composition (seed % 3) differs per photo and per store.
+    src: mediaPath("showroom", scene.colours, ((i + s.id.length) % 3) + 3 * (s.id.length % 5)),
     alt: scene.alt,
     width: 800,
     height: 600,

@@ -1,7 +1,4 @@
 import type { MetaDescriptor } from "react-router";
-import type { Messages } from "./i18n";
-
-type MatchLike = { id: string; loaderData?: unknown } | undefined;
 
 export type PageSeo = {
   title: string;
@@ -16,22 +13,11 @@ export type PageSeo = {
   noindex?: boolean;
 };
 
-function brandOf(matches: readonly MatchLike[]): string {
-  for (const match of matches) {
-    const messages = (match?.loaderData as { messages?: Partial<Messages> } | undefined)?.messages;
-    if (messages?.["brand.name"]) return messages["brand.name"];
-  }
-  return "漢生活";
-}
-
-/** Title, description, canonical link and Open Graph / Twitter tags of a public page. */
-export function seoMeta(
-  matches: readonly MatchLike[],
-  seo: PageSeo | undefined,
-  fallbackTitle?: string,
-): MetaDescriptor[] {
-  const brand = brandOf(matches);
-  if (!seo) return [{ title: fallbackTitle ? `${fallbackTitle}｜${brand}` : brand }];
+/**
+ * Title, description, canonical link and Open Graph / Twitter tags of a public page, built by the
+ * loader on the server (this code never ships to the browser); the route's `meta` returns them.
+ */
+export function seoMeta(seo: PageSeo, brand: string): MetaDescriptor[] {
   const title = seo.title.includes(brand) ? seo.title : `${seo.title}｜${brand}`;
   const tags: MetaDescriptor[] = [
     { title },
