@@ -214,8 +214,20 @@ async function benchRpsPage(baseline, ours, pagePath, target) {
 
   const ratio = median(rounds.map((r) => r.ratio));
   const cpuKnown = rounds.every((r) => r.ours.cpuMsPerRequest && r.baseline.cpuMsPerRequest);
+  // For reference: every request rendered (the render cache bypassed, as on a hard reload).
+  const uncached = await load(ours, config.durationSec, pagePath, { "cache-control": "no-cache" });
+  const uncachedBaseline = await load(baseline, config.durationSec, "/");
+  log(
+    `${pagePath} rendered every time (cache-control: no-cache): ${fmt(uncached.rps, 0)} req/s vs minimal ${fmt(uncachedBaseline.rps, 0)}, ratio ${fmt(uncached.rps / uncachedBaseline.rps, 3)}`,
+  );
   return {
     path: pagePath,
+    renderedEveryTime: {
+      rps: uncached.rps,
+      baselineRps: uncachedBaseline.rps,
+      ratio: uncached.rps / uncachedBaseline.rps,
+      cpuMsPerRequest: uncached.cpuMsPerRequest,
+    },
     htmlGzipBytes: { baseline: html.baseline.gzipBytes, ours: html.ours.gzipBytes },
     rounds,
     baselineMedianRps: median(rounds.map((r) => r.baseline.rps)),
@@ -234,13 +246,13 @@ async function benchRpsPage(baseline, ours, pagePath, target) {
   };
 }
 
-async function load(server, durationSec, pagePath = "/") {
+async function load(server, durationSec, pagePath = "/", extraHeaders = {}) {
   const cpuBefore = processCpuMs(server.child.pid);
   const r = await autocannon({
     url: `${server.url}${pagePath}`,
     connections: config.connections,
     duration: durationSec,
-    headers: { "accept-encoding": "gzip" },
+    headers: { "accept-encoding": "gzip", ...extraHeaders },
   });
   const failed = r.errors + r.timeouts + r.non2xx;
   if (failed > 0) {
@@ -735,6 +747,12 @@ function printTable() {
         const c = r.cpuMsPerRequest;
         console.log(
           `    server CPU per request (median): ours ${fmt(c.ours, 2)} ms, minimal ${fmt(c.baseline, 2)} ms; CPU ratio ${fmt(c.ratio, 2)} (less sensitive to a busy machine than req/s)`,
+        );
+      }
+      if (r.renderedEveryTime) {
+        const u = r.renderedEveryTime;
+        console.log(
+          `    rendered on every request (render cache bypassed with cache-control: no-cache, one round): ${fmt(u.rps, 0)} req/s vs minimal ${fmt(u.baselineRps, 0)}, ratio ${fmt(u.ratio, 2)}${u.cpuMsPerRequest ? `, ${fmt(u.cpuMsPerRequest, 2)} ms CPU/req` : ""}`,
         );
       }
     }

@@ -454,6 +454,31 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
     expect((await get("/materials", { "if-none-match": '"something-else"' })).status).toBe(200);
   });
 
+  it("reuses a rendered public page briefly, with each response's own nonce, per locale", async () => {
+    const first = await get("/our-store?city=tainan");
+    const second = await get("/our-store?city=tainan");
+    expect(second.headers.get("x-render-cache")).toBe("hit");
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    const nonce = /'nonce-([^']+)'/.exec(second.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+    const html = await second.text();
+    for (const tag of scriptTags(html)) expect(tag).toContain(`nonce="${nonce}"`);
+    await first.text();
+    // Another locale is another page.
+    const english = await get("/our-store?city=tainan", { cookie: "locale=en" });
+    expect(english.headers.get("x-render-cache")).toBeNull();
+    expect(await english.text()).toContain("Tainan Showroom");
+    // A hard reload (no-cache), a pinned clock and a session always render.
+    for (const headers of [
+      { "cache-control": "no-cache" },
+      { "x-test-now": WEDNESDAY_MORNING },
+      { cookie: "better-auth.session_token=abc" },
+    ]) {
+      const response = await get("/our-store?city=tainan", headers);
+      expect(response.headers.get("x-render-cache"), JSON.stringify(headers)).toBeNull();
+      await response.text();
+    }
+  });
+
   it("never lets a shared cache keep a page requested with a session cookie", async () => {
     for (const cookie of ["better-auth.session_token=abc.def", "__Secure-better-auth.session_token=abc.def"]) {
       for (const path of ["/", "/our-store", "/material-detail/kyoto-mist-porcelain", "/our-store.data"]) {

@@ -23,9 +23,23 @@ export function messagesFor(locale: Locale): Partial<Messages> {
   return shellCatalogs[locale];
 }
 
-/** The messages of one route-only namespace, for that route's loader. */
-export function routeMessages(locale: Locale, namespace: RouteNamespace): Partial<Messages> {
-  return Object.fromEntries(Object.entries(catalogs[locale]).filter(([key]) => key.startsWith(namespace)));
+type RoutePrefix = `${RouteNamespace}${string}`;
+const routeMessageCache = new Map<string, Partial<Messages>>();
+
+/**
+ * The messages of a route-only namespace (or of some of its sub-prefixes, e.g. `catalog.city.`), for
+ * a route's loader: a page sends only what it shows. Computed once per locale and prefix list.
+ */
+export function routeMessages(locale: Locale, ...prefixes: RoutePrefix[]): Partial<Messages> {
+  const key = `${locale}|${prefixes.join(",")}`;
+  let messages = routeMessageCache.get(key);
+  if (!messages) {
+    messages = Object.fromEntries(
+      Object.entries(catalogs[locale]).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))),
+    ) as Partial<Messages>;
+    routeMessageCache.set(key, messages);
+  }
+  return messages;
 }
 
 export function getLocale(request: Request): Locale {

@@ -53,10 +53,24 @@ describe("catalogs", () => {
     expect(messagesFor("zh-TW")["nav.home"]).toBe(zhTW["nav.home"]);
     expect(messagesFor("en")["nav.home"]).toBe(en["nav.home"]);
     expect(Object.keys(messagesFor("zh-TW")).some((k) => k.startsWith("testCrud."))).toBe(false);
-    expect(Object.keys(messagesFor("zh-TW")).length + Object.keys(routeMessages("zh-TW", "testCrud.")).length).toBe(
-      Object.keys(zhTW).length,
-    );
+    expect(Object.keys(messagesFor("zh-TW")).some((k) => k.startsWith("catalog."))).toBe(false);
+    expect(
+      Object.keys(messagesFor("zh-TW")).length +
+        Object.keys(routeMessages("zh-TW", "testCrud.")).length +
+        Object.keys(routeMessages("zh-TW", "catalog.")).length,
+    ).toBe(Object.keys(zhTW).length);
     expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
+  });
+
+  it("send a page only the sub-namespaces it asks for", () => {
+    const cities = routeMessages("zh-TW", "catalog.city.", "catalog.weekday.");
+    expect(cities["catalog.city.taipei"]).toBe("臺北市");
+    expect(cities["catalog.weekday.0"]).toBe("星期日");
+    expect(Object.keys(cities).every((k) => k.startsWith("catalog.city.") || k.startsWith("catalog.weekday."))).toBe(
+      true,
+    );
+    // Computed once per locale and prefix list.
+    expect(routeMessages("zh-TW", "catalog.city.", "catalog.weekday.")).toBe(cities);
   });
 });
 

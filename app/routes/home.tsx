@@ -32,7 +32,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   return data(
     {
-      messages: routeMessages(locale, "catalog."),
+      messages: routeMessages(
+        locale,
+        "catalog.city.",
+        "catalog.status.",
+        "catalog.weekday.",
+        "catalog.home.",
+        "catalog.stores.distance",
+      ),
       // Members (a session cookie) are offered their member center; such a page is never cached.
       signedIn: hasSessionCookie(request.headers.get("cookie")),
       materials: materials.map((m) => materialCard(m, locale)),

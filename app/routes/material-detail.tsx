@@ -30,7 +30,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const name = pick(m.name, locale);
   return data(
     {
-      messages: routeMessages(locale, "catalog."),
+      messages: routeMessages(locale, "catalog.city.", "catalog.material.", "catalog.spec.", "catalog.store.call"),
       material: {
         id: m.id,
         name,

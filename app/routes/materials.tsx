@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = categories.find((c) => c.id === filters.category);
   return data(
     {
-      messages: routeMessages(locale, "catalog."),
+      messages: routeMessages(locale, "catalog.materials."),
       filters,
       categories: categories.map((c) => ({ id: c.id, name: pick(c.name, locale), count: counts[c.id] ?? 0 })),
       categoryLead: category ? pick(category.summary, locale) : null,

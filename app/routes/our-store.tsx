@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const canonicalPath = filters.city ? `${links.stores()}?city=${filters.city}` : links.stores();
   return data(
     {
-      messages: routeMessages(locale, "catalog."),
+      messages: routeMessages(locale, "catalog.city.", "catalog.status.", "catalog.weekday.", "catalog.stores."),
       filters,
       cities: CITIES.filter((c) => cities.includes(c)),
       stores: stores.map((s) => storeCard(s, locale)),

@@ -44,7 +44,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   return data(
     {
-      messages: routeMessages(locale, "catalog."),
+      messages: routeMessages(
+        locale,
+        "catalog.city.",
+        "catalog.status.",
+        "catalog.weekday.",
+        "catalog.service.",
+        "catalog.store.",
+      ),
       store: {
         id: store.id,
         name: pick(store.name, locale),
