@@ -468,7 +468,7 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
     expect(english.headers.get("x-render-cache")).toBeNull();
     expect(await english.text()).toContain("Tainan Showroom");
     // A hard reload (no-cache), a pinned clock and a session always render.
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { "cache-control": "no-cache" },
       { "x-test-now": WEDNESDAY_MORNING },
       { cookie: "better-auth.session_token=abc" },
