@@ -177,7 +177,7 @@ export default function MaterialDetailPage({ loaderData }: Route.ComponentProps)
             </tbody>
           </table>
         </section>
-        <section aria-labelledby="care" className="rounded-3xl bg-sand p-6">
+        <section aria-labelledby="care" className="self-start rounded-3xl bg-sand p-6">
           <h2 id="care" className="font-serif text-xl font-semibold">
             {t("catalog.material.care")}
           </h2>

@@ -83,8 +83,8 @@ function marble([base = "#eeeae4", vein = "#8f877c", accent]: string[], seed: nu
       Math.abs(i - at) < width ? 0.9 : Math.abs(i - at) < width + 1 ? 0.25 : 0,
     ).join(" ");
   const veins = (id: string, freq: string, s: number, table: string, blur: number) =>
-    `<filter id="${id}" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="${freq}" numOctaves="4" seed="${s}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  1 0 0 0 0"/><feComponentTransfer><feFuncA type="table" tableValues="${table}"/></feComponentTransfer><feGaussianBlur stdDeviation="${blur}"/><feComposite in="SourceGraphic" operator="in"/></filter>`;
-  const cloud = `<filter id="c" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.008" numOctaves="4" seed="${seed + 7}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  -1.4 0 0 0 0.85"/></filter>`;
+    `<filter id="${id}" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="${freq}" numOctaves="3" seed="${s}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  1 0 0 0 0"/><feComponentTransfer><feFuncA type="table" tableValues="${table}"/></feComponentTransfer><feGaussianBlur stdDeviation="${blur}"/><feComposite in="SourceGraphic" operator="in"/></filter>`;
+  const cloud = `<filter id="c" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.008" numOctaves="2" seed="${seed + 7}"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  -1.4 0 0 0 0.85"/></filter>`;
   return svg(
     `<rect width="${W}" height="${H}" fill="${base}"/><rect width="${W}" height="${H}" fill="${shade(base, base < "#808080" ? 0.12 : -0.1)}" filter="url(#c)" opacity="0.3"/><rect width="${W}" height="${H}" fill="${vein}" filter="url(#a)" opacity="0.4"/><rect width="${W}" height="${H}" fill="${accent ?? vein}" filter="url(#b)" opacity="0.85"/>`,
     veins("a", "0.004 0.01", seed + 3, spike(12, 1), 1.2) + veins("b", "0.0025 0.006", seed, spike(16, 1), 0.7) + cloud,
@@ -94,12 +94,12 @@ function marble([base = "#eeeae4", vein = "#8f877c", accent]: string[], seed: nu
 function stone([base = "#9a948b", speck = "#5d5850"]: string[], seed: number): string {
   const rand = prng(seed);
   let pores = "";
-  for (let i = 0; i < 140; i += 1) {
-    pores += `<circle cx="${r1(rand() * W)}" cy="${r1(rand() * H)}" r="${r1(0.6 + rand() * 1.8)}" fill="${speck}" opacity="${r1(0.2 + rand() * 0.5)}"/>`;
+  for (let i = 0; i < 260; i += 1) {
+    pores += `<circle cx="${r1(rand() * W)}" cy="${r1(rand() * H)}" r="${r1(0.8 + rand() * 2.2)}" fill="${speck}" opacity="${r1(0.25 + rand() * 0.5)}"/>`;
   }
   return svg(
     `<rect width="${W}" height="${H}" fill="${base}"/><rect width="${W}" height="${H}" filter="url(#g)"/><rect width="${W}" height="${H}" filter="url(#h)"/>${pores}`,
-    grainFilter("g", seed, "0.9", 0.35, 2) + grainFilter("h", seed + 3, "0.008", 0.25, 4),
+    grainFilter("g", seed, "0.9", 0.35, 2) + grainFilter("h", seed + 3, "0.008", 0.25, 2),
   );
 }
 
@@ -133,7 +133,7 @@ function wood([base = "#a27150", dark = "#7a5236"]: string[], seed: number): str
     const joint = rand() * H;
     planks += `<rect x="${x}" y="0" width="${plank}" height="${H}" fill="${tone}"/><line x1="${x}" y1="0" x2="${x}" y2="${H}" stroke="${dark}" stroke-opacity="0.55" stroke-width="1.5"/><line x1="${x}" y1="${r1(joint)}" x2="${x + plank}" y2="${r1(joint)}" stroke="${dark}" stroke-opacity="0.45" stroke-width="1.5"/>`;
   }
-  const grain = `<filter id="w" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.09" numOctaves="4" seed="${seed}"/><feColorMatrix type="matrix" values="0 0 0 0 0.2  0 0 0 0 0.12  0 0 0 0 0.05  0 0 0 -1.1 0.6"/></filter>`;
+  const grain = `<filter id="w" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.09" numOctaves="3" seed="${seed}"/><feColorMatrix type="matrix" values="0 0 0 0 0.2  0 0 0 0 0.12  0 0 0 0 0.05  0 0 0 -1.1 0.6"/></filter>`;
   return svg(
     `${planks}<rect width="${W}" height="${H}" filter="url(#w)" transform="rotate(90 ${W / 2} ${H / 2}) scale(1.4)"/>`,
     grain,
