@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: "time-utc",
           environment: "node",
-          include: ["app/lib/time.test.ts"],
+          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts"],
           env: { TZ: "UTC" },
           setupFiles: unitSetup,
         },
@@ -44,7 +44,7 @@ export default defineConfig({
         test: {
           name: "time-new-york",
           environment: "node",
-          include: ["app/lib/time.test.ts"],
+          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts"],
           env: { TZ: "America/New_York" },
           setupFiles: unitSetup,
         },

@@ -5,6 +5,9 @@ import { index, layout, prefix, type RouteConfig, route } from "@react-router/de
 export default [
   route("resources/locale", "routes/resources/locale.ts"),
   route("logout", "routes/resources/logout.ts"),
+  route("robots.txt", "routes/resources/robots.ts"),
+  route("sitemap.xml", "routes/resources/sitemap.ts"),
+  route("media/:kind/:colours/:file", "routes/resources/media.ts"),
   layout("routes/_layout.tsx", [
     index("routes/home.tsx"),
     route("material-detail/:id", "routes/material-detail.tsx"),

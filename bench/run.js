@@ -1,16 +1,21 @@
 // `npm run bench`: the performance figures of the issue, in one run.
-//   1. requests/s of `/` against a minimal React Router page on the same Express stack (ratio, target >= 0.8)
-//   2. gzipped client JS a browser downloads before interaction, for `/` and `/member-login` (target <= 125 kB each)
-//   3. cold start on PostgreSQL: spawn of `node server.js` to the first 200 from /readyz (target <= 1.5 s)
+//   1. requests/s of `/` (target >= 0.8), `/our-store` and `/material-detail/:id` (target >= 0.6) against a minimal
+//      React Router page on the same Express stack (ratio)
+//   2. gzipped client JS a browser downloads before interaction, per public page and `/member-login` (<= 125 kB each)
+//   3. Lighthouse (mobile preset, Debian Chromium): performance and accessibility of `/`, `/our-store`, a store and a
+//      material detail (target >= 95 each)
+//   4. cold start on PostgreSQL: spawn of `node server.js` to the first 200 from /readyz (target <= 1.5 s)
 // Prints a table and writes bench/results/latest.json. PASS/FAIL never changes the exit code: it is 1 only when
 // the bench itself broke (a server did not start, a build failed, a request errored).
 //
 // Options: --verbose (-v)  list every JS file with its raw and gzip size
 //          --rounds N      load rounds per server (default 3)     --duration S   seconds per round (default 5)
 //          --connections N (default 10)                          --warmup S     seconds of warm-up per server (default 2)
-//          --build         rebuild build/ even when it exists     --only rps,js,cold   run only these sections
+//          --build         rebuild build/ even when it exists     --only rps,js,lighthouse,cold   run only these sections
 //          --log-level L   LOG_LEVEL for our server during the load rounds (default info, as in production)
+//          --lighthouse-runs N  Lighthouse runs per page, the median run counts (default 3, as Lighthouse advises)
 // Environment: BENCH_PG_URL  admin connection for the cold-start databases (default postgres://postgres@127.0.0.1:5432/postgres)
+//              CHROMIUM_PATH  the browser Lighthouse drives (default /usr/bin/chromium)
 import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -45,8 +50,9 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     build: { type: "boolean", default: false },
-    only: { type: "string", default: "rps,js,cold" },
+    only: { type: "string", default: "rps,js,lighthouse,cold" },
     "log-level": { type: "string", default: "info" },
+    "lighthouse-runs": { type: "string", default: "3" },
   },
 });
 const config = {
@@ -55,17 +61,27 @@ const config = {
   connections: positiveInt(opts.connections, "--connections"),
   warmupSec: Number(opts.warmup) >= 0 ? Number(opts.warmup) : 2,
   logLevel: opts["log-level"],
+  lighthouseRuns: positiveInt(opts["lighthouse-runs"], "--lighthouse-runs"),
   sections: opts.only.split(",").map((s) => s.trim()),
 };
-const unknownSections = config.sections.filter((s) => !["rps", "js", "cold"].includes(s));
+const unknownSections = config.sections.filter((s) => !["rps", "js", "lighthouse", "cold"].includes(s));
 if (unknownSections.length > 0) {
-  console.error(`--only takes rps, js and cold; unknown: ${unknownSections.join(", ")}`);
+  console.error(`--only takes rps, js, lighthouse and cold; unknown: ${unknownSections.join(", ")}`);
   process.exit(2);
 }
 const verbose = opts.verbose;
 
-const TARGETS = { rpsRatio: 0.8, jsGzipBytes: 125_000, coldStartMs: 1500 };
-const JS_PAGES = ["/", "/member-login"];
+const TARGETS = { rpsRatio: 0.8, rpsRatioCatalogue: 0.6, jsGzipBytes: 125_000, coldStartMs: 1500, lighthouse: 95 };
+const STORE_PAGE = "/store-detail/xinyi-flagship";
+const MATERIAL_PAGE = "/material-detail/hualien-white-marble";
+/** Pages whose requests/s are compared with the minimal page, each with its target ratio. */
+const RPS_PAGES = [
+  { path: "/", target: TARGETS.rpsRatio },
+  { path: "/our-store", target: TARGETS.rpsRatioCatalogue },
+  { path: MATERIAL_PAGE, target: TARGETS.rpsRatioCatalogue },
+];
+const JS_PAGES = ["/", "/our-store", STORE_PAGE, "/materials", MATERIAL_PAGE, "/member-login"];
+const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE];
 const COLD_RUNS = 3;
 const POLL_MS = 20;
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
@@ -86,6 +102,7 @@ const results = {
   build: null,
   rps: null,
   clientJs: null,
+  lighthouse: null,
   coldStart: null,
 };
 
@@ -103,7 +120,7 @@ try {
   let baseline = null;
   let ours = null;
   try {
-    if (wants("rps") || wants("js")) {
+    if (wants("rps") || wants("js") || wants("lighthouse")) {
       const minimalBuild = buildMinimal();
       baseline = await startServer({
         name: "minimal",
@@ -120,6 +137,7 @@ try {
     }
     if (wants("rps")) results.rps = await section("requests/s", () => benchRps(baseline, ours));
     if (wants("js")) results.clientJs = await section("client JS", () => benchClientJs(baseline, ours));
+    if (wants("lighthouse")) results.lighthouse = await section("lighthouse", () => benchLighthouse(ours));
   } finally {
     await stopServer(baseline);
     await stopServer(ours);
@@ -145,20 +163,40 @@ process.exit(broke ? 1 : 0);
 // ---------------------------------------------------------------------------------------------------------------
 
 async function benchRps(baseline, ours) {
+  const pages = {};
+  for (const { path: pagePath, target } of RPS_PAGES) {
+    pages[pagePath] = await benchRpsPage(baseline, ours, pagePath, target);
+  }
+  const first = pages[RPS_PAGES[0].path];
+  return {
+    method: `autocannon, ${config.connections} connections, ${config.durationSec} s per round, ${config.rounds} rounds per server alternating, accept-encoding: gzip; the minimal server always answers its one page /`,
+    ourLogLevel: config.logLevel,
+    pages,
+    // The figures of `/`, kept at the top level as before.
+    ratio: first.ratio,
+    pass: Object.values(pages).every((p) => p.pass),
+  };
+}
+
+async function benchRpsPage(baseline, ours, pagePath, target) {
   const servers = { baseline, ours };
+  const paths = { baseline: "/", ours: pagePath };
   const html = {};
   for (const [key, server] of Object.entries(servers)) {
-    const res = await rawGet(`${server.url}/`, { "accept-encoding": "gzip" });
-    if (res.status !== 200) throw new Error(`${server.name}: GET / answered ${res.status}\n${server.logTail()}`);
+    const res = await rawGet(`${server.url}${paths[key]}`, { "accept-encoding": "gzip" });
+    if (res.status !== 200)
+      throw new Error(`${server.name}: GET ${paths[key]} answered ${res.status}\n${server.logTail()}`);
     if (res.headers["content-encoding"] !== "gzip") {
-      throw new Error(`${server.name}: GET / is not gzipped (content-encoding: ${res.headers["content-encoding"]})`);
+      throw new Error(
+        `${server.name}: GET ${paths[key]} is not gzipped (content-encoding: ${res.headers["content-encoding"]})`,
+      );
     }
     html[key] = { gzipBytes: res.body.length };
   }
 
-  log(`warming up ${config.warmupSec} s each…`);
+  log(`${pagePath}: warming up ${config.warmupSec} s each…`);
   if (config.warmupSec > 0) {
-    for (const server of Object.values(servers)) await load(server, config.warmupSec);
+    for (const [key, server] of Object.entries(servers)) await load(server, config.warmupSec, paths[key]);
   }
 
   const rounds = [];
@@ -167,22 +205,33 @@ async function benchRps(baseline, ours) {
     const order = i % 2 === 0 ? ["baseline", "ours"] : ["ours", "baseline"];
     const round = { round: i + 1, order: order.join(" then ") };
     for (const key of order) {
-      const r = await load(servers[key], config.durationSec);
+      const r = await load(servers[key], config.durationSec, paths[key]);
       round[key] = r;
     }
     round.ratio = round.ours.rps / round.baseline.rps;
     rounds.push(round);
     log(
-      `round ${i + 1}/${config.rounds}: minimal ${fmt(round.baseline.rps, 0)} req/s, ours ${fmt(round.ours.rps, 0)} req/s, ratio ${fmt(round.ratio, 3)}`,
+      `${pagePath} round ${i + 1}/${config.rounds}: minimal ${fmt(round.baseline.rps, 0)} req/s, ours ${fmt(round.ours.rps, 0)} req/s, ratio ${fmt(round.ratio, 3)}`,
     );
   }
 
   const ratio = median(rounds.map((r) => r.ratio));
   const cpuKnown = rounds.every((r) => r.ours.cpuMsPerRequest && r.baseline.cpuMsPerRequest);
+  // For reference: every request rendered (the render cache bypassed, as on a hard reload).
+  const uncached = await load(ours, config.durationSec, pagePath, { "cache-control": "no-cache" });
+  const uncachedBaseline = await load(baseline, config.durationSec, "/");
+  log(
+    `${pagePath} rendered every time (cache-control: no-cache): ${fmt(uncached.rps, 0)} req/s vs minimal ${fmt(uncachedBaseline.rps, 0)}, ratio ${fmt(uncached.rps / uncachedBaseline.rps, 3)}`,
+  );
   return {
-    method: `autocannon, ${config.connections} connections, ${config.durationSec} s per round, ${config.rounds} rounds per server alternating, accept-encoding: gzip, GET /`,
+    path: pagePath,
+    renderedEveryTime: {
+      rps: uncached.rps,
+      baselineRps: uncachedBaseline.rps,
+      ratio: uncached.rps / uncachedBaseline.rps,
+      cpuMsPerRequest: uncached.cpuMsPerRequest,
+    },
     htmlGzipBytes: { baseline: html.baseline.gzipBytes, ours: html.ours.gzipBytes },
-    ourLogLevel: config.logLevel,
     rounds,
     baselineMedianRps: median(rounds.map((r) => r.baseline.rps)),
     oursMedianRps: median(rounds.map((r) => r.ours.rps)),
@@ -195,18 +244,18 @@ async function benchRps(baseline, ours) {
         }
       : null,
     ratio,
-    target: TARGETS.rpsRatio,
-    pass: ratio >= TARGETS.rpsRatio,
+    target,
+    pass: ratio >= target,
   };
 }
 
-async function load(server, durationSec) {
+async function load(server, durationSec, pagePath = "/", extraHeaders = {}) {
   const cpuBefore = processCpuMs(server.child.pid);
   const r = await autocannon({
-    url: `${server.url}/`,
+    url: `${server.url}${pagePath}`,
     connections: config.connections,
     duration: durationSec,
-    headers: { "accept-encoding": "gzip" },
+    headers: { "accept-encoding": "gzip", ...extraHeaders },
   });
   const failed = r.errors + r.timeouts + r.non2xx;
   if (failed > 0) {
@@ -336,7 +385,103 @@ async function fetchBytes(url) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 3. Cold start on PostgreSQL
+// 3. Lighthouse (mobile preset) on Debian's Chromium
+// ---------------------------------------------------------------------------------------------------------------
+
+async function benchLighthouse(ours) {
+  const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+  if (!existsSync(executablePath)) {
+    const reason = `no Chromium at ${executablePath} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+    log(`lighthouse skipped: ${reason}`);
+    return { skipped: true, reason };
+  }
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({
+    chromePath: executablePath,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+    logLevel: "silent",
+  });
+  cleanups.push(() => chrome.kill());
+  const pages = {};
+  try {
+    for (const page of LIGHTHOUSE_PAGES) {
+      const url = `${ours.url}${page}`;
+      const runs = [];
+      for (let i = 0; i < config.lighthouseRuns; i++) {
+        // Mobile is Lighthouse's default preset: a mid-range phone, simulated slow 4G and 4x CPU slowdown.
+        const result = await lighthouse(url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility"],
+        });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`lighthouse returned nothing for ${page}`);
+        if (lhr.runtimeError) {
+          throw new Error(`lighthouse on ${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        }
+        runs.push(lhr);
+      }
+      // The run with the median performance score (Lighthouse's own advice for variable machines).
+      const score = (lhr, id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const sorted = [...runs].sort((a, b) => score(a, "performance") - score(b, "performance"));
+      const lhr = sorted[Math.floor(sorted.length / 2)];
+      const metric = (id) => lhr.audits[id]?.numericValue ?? null;
+      const failing = Object.values(lhr.audits)
+        .filter(
+          (a) =>
+            a.score !== null &&
+            a.score < 0.9 &&
+            a.scoreDisplayMode !== "informative" &&
+            a.scoreDisplayMode !== "notApplicable",
+        )
+        .map((a) => a.id);
+      pages[page] = {
+        performance: score(lhr, "performance"),
+        accessibility: score(lhr, "accessibility"),
+        runs: runs.map((r) => ({ performance: score(r, "performance"), accessibility: score(r, "accessibility") })),
+        metricsMs: {
+          fcp: round(metric("first-contentful-paint"), 0),
+          lcp: round(metric("largest-contentful-paint"), 0),
+          tbt: round(metric("total-blocking-time"), 0),
+          cls: round(metric("cumulative-layout-shift") ?? 0, 3),
+        },
+        belowPar: failing,
+        pass: score(lhr, "performance") >= TARGETS.lighthouse && score(lhr, "accessibility") >= TARGETS.lighthouse,
+      };
+      log(`lighthouse ${page}: performance ${pages[page].performance}, accessibility ${pages[page].accessibility}`);
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return {
+    method: `lighthouse ${lighthouseVersion()} (default mobile preset: simulated throttling), Chromium at ${executablePath}, ${config.lighthouseRuns} runs per page, the median run reported`,
+    pages,
+    target: TARGETS.lighthouse,
+    pass: Object.values(pages).every((p) => p.pass),
+  };
+}
+
+function lighthouseVersion() {
+  try {
+    return JSON.parse(readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version;
+  } catch {
+    return "?";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 4. Cold start on PostgreSQL
 // ---------------------------------------------------------------------------------------------------------------
 
 async function benchColdStart() {
@@ -537,15 +682,17 @@ function cleanEnv(overrides) {
 function printTable() {
   const rows = [];
   const status = (pass) => (pass ? "PASS" : "FAIL");
-  if (results.rps?.error) rows.push(["Requests/s of / vs minimal page", "error", `>= ${TARGETS.rpsRatio}`, "ERROR"]);
+  if (results.rps?.error)
+    rows.push(["Requests/s vs minimal page", "error", `>= ${TARGETS.rpsRatioCatalogue}`, "ERROR"]);
   else if (results.rps) {
-    const r = results.rps;
-    rows.push([
-      "Requests/s of / vs minimal page (ratio)",
-      `${fmt(r.ratio, 2)}  (${fmt(r.oursMedianRps, 0)} vs ${fmt(r.baselineMedianRps, 0)} req/s)`,
-      `>= ${TARGETS.rpsRatio}`,
-      status(r.pass),
-    ]);
+    for (const [page, r] of Object.entries(results.rps.pages)) {
+      rows.push([
+        `Requests/s of ${page} vs minimal page (ratio)`,
+        `${fmt(r.ratio, 2)}  (${fmt(r.oursMedianRps, 0)} vs ${fmt(r.baselineMedianRps, 0)} req/s)`,
+        `>= ${r.target}`,
+        status(r.pass),
+      ]);
+    }
   }
   if (results.clientJs?.error) rows.push(["Client JS (gzip)", "error", `<= ${kB(TARGETS.jsGzipBytes)}`, "ERROR"]);
   else if (results.clientJs) {
@@ -554,6 +701,19 @@ function printTable() {
         `Client JS before interaction, ${page} (gzip)`,
         `${kB(p.totalGzip)}  (${p.fileCount} files, ${kB(p.totalRaw)} raw)`,
         `<= ${kB(TARGETS.jsGzipBytes)}`,
+        status(p.pass),
+      ]);
+    }
+  }
+  const lh = results.lighthouse;
+  if (lh?.error) rows.push(["Lighthouse (mobile)", "error", `>= ${TARGETS.lighthouse}`, "ERROR"]);
+  else if (lh?.skipped) rows.push(["Lighthouse (mobile)", "skipped", `>= ${TARGETS.lighthouse}`, "SKIP"]);
+  else if (lh) {
+    for (const [page, p] of Object.entries(lh.pages)) {
+      rows.push([
+        `Lighthouse mobile ${page}: performance / accessibility`,
+        `${p.performance} / ${p.accessibility}`,
+        `>= ${TARGETS.lighthouse} each`,
         status(p.pass),
       ]);
     }
@@ -584,21 +744,29 @@ function printTable() {
   for (const row of rows) console.log(line(row));
 
   if (results.rps && !results.rps.error) {
-    const r = results.rps;
-    console.log(
-      `\nrequests/s: ${r.method}; our LOG_LEVEL=${r.ourLogLevel}; HTML of / as served (gzip): ours ${kB(r.htmlGzipBytes.ours)}, minimal ${kB(r.htmlGzipBytes.baseline)}`,
-    );
-    for (const round of r.rounds) {
-      const cpu = (x) => (x.cpuMsPerRequest === null ? "" : `, ${fmt(x.cpuMsPerRequest, 2)} ms CPU/req`);
+    console.log(`\nrequests/s: ${results.rps.method}; our LOG_LEVEL=${results.rps.ourLogLevel}`);
+    for (const [page, r] of Object.entries(results.rps.pages)) {
       console.log(
-        `  round ${round.round} (${round.order.replace("baseline", "minimal")}): minimal ${fmt(round.baseline.rps, 0)} req/s (p99 ${round.baseline.latencyMs.p99} ms${cpu(round.baseline)}), ours ${fmt(round.ours.rps, 0)} req/s (p99 ${round.ours.latencyMs.p99} ms${cpu(round.ours)}), ratio ${fmt(round.ratio, 3)}`,
+        `  ${page}: HTML as served (gzip) ours ${kB(r.htmlGzipBytes.ours)}, minimal ${kB(r.htmlGzipBytes.baseline)}`,
       );
-    }
-    if (r.cpuMsPerRequest) {
-      const c = r.cpuMsPerRequest;
-      console.log(
-        `  server CPU per request (median): ours ${fmt(c.ours, 2)} ms, minimal ${fmt(c.baseline, 2)} ms; CPU ratio ${fmt(c.ratio, 2)} (less sensitive to a busy machine than req/s)`,
-      );
+      for (const round of r.rounds) {
+        const cpu = (x) => (x.cpuMsPerRequest === null ? "" : `, ${fmt(x.cpuMsPerRequest, 2)} ms CPU/req`);
+        console.log(
+          `    round ${round.round} (${round.order.replace("baseline", "minimal")}): minimal ${fmt(round.baseline.rps, 0)} req/s (p99 ${round.baseline.latencyMs.p99} ms${cpu(round.baseline)}), ours ${fmt(round.ours.rps, 0)} req/s (p99 ${round.ours.latencyMs.p99} ms${cpu(round.ours)}), ratio ${fmt(round.ratio, 3)}`,
+        );
+      }
+      if (r.cpuMsPerRequest) {
+        const c = r.cpuMsPerRequest;
+        console.log(
+          `    server CPU per request (median): ours ${fmt(c.ours, 2)} ms, minimal ${fmt(c.baseline, 2)} ms; CPU ratio ${fmt(c.ratio, 2)} (less sensitive to a busy machine than req/s)`,
+        );
+      }
+      if (r.renderedEveryTime) {
+        const u = r.renderedEveryTime;
+        console.log(
+          `    rendered on every request (render cache bypassed with cache-control: no-cache, one round): ${fmt(u.rps, 0)} req/s vs minimal ${fmt(u.baselineRps, 0)}, ratio ${fmt(u.ratio, 2)}${u.cpuMsPerRequest ? `, ${fmt(u.cpuMsPerRequest, 2)} ms CPU/req` : ""}`,
+        );
+      }
     }
   }
   if (results.clientJs && !results.clientJs.error) {
@@ -621,6 +789,17 @@ function printTable() {
       }
     }
   }
+  if (lh && !lh.error && !lh.skipped) {
+    console.log(`\nlighthouse: ${lh.method}`);
+    for (const [page, p] of Object.entries(lh.pages)) {
+      const m = p.metricsMs;
+      console.log(
+        `  ${page}: runs ${p.runs.map((r) => r.performance).join(", ")}; median run FCP ${m.fcp} ms, LCP ${m.lcp} ms, TBT ${m.tbt} ms, CLS ${m.cls}${p.belowPar.length ? `; audits below 0.9: ${p.belowPar.join(", ")}` : ""}`,
+      );
+    }
+  } else if (lh?.skipped) {
+    console.log(`\nlighthouse skipped: ${lh.reason}`);
+  }
   if (c && !c.error && !c.skipped) {
     console.log(`\ncold start: ${c.method}; each run on a fresh database, so each includes the migrations.`);
     if (c.restartOnMigratedDbMs !== null)
@@ -628,7 +807,7 @@ function printTable() {
   } else if (c?.skipped) {
     console.log(`\ncold start skipped: ${c.reason}`);
   }
-  for (const key of ["rps", "clientJs", "coldStart"]) {
+  for (const key of ["rps", "clientJs", "lighthouse", "coldStart"]) {
     if (results[key]?.error) console.log(`\n${key} broke: ${results[key].error}`);
   }
 }

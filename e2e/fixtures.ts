@@ -116,6 +116,8 @@ async function runAppServer(
       LOG_LEVEL: "warn",
       SHUTDOWN_TIMEOUT_MS: "2000",
       DATABASE_URL: database?.url ?? "",
+      // The demo catalogue, on PostgreSQL too (the embedded default loads it anyway).
+      SEED_DEMO_CONTENT: "true",
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -266,4 +268,14 @@ export async function latestOutboxMessage(
     subject: (await subject.count()) ? await subject.textContent() : null,
     body: (await newest.getByTestId("outbox-body").textContent()) ?? "",
   };
+}
+
+/**
+ * Pins "now" for the page and the server: the browser's clock (page.clock) and, through the
+ * X-Test-Now header that only APP_ENV=test honours (app/lib/clock.server.ts), the server's.
+ * `iso` is an instant with its offset, e.g. "2026-11-25T10:15:00+08:00" (Taipei).
+ */
+export async function pinClock(page: Page, iso: string): Promise<void> {
+  await page.clock.setFixedTime(new Date(iso));
+  await page.setExtraHTTPHeaders({ "x-test-now": iso });
 }

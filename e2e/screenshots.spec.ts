@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, gotoAndCheck, test } from "./fixtures";
+import { expect, gotoAndCheck, pinClock, test } from "./fixtures";
 
 /**
  * Full-page screenshots of the main pages on a phone and a desktop, for people to look at
@@ -15,6 +15,9 @@ const VIEWPORTS = [
 const PAGES = [
   { name: "home", path: "/", status: 200, heading: "讓家，回到材質本身" },
   { name: "our-store", path: "/our-store", status: 200, heading: "門市據點" },
+  { name: "store-detail", path: "/store-detail/xinyi-flagship", status: 200, heading: "信義旗艦店" },
+  { name: "materials", path: "/materials", status: 200, heading: "建材選品" },
+  { name: "material-detail", path: "/material-detail/hualien-white-marble", status: 200, heading: "花蓮白 大理石" },
   { name: "member-login", path: "/member-login", status: 200, heading: "會員登入" },
   { name: "test-crud", path: "/test-crud", status: 200, heading: "開發診斷" },
   { name: "not-found", path: "/no/such/page", status: 404, heading: "找不到頁面" },
@@ -26,6 +29,8 @@ for (const viewport of VIEWPORTS) {
 
     for (const p of PAGES) {
       test(`screenshot ${p.name}`, async ({ page }) => {
+        // A weekday afternoon in Taipei, so the open/closed badges are the same on every run.
+        await pinClock(page, "2026-11-25T15:00:00+08:00");
         await gotoAndCheck(page, p.path, { status: p.status });
         await expect(page.getByRole("heading", { level: 1, name: p.heading })).toBeVisible();
         // The header's navigation fits: phones get the second row, desktops the inline list.
@@ -33,6 +38,15 @@ for (const viewport of VIEWPORTS) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, "horizontal overflow (px)").toBeLessThanOrEqual(0);
         await page.evaluate(() => document.fonts.ready);
+        // Lazy pictures load when scrolled near: scroll through once so the full-page shot has them all.
+        await page.evaluate(async () => {
+          for (let y = 0; y < document.body.scrollHeight; y += 500) {
+            window.scrollTo(0, y);
+            await new Promise((resolve) => setTimeout(resolve, 30));
+          }
+          window.scrollTo(0, 0);
+        });
+        await page.waitForFunction(() => [...document.images].every((img) => img.complete));
         await page.screenshot({
           path: path.join(SCREENSHOT_DIR, `${p.name}-${viewport.width}x${viewport.height}.png`),
           fullPage: true,

@@ -484,3 +484,184 @@ describe("the app with APP_ENV=production and ENABLE_TEST_CRUD=true", () => {
     expect(post.status).toBe(404);
   });
 });
+
+describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", () => {
+  let base: string;
+  let devBase: string;
+  const WEDNESDAY_MORNING = "2026-11-25T10:15:00+08:00";
+  const SUNDAY_NIGHT = "2026-11-29T21:15:00+08:00";
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+  const storeIds = (html: string) => [...html.matchAll(/data-store-id="([^"]+)"/g)].map((m) => m[1]);
+
+  beforeAll(async () => {
+    ({ base } = await startApp({ APP_ENV: "test", PUBLIC_BASE_URL: "https://member.example.com" }));
+    ({ base: devBase } = await startApp({ APP_ENV: "development" }));
+  });
+
+  it("serves every public page with canonical URL, Open Graph and a CDN cache policy", async () => {
+    for (const path of [
+      "/",
+      "/our-store",
+      "/store-detail/xinyi-flagship",
+      "/materials",
+      "/material-detail/kyoto-mist-porcelain",
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toMatch(/^public, max-age=0, s-maxage=\d+/);
+      expect(response.headers.get("vary"), path).toMatch(/Cookie/);
+      expect(response.headers.get("etag"), path).toMatch(/^"[\w-]+"$/);
+      const html = await response.text();
+      expect(html, path).toContain(`<link rel="canonical" href="https://member.example.com${path}"/>`);
+      expect(html, path).toMatch(/<meta property="og:title" content="[^"]+"\/>/);
+      expect(html, path).toMatch(/<meta name="description" content="[^"]+"\/>/);
+    }
+  });
+
+  it("puts schema.org JSON-LD in a script that carries the CSP nonce", async () => {
+    for (const [path, type] of [
+      ["/store-detail/xinyi-flagship", "Store"],
+      ["/material-detail/hualien-white-marble", "Product"],
+    ] as const) {
+      const response = await get(path);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      const html = await response.text();
+      const script = /<script type="application\/ld\+json" nonce="([^"]+)">([\s\S]*?)<\/script>/.exec(html);
+      expect(script?.[1]).toBe(nonce);
+      const json = JSON.parse(script?.[2] ?? "{}") as { "@type": string; name: string };
+      expect(json["@type"]).toBe(type);
+      expect(json.name).toBeTruthy();
+    }
+  });
+
+  it("answers 304 to a matching If-None-Match, without a new CSP, although every body has its own nonce", async () => {
+    const first = await get("/materials");
+    const second = await get("/materials");
+    const etag = first.headers.get("etag") ?? "";
+    expect(second.headers.get("etag")).toBe(etag);
+    expect(first.headers.get("content-security-policy")).not.toBe(second.headers.get("content-security-policy"));
+    const revalidated = await get("/materials", { "if-none-match": etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
+    expect(await revalidated.text()).toBe("");
+    expect((await get("/materials", { "if-none-match": '"something-else"' })).status).toBe(200);
+  });
+
+  it("reuses a rendered public page briefly, with each response's own nonce, per locale", async () => {
+    const first = await get("/our-store?city=tainan");
+    const second = await get("/our-store?city=tainan");
+    expect(second.headers.get("x-render-cache")).toBe("hit");
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    const nonce = /'nonce-([^']+)'/.exec(second.headers.get("content-security-policy") ?? "")?.[1] ?? "";
+    const html = await second.text();
+    for (const tag of scriptTags(html)) expect(tag).toContain(`nonce="${nonce}"`);
+    await first.text();
+    // Another locale is another page.
+    const english = await get("/our-store?city=tainan", { cookie: "locale=en" });
+    expect(english.headers.get("x-render-cache")).toBeNull();
+    expect(await english.text()).toContain("Tainan Showroom");
+    // A hard reload (no-cache), a pinned clock and a session always render.
+    for (const headers of <Record<string, string>[]>[
+      { "cache-control": "no-cache" },
+      { "x-test-now": WEDNESDAY_MORNING },
+      { cookie: "better-auth.session_token=abc" },
+    ]) {
+      const response = await get("/our-store?city=tainan", headers);
+      expect(response.headers.get("x-render-cache"), JSON.stringify(headers)).toBeNull();
+      await response.text();
+    }
+  });
+
+  it("never lets a shared cache keep a page requested with a session cookie", async () => {
+    for (const cookie of ["better-auth.session_token=abc.def", "__Secure-better-auth.session_token=abc.def"]) {
+      for (const path of ["/", "/our-store", "/material-detail/kyoto-mist-porcelain", "/our-store.data"]) {
+        const response = await get(path, { cookie: `locale=zh-TW; ${cookie}` });
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get("cache-control"), path).toBe("private, no-store");
+        expect(response.headers.get("etag"), path).toBeNull();
+      }
+    }
+    // The home page then offers the member center instead of sign-up.
+    const home = await (await get("/", { cookie: "better-auth.session_token=x" })).text();
+    expect(home).toContain('href="/member-center"');
+    expect(await (await get("/")).text()).toContain('href="/signup/phone-verification"');
+  });
+
+  it("takes 'now' from X-Test-Now under APP_ENV=test: open now on a weekday morning and a Sunday night", async () => {
+    const morning = await (await get("/our-store?open=1", { "x-test-now": WEDNESDAY_MORNING })).text();
+    expect(storeIds(morning).sort()).toEqual(["luodong", "neihu-design-center", "zhubei"]);
+    const night = await (await get("/our-store?open=1", { "x-test-now": SUNDAY_NIGHT })).text();
+    expect(storeIds(night).sort()).toEqual(["kaohsiung-art-museum", "xinyi-flagship"]);
+    const taipeiMorning = await (
+      await get("/our-store?city=taipei&open=1", { "x-test-now": WEDNESDAY_MORNING })
+    ).text();
+    expect(storeIds(taipeiMorning)).toEqual(["neihu-design-center"]);
+  });
+
+  it("ignores X-Test-Now outside APP_ENV=test", async () => {
+    const pinned = await fetch(`${devBase}/our-store`, { headers: { "x-test-now": SUNDAY_NIGHT } });
+    expect(await pinned.text()).not.toContain("臺北時間 21:15");
+  });
+
+  it("ignores bogus filter values and still lists every showroom", async () => {
+    const all = storeIds(await (await get("/our-store")).text());
+    expect(all.length).toBeGreaterThanOrEqual(8);
+    const bogus = await get("/our-store?city=atlantis&open=yes-please&near=here&page=-1");
+    expect(bogus.status).toBe(200);
+    expect(storeIds(await bogus.text())).toEqual(all);
+    const materials = await get("/materials?category=%3Cb%3E&q=");
+    expect(materials.status).toBe(200);
+    expect((await materials.text()).match(/data-testid="material-card"/g)?.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("treats SQL and HTML in the search as plain text", async () => {
+    const q = `<script>alert(1)</script>' OR '1'='1`;
+    for (const path of ["/our-store", "/materials"]) {
+      const response = await get(`${path}?q=${encodeURIComponent(q)}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).not.toContain("<script>alert(1)</script>");
+      expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    }
+    expect(storeIds(await (await get("/our-store?q=%25")).text())).toEqual([]);
+  });
+
+  it("answers 404 for unknown, malformed and unpublished ids", async () => {
+    for (const path of [
+      "/store-detail/no-such-store",
+      "/store-detail/Xinyi",
+      "/store-detail/dadaocheng-concept",
+      "/material-detail/no-such-material",
+      "/material-detail/a%27%3B--",
+      "/material-detail/discontinued-glass-mosaic",
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("cache-control") ?? "", path).not.toMatch(/public/);
+      expect(await response.text(), path).toContain(`Page not found: ${path}`);
+    }
+  });
+
+  it("lists published pages in sitemap.xml and announces it in robots.txt", async () => {
+    const sitemap = await get("/sitemap.xml");
+    expect(sitemap.headers.get("content-type")).toMatch(/^application\/xml/);
+    const xml = await sitemap.text();
+    expect(xml).toContain("<loc>https://member.example.com/store-detail/xinyi-flagship</loc>");
+    expect(xml).toContain("<loc>https://member.example.com/material-detail/kyoto-mist-porcelain</loc>");
+    expect(xml).not.toContain("dadaocheng-concept");
+    expect(xml).not.toContain("discontinued-glass-mosaic");
+    const robots = await (await get("/robots.txt")).text();
+    expect(robots).toContain("Sitemap: https://member.example.com/sitemap.xml");
+    expect(robots).toContain("Disallow: /member-center");
+  });
+
+  it("draws the demo pictures as SVG and refuses anything else", async () => {
+    const svg = await get("/media/marble/eeeae4-8f877c/3.svg");
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    for (const bad of ["/media/marble/zzzzzz/3.svg", "/media/nope/eeeae4/3.svg", "/media/marble/eeeae4/3.png"]) {
+      expect((await get(bad)).status, bad).toBe(404);
+    }
+  });
+});

@@ -11,6 +11,8 @@ import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.ser
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
+import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
+import { httpCache } from "./http-cache";
 import { type JobQueue, type JobQueueOptions, startJobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./logger";
 import { type MessagingSetup, startMessaging } from "./messaging";
@@ -53,6 +55,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const database = await openDatabase(config.database);
   await database.migrate();
   const auth = createAuth({ db: database.db, config });
+  if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
   // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).
@@ -187,6 +190,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
   });
 
+  // ETags for public pages; `private, no-store` for any request with a session.
+  app.use(httpCache({ renderCacheMs: config.renderCacheMs }));
+
   app.all(
     "/{*splat}",
     createRequestHandler({
@@ -229,4 +235,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       await database.close();
     },
   };
+}
+
+/** `npm run db:seed`: migrate the configured database, then load (or refresh) the demo catalogue. */
+export async function seedFromEnvironment() {
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    await database.migrate();
+    return await seedCatalog(database.db);
+  } finally {
+    await database.close();
+  }
 }

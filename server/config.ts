@@ -40,6 +40,8 @@ const envSchema = z.object({
   SESSION_SECRET: secret.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ENABLE_TEST_CRUD: booleanFlag,
+  RENDER_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  SEED_DEMO_CONTENT: z.enum(["true", "false", "1", "0", "auto"]).default("auto"),
   TRUST_PROXY: booleanFlag,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   JOBS_POOL_MAX: z.coerce.number().int().min(2).max(50).default(4),
@@ -103,6 +105,10 @@ export type AppConfig = {
   secrets: { session: string };
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   enableTestCrud: boolean;
+  /** How long one instance reuses a rendered public page for other anonymous visitors (0 = off). */
+  renderCacheMs: number;
+  /** Load the demo catalogue (stores, materials) into an empty database at start. */
+  seedDemoContent: boolean;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
   sms: SmsConfig;
@@ -178,6 +184,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secrets,
     logLevel: e.LOG_LEVEL,
     enableTestCrud: !isProduction || e.ENABLE_TEST_CRUD,
+    renderCacheMs: e.RENDER_CACHE_MS,
+    // auto: the embedded default outside production gets the demo catalogue on its first start.
+    seedDemoContent:
+      e.SEED_DEMO_CONTENT === "auto"
+        ? !isProduction && !e.DATABASE_URL
+        : e.SEED_DEMO_CONTENT === "true" || e.SEED_DEMO_CONTENT === "1",
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sms,

@@ -8,7 +8,7 @@ const catalogs: Record<Locale, Messages> = { "zh-TW": zhTW, en };
  * Namespaces only one route uses: that route's loader sends them (`routeMessages`), so the root
  * does not ship them with every page.
  */
-export const ROUTE_NAMESPACES = ["testCrud.", "devOutbox."] as const;
+export const ROUTE_NAMESPACES = ["testCrud.", "devOutbox.", "catalog."] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 
 /** Namespaces the browser never needs: e-mail texts are rendered on the server. */
@@ -27,9 +27,23 @@ export function messagesFor(locale: Locale): Partial<Messages> {
   return shellCatalogs[locale];
 }
 
-/** The messages of one route-only namespace, for that route's loader. */
-export function routeMessages(locale: Locale, namespace: RouteNamespace): Partial<Messages> {
-  return Object.fromEntries(Object.entries(catalogs[locale]).filter(([key]) => key.startsWith(namespace)));
+type RoutePrefix = `${RouteNamespace}${string}`;
+const routeMessageCache = new Map<string, Partial<Messages>>();
+
+/**
+ * The messages of a route-only namespace (or of some of its sub-prefixes, e.g. `catalog.city.`), for
+ * a route's loader: a page sends only what it shows. Computed once per locale and prefix list.
+ */
+export function routeMessages(locale: Locale, ...prefixes: RoutePrefix[]): Partial<Messages> {
+  const key = `${locale}|${prefixes.join(",")}`;
+  let messages = routeMessageCache.get(key);
+  if (!messages) {
+    messages = Object.fromEntries(
+      Object.entries(catalogs[locale]).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))),
+    ) as Partial<Messages>;
+    routeMessageCache.set(key, messages);
+  }
+  return messages;
 }
 
 /** A translate function for one locale on the server, over the whole catalog (e-mails, jobs). */
@@ -41,7 +55,7 @@ export function getLocale(request: Request): Locale {
   return localeFromCookieHeader(request.headers.get("cookie"));
 }
 
-/** A translate function for loaders, actions and meta on the server. */
+/** A translate function for loaders, actions and meta on the server (every namespace). */
 export function serverT(request: Request) {
-  return translator(messagesFor(getLocale(request)));
+  return translator(catalogs[getLocale(request)]);
 }

@@ -69,6 +69,17 @@ describe("catalogs", () => {
     expect(shellKeys.length + routeOnly.reduce((a, b) => a + b, 0) + serverOnly.length).toBe(Object.keys(zhTW).length);
     expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
   });
+
+  it("send a page only the sub-namespaces it asks for", () => {
+    const cities = routeMessages("zh-TW", "catalog.city.", "catalog.weekday.");
+    expect(cities["catalog.city.taipei"]).toBe("臺北市");
+    expect(cities["catalog.weekday.0"]).toBe("星期日");
+    expect(Object.keys(cities).every((k) => k.startsWith("catalog.city.") || k.startsWith("catalog.weekday."))).toBe(
+      true,
+    );
+    // Computed once per locale and prefix list.
+    expect(routeMessages("zh-TW", "catalog.city.", "catalog.weekday.")).toBe(cities);
+  });
 });
 
 describe("locales", () => {

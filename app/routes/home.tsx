@@ -1,15 +1,109 @@
-import { ArrowRight, MapPin, Sparkles } from "lucide-react";
-import { Link } from "react-router";
-import { buttonVariants } from "~/components/ui/button";
+import { data, Link } from "react-router";
+import { CatalogImage } from "~/components/catalog/catalog-image";
+import { MaterialCard } from "~/components/catalog/material-card";
+import { StoreCard } from "~/components/catalog/store-card";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { ArrowRight, MapPin, Sparkles } from "~/components/ui/icons";
+import { materialCard } from "~/domain/materials/cards";
+import { featuredMaterials, listCategories } from "~/domain/materials/materials.server";
+import { storeCard } from "~/domain/stores/cards";
+import { featuredStores, storeSitemapEntries } from "~/domain/stores/stores.server";
+import { CACHE_PUBLIC_SHORT, passCacheControl, publicCache } from "~/lib/cache";
+import { requestNow } from "~/lib/clock.server";
+import { getApp } from "~/lib/context.server";
 import { useT } from "~/lib/i18n";
+import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { pageMeta } from "~/lib/meta";
+import { pick } from "~/lib/localized";
+import { seoMeta } from "~/lib/seo.server";
+import { hasSessionCookie } from "~/lib/session-cookie";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.home.title");
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, config } = getApp(context);
+  const locale = getLocale(request);
+  const t = serverT(request);
+  const now = requestNow(request, config);
+  const [materials, categories, stores, allStores] = await Promise.all([
+    featuredMaterials(db, 6),
+    listCategories(db),
+    featuredStores(db, now, 3),
+    storeSitemapEntries(db),
+  ]);
+  return data(
+    {
+      messages: routeMessages(
+        locale,
+        "catalog.city.",
+        "catalog.status.",
+        "catalog.weekday.",
+        "catalog.home.",
+        "catalog.stores.distance",
+      ),
+      // Members (a session cookie) are offered their member center; such a page is never cached.
+      signedIn: hasSessionCookie(request.headers.get("cookie")),
+      materials: materials.map((m) => materialCard(m, locale)),
+      categories: categories.map((c) => ({
+        id: c.id,
+        name: pick(c.name, locale),
+        image: { ...c.image, alt: "" },
+      })),
+      stores: stores.map((s) => storeCard(s, locale)),
+      storeCount: allStores.length,
+      meta: seoMeta(
+        {
+          title: t("page.home.title"),
+          description: t("meta.description"),
+          canonical: `${config.publicBaseUrl}/`,
+          locale,
+        },
+        t("brand.name"),
+      ),
+    },
+    { headers: publicCache(CACHE_PUBLIC_SHORT) },
+  );
+}
 
-export default function HomePage() {
-  const t = useT();
+export const headers = passCacheControl;
+
+// The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
+
+function SectionHeading({
+  id,
+  title,
+  lead,
+  link,
+}: {
+  id: string;
+  title: string;
+  lead: string;
+  link?: { to: string; label: string };
+}) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h2 id={id} className="font-serif text-2xl font-semibold tracking-wide sm:text-3xl">
+          {title}
+        </h2>
+        <p className="mt-2 text-muted">{lead}</p>
+      </div>
+      {link ? (
+        <Link
+          to={link.to}
+          className="inline-flex min-h-11 items-center gap-1.5 text-sm font-medium underline-offset-4 hover:underline"
+        >
+          {link.label}
+          <ArrowRight aria-hidden className="size-4" />
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+export default function HomePage({ loaderData }: Route.ComponentProps) {
+  const { materials, categories, stores, storeCount, signedIn, messages } = loaderData;
+  const t = useT(messages);
   return (
     <>
       <section className="relative overflow-hidden border-b border-line bg-sand">
@@ -45,18 +139,87 @@ export default function HomePage() {
           </div>
         </div>
       </section>
-      <section className="mx-auto max-w-6xl px-4 py-14 sm:px-6">
+      <section aria-labelledby="home-categories" className="mx-auto max-w-6xl px-4 pt-16 sm:px-6">
+        <SectionHeading
+          id="home-categories"
+          title={t("catalog.home.categories")}
+          lead={t("catalog.home.categoriesLead")}
+        />
+        {/* Phones: one row that scrolls sideways (snapping); wider screens: a grid. */}
+        <ul className="-mx-4 mt-8 flex snap-x gap-3 overflow-x-auto px-4 pb-2 [scrollbar-width:none] sm:mx-0 sm:grid sm:grid-cols-4 sm:overflow-visible sm:px-0 lg:grid-cols-7">
+          {categories.map((c) => (
+            <li key={c.id} className="w-32 shrink-0 snap-start sm:w-auto">
+              <Link
+                to={`${links.materials()}?category=${c.id}`}
+                className="group block overflow-hidden rounded-2xl border border-line bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+              >
+                <div className="aspect-square overflow-hidden bg-sand">
+                  <CatalogImage
+                    image={c.image}
+                    sizes="(min-width: 1024px) 14vw, 50vw"
+                    className="transition-transform duration-500 group-hover:scale-105"
+                  />
+                </div>
+                <p className="px-3 py-2.5 text-center text-sm font-medium">{c.name}</p>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="home-materials" className="mx-auto max-w-6xl px-4 pt-16 sm:px-6">
+        <SectionHeading
+          id="home-materials"
+          title={t("catalog.home.featuredMaterials")}
+          lead={t("catalog.home.featuredMaterialsLead")}
+          link={{ to: links.materials(), label: t("catalog.home.allMaterials") }}
+        />
+        <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 sm:grid-cols-3">
+          {materials.map((m) => (
+            <li key={m.id}>
+              <MaterialCard material={m} />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="home-stores" className="mx-auto max-w-6xl px-4 pt-16 sm:px-6">
+        <SectionHeading
+          id="home-stores"
+          title={t("catalog.home.featuredStores")}
+          lead={t("catalog.home.featuredStoresLead", { count: storeCount })}
+          link={{ to: links.stores(), label: t("catalog.home.allStores") }}
+        />
+        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {stores.map((store) => (
+            <li key={store.id} className="flex">
+              <StoreCard store={store} t={t} />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="mx-auto max-w-6xl px-4 py-16 sm:px-6" aria-labelledby="home-member">
         <div className="flex flex-col items-start gap-5 rounded-3xl bg-ink px-6 py-10 text-paper sm:flex-row sm:items-center sm:justify-between sm:px-10">
           <div>
             <p className="flex items-center gap-2 text-sm tracking-[0.2em] text-brand-300">
               <Sparkles aria-hidden className="size-4" />
               {t("nav.member")}
             </p>
-            <p className="mt-2 font-serif text-2xl">{t("page.memberCenter.lead")}</p>
+            <h2 id="home-member" className="mt-2 font-serif text-2xl">
+              {t("page.memberCenter.lead")}
+            </h2>
+            <p className="mt-2 max-w-xl text-paper/80">{t("catalog.home.memberLead")}</p>
           </div>
-          <Link to={links.signupPhoneVerification()} className={buttonVariants({ variant: "brand", size: "lg" })}>
-            {t("page.home.ctaJoin")}
-          </Link>
+          {signedIn ? (
+            <Link to={links["member-center"]()} className={buttonVariants({ variant: "brand", size: "lg" })}>
+              {t("catalog.home.memberCenter")}
+            </Link>
+          ) : (
+            <Link to={links.signupPhoneVerification()} className={buttonVariants({ variant: "brand", size: "lg" })}>
+              {t("page.home.ctaJoin")}
+            </Link>
+          )}
         </div>
       </section>
     </>

@@ -1,5 +1,5 @@
-import { CircleUserRound } from "lucide-react";
 import { NavLink, useRouteLoaderData } from "react-router";
+import { CircleUserRound } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";

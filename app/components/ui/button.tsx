@@ -1,30 +1,13 @@
 import { Slot } from "@radix-ui/react-slot";
-import { cva, type VariantProps } from "class-variance-authority";
+import type { VariantProps } from "class-variance-authority";
 import { LoaderCircle } from "lucide-react";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
+import { buttonVariants } from "./button-variants";
 
-export const buttonVariants = cva(
-  "inline-flex min-h-11 items-center justify-center gap-2 rounded-full px-5 text-base font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-60",
-  {
-    variants: {
-      variant: {
-        primary: "bg-ink text-paper hover:bg-ink/85",
-        brand: "bg-brand-700 text-white hover:bg-brand-800",
-        secondary: "border border-line bg-paper text-ink hover:bg-sand",
-        ghost: "text-ink hover:bg-sand",
-        danger: "bg-danger-700 text-white hover:bg-danger-800",
-      },
-      size: {
-        md: "",
-        sm: "min-h-9 px-4 text-sm",
-        lg: "min-h-12 px-7 text-lg",
-      },
-      block: { true: "w-full" },
-    },
-    defaultVariants: { variant: "primary", size: "md" },
-  },
-);
+// The classes live in their own module, so pages that only style a link as a button do not ship
+// the Button component (Radix Slot, spinner icon).
+export { buttonVariants };
 
 type ButtonProps = ComponentProps<"button"> &
   VariantProps<typeof buttonVariants> & {

@@ -1,9 +1,9 @@
 import { Label } from "@radix-ui/react-label";
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { cn } from "~/lib/cn";
+import { inputClass } from "./input-class";
 
-export const inputClass =
-  "block min-h-11 w-full rounded-xl border border-line bg-white px-4 text-base text-ink placeholder:text-muted focus:border-brand-700 focus:outline-2 focus:outline-offset-1 focus:outline-brand-700/30 aria-[invalid=true]:border-danger-700 disabled:bg-sand";
+export { inputClass };
 
 export function ErrorList({ id, errors }: { id?: string; errors?: readonly string[] | null }) {
   const list = errors?.filter(Boolean);

@@ -1,5 +1,7 @@
 // The one schema of the app, split by area. drizzle-kit reads every file in this folder.
 export * from "./auth";
+
+export * from "./catalog";
 export * from "./diagnostics";
 export * from "./members";
 export * from "./messaging";

@@ -1,0 +1,97 @@
+import type { ReactNode, SVGProps } from "react";
+
+/**
+ * The icons the shell and the public pages use, as plain SVG (paths from Lucide, ISC licence). The
+ * lucide-react runtime (createLucideIcon, context) costs about 6 kB of gzipped JS on every page;
+ * these cost a few hundred bytes. Decorative by default (aria-hidden); pass a title via aria-label
+ * on the control instead.
+ */
+type IconProps = SVGProps<SVGSVGElement>;
+
+function svg(children: ReactNode) {
+  return function Icon(props: IconProps) {
+    return (
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        width="24"
+        height="24"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden
+        {...props}
+      >
+        {children}
+      </svg>
+    );
+  };
+}
+
+export const CircleUserRound = svg(
+  <>
+    <path d="M17.925 20.056a6 6 0 0 0-11.851.001" />
+    <circle cx="12" cy="11" r="4" />
+    <circle cx="12" cy="12" r="10" />
+  </>,
+);
+
+export const MapPin = svg(
+  <>
+    <path d="M20 10c0 4.993-5.539 10.193-7.399 11.799a1 1 0 0 1-1.202 0C9.539 20.193 4 14.993 4 10a8 8 0 0 1 16 0" />
+    <circle cx="12" cy="10" r="3" />
+  </>,
+);
+
+export const Search = svg(
+  <>
+    <path d="m21 21-4.34-4.34" />
+    <circle cx="11" cy="11" r="8" />
+  </>,
+);
+
+export const LocateFixed = svg(
+  <>
+    <line x1="2" x2="5" y1="12" y2="12" />
+    <line x1="19" x2="22" y1="12" y2="12" />
+    <line x1="12" x2="12" y1="2" y2="5" />
+    <line x1="12" x2="12" y1="19" y2="22" />
+    <circle cx="12" cy="12" r="7" />
+    <circle cx="12" cy="12" r="3" />
+  </>,
+);
+
+export const ChevronLeft = svg(<path d="m15 18-6-6 6-6" />);
+
+export const ChevronRight = svg(<path d="m9 18 6-6-6-6" />);
+
+export const Mail = svg(
+  <>
+    <path d="m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7" />
+    <rect x="2" y="4" width="20" height="16" rx="2" />
+  </>,
+);
+
+export const Navigation = svg(<polygon points="3 11 22 2 13 21 11 13 3 11" />);
+
+export const Phone = svg(
+  <path d="M13.832 16.568a1 1 0 0 0 1.213-.303l.355-.465A2 2 0 0 1 17 15h3a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2A18 18 0 0 1 2 4a2 2 0 0 1 2-2h3a2 2 0 0 1 2 2v3a2 2 0 0 1-.8 1.6l-.468.351a1 1 0 0 0-.292 1.233 14 14 0 0 0 6.392 6.384" />,
+);
+
+export const ArrowRight = svg(
+  <>
+    <path d="M5 12h14" />
+    <path d="m12 5 7 7-7 7" />
+  </>,
+);
+
+export const Sparkles = svg(
+  <>
+    <path d="M11.017 2.814a1 1 0 0 1 1.966 0l1.051 5.558a2 2 0 0 0 1.594 1.594l5.558 1.051a1 1 0 0 1 0 1.966l-5.558 1.051a2 2 0 0 0-1.594 1.594l-1.051 5.558a1 1 0 0 1-1.966 0l-1.051-5.558a2 2 0 0 0-1.594-1.594l-5.558-1.051a1 1 0 0 1 0-1.966l5.558-1.051a2 2 0 0 0 1.594-1.594z" />
+    <path d="M20 2v4" />
+    <path d="M22 4h-4" />
+    <circle cx="4" cy="20" r="2" />
+  </>,
+);

@@ -1,0 +1,137 @@
+import { and, asc, eq, ne, or, sql } from "drizzle-orm";
+import type { Database } from "../../../server/db/client";
+import { material, materialCategory, materialStore, store } from "../../../server/db/schema";
+import { containsPattern } from "../catalog/search";
+import type { MaterialFilters } from "./filters";
+
+export type MaterialRow = typeof material.$inferSelect;
+export type CategoryRow = typeof materialCategory.$inferSelect;
+
+/** What a material card needs (lists, related materials, store pages). */
+const cardColumns = {
+  id: material.id,
+  categoryId: material.categoryId,
+  name: material.name,
+  series: material.series,
+  colour: material.colour,
+  swatch: material.swatch,
+  images: material.images,
+};
+export type MaterialCard = {
+  id: string;
+  categoryId: string;
+  name: MaterialRow["name"];
+  series: MaterialRow["series"];
+  colour: MaterialRow["colour"];
+  swatch: string;
+  images: MaterialRow["images"];
+};
+
+export async function listCategories(db: Database): Promise<CategoryRow[]> {
+  return db
+    .select()
+    .from(materialCategory)
+    .where(eq(materialCategory.published, true))
+    .orderBy(asc(materialCategory.sortOrder), asc(materialCategory.id));
+}
+
+/** Published materials with a category counted, per category (for the category chips). */
+export async function categoryCounts(db: Database): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ categoryId: material.categoryId, n: sql<number>`count(*)::int` })
+    .from(material)
+    .where(eq(material.published, true))
+    .groupBy(material.categoryId);
+  return Object.fromEntries(rows.map((r) => [r.categoryId, Number(r.n)]));
+}
+
+function materialSearchCondition(q: string) {
+  const pattern = containsPattern(q);
+  const fields = [
+    sql`${material.name}->>'zh-TW'`,
+    sql`${material.name}->>'en'`,
+    sql`${material.series}->>'zh-TW'`,
+    sql`${material.series}->>'en'`,
+    sql`${material.colour}->>'zh-TW'`,
+    sql`${material.colour}->>'en'`,
+    sql`${material.finish}->>'zh-TW'`,
+    sql`${material.finish}->>'en'`,
+    sql`${material.origin}->>'zh-TW'`,
+    sql`${material.origin}->>'en'`,
+  ];
+  return or(...fields.map((field) => sql`${field} ilike ${pattern}`));
+}
+
+export async function listMaterials(db: Database, filters: MaterialFilters): Promise<MaterialCard[]> {
+  const conditions = [eq(material.published, true)];
+  if (filters.category) conditions.push(eq(material.categoryId, filters.category));
+  if (filters.q) {
+    const search = materialSearchCondition(filters.q);
+    if (search) conditions.push(search);
+  }
+  return db
+    .select(cardColumns)
+    .from(material)
+    .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
+    .where(and(...conditions, eq(materialCategory.published, true)))
+    .orderBy(asc(materialCategory.sortOrder), asc(material.sortOrder), asc(material.id));
+}
+
+export async function featuredMaterials(db: Database, limit = 6): Promise<MaterialCard[]> {
+  return db
+    .select(cardColumns)
+    .from(material)
+    .where(and(eq(material.published, true), eq(material.featured, true)))
+    .orderBy(asc(material.sortOrder), asc(material.id))
+    .limit(limit);
+}
+
+export const RELATED_LIMIT = 4;
+
+/**
+ * One published material with its category, the published showrooms that display it and related
+ * materials (same series first, then same category); null when unknown or unpublished.
+ */
+export async function getMaterial(db: Database, id: string) {
+  const [row] = await db
+    .select({ material, category: materialCategory })
+    .from(material)
+    .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
+    .where(and(eq(material.id, id), eq(material.published, true), eq(materialCategory.published, true)))
+    .limit(1);
+  if (!row) return null;
+  const [stores, related] = await Promise.all([
+    db
+      .select({
+        id: store.id,
+        name: store.name,
+        city: store.city,
+        district: store.district,
+        address: store.address,
+        phone: store.phone,
+      })
+      .from(materialStore)
+      .innerJoin(store, eq(store.id, materialStore.storeId))
+      .where(and(eq(materialStore.materialId, id), eq(store.published, true)))
+      .orderBy(asc(store.sortOrder), asc(store.id)),
+    db
+      .select(cardColumns)
+      .from(material)
+      .where(and(eq(material.published, true), ne(material.id, id), eq(material.categoryId, row.material.categoryId)))
+      .orderBy(
+        sql`case when ${material.series}->>'en' = ${row.material.series.en} then 0 else 1 end`,
+        asc(material.sortOrder),
+        asc(material.id),
+      )
+      .limit(RELATED_LIMIT),
+  ]);
+  return { material: row.material, category: row.category, stores, related };
+}
+
+export async function materialSitemapEntries(db: Database) {
+  return db
+    .select({ id: material.id, updatedAt: material.updatedAt })
+    .from(material)
+    .where(eq(material.published, true))
+    .orderBy(asc(material.sortOrder), asc(material.id));
+}

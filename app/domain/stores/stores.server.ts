@@ -1,0 +1,151 @@
+import { and, asc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
+import { addDays, taipeiDate } from "~/lib/time";
+import type { Database } from "../../../server/db/client";
+import { material, materialStore, store, storeHoursException } from "../../../server/db/schema";
+import { containsPattern } from "../catalog/search";
+import { distanceKm, type StoreFilters } from "./filters";
+import { type HoursException, isoDate, openStatus, weekAhead } from "./hours";
+
+export type StoreRow = typeof store.$inferSelect;
+
+export type StoreListItem = StoreRow & {
+  status: ReturnType<typeof openStatus>;
+  distanceKm: number | null;
+};
+
+/** Exceptions from today (Taipei) for the next 8 days, per store: all "open now" and week tables need. */
+async function exceptionsFor(db: Database, storeIds: string[], now: Date): Promise<Map<string, HoursException[]>> {
+  const byStore = new Map<string, HoursException[]>();
+  if (storeIds.length === 0) return byStore;
+  const today = taipeiDate(now);
+  const rows = await db
+    .select({
+      storeId: storeHoursException.storeId,
+      date: storeHoursException.date,
+      intervals: storeHoursException.intervals,
+      note: storeHoursException.note,
+    })
+    .from(storeHoursException)
+    .where(
+      and(
+        inArray(storeHoursException.storeId, storeIds),
+        gte(storeHoursException.date, isoDate(today)),
+        lte(storeHoursException.date, isoDate(addDays(today, 8))),
+      ),
+    );
+  for (const row of rows) {
+    const list = byStore.get(row.storeId) ?? [];
+    list.push({ date: row.date, intervals: row.intervals, note: row.note });
+    byStore.set(row.storeId, list);
+  }
+  return byStore;
+}
+
+/** Text search over both languages of name, district and address, plus the postal code. */
+function storeSearchCondition(q: string) {
+  const pattern = containsPattern(q);
+  const fields = [
+    sql`${store.name}->>'zh-TW'`,
+    sql`${store.name}->>'en'`,
+    sql`${store.district}->>'zh-TW'`,
+    sql`${store.district}->>'en'`,
+    sql`${store.address}->>'zh-TW'`,
+    sql`${store.address}->>'en'`,
+    sql`${store.postalCode}`,
+  ];
+  return or(...fields.map((field) => sql`${field} ilike ${pattern}`));
+}
+
+/**
+ * The published showrooms matching the filters, each with its open status at `now` (Taipei), in the
+ * catalogue's order, or by distance when the visitor shared a position.
+ */
+export async function listStores(db: Database, filters: StoreFilters, now: Date): Promise<StoreListItem[]> {
+  const conditions = [eq(store.published, true)];
+  if (filters.city) conditions.push(eq(store.city, filters.city));
+  if (filters.q) {
+    const search = storeSearchCondition(filters.q);
+    if (search) conditions.push(search);
+  }
+  const rows = await db
+    .select()
+    .from(store)
+    .where(and(...conditions))
+    .orderBy(asc(store.sortOrder), asc(store.id));
+  const exceptions = await exceptionsFor(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
+  let items: StoreListItem[] = rows.map((row) => ({
+    ...row,
+    status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
+    distanceKm: filters.near ? distanceKm(filters.near, { lat: row.latitude, lng: row.longitude }) : null,
+  }));
+  if (filters.openNow) items = items.filter((item) => item.status.open);
+  if (filters.near) items.sort((a, b) => (a.distanceKm ?? 0) - (b.distanceKm ?? 0));
+  return items;
+}
+
+/** Cities that have at least one published showroom (the filter offers only those). */
+export async function citiesWithStores(db: Database): Promise<string[]> {
+  const rows = await db.selectDistinct({ city: store.city }).from(store).where(eq(store.published, true));
+  return rows.map((r) => r.city);
+}
+
+export async function featuredStores(db: Database, now: Date, limit = 4): Promise<StoreListItem[]> {
+  const rows = await db
+    .select()
+    .from(store)
+    .where(and(eq(store.published, true), eq(store.featured, true)))
+    .orderBy(asc(store.sortOrder), asc(store.id))
+    .limit(limit);
+  const exceptions = await exceptionsFor(
+    db,
+    rows.map((r) => r.id),
+    now,
+  );
+  return rows.map((row) => ({
+    ...row,
+    status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
+    distanceKm: null,
+  }));
+}
+
+/** One published showroom with its week ahead and the published materials on display; null when unknown or unpublished. */
+export async function getStore(db: Database, id: string, now: Date) {
+  const [row] = await db
+    .select()
+    .from(store)
+    .where(and(eq(store.id, id), eq(store.published, true)))
+    .limit(1);
+  if (!row) return null;
+  const exceptions = (await exceptionsFor(db, [row.id], now)).get(row.id) ?? [];
+  const materials = await db
+    .select({
+      id: material.id,
+      name: material.name,
+      categoryId: material.categoryId,
+      images: material.images,
+      swatch: material.swatch,
+    })
+    .from(materialStore)
+    .innerJoin(material, eq(material.id, materialStore.materialId))
+    .where(and(eq(materialStore.storeId, row.id), eq(material.published, true)))
+    .orderBy(asc(material.sortOrder), asc(material.id));
+  return {
+    store: row,
+    status: openStatus(now, row.weeklyHours, exceptions),
+    week: weekAhead(now, row.weeklyHours, exceptions),
+    materials,
+  };
+}
+
+/** Ids and update times of every published showroom, for the sitemap. */
+export async function storeSitemapEntries(db: Database) {
+  return db
+    .select({ id: store.id, updatedAt: store.updatedAt })
+    .from(store)
+    .where(eq(store.published, true))
+    .orderBy(asc(store.sortOrder), asc(store.id));
+}
