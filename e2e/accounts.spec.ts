@@ -226,3 +226,26 @@ test.describe("forgot password", () => {
     await expect(page.getByTestId("outbox-empty")).toBeVisible();
   });
 });
+
+test.describe("favourite materials", () => {
+  test("a logged-in member saves a material, and it stays saved", async ({ page, request, context, baseURL }) => {
+    await gotoAndCheck(page, "/material-detail/kyoto-mist-porcelain");
+    await expect(page.getByRole("link", { name: "登入後收藏" })).toHaveAttribute(
+      "href",
+      "/member-login?redirectTo=%2Fmaterial-detail%2Fkyoto-mist-porcelain",
+    );
+
+    const { userId } = await createMember(request, { phoneNumber: newPhone().e164 });
+    await loginByCookie(request, context, baseURL as string, userId);
+    await gotoAndCheck(page, "/material-detail/kyoto-mist-porcelain");
+    const save = page.getByRole("button", { name: "收藏" });
+    await expect(save).toHaveAttribute("aria-pressed", "false");
+    await save.click();
+    await expect(page.getByRole("button", { name: "已收藏" })).toHaveAttribute("aria-pressed", "true");
+    await page.reload();
+    await expect(page.getByRole("button", { name: "已收藏" })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "已收藏" }).click();
+    await expect(page.getByRole("button", { name: "收藏" })).toHaveAttribute("aria-pressed", "false");
+  });
+});

@@ -129,6 +129,10 @@ export const authEn = {
   "verifyEmail.lead": "Enter the 6-digit code we sent to {email}.",
   "verifyEmail.skip": "Verify later",
 
+  "favourite.save": "Save",
+  "favourite.saved": "Saved",
+  "favourite.loginToSave": "Log in to save",
+
   "member.number": "Member number",
   "member.level": "Tier",
   "member.level.basic": "Member",

@@ -127,6 +127,10 @@ export const authZhTW = {
   "verifyEmail.lead": "請輸入寄至 {email} 的 6 位數驗證碼。",
   "verifyEmail.skip": "稍後再驗證",
 
+  "favourite.save": "收藏",
+  "favourite.saved": "已收藏",
+  "favourite.loginToSave": "登入後收藏",
+
   "member.number": "會員編號",
   "member.level": "會員等級",
   "member.level.basic": "一般會員",

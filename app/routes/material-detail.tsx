@@ -1,10 +1,12 @@
 import { data, Link } from "react-router";
+import { FavouriteButton } from "~/components/catalog/favourite-button";
 import { Gallery } from "~/components/catalog/gallery";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { ChevronRight, MapPin, Phone } from "~/components/ui/icons";
 import { materialCard } from "~/domain/materials/cards";
+import { isFavourite, removeFavourite, saveFavourite } from "~/domain/materials/favourites.server";
 import { getMaterial } from "~/domain/materials/materials.server";
 import { telHref } from "~/domain/stores/contact";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
@@ -14,6 +16,7 @@ import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
+import { getMemberSession, requireMember } from "~/lib/member-session.server";
 import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/material-detail";
 
@@ -28,8 +31,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const canonical = `${config.publicBaseUrl}${links.materialDetail(m.id)}`;
   const images = m.images.map((i) => ({ src: i.src, alt: pick(i.alt, locale), width: i.width, height: i.height }));
   const name = pick(m.name, locale);
+  const session = getMemberSession(context);
+  const favourite = session?.member ? await isFavourite(db, session.member.id, m.id) : null;
   return data(
     {
+      favourite,
       messages: routeMessages(locale, "catalog.city.", "catalog.material.", "catalog.spec.", "catalog.store.call"),
       material: {
         id: m.id,
@@ -91,11 +97,28 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export const headers = passCacheControl;
 
+/** Save or remove the material as a favourite (members only). */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = parseParam(slugId, params.id, request);
+  const { member } = requireMember(context, request);
+  const { db } = getApp(context);
+  const intent = (await request.formData()).get("intent");
+  if (intent === "save") {
+    if (!(await saveFavourite(db, member.id, id))) notFound(request);
+    return { favourite: true };
+  }
+  if (intent === "remove") {
+    await removeFavourite(db, member.id, id);
+    return { favourite: false };
+  }
+  return data({ favourite: await isFavourite(db, member.id, id) }, { status: 400 });
+}
+
 // The tags are built by the loader (app/lib/seo.server.ts), so no SEO code ships to the browser.
 export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function MaterialDetailPage({ loaderData }: Route.ComponentProps) {
-  const { material: m, category, images, stores, related, messages, jsonLd } = loaderData;
+  const { material: m, category, images, stores, related, messages, jsonLd, favourite } = loaderData;
   const t = useT(messages);
   const facts: [string, string][] = [
     [t("catalog.material.series"), m.series],
@@ -134,6 +157,9 @@ export default function MaterialDetailPage({ loaderData }: Route.ComponentProps)
           <p className="text-sm tracking-[0.2em] text-brand-700">{m.series}</p>
           <h1 className="mt-1 font-serif text-3xl leading-tight font-semibold tracking-wide sm:text-4xl">{m.name}</h1>
           <p className="mt-4 text-lg leading-relaxed text-muted">{m.summary}</p>
+          <div className="mt-5">
+            <FavouriteButton saved={favourite} />
+          </div>
           <h2 className="sr-only">{t("catalog.material.overview")}</h2>
           <dl className="mt-6 divide-y divide-line/70 border-y border-line/70">
             {facts.map(([label, value]) => (

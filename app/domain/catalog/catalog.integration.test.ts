@@ -2,12 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromTaipeiWallClock } from "~/lib/time";
 import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { material, materialFavourite, store } from "../../../server/db/schema";
+import { authUser, material, materialFavourite, store } from "../../../server/db/schema";
 import { seedCatalog, seedCatalogIfEmpty } from "../../../server/db/seed";
 import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
 import { isFavourite, listFavourites, removeFavourite, saveFavourite } from "../materials/favourites.server";
 import { parseMaterialFilters } from "../materials/filters";
 import { categoryCounts, getMaterial, listCategories, listMaterials } from "../materials/materials.server";
+import { createMember } from "../members/members.server";
 import { parseStoreFilters } from "../stores/filters";
 import { citiesWithStores, getStore, listStores } from "../stores/stores.server";
 
@@ -164,15 +165,23 @@ describe("materials", () => {
   });
 });
 
-describe("favourites (domain only; the UI comes with member sign-in)", () => {
+describe("favourites", () => {
   it("saves, lists, and removes a member's favourite; only published materials", async () => {
-    const member = "member-test-1";
+    await handle.db.insert(authUser).values({ id: "fav-user", name: "收藏者", email: "886900000001@phone.invalid" });
+    const created = await createMember(handle.db, {
+      userId: "fav-user",
+      phoneNumber: "+886900000001",
+      signupMethod: "phone",
+      ip: null,
+      profile: { nameZh: "收藏者", gender: "male", marketingSms: false, marketingEmail: false, marketingLine: false },
+    });
+    const member = created.id;
     expect(await saveFavourite(handle.db, member, "kyoto-mist-porcelain")).toBe(true);
     expect(await saveFavourite(handle.db, member, "kyoto-mist-porcelain")).toBe(true);
     expect(await saveFavourite(handle.db, member, "discontinued-glass-mosaic")).toBe(false);
     expect(await isFavourite(handle.db, member, "kyoto-mist-porcelain")).toBe(true);
     expect((await listFavourites(handle.db, member)).map((f) => f.id)).toEqual(["kyoto-mist-porcelain"]);
-    expect(await listFavourites(handle.db, "someone-else")).toEqual([]);
+    expect(await listFavourites(handle.db, "00000000-0000-4000-8000-000000000000")).toEqual([]);
     await removeFavourite(handle.db, member, "kyoto-mist-porcelain");
     expect(await handle.db.select().from(materialFavourite)).toEqual([]);
   });

@@ -10,7 +10,9 @@ import {
   primaryKey,
   text,
   timestamp,
+  uuid,
 } from "drizzle-orm/pg-core";
+import { member } from "./members";
 
 /**
  * The public catalogue: showrooms (stores), materials and their categories.
@@ -147,14 +149,13 @@ export const materialStore = pgTable(
   (t) => [primaryKey({ columns: [t.materialId, t.storeId] }), index("material_store_store_idx").on(t.storeId)],
 );
 
-/**
- * A member's saved materials. The member table arrives with the accounts issue: `member_id` is the
- * member's id as text until then, and that issue adds the foreign key (on delete cascade).
- */
+/** A member's saved materials (deleted with the member). */
 export const materialFavourite = pgTable(
   "material_favourite",
   {
-    memberId: text("member_id").notNull(),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
     materialId: text("material_id")
       .notNull()
       .references(() => material.id, { onDelete: "cascade" }),
