@@ -13,7 +13,7 @@ import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
 import { httpCache } from "./http-cache";
-import { type JobQueue, type JobQueueOptions, startJobQueue } from "./jobs/queue";
+import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { createLogger, type Logger } from "./logger";
 import { type MessagingSetup, startMessaging } from "./messaging";
 import { originCheck, securityHeaders } from "./security";
@@ -28,10 +28,6 @@ export type CreateAppOptions = {
   dev?: {
     middlewares: express.RequestHandler;
     loadBuild: () => Promise<ServerBuild>;
-  };
-  /** Job queue tuning for tests (faster polling, shorter retry delays). */
-  jobs?: Pick<JobQueueOptions, "pollingIntervalSeconds" | "notifyPollingIntervalSeconds"> & {
-    messaging?: Parameters<typeof startMessaging>[0]["workers"];
   };
 };
 
@@ -63,16 +59,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     connection: database.connection,
     logger,
     poolMax: config.jobs.poolMax,
-    pollingIntervalSeconds: options.jobs?.pollingIntervalSeconds,
-    notifyPollingIntervalSeconds: options.jobs?.notifyPollingIntervalSeconds,
   });
-  const messaging = await startMessaging({
-    sms: config.sms,
-    email: config.email,
-    db: database.db,
-    jobs,
-    workers: options.jobs?.messaging,
-  });
+  const messaging = await startMessaging({ sms: config.sms, email: config.email, db: database.db, jobs });
   await registerAccountHousekeeping(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
