@@ -6,11 +6,7 @@ const PAGES = [
   "/our-store",
   "/materials",
   "/member-login",
-  "/member-center",
-  "/member-center/edit-info",
   "/signup/phone-verification",
-  "/signup/password-setting",
-  "/signup/create-member-info",
   "/forget-password",
   "/forget-password/email-verification",
   "/forget-password/phone-verification",
@@ -36,6 +32,22 @@ for (const path of PAGES) {
     await expect(footer.getByRole("link", { name: "會員服務條款" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(page.getByTestId("not-found")).toHaveCount(0);
+  });
+}
+
+/** Pages that need a step or a login send the visitor where they must start. */
+const GUARDED: [string, RegExp][] = [
+  ["/member-center", /\/member-login\?redirectTo=%2Fmember-center$/],
+  ["/member-center/edit-info", /\/member-login\?redirectTo=%2Fmember-center%2Fedit-info$/],
+  ["/signup/password-setting", /\/signup\/phone-verification$/],
+  ["/signup/create-member-info", /\/signup\/phone-verification$/],
+];
+
+for (const [path, target] of GUARDED) {
+  test(`${path} sends a visitor to the right start`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page).toHaveURL(target);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   });
 }
 
