@@ -1,5 +1,6 @@
 // The one schema of the app, split by area. drizzle-kit reads every file in this folder.
 export * from "./auth";
 export * from "./diagnostics";
+export * from "./loyalty";
 export * from "./members";
 export * from "./messaging";
