@@ -13,7 +13,12 @@ export type MemberSessionInfo = {
 };
 
 /** The member's active sessions, newest activity first (the member center lists them). */
-export async function listSessions(db: Database, userId: string, currentSessionId: string, now = new Date()): Promise<MemberSessionInfo[]> {
+export async function listSessions(
+  db: Database,
+  userId: string,
+  currentSessionId: string,
+  now = new Date(),
+): Promise<MemberSessionInfo[]> {
   const rows = await db
     .select()
     .from(authSession)

@@ -28,7 +28,9 @@ describe("loyalty rules", () => {
     expect(tierDecision({ tier: "basic", lastDowngradeAt: null }, "gold", now)).toBe("gold");
     expect(tierDecision({ tier: "gold", lastDowngradeAt: null }, "silver", now)).toBe("silver");
     expect(tierDecision({ tier: "gold", lastDowngradeAt: new Date("2026-03-01T00:00:00Z") }, "basic", now)).toBeNull();
-    expect(tierDecision({ tier: "gold", lastDowngradeAt: new Date("2025-11-01T00:00:00Z") }, "basic", now)).toBe("basic");
+    expect(tierDecision({ tier: "gold", lastDowngradeAt: new Date("2025-11-01T00:00:00Z") }, "basic", now)).toBe(
+      "basic",
+    );
     expect(tierDecision({ tier: "silver", lastDowngradeAt: null }, "silver", now)).toBeNull();
   });
 });
