@@ -21,12 +21,17 @@ export type Source = {
   apiKeyId?: string | null;
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function inTransaction<T>(db: Database, run: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction((tx) => run(tx as unknown as Tx));
 }
 
 /** The member's account row, created on first use, locked until the transaction ends. */
 export async function lockAccount(tx: Tx, memberId: string): Promise<Account> {
+  if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
+  const [known] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId));
+  if (!known) throw new LoyaltyError("member_not_found", "Unknown member");
   await tx.insert(loyaltyAccount).values({ memberId }).onConflictDoNothing();
   const [account] = await tx.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)).for("update");
   if (!account) throw new LoyaltyError("member_not_found", "Unknown member");
