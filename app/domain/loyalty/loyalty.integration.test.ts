@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { authUser, loyaltyAccount, member, pointEntry, pointLot, reward, tierChange } from "../../../server/db/schema";
+import { loyaltyAccount, reward, tierChange } from "../../../server/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
 import { issueCardToken, resolveCardToken } from "./card-tokens.server";
 import { LoyaltyError } from "./errors";
@@ -17,12 +17,12 @@ import {
 import { recordPurchase, refundPurchase } from "./purchases.server";
 import { cancelCoupon, redeemReward, useCoupon } from "./rewards.server";
 import { changeRules } from "./rules.server";
+import { ledgerTotals, newMember } from "./testing.server";
 import { evaluateTiers, tierProgress } from "./tiers.server";
 
 let testDb: TestDatabase;
 let database: DatabaseHandle;
 let db: Database;
-let counter = 0;
 
 beforeAll(async () => {
   testDb = await createTestDatabase({ label: "loyalty" });
@@ -36,39 +36,10 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-export async function newMember(
-  target: Database,
-  fields: Partial<typeof member.$inferInsert> = {},
-): Promise<typeof member.$inferSelect> {
-  counter++;
-  const userId = randomUUID();
-  await target.insert(authUser).values({ id: userId, name: "測試", email: `${userId}@phone.invalid` });
-  const [created] = await target
-    .insert(member)
-    .values({
-      userId,
-      memberNumber: `HL${String(20000000 + counter + Math.floor(Math.random() * 1e6))}`,
-      nameZh: "王小明",
-      phoneNumber: `+8869${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
-      ...fields,
-    })
-    .returning();
-  return created!;
-}
-
 async function checkInvariants(memberId: string) {
-  const [account] = await db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId));
-  const [sum] = await db
-    .select({ s: sql<string>`coalesce(sum(${pointEntry.amount}), 0)` })
-    .from(pointEntry)
-    .where(eq(pointEntry.memberId, memberId));
-  const [lots] = await db
-    .select({ s: sql<string>`coalesce(sum(${pointLot.remaining}), 0)` })
-    .from(pointLot)
-    .where(eq(pointLot.memberId, memberId));
-  const balance = account?.balance ?? 0;
-  expect(Number(sum?.s)).toBe(balance);
-  expect(Number(lots?.s)).toBe(Math.max(0, balance));
+  const { balance, ledgerSum, lotsRemaining } = await ledgerTotals(db, memberId);
+  expect(ledgerSum).toBe(balance);
+  expect(lotsRemaining).toBe(Math.max(0, balance));
   return balance;
 }
 
