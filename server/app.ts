@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
+import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
@@ -71,6 +72,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     workers: options.jobs?.messaging,
   });
   await registerAccountHousekeeping(jobs, database.db);
+  await registerLoyaltyJobs(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
