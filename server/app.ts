@@ -10,6 +10,7 @@ import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { appContext } from "../app/lib/context.server";
+import { createApiV1Router } from "./api/v1";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { type JobQueue, type JobQueueOptions, startJobQueue } from "./jobs/queue";
@@ -184,10 +185,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
 
   if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
 
-  // The machine API has its own 404 in JSON with a stable code.
-  app.use("/api/v1", (_req, res) => {
-    res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
-  });
+  // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
+  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: config.secrets.session, logger }));
 
   app.all(
     "/{*splat}",

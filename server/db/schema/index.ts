@@ -4,3 +4,4 @@ export * from "./diagnostics";
 export * from "./loyalty";
 export * from "./members";
 export * from "./messaging";
+export * from "./pos";
