@@ -41,13 +41,18 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
+/** A JSON answer, loosely typed for assertions. */
+type Answer = { status: number; body: Json };
+// biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON fields.
+type Json = any;
+
 let keyCounter = 0;
 async function call(
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string | undefined> = {},
-): Promise<{ status: number; body: any }> {
+): Promise<Answer> {
   const h: Record<string, string> = { authorization: `Bearer ${storeKey}` };
   if (method === "POST") {
     h["content-type"] = "application/json";
@@ -133,7 +138,7 @@ describe("POS API v1", () => {
     const entriesBefore = (await database.db.select().from(pointEntry)).length;
     const purchase = (fields: Record<string, unknown>) =>
       call("POST", "/purchases", { memberNumber: m.memberNumber, receiptNumber: "BAD-1", netAmount: 100, ...fields });
-    const cases: [Promise<{ status: number; body: any }>, number, string][] = [
+    const cases: [Promise<Answer>, number, string][] = [
       [purchase({ netAmount: -1 }), 400, "invalid_amount"],
       [purchase({ netAmount: 0 }), 400, "invalid_amount"],
       [purchase({ netAmount: 10.5 }), 400, "invalid_amount"],

@@ -114,6 +114,14 @@ export function maskName(name: string): string {
 
 type Locals = { apiKey: ApiKey };
 
+const KNOWN_PATHS = [
+  /^\/members\/lookup$/,
+  /^\/members\/[^/]+\/balance$/,
+  /^\/purchases$/,
+  /^\/purchases\/[^/]+\/refunds$/,
+  /^\/coupons\/[^/]+\/redeem$/,
+];
+
 export function createApiV1Router(options: { db: Database; cardSecret: string; logger: Logger }): express.Router {
   const { db, cardSecret, logger } = options;
   const router = express.Router();
@@ -121,6 +129,12 @@ export function createApiV1Router(options: { db: Database; cardSecret: string; l
   router.get("/openapi.json", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.json(openApiDocument());
+  });
+
+  // Unknown paths are 404 before anything else (the paths are public in the OpenAPI document anyway).
+  router.use((req, res, next) => {
+    if (KNOWN_PATHS.some((pattern) => pattern.test(req.path))) return next();
+    fail(res, 404, "not_found", "Unknown API endpoint");
   });
 
   // Content type and body: JSON only, small.

@@ -12,15 +12,17 @@ import { ledgerTotals, newMember } from "./testing.server";
 
 /**
  * Real concurrency needs real connections: PGlite serialises everything on one, so this file runs
- * only on PostgreSQL (TEST_DATABASE_URL), with two database handles standing in for two app instances.
+ * only on PostgreSQL, with two database handles standing in for two app instances. vitest.config.ts
+ * includes `*.postgres.integration.test.ts` only when TEST_DATABASE_URL is set.
  */
-if (process.env.TEST_DATABASE_URL) {
+{
   let testDb: TestDatabase;
   let one: DatabaseHandle;
   let two: DatabaseHandle;
 
   beforeAll(async () => {
     testDb = await createTestDatabase({ label: "loyalty_conc", poolMax: 12 });
+    if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
     one = await openDatabase(testDb.config);
     await one.migrate();
     two = await openDatabase(testDb.config);
