@@ -35,7 +35,9 @@ import { ledgerTotals, newMember } from "./testing.server";
   });
 
   describe("concurrent ledger operations on PostgreSQL", () => {
-    it("never double-spends: 200 parallel redemptions over two instances, balance = ledger sum ≥ 0", async () => {
+    it("never double-spends: 200 parallel redemptions over two instances, balance = ledger sum ≥ 0", {
+      timeout: 120_000,
+    }, async () => {
       const m = await newMember(one.db);
       const rewardId = randomUUID();
       await one.db.insert(reward).values({ id: rewardId, name: "gift", kind: "gift", pointsCost: 30, stock: 1000 });
@@ -61,7 +63,9 @@ import { ledgerTotals, newMember } from "./testing.server";
       expect(item?.stock).toBe(1000 - 33);
     });
 
-    it("keeps every invariant under mixed purchases, refunds, redemptions and coupon uses", async () => {
+    it("keeps every invariant under mixed purchases, refunds, redemptions and coupon uses", {
+      timeout: 120_000,
+    }, async () => {
       const members = await Promise.all(Array.from({ length: 5 }, () => newMember(one.db)));
       const rewardId = randomUUID();
       await one.db
