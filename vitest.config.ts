@@ -55,7 +55,11 @@ export default defineConfig({
           name: "integration",
           environment: "node",
           include: ["app/**/*.integration.test.ts", "server/**/*.integration.test.ts"],
-          exclude: ["**/node_modules/**"],
+          // Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
+          exclude: [
+            "**/node_modules/**",
+            ...(process.env.TEST_DATABASE_URL ? [] : ["**/*.postgres.integration.test.ts"]),
+          ],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

@@ -8,7 +8,9 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
+import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { appContext } from "../app/lib/context.server";
+import { createApiV1Router } from "./api/v1";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
@@ -62,6 +64,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   });
   const messaging = await startMessaging({ sms: config.sms, email: config.email, db: database.db, jobs });
   await registerAccountHousekeeping(jobs, database.db);
+  await registerLoyaltyJobs(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
@@ -173,10 +176,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
 
   if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
 
-  // The machine API has its own 404 in JSON with a stable code.
-  app.use("/api/v1", (_req, res) => {
-    res.status(404).json({ error: { code: "not_found", message: "Unknown API endpoint" } });
-  });
+  // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
+  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: config.secrets.session, logger }));
 
   // ETags for public pages; `private, no-store` for any request with a session.
   app.use(httpCache({ renderCacheMs: config.renderCacheMs }));

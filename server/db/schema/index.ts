@@ -3,5 +3,7 @@ export * from "./auth";
 
 export * from "./catalog";
 export * from "./diagnostics";
+export * from "./loyalty";
 export * from "./members";
 export * from "./messaging";
+export * from "./pos";

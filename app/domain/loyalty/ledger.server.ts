@@ -1,0 +1,224 @@
+import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
+import type { Database } from "../../../server/db/client";
+import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "../../../server/db/schema";
+import { LoyaltyError } from "./errors";
+
+/**
+ * The ledger core. Every function here runs inside a caller's transaction, after lockAccount():
+ * the member's loyalty_account row is locked (`select … for update`), so all mutations of one
+ * member are serialised on every app instance, and the balance column stays equal to the ledger sum.
+ */
+
+export type Tx = Database;
+export type Account = typeof loyaltyAccount.$inferSelect;
+export type Entry = typeof pointEntry.$inferSelect;
+
+/** Where an entry came from (any may be absent). */
+export type Source = {
+  storeId?: string | null;
+  receiptNumber?: string | null;
+  staffUserId?: string | null;
+  apiKeyId?: string | null;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function inTransaction<T>(db: Database, run: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => run(tx as unknown as Tx));
+}
+
+/** The member's account row, created on first use, locked until the transaction ends. */
+export async function lockAccount(tx: Tx, memberId: string): Promise<Account> {
+  if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
+  const [known] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId));
+  if (!known) throw new LoyaltyError("member_not_found", "Unknown member");
+  await tx.insert(loyaltyAccount).values({ memberId }).onConflictDoNothing();
+  const [account] = await tx.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)).for("update");
+  if (!account) throw new LoyaltyError("member_not_found", "Unknown member");
+  return account;
+}
+
+/** The member, or member_not_found / member_disabled. */
+export async function activeMember(tx: Tx, memberId: string): Promise<typeof member.$inferSelect> {
+  const [found] = await tx.select().from(member).where(eq(member.id, memberId));
+  if (!found) throw new LoyaltyError("member_not_found", "Unknown member");
+  if (found.disabled) throw new LoyaltyError("member_disabled", "The member is disabled");
+  return found;
+}
+
+export async function entryByKey(tx: Tx, key: string): Promise<Entry | null> {
+  const [found] = await tx.select().from(pointEntry).where(eq(pointEntry.idempotencyKey, key));
+  return found ?? null;
+}
+
+async function setBalance(tx: Tx, account: Account, balance: number, now: Date): Promise<void> {
+  const negativeSince = balance < 0 ? (account.negativeSince ?? now) : null;
+  await tx
+    .update(loyaltyAccount)
+    .set({ balance, negativeSince, updatedAt: now })
+    .where(eq(loyaltyAccount.memberId, account.memberId));
+  account.balance = balance;
+  account.negativeSince = negativeSince;
+}
+
+type EntryInput = Source & {
+  kind: EntryKind;
+  key: string;
+  reason?: string | null;
+  purchaseId?: string | null;
+  couponId?: string | null;
+};
+
+/**
+ * Books a credit. With `expiresAt` it creates a lot; a negative balance (after a refund) is paid
+ * off first, so the lot holds only what is left over.
+ */
+export async function credit(
+  tx: Tx,
+  account: Account,
+  input: EntryInput & { amount: number; expiresAt: Date | null },
+  now: Date,
+): Promise<Entry> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("credit needs a positive integer");
+  const entry = await insertEntry(tx, account, input, input.amount, input.expiresAt, now);
+  if (input.expiresAt) {
+    const remaining = Math.max(0, Math.min(input.amount, input.amount + Math.min(0, account.balance)));
+    await tx
+      .insert(pointLot)
+      .values({ entryId: entry.id, memberId: account.memberId, remaining, expiresAt: input.expiresAt });
+  }
+  await setBalance(tx, account, account.balance + input.amount, now);
+  return entry;
+}
+
+/**
+ * Books a debit, taking points from the lots that expire first (a preferred lot first, e.g. the
+ * purchase's own lot on a refund). Without `allowNegative` too few points fail with
+ * insufficient_points; with it (refunds only) the shortfall makes the balance negative (flagged).
+ */
+export async function debit(
+  tx: Tx,
+  account: Account,
+  input: EntryInput & { amount: number; allowNegative?: boolean; preferLot?: string | null },
+  now: Date,
+): Promise<Entry> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("debit needs a positive integer");
+  // Lots past their expiry are booked as expired first, so the balance is what may be spent.
+  await expireDueLots(tx, account, now);
+  if (!input.allowNegative && account.balance < input.amount) {
+    throw new LoyaltyError("insufficient_points", `The member has ${account.balance} points, ${input.amount} needed`);
+  }
+  const lots = await tx
+    .select()
+    .from(pointLot)
+    .where(and(eq(pointLot.memberId, account.memberId), gt(pointLot.remaining, 0), gt(pointLot.expiresAt, now)))
+    .orderBy(
+      desc(sql`${pointLot.entryId} = ${input.preferLot ?? null}::uuid`),
+      asc(pointLot.expiresAt),
+      asc(pointLot.entryId),
+    );
+  const entry = await insertEntry(tx, account, input, -input.amount, null, now);
+  let left = input.amount;
+  for (const lot of lots) {
+    if (left === 0) break;
+    const take = Math.min(left, lot.remaining);
+    left -= take;
+    await tx
+      .update(pointLot)
+      .set({ remaining: lot.remaining - take })
+      .where(eq(pointLot.entryId, lot.entryId));
+    await tx.insert(pointLotUse).values({ debitEntryId: entry.id, lotEntryId: lot.entryId, points: take });
+  }
+  await setBalance(tx, account, account.balance - input.amount, now);
+  return entry;
+}
+
+/** Gives back the points of a debit to the very lots it took them from (a cancelled coupon). */
+export async function reverseDebit(
+  tx: Tx,
+  account: Account,
+  debitEntry: Entry,
+  input: EntryInput,
+  now: Date,
+): Promise<Entry> {
+  const amount = -debitEntry.amount;
+  const entry = await insertEntry(tx, account, input, amount, null, now);
+  // A negative balance (refund) is paid off first; only the rest goes back into lots.
+  let toLots = Math.max(0, Math.min(amount, amount + Math.min(0, account.balance)));
+  const uses = await tx
+    .select()
+    .from(pointLotUse)
+    .where(eq(pointLotUse.debitEntryId, debitEntry.id))
+    .orderBy(asc(pointLotUse.id));
+  for (const use of uses) {
+    if (toLots === 0) break;
+    const give = Math.min(toLots, use.points);
+    toLots -= give;
+    await tx
+      .update(pointLot)
+      .set({ remaining: sql`${pointLot.remaining} + ${give}` })
+      .where(eq(pointLot.entryId, use.lotEntryId));
+  }
+  await setBalance(tx, account, account.balance + amount, now);
+  return entry;
+}
+
+async function insertEntry(
+  tx: Tx,
+  account: Account,
+  input: EntryInput,
+  amount: number,
+  lotExpiresAt: Date | null,
+  now: Date,
+): Promise<Entry> {
+  const [entry] = await tx
+    .insert(pointEntry)
+    .values({
+      memberId: account.memberId,
+      kind: input.kind,
+      amount,
+      lotExpiresAt,
+      storeId: input.storeId ?? null,
+      receiptNumber: input.receiptNumber ?? null,
+      staffUserId: input.staffUserId ?? null,
+      apiKeyId: input.apiKeyId ?? null,
+      purchaseId: input.purchaseId ?? null,
+      couponId: input.couponId ?? null,
+      reason: input.reason ?? null,
+      idempotencyKey: input.key,
+      createdAt: now,
+    })
+    .returning();
+  if (!entry) throw new Error("ledger insert returned nothing");
+  return entry;
+}
+
+/**
+ * Books an `expire` entry for every lot of the member whose expiry has passed and that still holds
+ * points. The key includes how much of the lot expired so far, so a repeat (another instance, a
+ * retried job) finds nothing left to expire and a lot refilled by a cancelled coupon expires again.
+ */
+export async function expireDueLots(tx: Tx, account: Account, now: Date): Promise<{ entries: number; points: number }> {
+  const due = await tx
+    .select()
+    .from(pointLot)
+    .where(and(eq(pointLot.memberId, account.memberId), gt(pointLot.remaining, 0), lte(pointLot.expiresAt, now)))
+    .orderBy(asc(pointLot.expiresAt), asc(pointLot.entryId));
+  let points = 0;
+  for (const lot of due) {
+    const expired = lot.expired + lot.remaining;
+    const entry = await insertEntry(
+      tx,
+      account,
+      { kind: "expire", key: `expire:${lot.entryId}:${expired}`, reason: `lot expired ${lot.expiresAt.toISOString()}` },
+      -lot.remaining,
+      null,
+      now,
+    );
+    await tx.update(pointLot).set({ remaining: 0, expired }).where(eq(pointLot.entryId, lot.entryId));
+    await tx.insert(pointLotUse).values({ debitEntryId: entry.id, lotEntryId: lot.entryId, points: lot.remaining });
+    points += lot.remaining;
+  }
+  if (points > 0) await setBalance(tx, account, account.balance - points, now);
+  return { entries: due.length, points };
+}
