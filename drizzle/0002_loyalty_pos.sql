@@ -134,6 +134,28 @@ CREATE TABLE "tier_change" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "api_idempotency" (
+	"api_key_id" uuid NOT NULL,
+	"key" text NOT NULL,
+	"request_hash" text NOT NULL,
+	"status" integer,
+	"response" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "api_idempotency_api_key_id_key_pk" PRIMARY KEY("api_key_id","key")
+);
+--> statement-breakpoint
+CREATE TABLE "api_key" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"store_id" text NOT NULL,
+	"name" text NOT NULL,
+	"prefix" text NOT NULL,
+	"secret_hash" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_used_at" timestamp with time zone,
+	"revoked_at" timestamp with time zone,
+	CONSTRAINT "api_key_secret_hash_unique" UNIQUE("secret_hash")
+);
+--> statement-breakpoint
 ALTER TABLE "coupon" ADD CONSTRAINT "coupon_reward_id_reward_id_fk" FOREIGN KEY ("reward_id") REFERENCES "public"."reward"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "coupon" ADD CONSTRAINT "coupon_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "loyalty_account" ADD CONSTRAINT "loyalty_account_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -145,6 +167,7 @@ ALTER TABLE "point_lot_use" ADD CONSTRAINT "point_lot_use_lot_entry_id_point_lot
 ALTER TABLE "purchase" ADD CONSTRAINT "purchase_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "purchase_refund" ADD CONSTRAINT "purchase_refund_purchase_id_purchase_id_fk" FOREIGN KEY ("purchase_id") REFERENCES "public"."purchase"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tier_change" ADD CONSTRAINT "tier_change_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_idempotency" ADD CONSTRAINT "api_idempotency_api_key_id_api_key_id_fk" FOREIGN KEY ("api_key_id") REFERENCES "public"."api_key"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "coupon_member_idx" ON "coupon" USING btree ("member_id","reward_id");--> statement-breakpoint
 CREATE INDEX "point_entry_member_idx" ON "point_entry" USING btree ("member_id","created_at");--> statement-breakpoint
 CREATE INDEX "point_lot_member_idx" ON "point_lot" USING btree ("member_id","expires_at");--> statement-breakpoint
@@ -153,4 +176,7 @@ CREATE INDEX "point_lot_use_debit_idx" ON "point_lot_use" USING btree ("debit_en
 CREATE INDEX "purchase_member_idx" ON "purchase" USING btree ("member_id","purchased_at");--> statement-breakpoint
 CREATE INDEX "purchase_refund_purchase_idx" ON "purchase_refund" USING btree ("purchase_id");--> statement-breakpoint
 CREATE INDEX "tier_change_member_idx" ON "tier_change" USING btree ("member_id","created_at");--> statement-breakpoint
+CREATE INDEX "api_idempotency_created_idx" ON "api_idempotency" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "api_key_store_idx" ON "api_key" USING btree ("store_id");--> statement-breakpoint
+-- The rules in force until an admin changes them: the PRODUCT.md §4 defaults (column defaults).
 INSERT INTO "loyalty_rules" ("note") VALUES ('defaults from PRODUCT.md §4');
