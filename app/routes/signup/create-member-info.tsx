@@ -4,6 +4,7 @@ import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { sendEmailVerification } from "~/domain/auth/email-verification.server";
+import { grantWelcomePoints } from "~/domain/loyalty/points.server";
 import { findDistrict } from "~/domain/members/address";
 import { createMember, isEmailTaken, isUniqueViolation } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
@@ -56,6 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw error;
   });
   if (!created) return redirect(links["member-center"]());
+  // Welcome points when the rules grant them (idempotent: keyed by member).
+  await grantWelcomePoints(app.db, created.id);
   if (profile.email) {
     await sendEmailVerification(authDeps(context), { email: profile.email, ip: app.ip, locale: getLocale(request) });
     return redirectWithToast(toastSettings(context), links.verifyEmail(), {
