@@ -80,7 +80,7 @@ const RPS_PAGES = [
   { path: "/our-store", target: TARGETS.rpsRatioCatalogue },
   { path: MATERIAL_PAGE, target: TARGETS.rpsRatioCatalogue },
 ];
-const JS_PAGES = ["/", "/our-store", STORE_PAGE, "/materials", MATERIAL_PAGE, "/member-login"];
+const JS_PAGES = ["/", "/our-store", STORE_PAGE, "/materials", MATERIAL_PAGE, "/member-login", "/signup/phone-verification"];
 const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE];
 const COLD_RUNS = 3;
 const POLL_MS = 20;

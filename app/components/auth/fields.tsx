@@ -1,6 +1,6 @@
-import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Field } from "~/components/ui/field";
+import { Eye, EyeOff } from "~/components/ui/icons";
 import { estimateStrength, PASSWORD_MAX, PASSWORD_MIN } from "~/domain/auth/password-policy";
 import { cn } from "~/lib/cn";
 import { type MessageKey, useT } from "~/lib/i18n";

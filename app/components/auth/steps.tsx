@@ -1,4 +1,4 @@
-import { Check } from "lucide-react";
+import { Check } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import { useT } from "~/lib/i18n";
 

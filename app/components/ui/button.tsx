@@ -1,9 +1,9 @@
 import { Slot } from "@radix-ui/react-slot";
 import type { VariantProps } from "class-variance-authority";
-import { LoaderCircle } from "lucide-react";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
 import { buttonVariants } from "./button-variants";
+import { LoaderCircle } from "./icons";
 
 // The classes live in their own module, so pages that only style a link as a button do not ship
 // the Button component (Radix Slot, spinner icon).

@@ -1,8 +1,6 @@
-import * as CheckboxPrimitive from "@radix-ui/react-checkbox";
-import { Label } from "@radix-ui/react-label";
-import { Check } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { ErrorList } from "./field";
+import { Check } from "./icons";
 
 type CheckboxFieldProps = {
   label: ReactNode;
@@ -15,6 +13,10 @@ type CheckboxFieldProps = {
   errors?: readonly string[] | null;
 };
 
+/**
+ * A labelled checkbox: a real <input type=checkbox> (it submits and toggles without JavaScript),
+ * drawn in the brand's style with the check mark on top.
+ */
 export function CheckboxField({ label, errors, onCheckedChange, ...props }: CheckboxFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -22,21 +24,21 @@ export function CheckboxField({ label, errors, onCheckedChange, ...props }: Chec
   return (
     <div>
       <div className="flex items-start gap-3">
-        <CheckboxPrimitive.Root
-          id={id}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? errorId : undefined}
-          onCheckedChange={(c) => onCheckedChange?.(c === true)}
-          className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-md border border-line bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 aria-[invalid=true]:border-danger-700 data-[state=checked]:border-ink data-[state=checked]:bg-ink data-[state=checked]:text-paper"
-          {...props}
-        >
-          <CheckboxPrimitive.Indicator>
-            <Check aria-hidden className="size-4" />
-          </CheckboxPrimitive.Indicator>
-        </CheckboxPrimitive.Root>
-        <Label htmlFor={id} className="text-base leading-relaxed text-ink">
+        <span className="relative mt-0.5 flex size-6 shrink-0">
+          <input
+            id={id}
+            type="checkbox"
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? errorId : undefined}
+            onChange={onCheckedChange ? (e) => onCheckedChange(e.currentTarget.checked) : undefined}
+            className="peer size-6 cursor-pointer appearance-none rounded-md border border-line bg-white checked:border-ink checked:bg-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 aria-[invalid=true]:border-danger-700"
+            {...props}
+          />
+          <Check className="pointer-events-none absolute inset-1 hidden size-4 text-paper peer-checked:block" />
+        </span>
+        <label htmlFor={id} className="text-base leading-relaxed text-ink">
           {label}
-        </Label>
+        </label>
       </div>
       <ErrorList id={errorId} errors={errors} />
     </div>

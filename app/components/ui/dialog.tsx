@@ -1,7 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { useT } from "~/lib/i18n";
+import { X } from "./icons";
 
 type DialogProps = {
   open?: boolean;

@@ -1,4 +1,3 @@
-import { Label } from "@radix-ui/react-label";
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { cn } from "~/lib/cn";
 import { inputClass } from "./input-class";
@@ -35,9 +34,9 @@ export function FieldShell({ label, description, errors, className, children }: 
     [description ? descriptionId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("space-y-1.5", className)}>
-      <Label htmlFor={inputId} className="block text-sm font-medium text-ink">
+      <label htmlFor={inputId} className="block text-sm font-medium text-ink">
         {label}
-      </Label>
+      </label>
       {children({ inputId, describedBy, invalid })}
       {description ? (
         <p id={descriptionId} className="text-sm text-muted">

@@ -1,7 +1,7 @@
 import * as SelectPrimitive from "@radix-ui/react-select";
-import { Check, ChevronDown } from "lucide-react";
 import { cn } from "~/lib/cn";
 import { FieldShell, inputClass } from "./field";
+import { Check, ChevronDown } from "./icons";
 
 export type SelectOption = { value: string; label: string };
 
