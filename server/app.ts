@@ -5,6 +5,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
 import { appContext } from "../app/lib/context.server";
 import { type AppConfig, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
@@ -43,6 +44,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const database = await openDatabase(config.database);
   await database.migrate();
   if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
+  await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React
