@@ -116,10 +116,12 @@ test.describe("loading overlay", () => {
   });
 
   test("never flashes on a fast navigation", async ({ page }) => {
-    await gotoAndCheck(page, "/");
-    await page.getByRole("banner").getByRole("link", { name: "門市據點" }).click();
-    await expect(page).toHaveURL(/\/our-store$/);
-    await expect(page.getByRole("heading", { level: 1, name: "門市據點" })).toBeVisible();
+    // Between pages without database work (the store list now queries the catalogue, and on a busy
+    // CI machine that can take longer than the overlay's delay, which is then correct behaviour).
+    await gotoAndCheck(page, "/privacy");
+    await page.getByRole("contentinfo").getByRole("link", { name: "會員服務條款" }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole("heading", { level: 1, name: "會員服務條款" })).toBeVisible();
     await expectAccessible(page);
     await page.getByRole("contentinfo").getByRole("link", { name: "隱私權政策" }).click();
     await expect(page).toHaveURL(/\/privacy$/);

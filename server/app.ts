@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
+import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { appContext } from "../app/lib/context.server";
 import { createApiV1Router } from "./api/v1";
@@ -54,6 +55,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   await database.migrate();
   const auth = createAuth({ db: database.db, config });
   if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
+  await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
   // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).

@@ -15,10 +15,19 @@ export function Gallery({ images, t, label }: { images: ImageData[]; t: Translat
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
 
+  // While a button or key scrolls the strip smoothly, the picture being scrolled to is the current
+  // one: the scroll events on the way there must not move the position back.
+  const target = useRef<number | null>(null);
+
   const goTo = useCallback((next: number) => {
     const el = strip.current;
     if (!el) return;
     const clamped = Math.max(0, Math.min(next, el.children.length - 1));
+    target.current = clamped;
+    // Never wait forever (a resize during the scroll moves the goal).
+    window.setTimeout(() => {
+      if (target.current === clamped) target.current = null;
+    }, 1000);
     el.scrollTo({ left: clamped * el.clientWidth, behavior: "smooth" });
     setIndex(clamped);
   }, []);
@@ -29,11 +38,28 @@ export function Gallery({ images, t, label }: { images: ImageData[]; t: Translat
     let frame = 0;
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => setIndex(Math.round(el.scrollLeft / Math.max(1, el.clientWidth))));
+      frame = requestAnimationFrame(() => {
+        const at = Math.round(el.scrollLeft / Math.max(1, el.clientWidth));
+        if (target.current !== null) {
+          if (Math.abs(el.scrollLeft - target.current * el.clientWidth) > 2) return;
+          target.current = null;
+        }
+        setIndex(at);
+      });
+    };
+    // A finger or trackpad takes over from any scroll we started.
+    const release = () => {
+      target.current = null;
     };
     el.addEventListener("scroll", onScroll, { passive: true });
+    el.addEventListener("pointerdown", release, { passive: true });
+    el.addEventListener("wheel", release, { passive: true });
+    el.addEventListener("touchstart", release, { passive: true });
     return () => {
       el.removeEventListener("scroll", onScroll);
+      el.removeEventListener("pointerdown", release);
+      el.removeEventListener("wheel", release);
+      el.removeEventListener("touchstart", release);
       cancelAnimationFrame(frame);
     };
   }, []);

@@ -146,7 +146,12 @@ export async function seedCatalog(db: Database): Promise<{ stores: number; mater
         ),
       );
   });
-  return { stores: SEED_STORES.length, materials: SEED_MATERIALS.length, categories: SEED_CATEGORIES.length };
+  // Published rows only: the demo also holds one unpublished showroom and one withdrawn material.
+  return {
+    stores: SEED_STORES.filter((s) => s.published).length,
+    materials: SEED_MATERIALS.filter((m) => m.published !== false).length,
+    categories: SEED_CATEGORIES.length,
+  };
 }
 
 /** Seeds only a catalogue that has neither stores nor materials (first start of a fresh database). */
