@@ -1,8 +1,7 @@
 import { Slot } from "@radix-ui/react-slot";
-import type { VariantProps } from "class-variance-authority";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
-import { buttonVariants } from "./button-variants";
+import { type ButtonVariantProps, buttonVariants } from "./button-variants";
 import { LoaderCircle } from "./icons";
 
 // The classes live in their own module, so pages that only style a link as a button do not ship
@@ -10,7 +9,7 @@ import { LoaderCircle } from "./icons";
 export { buttonVariants };
 
 type ButtonProps = ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & {
+  ButtonVariantProps & {
     /** Renders the child element (e.g. a Link) with button styles. */
     asChild?: boolean;
     /** Shows a spinner, disables the button and announces that work is in progress. */
