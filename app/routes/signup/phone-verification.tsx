@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
-import { CodeField, PhoneField, useCountdown } from "~/components/auth/fields";
+import { CodeStep } from "~/components/auth/code-step";
+import { PhoneField, useCountdown } from "~/components/auth/fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
@@ -149,35 +150,13 @@ export default function SignupPhoneVerificationPage({ loaderData }: Route.Compon
       ) : null}
 
       {loaderData.sentTo ? (
-        <div className="space-y-6">
-          <Alert>
-            {t("auth.code.sentSms", { target: loaderData.sentTo, minutes: loaderData.minutes })}{" "}
-            <Form method="post" className="inline">
-              <button type="submit" name="intent" value="change" className="font-semibold underline underline-offset-4">
-                {t("auth.code.changeTarget")}
-              </button>
-            </Form>
-          </Alert>
-          <Form method="post" className="space-y-5" noValidate>
-            <CodeField errors={form.errors("code")} />
-            <Button type="submit" name="intent" value="verify" block size="lg" pending={pending}>
-              {t("auth.verify")}
-            </Button>
-          </Form>
-          <Form method="post">
-            {captcha.field}
-            <Button
-              type="submit"
-              name="intent"
-              value="resend"
-              variant="ghost"
-              block
-              disabled={secondsLeft > 0 || !captcha.ready}
-            >
-              {secondsLeft > 0 ? t("auth.code.resendIn", { seconds: secondsLeft }) : t("auth.code.resend")}
-            </Button>
-          </Form>
-        </div>
+        <CodeStep
+          sentNotice={t("auth.code.sentSms", { target: loaderData.sentTo, minutes: loaderData.minutes })}
+          codeErrors={form.errors("code")}
+          pending={pending}
+          captcha={captcha}
+          secondsLeft={secondsLeft}
+        />
       ) : (
         <Form method="post" className="space-y-6" noValidate>
           {captcha.field}
