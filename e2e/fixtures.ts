@@ -209,6 +209,7 @@ export const UNSCRIPTABLE_FRAMES = 'iframe[sandbox]:not([sandbox~="allow-scripts
 
 /** Runs axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on the page as it is now; any violation fails the test. */
 export async function expectAccessible(page: Page): Promise<void> {
+  await settleAnimations(page);
   const results = await new AxeBuilder({ page }).exclude(UNSCRIPTABLE_FRAMES).withTags(AXE_TAGS).analyze();
   const summary = results.violations.map(
     (v) =>
@@ -216,6 +217,28 @@ export async function expectAccessible(page: Page): Promise<void> {
       v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ") ?? ""}`).join("\n"),
   );
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/**
+ * Waits for toasts to mount and for every finite CSS animation or transition to end: axe measures
+ * colours as they are at that instant, and a toast caught half faded in fails contrast.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("[data-sonner-toast]")).every(
+      (toast) => toast.getAttribute("data-mounted") === "true",
+    ),
+  );
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) =>
+          Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY),
+        )
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /**
