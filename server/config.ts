@@ -84,8 +84,14 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().regex(MAIL_FROM, 'must be an address or "Name <address>"').optional(),
 
-  LINE_CHANNEL_ID: z.string().regex(/^\d{6,20}$/, "must be the numeric LINE Login channel id").optional(),
-  LINE_CHANNEL_SECRET: z.string().regex(/^[0-9a-fA-F]{16,64}$/, "must be the channel secret (hex)").optional(),
+  LINE_CHANNEL_ID: z
+    .string()
+    .regex(/^\d{6,20}$/, "must be the numeric LINE Login channel id")
+    .optional(),
+  LINE_CHANNEL_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{16,64}$/, "must be the channel secret (hex)")
+    .optional(),
   LIFF_ID: z
     .string()
     .regex(/^\d{6,20}-[A-Za-z0-9]{4,20}$/, "must be a LIFF app id (channel id, dash, suffix)")
@@ -315,7 +321,9 @@ function lineConfig(e: Env, isProduction: boolean, sessionSecret: string): LineC
     const channelId = requireValue(e.LINE_CHANNEL_ID, "LINE_CHANNEL_ID", "LINE_CHANNEL_SECRET is set");
     const channelSecret = requireValue(e.LINE_CHANNEL_SECRET, "LINE_CHANNEL_SECRET", "LINE_CHANNEL_ID is set");
     if (e.LIFF_ID && !e.LIFF_ID.startsWith(`${channelId}-`)) {
-      throw new ConfigError("Invalid configuration: LIFF_ID must belong to LINE_CHANNEL_ID (it starts with the channel id)");
+      throw new ConfigError(
+        "Invalid configuration: LIFF_ID must belong to LINE_CHANNEL_ID (it starts with the channel id)",
+      );
     }
     const accessBase = requireHttpsInProduction(e.LINE_ACCESS_BASE_URL, "LINE_ACCESS_BASE_URL", isProduction);
     const apiBaseUrl = requireHttpsInProduction(e.LINE_API_BASE_URL, "LINE_API_BASE_URL", isProduction);

@@ -13,7 +13,10 @@ type HeaderOptions = {
 };
 
 /** Content-Security-Policy with a per-request nonce; scripts may load further scripts only through 'strict-dynamic'. */
-export function contentSecurityPolicy(nonce: string, { isProduction, isViteDev, lineOrigins = [] }: HeaderOptions): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  { isProduction, isViteDev, lineOrigins = [] }: HeaderOptions,
+): string {
   const line = lineOrigins.map((o) => ` ${o}`).join("");
   const directives = [
     "default-src 'self'",

@@ -4,8 +4,8 @@ import IsInClientModule from "@line/liff/is-in-client";
 import IsLoggedInModule from "@line/liff/is-logged-in";
 import LoginModule from "@line/liff/login";
 import type { LiffBridge } from "~/components/line/line-button";
-import { links } from "./links";
 import type { LiffStart } from "./liff-detect";
+import { links } from "./links";
 
 /**
  * LIFF inside the LINE app: the pluggable core with only the modules used here (is-in-client,
@@ -35,7 +35,11 @@ export async function startLiff({ liffId, mock }: LiffStart): Promise<void> {
     liff.use(new LiffMockPlugin() as unknown as Parameters<typeof liff.use>[0]);
   }
   await liff.init({ liffId, ...(mockData ? { mock: true } : {}) } as Parameters<typeof liff.init>[0]);
-  if (mockData) (liff as unknown as { $mock: { set(data: unknown): void } }).$mock.set((prev: object) => ({ ...prev, ...mockData }));
+  if (mockData)
+    (liff as unknown as { $mock: { set(data: unknown): void } }).$mock.set((prev: object) => ({
+      ...prev,
+      ...mockData,
+    }));
 
   const login = (method: Method) => {
     sessionStorage.setItem(PENDING_METHOD, method);

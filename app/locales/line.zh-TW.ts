@@ -16,7 +16,8 @@ export const lineZhTW = {
   "lineSignup.phoneLead": "您已使用 LINE 登入。門市以手機號碼查詢會員，請再驗證一支手機號碼。",
   "lineSignup.sms": "您的會員註冊驗證碼為 {code}，{minutes} 分鐘內有效。請勿將驗證碼告訴任何人。",
   "lineSignup.existingTitle": "此手機號碼已是會員",
-  "lineSignup.existingBody": "手機號碼 {phone} 已由您驗證，並屬於既有的會員帳號。要把這個 LINE 帳號連結到該會員並登入嗎？",
+  "lineSignup.existingBody":
+    "手機號碼 {phone} 已由您驗證，並屬於既有的會員帳號。要把這個 LINE 帳號連結到該會員並登入嗎？",
   "lineSignup.linkSubmit": "連結 LINE 並登入",
   "lineSignup.useOtherPhone": "改用其他手機號碼",
 

@@ -1,5 +1,5 @@
 import { createECDH, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import express, { type Request, type Response, type Router } from "express";
+import express, { type Request, type Response } from "express";
 import { importJWK, type JWK, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { LINE_ISSUER } from "../config";
@@ -127,7 +127,8 @@ export function createLocalLineProvider(options: LocalLineOptions) {
 
   function checkAuthorize(req: Request, input: unknown) {
     const parsed = authorizeQuery.safeParse(input);
-    if (!parsed.success) return { ok: false as const, message: parsed.error.issues.map((i) => i.path.join(".")).join(", ") };
+    if (!parsed.success)
+      return { ok: false as const, message: parsed.error.issues.map((i) => i.path.join(".")).join(", ") };
     const q = parsed.data;
     if (q.client_id !== options.channelId) return { ok: false as const, message: "invalid client_id" };
     const redirect = new URL(q.redirect_uri);
@@ -189,17 +190,20 @@ export function createLocalLineProvider(options: LocalLineOptions) {
 
   router.post("/oauth2/v2.1/token", async (req, res) => {
     const b = req.body as Record<string, unknown>;
-    if (b.grant_type !== "authorization_code") return oauthError(res, 400, "unsupported_grant_type", "unsupported grant_type");
+    if (b.grant_type !== "authorization_code")
+      return oauthError(res, 400, "unsupported_grant_type", "unsupported grant_type");
     if (b.client_id !== options.channelId) return oauthError(res, 400, "invalid_client", "invalid client_id");
     if (typeof b.client_secret !== "string" || !sameText(b.client_secret, options.channelSecret)) {
       return oauthError(res, 400, "invalid_client", "invalid client_secret");
     }
     const pending = typeof b.code === "string" ? codes.get(b.code) : undefined;
-    if (!pending || pending.expiresAt < now().getTime()) return oauthError(res, 400, "invalid_grant", "invalid authorization code");
+    if (!pending || pending.expiresAt < now().getTime())
+      return oauthError(res, 400, "invalid_grant", "invalid authorization code");
     if (pending.used) return oauthError(res, 400, "invalid_grant", "authorization code has already been used");
     // Single use even when the rest of the request is wrong (RFC 6749 §4.1.2).
     pending.used = true;
-    if (b.redirect_uri !== pending.redirectUri) return oauthError(res, 400, "invalid_grant", "redirect_uri does not match");
+    if (b.redirect_uri !== pending.redirectUri)
+      return oauthError(res, 400, "invalid_grant", "redirect_uri does not match");
     const verifier = typeof b.code_verifier === "string" ? b.code_verifier : "";
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !sameText(challenge, pending.codeChallenge)) {
@@ -247,7 +251,9 @@ export function createLocalLineProvider(options: LocalLineOptions) {
       const { payload } = await jwtVerify(
         b.id_token,
         async (header) =>
-          header.alg === "ES256" ? importJWK(signing.publicJwk, "ES256") : new TextEncoder().encode(options.channelSecret),
+          header.alg === "ES256"
+            ? importJWK(signing.publicJwk, "ES256")
+            : new TextEncoder().encode(options.channelSecret),
         { algorithms: ["HS256", "ES256"], currentDate: now() },
       );
       if (payload.iss !== LINE_ISSUER) return oauthError(res, 400, "invalid_request", "Invalid IdToken Issuer.");
@@ -289,13 +295,27 @@ export function createLocalLineProvider(options: LocalLineOptions) {
 
   router.get("/v2/profile", (req, res) => {
     const entry = bearer(req);
-    if (!entry) return res.status(401).json({ message: "Authentication failed. Confirm that the access token in the authorization header is valid." });
-    res.json({ userId: entry.user.sub, displayName: entry.user.name, ...(entry.user.picture ? { pictureUrl: entry.user.picture } : {}) });
+    if (!entry)
+      return res
+        .status(401)
+        .json({
+          message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
+        });
+    res.json({
+      userId: entry.user.sub,
+      displayName: entry.user.name,
+      ...(entry.user.picture ? { pictureUrl: entry.user.picture } : {}),
+    });
   });
 
   router.get("/friendship/v1/status", (req, res) => {
     const entry = bearer(req);
-    if (!entry) return res.status(401).json({ message: "Authentication failed. Confirm that the access token in the authorization header is valid." });
+    if (!entry)
+      return res
+        .status(401)
+        .json({
+          message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
+        });
     res.json({ friendFlag: false });
   });
 

@@ -61,7 +61,10 @@ export function hashIdToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export async function verifyLineIdToken(token: string | null | undefined, options: VerifyOptions): Promise<IdTokenResult> {
+export async function verifyLineIdToken(
+  token: string | null | undefined,
+  options: VerifyOptions,
+): Promise<IdTokenResult> {
   if (!token) return { ok: false, reason: "missing" };
   const expected = ALGORITHM[options.flow];
   let header: ReturnType<typeof decodeProtectedHeader>;
@@ -95,7 +98,8 @@ export async function verifyLineIdToken(token: string | null | undefined, option
   }
   // jose compares iat only against maxTokenAge's window; say plainly that a future iat is refused.
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (typeof payload.iat !== "number" || payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) return { ok: false, reason: "iat" };
+  if (typeof payload.iat !== "number" || payload.iat > nowSeconds + CLOCK_SKEW_SECONDS)
+    return { ok: false, reason: "iat" };
   if (options.nonce !== undefined && payload.nonce !== options.nonce) return { ok: false, reason: "nonce" };
   if (typeof payload.sub !== "string" || !/^U[0-9a-f]{32}$/.test(payload.sub)) return { ok: false, reason: "sub" };
   const text = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : null);
@@ -125,7 +129,8 @@ function failureOf(error: unknown): IdTokenFailure {
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return "kid";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "signature";
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return "keys_unavailable";
-  if (error instanceof TypeError || (error as { code?: string })?.code === "ERR_JOSE_GENERIC") return "keys_unavailable";
+  if (error instanceof TypeError || (error as { code?: string })?.code === "ERR_JOSE_GENERIC")
+    return "keys_unavailable";
   return "malformed";
 }
 
@@ -138,7 +143,11 @@ const jwksByUrl = new Map<string, JWTVerifyGetKey>();
 export function lineJwks(certsUrl: string): JWTVerifyGetKey {
   let keys = jwksByUrl.get(certsUrl);
   if (!keys) {
-    keys = createRemoteJWKSet(new URL(certsUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000, timeoutDuration: 5_000 });
+    keys = createRemoteJWKSet(new URL(certsUrl), {
+      cacheMaxAge: 10 * 60_000,
+      cooldownDuration: 30_000,
+      timeoutDuration: 5_000,
+    });
     jwksByUrl.set(certsUrl, keys);
   }
   return keys;

@@ -6,7 +6,13 @@ import { authAccount, authUser, lineIdTokenUse, member } from "../../../server/d
 import type { Logger } from "../../../server/logger";
 import type { Auth } from "../auth/auth.server";
 import { findMemberByUserId, type Member } from "../members/members.server";
-import { type IdTokenFailure, type IdTokenFlow, type LineIdentity, lineJwks, verifyLineIdToken } from "./id-token.server";
+import {
+  type IdTokenFailure,
+  type IdTokenFlow,
+  type LineIdentity,
+  lineJwks,
+  verifyLineIdToken,
+} from "./id-token.server";
 
 /** A configured LINE channel (real or the local provider). */
 export type LineChannel = Exclude<LineConfig, { mode: "disabled" }>;
@@ -76,7 +82,10 @@ export async function exchangeCode(
   if (!res) return { ok: false, reason: "token_exchange" };
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok || !body || typeof body.access_token !== "string") {
-    deps.logger.warn({ status: res.status, error: body?.error, description: body?.error_description }, "LINE code exchange refused");
+    deps.logger.warn(
+      { status: res.status, error: body?.error, description: body?.error_description },
+      "LINE code exchange refused",
+    );
     return { ok: false, reason: "token_exchange" };
   }
   return {
@@ -300,7 +309,10 @@ export type UnlinkResult = { ok: true } | { ok: false; reason: "not_linked" | "l
  * Removes the LINE login, unless it is the only way left to log in: phone and e-mail logins need a
  * password (phone + password, e-mail + password), so without a password LINE must stay.
  */
-export async function unlinkLine(deps: Pick<LineDeps, "db" | "logger"> & { line: LineChannel | null }, userId: string): Promise<UnlinkResult> {
+export async function unlinkLine(
+  deps: Pick<LineDeps, "db" | "logger"> & { line: LineChannel | null },
+  userId: string,
+): Promise<UnlinkResult> {
   const logins = await linkedLogins(deps.db, userId);
   if (!logins.line) return { ok: false, reason: "not_linked" };
   if (!logins.hasPassword) return { ok: false, reason: "last_login" };
@@ -311,7 +323,10 @@ export async function unlinkLine(deps: Pick<LineDeps, "db" | "logger"> & { line:
   return { ok: true };
 }
 
-async function revokeStoredLineTokens(deps: { db: Database; logger: Pick<Logger, "warn" | "info">; line: LineChannel | null }, userId: string) {
+async function revokeStoredLineTokens(
+  deps: { db: Database; logger: Pick<Logger, "warn" | "info">; line: LineChannel | null },
+  userId: string,
+) {
   const rows = await deps.db
     .select({ accessToken: authAccount.accessToken, expiresAt: authAccount.accessTokenExpiresAt })
     .from(authAccount)
@@ -346,7 +361,10 @@ export async function deauthorizeLineForMember(
  * LINE sign-up step 3, when the verified phone already belongs to a member: after that SMS code
  * proved the phone, the LINE login moves to that member and the temporary user is deleted.
  */
-export async function moveLineLoginToMember(db: Database, input: { fromUserId: string; toUserId: string }): Promise<boolean> {
+export async function moveLineLoginToMember(
+  db: Database,
+  input: { fromUserId: string; toUserId: string },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const moved = await tx
       .update(authAccount)

@@ -2,7 +2,13 @@ import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { startSession } from "~/domain/auth/flows.server";
 import type { IdTokenFailure } from "~/domain/line/id-token.server";
-import { type LineChannel, type LineMethod, type LineOutcome, lineChannel, revokeLineToken } from "~/domain/line/line.server";
+import {
+  type LineChannel,
+  type LineMethod,
+  type LineOutcome,
+  lineChannel,
+  revokeLineToken,
+} from "~/domain/line/line.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
 import type { MessageKey } from "~/lib/i18n";
@@ -53,10 +59,19 @@ export function lineFailure(
     signup: { url: links.signupPhoneVerification(), message: "notice.lineSignupFailed" },
     link: { url: links.linkedLogins(), message: "notice.lineLinkFailed" },
   };
-  return redirectWithToast(toastSettings(context), target[method].url, { type: "error", message: target[method].message }, { headers });
+  return redirectWithToast(
+    toastSettings(context),
+    target[method].url,
+    { type: "error", message: target[method].message },
+    { headers },
+  );
 }
 
-export function logLineFailure(context: Readonly<RouterContextProvider>, method: LineMethod, reason: IdTokenFailure | string) {
+export function logLineFailure(
+  context: Readonly<RouterContextProvider>,
+  method: LineMethod,
+  reason: IdTokenFailure | string,
+) {
   getApp(context).logger.warn({ method, reason }, "LINE login failed");
 }
 
@@ -64,7 +79,13 @@ export function logLineFailure(context: Readonly<RouterContextProvider>, method:
 export async function respondToLineOutcome(
   context: Readonly<RouterContextProvider>,
   request: Request,
-  input: { outcome: LineOutcome; method: LineMethod; accessToken: string | null; redirectTo: string; headers?: Headers },
+  input: {
+    outcome: LineOutcome;
+    method: LineMethod;
+    accessToken: string | null;
+    redirectTo: string;
+    headers?: Headers;
+  },
 ): Promise<Response> {
   const app = getApp(context);
   const line = requireLine(context);

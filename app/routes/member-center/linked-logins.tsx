@@ -40,13 +40,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const form = await request.formData();
   if (form.get("intent") !== "unlink") return formFailure({ errors: {}, values: {} }, 400);
-  const result = await unlinkLine({ db: app.db, logger: app.logger, line: lineChannel(app.config.line) }, session.userId);
+  const result = await unlinkLine(
+    { db: app.db, logger: app.logger, line: lineChannel(app.config.line) },
+    session.userId,
+  );
   if (!result.ok) {
     const t = serverT(request);
     const message = result.reason === "last_login" ? t("linkedLogins.lastLogin") : t("notice.lineLinkFailed");
     return formFailure({ errors: {}, values: {}, formError: message }, 409);
   }
-  return redirectWithToast(toastSettings(context), links.linkedLogins(), { type: "success", message: "notice.lineUnlinked" });
+  return redirectWithToast(toastSettings(context), links.linkedLogins(), {
+    type: "success",
+    message: "notice.lineUnlinked",
+  });
 }
 
 export default function LinkedLoginsPage({ loaderData }: Route.ComponentProps) {
