@@ -22,19 +22,27 @@ declare global {
   }
 }
 
+/** LIFF must never hold the page hostage: after this long the page hydrates without it. */
+const INIT_TIMEOUT_MS = 8_000;
+
 export async function startLiff({ liffId, mock }: LiffStart): Promise<void> {
+  const mockData = mock ? window.__LIFF_MOCK__ : undefined;
+  // The local provider has no LINE app behind it: LIFF runs there only with mock data (tests).
+  if (mock && !mockData) return;
   // IsInClient first: @line/liff-mock depends on it.
   liff.use(new IsInClientModule());
   liff.use(new IsLoggedInModule());
   liff.use(new LoginModule());
   liff.use(new GetIDTokenModule());
-  const mockData = mock ? window.__LIFF_MOCK__ : undefined;
   if (mockData) {
     const { LiffMockPlugin } = await import("@line/liff-mock");
     // Typed against the full SDK; with the pluggable core it needs only isInClient (installed above).
     liff.use(new LiffMockPlugin() as unknown as Parameters<typeof liff.use>[0]);
   }
-  await liff.init({ liffId, ...(mockData ? { mock: true } : {}) } as Parameters<typeof liff.init>[0]);
+  await Promise.race([
+    liff.init({ liffId, ...(mockData ? { mock: true } : {}) } as Parameters<typeof liff.init>[0]),
+    new Promise((_, reject) => setTimeout(() => reject(new Error("liff.init timed out")), INIT_TIMEOUT_MS)),
+  ]);
   if (mockData)
     (liff as unknown as { $mock: { set(data: unknown): void } }).$mock.set((prev: object) => ({
       ...prev,

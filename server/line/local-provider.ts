@@ -296,11 +296,9 @@ export function createLocalLineProvider(options: LocalLineOptions) {
   router.get("/v2/profile", (req, res) => {
     const entry = bearer(req);
     if (!entry)
-      return res
-        .status(401)
-        .json({
-          message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
-        });
+      return res.status(401).json({
+        message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
+      });
     res.json({
       userId: entry.user.sub,
       displayName: entry.user.name,
@@ -311,11 +309,9 @@ export function createLocalLineProvider(options: LocalLineOptions) {
   router.get("/friendship/v1/status", (req, res) => {
     const entry = bearer(req);
     if (!entry)
-      return res
-        .status(401)
-        .json({
-          message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
-        });
+      return res.status(401).json({
+        message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
+      });
     res.json({ friendFlag: false });
   });
 
@@ -346,14 +342,14 @@ function escapeHtml(value: string): string {
 const PAGE_STYLE = `
   *{box-sizing:border-box}body{margin:0;font-family:"Noto Sans TC","PingFang TC","Microsoft JhengHei",system-ui,sans-serif;background:#f5f5f5;color:#1e1e1e;line-height:1.6}
   main{max-width:440px;margin:0 auto;padding:24px 16px}header{display:flex;align-items:center;gap:12px;margin-bottom:16px}
-  .logo{display:inline-flex;align-items:center;justify-content:center;width:44px;height:44px;border-radius:12px;background:#06c755;color:#fff;font-weight:700;font-size:13px}
+  .logo{display:inline-flex;align-items:center;justify-content:center;width:44px;height:44px;border-radius:12px;background:#00803a;color:#fff;font-weight:700;font-size:13px}
   h1{font-size:1.25rem;margin:0}.card{background:#fff;border-radius:16px;padding:20px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
   .note{font-size:.875rem;color:#4a4a4a;margin:0 0 16px}fieldset{border:0;margin:0;padding:0}legend{font-weight:600;margin-bottom:8px}
   label.user{display:flex;align-items:center;gap:12px;min-height:48px;padding:8px 12px;border:1px solid #d6d6d6;border-radius:12px;margin-bottom:8px;cursor:pointer}
   label.user:has(input:checked){border-color:#06c755;background:#f0fbf4}input[type=radio]{width:20px;height:20px;accent-color:#06c755}
   .who{display:flex;flex-direction:column}.who small{color:#4a4a4a}input[type=text]{width:100%;min-height:44px;margin-top:4px;padding:8px 12px;border:1px solid #8a8a8a;border-radius:8px;font:inherit}
   .actions{display:grid;gap:10px;margin-top:20px}button{min-height:48px;border-radius:999px;font:inherit;font-weight:600;cursor:pointer}
-  .allow{background:#06c755;color:#fff;border:0}.deny{background:#fff;color:#1e1e1e;border:1px solid #8a8a8a}
+  .allow{background:#00803a;color:#fff;border:0}.allow:hover{background:#006b30}.deny{background:#fff;color:#1e1e1e;border:1px solid #8a8a8a}
   button:focus-visible,input:focus-visible{outline:3px solid #1e1e1e;outline-offset:2px}.dev{margin-top:16px;font-size:.8125rem;color:#4a4a4a;text-align:center}`;
 
 function authorizePage(q: Record<string, string | undefined>): string {

@@ -85,7 +85,10 @@ describe("verifyLineIdToken: bad input", () => {
   });
 
   it("refuses a wrong issuer", async () => {
-    expect(await verify(await liffToken({ iss: "https://evil.example" }), "liff")).toEqual({ ok: false, reason: "iss" });
+    expect(await verify(await liffToken({ iss: "https://evil.example" }), "liff")).toEqual({
+      ok: false,
+      reason: "iss",
+    });
     expect(await verify(await webToken({ iss: "https://access.line.me.evil" }), "web", "n-1")).toEqual({
       ok: false,
       reason: "iss",
@@ -93,7 +96,10 @@ describe("verifyLineIdToken: bad input", () => {
   });
 
   it("refuses an expired token (beyond the clock skew) but tolerates a few seconds", async () => {
-    expect(await verify(await liffToken({ exp: nowS - 60, iat: nowS - 3600 }), "liff")).toEqual({ ok: false, reason: "exp" });
+    expect(await verify(await liffToken({ exp: nowS - 60, iat: nowS - 3600 }), "liff")).toEqual({
+      ok: false,
+      reason: "exp",
+    });
     expect((await verify(await liffToken({ exp: nowS - 5 }), "liff")).ok).toBe(true);
   });
 
@@ -113,7 +119,9 @@ describe("verifyLineIdToken: bad input", () => {
     const tampered = `${header}.${b64({ ...baseClaims(), sub: `U${"b".repeat(32)}` })}.${signature}`;
     expect(await verify(tampered, "liff")).toEqual({ ok: false, reason: "signature" });
     const [wh, , ws] = (await webToken()).split(".");
-    expect(await verify(`${wh}.${b64({ ...baseClaims(), nonce: "n-1", sub: `U${"c".repeat(32)}` })}.${ws}`, "web", "n-1")).toEqual({
+    expect(
+      await verify(`${wh}.${b64({ ...baseClaims(), nonce: "n-1", sub: `U${"c".repeat(32)}` })}.${ws}`, "web", "n-1"),
+    ).toEqual({
       ok: false,
       reason: "signature",
     });
