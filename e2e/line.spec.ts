@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { createMember, latestSmsCode, loginByCookie, newPhone } from "./support/members";
@@ -179,6 +180,42 @@ test.describe("LINE login (web, local provider)", () => {
   });
 });
 
+test("LINE sign-up whose verified phone is already a member's: LINE moves to that member after the SMS code", async ({
+  page,
+  request,
+}) => {
+  const name = lineUserName("existing-phone");
+  const phone = newPhone();
+  await createMember(request, { phoneNumber: phone.e164, name: "黃志明" });
+  await page.goto("/signup/phone-verification");
+  await page.getByRole("button", { name: "使用 LINE 註冊" }).click();
+  await authorizeAs(page, name);
+  await expect(page).toHaveURL(/\/signup\/create-member-info$/);
+  await page.getByLabel("手機號碼").fill(phone.local);
+  await page.getByRole("checkbox").click();
+  const send = page.getByRole("button", { name: "取得驗證碼" });
+  await expect(send).toBeEnabled({ timeout: 20_000 });
+  await send.click();
+  const code = await latestSmsCode(page, phone.e164);
+  await page.getByLabel("6 位數驗證碼").fill(code);
+  await page.getByRole("button", { name: "驗證並繼續" }).click();
+  await expect(page.getByText("此手機號碼已是會員")).toBeVisible();
+  await waitForHydration(page);
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "連結 LINE 並登入" }).click();
+  await expect(page).toHaveURL(/\/member-center$/);
+  await expect(page.getByText("已連結 LINE 帳號")).toBeVisible();
+  await expect(page.getByTestId("header-member")).toContainText("黃志明");
+
+  // From now on LINE signs in that member.
+  await logout(page);
+  await page.goto("/member-login");
+  await page.getByRole("button", { name: "LINE 登入" }).click();
+  await authorizeAs(page, name);
+  await expect(page).toHaveURL(/\/member-center$/);
+  await expect(page.getByTestId("header-member")).toContainText("黃志明");
+});
+
 test.describe("LINE login inside the LINE app (LIFF, @line/liff-mock)", () => {
   test.use({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Line/14.19.0" });
 
@@ -255,3 +292,38 @@ test("visitors outside LINE download no LIFF code", async ({ page }) => {
   await waitForHydration(page);
   expect(chunks).toEqual([]);
 });
+
+/** For people to look at (test-results/screenshots/): the LINE pages on a phone and a desktop. */
+for (const viewport of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+]) {
+  test(`screenshots of the LINE pages at ${viewport.width}x${viewport.height}`, async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    const dir = path.resolve(import.meta.dirname, "../test-results/screenshots");
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto("/member-login");
+    await waitForHydration(page);
+    await page.screenshot({ path: `${dir}/line-member-login-${viewport.name}.png`, fullPage: true });
+    await page.getByRole("button", { name: "LINE 登入" }).click();
+    await expect(page).toHaveURL(/\/__line\/oauth2\/v2\.1\/authorize\?/);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${dir}/line-authorize-${viewport.name}.png`, fullPage: true });
+    const { userId } = await createMember(request, {
+      phoneNumber: newPhone().e164,
+      name: "林小美",
+      email: "xiaomei@example.com",
+    });
+    await loginByCookie(request, context, baseURL as string, userId);
+    await page.goto("/member-center/linked-logins");
+    await waitForHydration(page);
+    await expectAccessible(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${dir}/line-linked-logins-${viewport.name}.png`, fullPage: true });
+  });
+}

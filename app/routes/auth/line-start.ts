@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { beginWebLogin } from "~/domain/line/line.server";
 import { links, safeRedirectPath } from "~/lib/links";
-import { getMemberSession, loginRedirect } from "~/lib/member-session.server";
+import { getMemberSession } from "~/lib/member-session.server";
 import type { Route } from "./+types/line-start";
 import { lineFlowCookie, lineMethodSchema, lineRedirectUri, requireLine } from "./line-flow.server";
 
@@ -15,7 +15,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const method = lineMethodSchema.catch("signin").parse(form.get("method"));
   const session = getMemberSession(context);
-  if (method === "link" && !session?.member) throw loginRedirect(request);
+  // Back to the linked-logins page after logging in (this POST-only address is no place to return to).
+  if (method === "link" && !session?.member) {
+    throw redirect(`${links["member-login"]()}?redirectTo=${encodeURIComponent(links.linkedLogins())}`);
+  }
   if (method !== "link" && session?.member) throw redirect(links["member-center"]());
   const redirectTo =
     method === "link" ? links.linkedLogins() : safeRedirectPath(form.get("redirectTo"), links["member-center"]());
