@@ -316,7 +316,7 @@ for (const viewport of [
     const { userId } = await createMember(request, {
       phoneNumber: newPhone().e164,
       name: "林小美",
-      email: "xiaomei@example.com",
+      email: `xiaomei.${viewport.name}.${Date.now()}@example.com`,
     });
     await loginByCookie(request, context, baseURL as string, userId);
     await page.goto("/member-center/linked-logins");

@@ -68,21 +68,21 @@ export default function LinkedLoginsPage({ loaderData }: Route.ComponentProps) {
           {form.formError}
         </Alert>
       ) : null}
-      <Card className="p-0">
+      <Card className="py-2">
         <ul className="divide-y divide-line">
-          <li className="flex flex-col gap-1 p-5">
+          <li className="flex flex-col gap-1 py-5">
             <span className="font-semibold">{t("linkedLogins.phone")}</span>
             <span data-testid="login-phone">{loaderData.phone ?? t("linkedLogins.notSet")}</span>
             {loaderData.phone ? <span className="text-sm text-muted">{passwordNote}</span> : null}
           </li>
-          <li className="flex flex-col gap-1 p-5">
+          <li className="flex flex-col gap-1 py-5">
             <span className="font-semibold">{t("linkedLogins.email")}</span>
             <span data-testid="login-email" className="break-all">
               {loaderData.email ?? t("linkedLogins.notSet")}
             </span>
             {loaderData.email ? <span className="text-sm text-muted">{passwordNote}</span> : null}
           </li>
-          <li className="flex flex-col gap-3 p-5" data-testid="login-line">
+          <li className="flex flex-col gap-3 py-5" data-testid="login-line">
             <div className="flex flex-col gap-1">
               <span className="font-semibold">{t("linkedLogins.line")}</span>
               <span>
