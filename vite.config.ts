@@ -2,6 +2,9 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+const SHELL_MODULES =
+  /[\\/]app[\\/](?:lib[\\/](?:cn|links|nonce|i18n|deploy|constants|time|liff-detect)\.tsx?|components[\\/](?:error-boundary|layout[\\/](?:site-header|site-footer|loading-overlay)|ui[\\/](?:toaster|button-variants|icons))\.tsx)$/;
+
 export default defineConfig(({ command }) => ({
   environments: {
     // The SSR build bundles our Express app (server/app.ts) with the React Router server
@@ -13,7 +16,16 @@ export default defineConfig(({ command }) => ({
   // In the production build drizzle-orm is bundled: loading its 400+ files through Node's resolver
   // was half of the cold start.
   ssr: { noExternal: command === "serve" ? ["@react-router/express"] : ["drizzle-orm"] },
-  build: { assetsInlineLimit: 0 },
+  build: {
+    assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: {
+        // The small modules the root and the default layout load on every page, as one chunk: a
+        // dozen tiny files cost more (requests, per-file gzip overhead) than their bytes.
+        codeSplitting: { groups: [{ name: "shell", test: SHELL_MODULES }] },
+      },
+    },
+  },
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],
 }));

@@ -22,6 +22,8 @@ import { getApp } from "./lib/context.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
 import { HTML_LANG, type Locale, translator, useLocale } from "./lib/i18n";
 import { getLocale, messagesFor } from "./lib/i18n.server";
+import { LIFF_META } from "./lib/liff-detect";
+import { lineClientSettings } from "./lib/line-settings.server";
 import { getMemberSession, memberSessionMiddleware } from "./lib/member-session.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
@@ -40,6 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       toast,
       appEnv: config.appEnv,
       member: member ? { name: member.nameZh, level: member.memberLevel } : null,
+      line: lineClientSettings(config),
     },
     { headers: headers ?? undefined },
   );
@@ -68,6 +71,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
   const nonce = useNonce();
+  const line = useRouteLoaderData<typeof loader>("root")?.line;
   return (
     <html lang={HTML_LANG[locale as Locale]} dir="ltr">
       <head>
@@ -75,6 +79,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#faf8f4" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Read by entry.client before hydration: inside LINE, LIFF starts before the router reads the URL. */}
+        {line?.liffId ? <meta name={LIFF_META} content={line.liffId} data-mock={line.mock ? "1" : undefined} /> : null}
         <Meta />
         <Links />
       </head>

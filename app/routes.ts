@@ -8,6 +8,11 @@ export default [
   route("robots.txt", "routes/resources/robots.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("media/:kind/:colours/:file", "routes/resources/media.ts"),
+  ...prefix("auth/line", [
+    route("start", "routes/auth/line-start.ts"),
+    route("callback", "routes/auth/line-callback.ts"),
+    route("liff", "routes/auth/line-liff.ts"),
+  ]),
   layout("routes/_layout.tsx", [
     index("routes/home.tsx"),
     route("material-detail/:id", "routes/material-detail.tsx"),
@@ -19,6 +24,7 @@ export default [
       index("routes/member-center/index.tsx"),
       route("edit-info", "routes/member-center/edit-info.tsx"),
       route("verify-email", "routes/member-center/verify-email.tsx"),
+      route("linked-logins", "routes/member-center/linked-logins.tsx"),
     ]),
     ...prefix("signup", [
       route("phone-verification", "routes/signup/phone-verification.tsx"),

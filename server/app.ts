@@ -12,11 +12,13 @@ import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { appContext } from "../app/lib/context.server";
 import { createApiV1Router } from "./api/v1";
-import { type AppConfig, loadConfig } from "./config";
+import { type AppConfig, LOCAL_LINE_PATH, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
 import { httpCache } from "./http-cache";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
+import { lineCspOrigins } from "./line/csp";
+import { createLocalLineProvider } from "./line/local-provider";
 import { createLogger, type Logger } from "./logger";
 import { type MessagingSetup, startMessaging } from "./messaging";
 import { originCheck, securityHeaders } from "./security";
@@ -112,7 +114,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     next();
   });
 
-  app.use(securityHeaders({ isProduction: config.isProduction, isViteDev: Boolean(options.dev) }));
+  app.use(
+    securityHeaders({
+      isProduction: config.isProduction,
+      isViteDev: Boolean(options.dev),
+      lineOrigins: lineCspOrigins(config.line),
+    }),
+  );
   app.use(compression());
 
   app.get("/healthz", (_req, res) => {
@@ -177,6 +185,19 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   app.all("/api/auth/{*splat}", toNodeHandler(auth));
 
   if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
+
+  // The local LINE-compatible provider: only when no channel is configured, never in production.
+  if (config.line.mode === "local") {
+    if (config.isProduction) throw new Error("the local LINE provider must never run in production");
+    const localLine = createLocalLineProvider({
+      channelId: config.line.channelId,
+      channelSecret: config.line.channelSecret,
+      keySeed: config.secrets.session,
+      allowedRedirectOrigins: (req) => [new URL(config.publicBaseUrl).origin, `${req.protocol}://${req.get("host")}`],
+    });
+    app.use(LOCAL_LINE_PATH, localLine.router);
+    logger.info({ path: LOCAL_LINE_PATH }, "local LINE provider mounted (no LINE channel configured)");
+  }
 
   // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
   app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: config.secrets.session, logger }));

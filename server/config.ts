@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -23,6 +23,14 @@ const MAIL_FROM = /^(?:[^<>@]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>
 
 export const MITAKE_DEFAULT_BASE_URL = "https://smsapi.mitake.com.tw";
 export const TWILIO_DEFAULT_BASE_URL = "https://api.twilio.com";
+export const LINE_DEFAULT_ACCESS_BASE_URL = "https://access.line.me";
+export const LINE_DEFAULT_API_BASE_URL = "https://api.line.me";
+/** The issuer of every LINE ID token, web and LIFF alike (also what the local provider issues). */
+export const LINE_ISSUER = "https://access.line.me";
+/** The path the local LINE-compatible provider is mounted under (development and tests only). */
+export const LOCAL_LINE_PATH = "/__line";
+/** The channel id the local provider answers for. */
+export const LOCAL_LINE_CHANNEL_ID = "1000000001";
 /** The From of outbox e-mails when MAIL_FROM is not set (they are never sent). */
 export const OUTBOX_MAIL_FROM = `${BRAND_NAME} <no-reply@localhost>`;
 
@@ -75,6 +83,22 @@ const envSchema = z.object({
     .refine((v) => URL.canParse(v), "must be an smtp:// or smtps:// URL")
     .optional(),
   MAIL_FROM: z.string().regex(MAIL_FROM, 'must be an address or "Name <address>"').optional(),
+
+  LINE_CHANNEL_ID: z
+    .string()
+    .regex(/^\d{6,20}$/, "must be the numeric LINE Login channel id")
+    .optional(),
+  LINE_CHANNEL_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{16,64}$/, "must be the channel secret (hex)")
+    .optional(),
+  LIFF_ID: z
+    .string()
+    .regex(/^\d{6,20}-[A-Za-z0-9]{4,20}$/, "must be a LIFF app id (channel id, dash, suffix)")
+    .optional(),
+  LINE_ACCESS_BASE_URL: httpUrl.default(LINE_DEFAULT_ACCESS_BASE_URL),
+  LINE_API_BASE_URL: httpUrl.default(LINE_DEFAULT_API_BASE_URL),
+  LINE_CERTS_URL: httpUrl.optional(),
 });
 
 /** The names of every variable loadConfig reads (each one is documented in .env.example). */
@@ -90,6 +114,25 @@ export type SmsConfig =
       authToken: string;
       from: string | null;
       messagingServiceSid: string | null;
+    };
+
+/**
+ * LINE Login. `channel`: a real channel (every host configurable); `local`: no channel configured
+ * outside production, so the local LINE-compatible provider on this server stands in (ADR 013);
+ * `disabled`: production without a channel (the LINE buttons are hidden).
+ */
+export type LineConfig =
+  | { mode: "disabled" }
+  | {
+      mode: "channel" | "local";
+      channelId: string;
+      channelSecret: string;
+      liffId: string | null;
+      /** Where the browser is sent to authorize (LINE's access host). Relative for the local provider. */
+      authorizeUrl: string;
+      /** The API host the server calls: token, verify, certs, revoke, profile, friendship. */
+      apiBaseUrl: string;
+      certsUrl: string;
     };
 
 export type EmailConfig = { provider: "outbox"; from: string } | { provider: "smtp"; url: string; from: string };
@@ -114,6 +157,7 @@ export type AppConfig = {
   sms: SmsConfig;
   email: EmailConfig;
   jobs: { poolMax: number };
+  line: LineConfig;
 };
 
 export class ConfigError extends Error {
@@ -195,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sms,
     email,
     jobs: { poolMax: e.JOBS_POOL_MAX },
+    line: lineConfig(e, isProduction, secrets.session),
   };
 }
 
@@ -263,5 +308,50 @@ function emailConfig(e: Env, isProduction: boolean): EmailConfig {
     provider,
     url: requireValue(e.SMTP_URL, "SMTP_URL", "EMAIL_PROVIDER=smtp"),
     from: requireValue(e.MAIL_FROM, "MAIL_FROM", "e-mail is sent over SMTP"),
+  };
+}
+
+/**
+ * LINE: a configured channel needs its id and secret together. Without one, development and tests
+ * use the local provider mounted on this server (its secret derived from the session secret, so
+ * every instance agrees); production never does: LINE is then off and its buttons hidden.
+ */
+function lineConfig(e: Env, isProduction: boolean, sessionSecret: string): LineConfig {
+  if (e.LINE_CHANNEL_ID || e.LINE_CHANNEL_SECRET) {
+    const channelId = requireValue(e.LINE_CHANNEL_ID, "LINE_CHANNEL_ID", "LINE_CHANNEL_SECRET is set");
+    const channelSecret = requireValue(e.LINE_CHANNEL_SECRET, "LINE_CHANNEL_SECRET", "LINE_CHANNEL_ID is set");
+    if (e.LIFF_ID && !e.LIFF_ID.startsWith(`${channelId}-`)) {
+      throw new ConfigError(
+        "Invalid configuration: LIFF_ID must belong to LINE_CHANNEL_ID (it starts with the channel id)",
+      );
+    }
+    const accessBase = requireHttpsInProduction(e.LINE_ACCESS_BASE_URL, "LINE_ACCESS_BASE_URL", isProduction);
+    const apiBaseUrl = requireHttpsInProduction(e.LINE_API_BASE_URL, "LINE_API_BASE_URL", isProduction);
+    return {
+      mode: "channel",
+      channelId,
+      channelSecret,
+      liffId: e.LIFF_ID ?? null,
+      authorizeUrl: `${accessBase}/oauth2/v2.1/authorize`,
+      apiBaseUrl,
+      certsUrl: requireHttpsInProduction(
+        e.LINE_CERTS_URL ?? `${apiBaseUrl}/oauth2/v2.1/certs`,
+        "LINE_CERTS_URL",
+        isProduction,
+      ),
+    };
+  }
+  if (e.LIFF_ID) throw new ConfigError("Invalid configuration: LINE_CHANNEL_ID is required when LIFF_ID is set");
+  if (isProduction) return { mode: "disabled" };
+  // The server calls its own provider over loopback, with the same HTTP as LINE's.
+  const apiBaseUrl = `http://127.0.0.1:${e.PORT}${LOCAL_LINE_PATH}`;
+  return {
+    mode: "local",
+    channelId: LOCAL_LINE_CHANNEL_ID,
+    channelSecret: createHmac("sha256", sessionSecret).update("local-line-channel-secret").digest("hex").slice(0, 32),
+    liffId: `${LOCAL_LINE_CHANNEL_ID}-localliff`,
+    authorizeUrl: `${LOCAL_LINE_PATH}/oauth2/v2.1/authorize`,
+    apiBaseUrl,
+    certsUrl: `${apiBaseUrl}/oauth2/v2.1/certs`,
   };
 }

@@ -5,10 +5,19 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-type HeaderOptions = { isProduction: boolean; isViteDev: boolean };
+type HeaderOptions = {
+  isProduction: boolean;
+  isViteDev: boolean;
+  /** LINE's hosts when a real channel is configured: the login form redirects there, LIFF calls them. */
+  lineOrigins?: string[];
+};
 
 /** Content-Security-Policy with a per-request nonce; scripts may load further scripts only through 'strict-dynamic'. */
-export function contentSecurityPolicy(nonce: string, { isProduction, isViteDev }: HeaderOptions): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  { isProduction, isViteDev, lineOrigins = [] }: HeaderOptions,
+): string {
+  const line = lineOrigins.map((o) => ` ${o}`).join("");
   const directives = [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
@@ -16,10 +25,10 @@ export function contentSecurityPolicy(nonce: string, { isProduction, isViteDev }
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self'${isViteDev ? " ws: wss:" : ""}`,
+    `connect-src 'self'${line}${isViteDev ? " ws: wss:" : ""}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${line}`,
     "object-src 'none'",
     "manifest-src 'self'",
     "worker-src 'self' blob:",

@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
+import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -24,6 +25,8 @@ function readTarget(url: URL) {
   return {
     method: url.searchParams.get("method") === "email" ? ("email" as const) : ("phone" as const),
     redirectTo: safeRedirectPath(url.searchParams.get("redirectTo"), links["member-center"]()),
+    /** After 會員登入失敗 (LINE sign-in without a member): offer sign-up with LINE. */
+    lineSignupOffer: url.searchParams.get("line") === "signup-offer",
   };
 }
 
@@ -130,7 +133,7 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
           {t("auth.login.submit")}
         </Button>
       </Form>
-      {/* The LINE login button goes here (LINE issue). */}
+      <LineLoginButton redirectTo={redirectTo} offerSignup={loaderData.lineSignupOffer} />
       <p className="mt-8 text-center text-muted">
         {t("auth.login.noAccount")}{" "}
         <Link to={links.signupPhoneVerification()} className="font-semibold text-ink underline underline-offset-4">

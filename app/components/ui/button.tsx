@@ -1,5 +1,4 @@
-import { Slot } from "@radix-ui/react-slot";
-import type { ComponentProps } from "react";
+import { type ComponentProps, cloneElement, isValidElement, type ReactElement } from "react";
 import { cn } from "~/lib/cn";
 import { type ButtonVariantProps, buttonVariants } from "./button-variants";
 import { LoaderCircle } from "./icons";
@@ -27,22 +26,22 @@ export function Button({
   children,
   ...props
 }: ButtonProps) {
-  const Component = asChild ? Slot : "button";
+  const classes = cn(buttonVariants({ variant, size, block }), className);
+  if (asChild && isValidElement(children)) {
+    // The child (e.g. a Link) becomes the button: our props first, the child's win, classes add up.
+    // A few lines instead of Radix Slot, which every page would download with the button.
+    const child = children as ReactElement<Record<string, unknown> & { className?: string }>;
+    return cloneElement(child, {
+      ...props,
+      ...child.props,
+      "aria-busy": pending || undefined,
+      className: cn(classes, child.props.className),
+    });
+  }
   return (
-    <Component
-      className={cn(buttonVariants({ variant, size, block }), className)}
-      disabled={asChild ? undefined : disabled || pending}
-      aria-busy={pending || undefined}
-      {...props}
-    >
-      {asChild ? (
-        children
-      ) : (
-        <>
-          {pending ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-          {children}
-        </>
-      )}
-    </Component>
+    <button className={classes} disabled={disabled || pending} aria-busy={pending || undefined} {...props}>
+      {pending ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+      {children}
+    </button>
   );
 }

@@ -1,5 +1,6 @@
 import type { Database } from "../../../server/db/client";
 import type { JobQueue } from "../../../server/jobs/queue";
+import { purgeUsedIdTokens } from "../line/line.server";
 import { deleteAbandonedSignups } from "./flows.server";
 import { purgeExpiredLimits } from "./rate-limits.server";
 
@@ -7,14 +8,16 @@ export const ACCOUNT_HOUSEKEEPING_QUEUE = "accounts.housekeeping";
 
 /**
  * Hourly (Asia/Taipei cron, one run across all instances): deletes sign-ups abandoned for 24 hours
- * and rate-limit windows that have ended.
+ * rate-limit windows that have ended, and the hashes of
+ * LINE ID tokens that have expired.
  */
 export async function registerAccountHousekeeping(jobs: JobQueue, db: Database): Promise<void> {
   await jobs.define(ACCOUNT_HOUSEKEEPING_QUEUE);
   await jobs.work(ACCOUNT_HOUSEKEEPING_QUEUE, async () => {
     const abandonedSignups = await deleteAbandonedSignups(db);
     const expiredLimitWindows = await purgeExpiredLimits(db);
-    return { abandonedSignups, expiredLimitWindows };
+    const expiredLineTokens = await purgeUsedIdTokens(db);
+    return { abandonedSignups, expiredLimitWindows, expiredLineTokens };
   });
   await jobs.schedule(ACCOUNT_HOUSEKEEPING_QUEUE, "17 * * * *");
 }

@@ -4,6 +4,7 @@ import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { sendEmailVerification } from "~/domain/auth/email-verification.server";
+import { hasLineLogin } from "~/domain/line/line.server";
 import { grantWelcomePoints } from "~/domain/loyalty/points.server";
 import { findDistrict } from "~/domain/members/address";
 import { createMember, isEmailTaken, isUniqueViolation } from "~/domain/members/members.server";
@@ -17,13 +18,17 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/create-member-info";
+import { LinePhoneStep } from "./line-phone-step";
+import { linePhoneAction, linePhoneStepData } from "./line-phone-step.server";
 import { requireSignupStep } from "./signup-flow.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.signupInfo.title");
 
-export async function loader({ context }: Route.LoaderArgs) {
-  await requireSignupStep(context, 3);
-  return null;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = await requireSignupStep(context, 3);
+  if (session.phoneNumber) return { linePhone: null };
+  // A LINE sign-up: verify a phone number first (same page, before the profile).
+  return { linePhone: await linePhoneStepData(context, request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -31,6 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const t = serverT(request);
   const form = await request.formData();
+  if (!session.phoneNumber) return linePhoneAction(context, request, form, session.userId);
   const parsed = parseForm(profileSchema(t), form);
   if (!parsed.ok) return formFailure(parsed.failure);
   const profile = parsed.data;
@@ -41,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const created = await createMember(app.db, {
     userId: session.userId,
     phoneNumber: session.phoneNumber,
-    signupMethod: "phone",
+    signupMethod: (await hasLineLogin(app.db, session.userId)) ? "line" : "phone",
     ip: app.ip,
     profile: {
       ...profile,
@@ -72,10 +78,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-export default function SignupCreateMemberInfoPage() {
+export default function SignupCreateMemberInfoPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
+  if (loaderData.linePhone) return <LinePhoneStep data={loaderData.linePhone} />;
   return (
     <Page title={t("page.signupInfo.title")} width="narrow">
       <SignupSteps current={3} />

@@ -4,6 +4,7 @@ import { CodeStep } from "~/components/auth/code-step";
 import { PhoneField, useCountdown } from "~/components/auth/fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
+import { LineSignupButton } from "~/components/line/line-signup-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
@@ -189,6 +190,7 @@ export default function SignupPhoneVerificationPage({ loaderData }: Route.Compon
           </p>
         </Form>
       )}
+      {loaderData.sentTo ? null : <LineSignupButton />}
     </Page>
   );
 }

@@ -1,6 +1,7 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { hasPassword } from "~/domain/auth/flows.server";
+import { hasLineLogin } from "~/domain/line/line.server";
 import { getApp, toastSettings } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
 import { links } from "~/lib/links";
@@ -27,7 +28,12 @@ export async function requireSignupStep(context: Readonly<RouterContextProvider>
       message: "notice.signupRestart",
     });
   }
-  if (step === 3 && !(await hasPassword({ auth: getApp(context).auth }, session.userId))) {
+  // A LINE sign-up has no password step: its LINE login is the way in (PRODUCT.md §3 "LINE").
+  if (
+    step === 3 &&
+    !(await hasPassword({ auth: getApp(context).auth }, session.userId)) &&
+    !(await hasLineLogin(getApp(context).db, session.userId))
+  ) {
     throw redirect(links.signupPasswordSetting());
   }
   return session;

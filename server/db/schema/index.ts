@@ -3,6 +3,7 @@ export * from "./auth";
 
 export * from "./catalog";
 export * from "./diagnostics";
+export * from "./line";
 export * from "./loyalty";
 export * from "./members";
 export * from "./messaging";
