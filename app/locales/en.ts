@@ -1,8 +1,10 @@
+import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
   ...authEn,
+  ...accountEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

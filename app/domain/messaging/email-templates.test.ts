@@ -4,7 +4,7 @@ import { en } from "~/locales/en";
 import { zhTW } from "~/locales/zh-TW";
 import { CODE_PURPOSES, renderEmail, validateEmailMessage } from "./email-templates.server";
 import { MessageRejectedError } from "./errors";
-import type { EmailMessage } from "./types";
+import type { CodePurpose, EmailMessage } from "./types";
 
 const message = (overrides: Partial<EmailMessage["data"]> = {}, locale: EmailMessage["locale"] = "zh-TW") =>
   ({
@@ -81,7 +81,7 @@ describe("validateEmailMessage", () => {
     ["an address without @", { ...message(), to: "member.example.com" }],
     ["an address with a display name", { ...message(), to: "Member <member@example.com>" }],
     ["a code with letters", message({ code: "12ab56" })],
-    ["an unknown purpose", message({ purpose: "unknown" as EmailMessage["data"]["purpose"] })],
+    ["an unknown purpose", message({ purpose: "unknown" as CodePurpose })],
     ["a validity of 0 minutes", message({ minutes: 0 })],
     ["an unknown locale", { ...message(), locale: "fr" as EmailMessage["locale"] }],
   ])("refuses %s", (_label, bad) => {
