@@ -89,3 +89,30 @@ describe("validateEmailMessage", () => {
     expect(() => renderEmail(bad)).toThrow(MessageRejectedError);
   });
 });
+
+describe("the e-mail-changed notice", () => {
+  it.each(LOCALES)("tells the old address the new one, without a code or link (%s)", (locale) => {
+    const rendered = renderEmail({
+      to: "old@example.com",
+      locale,
+      template: "email-changed",
+      data: { newEmail: "New@Example.com" },
+    });
+    expect(rendered.subject.length).toBeGreaterThan(5);
+    expect(rendered.text).toContain("new@example.com");
+    expect(rendered.html).toContain("new@example.com");
+    expect(rendered.html).not.toMatch(/<a\s|https?:\/\//);
+    expect(rendered.text).not.toMatch(/\b\d{6}\b/);
+  });
+
+  it("refuses a notice whose new address is not an address", () => {
+    expect(() =>
+      validateEmailMessage({
+        to: "old@example.com",
+        locale: "zh-TW",
+        template: "email-changed",
+        data: { newEmail: "x" },
+      }),
+    ).toThrow(MessageRejectedError);
+  });
+});
