@@ -54,7 +54,7 @@ class RecordingMessaging implements Messaging {
   }
   lastEmailCode(to: string): string {
     const mail = this.emails.filter((m) => m.to === to).at(-1);
-    if (!mail || mail.template !== "one-time-code") throw new Error(`no code mailed to ${to}`);
+    if (mail?.template !== "one-time-code") throw new Error(`no code mailed to ${to}`);
     return mail.data.code;
   }
 }
