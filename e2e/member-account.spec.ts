@@ -93,6 +93,32 @@ test.describe("edit-info", () => {
 });
 
 mailTest.describe("change e-mail", () => {
+  mailTest("an older login must confirm it's you before the e-mail changes", async ({ page, baseURL, smtp }) => {
+    const newEmail = `later${Date.now()}@example.com`;
+    const me = await loggedInMember(page, baseURL as string, { email: `earlier${Date.now()}@example.com` });
+    const aged = await page.request.post("/__test/sessions/age", { data: { userId: me.userId, minutes: 20 } });
+    expect(aged.ok()).toBe(true);
+    await gotoAndCheck(page, "/member-center/edit-info");
+    await page.getByLabel("公司名稱").fill("保留的公司名");
+    await page.getByRole("textbox", { name: "電子郵件" }).fill(newEmail);
+    await page.getByRole("button", { name: "儲存變更" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "變更電子郵件前請先確認身分" })).toBeVisible();
+    await expect(page.getByLabel("公司名稱")).toHaveValue("保留的公司名");
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "確認身分" }).click();
+    await expect(page).toHaveURL(/\/member-center\/confirm-identity\?redirectTo=/);
+    await page.getByLabel("密碼").fill("not-the-password");
+    await page.getByRole("button", { name: "確認", exact: true }).click();
+    await expect(page.getByText("密碼不正確")).toBeVisible();
+    await page.getByLabel("密碼").fill(STRONG_PASSWORD);
+    await page.getByRole("button", { name: "確認", exact: true }).click();
+    await expect(page).toHaveURL(/\/member-center\/edit-info$/);
+    await page.getByRole("textbox", { name: "電子郵件" }).fill(newEmail);
+    await page.getByRole("button", { name: "儲存變更" }).click();
+    await expect(page).toHaveURL(/\/member-center\/verify-email$/);
+    expect(await latestMailCode(smtp, newEmail)).toMatch(/^\d{6}$/);
+  });
+
   mailTest("a new e-mail is verified by code and the old address is told", async ({ page, baseURL, smtp }) => {
     const oldEmail = `before${Date.now()}@example.com`;
     const newEmail = `after${Date.now()}@example.com`;

@@ -126,17 +126,17 @@ export default function EditInfoPage({ loaderData }: Route.ComponentProps) {
       <AccountNav t={t} />
       <div className="space-y-6">
         <AccountSection title={t("account.editInfo.contact")} id="contact">
-          <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-2">
-            <dt className="text-muted">{t("account.editInfo.phone")}</dt>
-            <dd className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-medium tabular-nums" data-testid="current-phone">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <p className="text-sm text-muted">{t("account.editInfo.phone")}</p>
+              <p className="mt-0.5 text-lg font-medium tabular-nums" data-testid="current-phone">
                 {loaderData.phone}
-              </span>
-              <Link to={links.changePhone()} className={buttonVariants({ variant: "secondary", size: "sm" })}>
-                {t("account.editInfo.changePhone")}
-              </Link>
-            </dd>
-          </dl>
+              </p>
+            </div>
+            <Link to={links.changePhone()} className={buttonVariants({ variant: "secondary", size: "sm" })}>
+              {t("account.editInfo.changePhone")}
+            </Link>
+          </div>
           {loaderData.pendingEmail ? (
             <Alert className="mt-4">
               {t("account.editInfo.emailPending", { email: loaderData.pendingEmail })}{" "}
