@@ -31,6 +31,7 @@ import { listSessions, revokeSession } from "../auth/sessions.server";
 import { adjustPoints } from "../loyalty/points.server";
 import { recordPurchase } from "../loyalty/purchases.server";
 import { redeemReward } from "../loyalty/rewards.server";
+import { ledgerTotals } from "../loyalty/testing.server";
 import type { EmailMessage, Messaging, SmsMessage } from "../messaging/types";
 import { confirmPhoneChange, requestEmailChange, requestPhoneChange } from "./contact-change.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
@@ -407,9 +408,12 @@ describe("delete my account", () => {
     const consents = await handle.db.select().from(memberConsent).where(eq(memberConsent.userId, me.userId));
     expect(consents.every((c) => c.ipAddress === null)).toBe(true);
 
-    // Accounting keeps the (now nameless) ledger and purchases; unused coupons are void.
+    // Accounting keeps the (now nameless) ledger and purchases; unused coupons are cancelled and the
+    // remaining points forfeited, both as ledger entries, so the books still balance.
     const ledgerAfter = await handle.db.select().from(pointEntry).where(eq(pointEntry.memberId, me.id));
-    expect(ledgerAfter.length).toBe(ledgerBefore.length);
+    expect(ledgerAfter.slice(0, ledgerBefore.length).map((e) => e.id)).toEqual(ledgerBefore.map((e) => e.id));
+    expect(ledgerAfter.map((e) => e.kind)).toEqual(expect.arrayContaining(["coupon-cancel", "adjust"]));
+    expect(await ledgerTotals(handle.db, me.id)).toEqual({ balance: 0, ledgerSum: 0, lotsRemaining: 0 });
     expect(await handle.db.select().from(purchase).where(eq(purchase.memberId, me.id))).toHaveLength(1);
     const coupons = await handle.db.select().from(coupon).where(eq(coupon.memberId, me.id));
     expect(coupons.every((c) => c.status === "cancelled")).toBe(true);

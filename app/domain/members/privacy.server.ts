@@ -20,6 +20,8 @@ import {
   reward,
   tierChange,
 } from "../../../server/db/schema";
+import { adjustPoints } from "../loyalty/points.server";
+import { cancelCoupon } from "../loyalty/rewards.server";
 import { EXTERNAL_LOGIN_REVOKERS, type ExternalLoginRevoker } from "./external-logins.server";
 import type { ConsentKind, Member } from "./members.server";
 import { marketingOf, setMarketingPreferences } from "./profile-update.server";
@@ -201,7 +203,8 @@ export type DeletionResult = { ok: true; revokeFailures: string[] } | { ok: fals
  * Erases the member's personal data and every way to log in (ADR 015). The member row stays,
  * anonymised (nameless, no contact, disabled, deletedAt set), so the points ledger, purchases and
  * coupons keep an owner for accounting; the member number stays as the pseudonymous key the
- * counter's receipts refer to. Sessions, passwords, passkeys and linked logins are deleted, so
+ * counter's receipts refer to. Unused coupons are cancelled and remaining points forfeited, both
+ * as ledger entries. Sessions, passwords, passkeys and linked logins are deleted, so
  * the account can never log in again. External logins (LINE) are told first.
  *
  * Identity must already be proven (password or SMS code) by the caller.
@@ -224,6 +227,8 @@ export async function deleteMemberAccount(
       revokeFailures.push(revoker.provider);
     }
   }
+
+  await closeLoyaltyAccount(db, m.id, now);
 
   const contacts = [m.phoneNumber, m.email, m.pendingEmail].filter((v): v is string => Boolean(v));
   await db.transaction(async (txRaw) => {
@@ -281,11 +286,6 @@ export async function deleteMemberAccount(
     // The consent history stays as evidence of what was agreed and when, without the IP addresses.
     await tx.update(memberConsent).set({ ipAddress: null }).where(eq(memberConsent.userId, m.userId));
     await tx.delete(materialFavourite).where(eq(materialFavourite.memberId, m.id));
-    // Unused coupons die with the account (no one can present them any more).
-    await tx
-      .update(coupon)
-      .set({ status: "cancelled", cancelledAt: now })
-      .where(and(eq(coupon.memberId, m.id), eq(coupon.status, "issued")));
     // Traces keyed by the phone number or e-mail address.
     if (contacts.length > 0) {
       await tx.delete(oneTimeCode).where(inArray(oneTimeCode.target, contacts));
@@ -298,6 +298,35 @@ export async function deleteMemberAccount(
     await tx.delete(rateLimitCounter).where(like(rateLimitCounter.key, `%${m.userId}%`));
   });
   return { ok: true, revokeFailures };
+}
+
+/**
+ * Through the ledger, so the books stay balanced: unused coupons are cancelled (their points come
+ * back, the reward's stock too), then the remaining points are forfeited with one adjustment entry.
+ * Runs while the member is still active; both steps are idempotent, so a retried deletion is safe.
+ */
+async function closeLoyaltyAccount(db: Database, memberId: string, now: Date): Promise<void> {
+  const open = await db
+    .select({ id: coupon.id })
+    .from(coupon)
+    .where(and(eq(coupon.memberId, memberId), eq(coupon.status, "issued")));
+  for (const c of open) await cancelCoupon(db, { couponId: c.id, reason: "account deleted" }, now);
+  const [account] = await db
+    .select({ balance: loyaltyAccount.balance })
+    .from(loyaltyAccount)
+    .where(eq(loyaltyAccount.memberId, memberId));
+  if (account && account.balance > 0) {
+    await adjustPoints(
+      db,
+      {
+        memberId,
+        amount: -account.balance,
+        reason: "account deleted: points forfeited",
+        idempotencyKey: "account-deleted",
+      },
+      now,
+    );
+  }
 }
 
 /** Whether a member row is an erased account (for lists that must skip them). */
