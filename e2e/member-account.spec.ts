@@ -305,6 +305,11 @@ const VIEWPORTS = [
 for (const viewport of VIEWPORTS) {
   test(`screenshots of the account pages at ${viewport.width}x${viewport.height}`, async ({ page, baseURL }) => {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await gotoAndCheck(page, "/member-login");
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `account-member-login-${viewport.name}.png`),
+      fullPage: true,
+    });
     await loggedInMember(page, baseURL as string, { name: "王美玲", email: `shots${Date.now()}@example.com` });
     for (const [name, url] of [
       ["edit-info", "/member-center/edit-info"],
@@ -312,6 +317,7 @@ for (const viewport of VIEWPORTS) {
       ["privacy", "/member-center/privacy"],
       ["delete-account", "/member-center/delete-account"],
       ["confirm-identity", "/member-center/confirm-identity"],
+      ["change-phone", "/member-center/change-phone"],
     ] as const) {
       await gotoAndCheck(page, url);
       await settledToasts(page);
