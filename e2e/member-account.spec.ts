@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, latestMailCode, mailTest, test, waitForHydration } from "./fixtures";
-import { createMember, loginByCookie, newPhone, STRONG_PASSWORD } from "./support/members";
+import { createMember, latestSmsCode, loginByCookie, newPhone, STRONG_PASSWORD } from "./support/members";
 
 /**
  * The member's own account pages (issue 7): edit-info, security (sessions, passkeys), privacy
@@ -89,6 +89,50 @@ test.describe("edit-info", () => {
     await page.goto("/member-center/edit-info");
     await expect(page.getByLabel("姓名")).toHaveValue("被改掉了");
     expect(attacker.userId).not.toBe(victim.userId);
+  });
+});
+
+test.describe("change phone", () => {
+  test("a new number is verified by SMS and becomes the login; a taken number is refused", async ({
+    page,
+    baseURL,
+  }) => {
+    const me = await loggedInMember(page, baseURL as string);
+    const taken = newPhone();
+    await createMember(page.request, { phoneNumber: taken.e164 });
+    await gotoAndCheck(page, "/member-center/edit-info");
+    await page.getByRole("link", { name: "變更手機號碼" }).click();
+    await expect(page).toHaveURL(/\/member-center\/change-phone$/);
+    await page.getByLabel("手機號碼").fill(taken.local);
+    await page.getByRole("button", { name: "傳送驗證碼" }).click();
+    await expect(page.getByText("這個號碼已由其他會員使用")).toBeVisible();
+    await expect(page.getByLabel("手機號碼")).toHaveValue(taken.local);
+
+    const next = newPhone();
+    await page.getByLabel("手機號碼").fill(next.local);
+    await page.getByRole("button", { name: "傳送驗證碼" }).click();
+    await expect(page.getByLabel("6 位數驗證碼")).toBeVisible();
+    await expectAccessible(page);
+    await page.getByLabel("6 位數驗證碼").fill("000000");
+    await page.getByRole("button", { name: "確認變更" }).click();
+    await expect(page.getByText("驗證碼不正確，請重新輸入")).toBeVisible();
+    await page.getByLabel("6 位數驗證碼").fill(await latestSmsCode(page, next.e164));
+    await page.getByRole("button", { name: "確認變更" }).click();
+    await expect(page).toHaveURL(/\/member-center\/edit-info$/);
+    await expect(page.getByTestId("current-phone")).toHaveText(next.local);
+
+    // The new number logs in; the old one no longer does.
+    await page.goto("/member-center");
+    await page.getByRole("button", { name: "登出" }).click();
+    await page.goto("/member-login");
+    await page.getByLabel("手機號碼").fill(me.phone.local);
+    await page.getByLabel("密碼").fill(STRONG_PASSWORD);
+    await page.getByRole("button", { name: "登入", exact: true }).click();
+    await expect(page.getByText("帳號或密碼錯誤")).toBeVisible();
+    await page.getByLabel("手機號碼").fill(next.local);
+    await page.getByLabel("密碼").fill(STRONG_PASSWORD);
+    await page.getByRole("button", { name: "登入", exact: true }).click();
+    await expect(page).toHaveURL(/\/member-center$/);
   });
 });
 
