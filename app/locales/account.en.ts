@@ -66,6 +66,7 @@ export const accountEn = {
   "account.phone.taken": "Another member already uses this number",
   "account.phone.unchanged": "This is already your mobile number",
   "account.phone.other": "Use another number",
+  "account.phone.cancel": "Cancel, back to my details",
 
   "account.security.title": "Login & security",
   "account.security.lead": "Manage your password, the devices you are logged in on, and your passkeys.",

@@ -66,6 +66,7 @@ export const accountZhTW = {
   "account.phone.taken": "這個號碼已由其他會員使用",
   "account.phone.unchanged": "這已經是您目前的手機號碼",
   "account.phone.other": "改用其他號碼",
+  "account.phone.cancel": "取消，回到會員資料",
 
   "account.security.title": "登入與安全",
   "account.security.lead": "管理密碼、登入中的裝置與通行金鑰。",

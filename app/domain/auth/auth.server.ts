@@ -1,8 +1,9 @@
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "../../../server/config";
 import type { Database } from "../../../server/db/client";
@@ -13,6 +14,7 @@ import {
   authSession,
   authUser,
   authVerification,
+  member,
 } from "../../../server/db/schema";
 import { recordLogin } from "../members/members.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -95,6 +97,19 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
       freshAge: RECENT_LOGIN_MINUTES * 60,
     },
     hooks: {
+      // A disabled member's passkey opens nothing (the password login refuses them the same way).
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/passkey/verify-authentication") return;
+        const credentialId = (ctx.body as { response?: { id?: unknown } } | undefined)?.response?.id;
+        if (typeof credentialId !== "string") return;
+        const [row] = await db
+          .select({ disabled: member.disabled })
+          .from(authPasskey)
+          .innerJoin(member, eq(member.userId, authPasskey.userId))
+          .where(eq(authPasskey.credentialID, credentialId))
+          .limit(1);
+        if (row?.disabled) throw new APIError("FORBIDDEN", { message: "member disabled", code: "MEMBER_DISABLED" });
+      }),
       // A passkey login is a login: it updates lastLoginAt like our password and code logins do.
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== "/passkey/verify-authentication") return;

@@ -319,6 +319,39 @@ describe("identity checks and sessions", () => {
   });
 });
 
+describe("passkey login", () => {
+  it("refuses a disabled member's passkey before any WebAuthn check", async () => {
+    const me = await newMember();
+    const credentialID = `cred-${randomUUID()}`;
+    await handle.db.insert(authPasskey).values({
+      id: randomUUID(),
+      publicKey: "cHVibGlj",
+      userId: me.userId,
+      credentialID,
+      counter: 0,
+      deviceType: "singleDevice",
+      backedUp: false,
+    });
+    const ctx = await auth.$context;
+    const attempt = () =>
+      auth.handler(
+        new Request(`${ctx.baseURL}/passkey/verify-authentication`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: new URL(ctx.baseURL).origin },
+          body: JSON.stringify({
+            response: { id: credentialID, rawId: credentialID, type: "public-key", response: {} },
+          }),
+        }),
+      );
+    // Active member: the request reaches the plugin, which finds no challenge.
+    expect((await attempt()).status).toBe(400);
+    await handle.db.update(member).set({ disabled: true }).where(eq(member.id, me.id));
+    const refused = await attempt();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "MEMBER_DISABLED" });
+  });
+});
+
 async function withHistory(me: Member) {
   await adjustPoints(handle.db, {
     memberId: me.id,

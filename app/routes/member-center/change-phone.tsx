@@ -1,4 +1,4 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { CodeField, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
@@ -138,6 +138,11 @@ export default function ChangePhonePage({ loaderData }: Route.ComponentProps) {
           <Button type="submit" name="intent" value="send" block size="lg" pending={pending}>
             {t("account.phone.send")}
           </Button>
+          <p className="text-center">
+            <Link to={links.editInfo()} className="text-muted underline underline-offset-4">
+              {t("account.phone.cancel")}
+            </Link>
+          </p>
         </Form>
       )}
     </Page>
