@@ -25,6 +25,12 @@ export default [
       route("edit-info", "routes/member-center/edit-info.tsx"),
       route("verify-email", "routes/member-center/verify-email.tsx"),
       route("linked-logins", "routes/member-center/linked-logins.tsx"),
+      route("change-phone", "routes/member-center/change-phone.tsx"),
+      route("confirm-identity", "routes/member-center/confirm-identity.tsx"),
+      route("security", "routes/member-center/security.tsx"),
+      route("privacy", "routes/member-center/privacy.tsx"),
+      route("privacy/export", "routes/member-center/privacy-export.ts"),
+      route("delete-account", "routes/member-center/delete-account.tsx"),
     ]),
     ...prefix("signup", [
       route("phone-verification", "routes/signup/phone-verification.tsx"),

@@ -5,7 +5,7 @@ import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import type { Database } from "./db/client";
-import { member } from "./db/schema";
+import { authSession, member } from "./db/schema";
 
 /**
  * Test fixtures over HTTP, mounted only when APP_ENV=test (never in development or production):
@@ -57,6 +57,23 @@ export function testHooks({ db, auth }: { db: Database; auth: Auth }): Router {
       new Headers({ "user-agent": req.get("user-agent") ?? "e2e" }),
     );
     res.json({ setCookie: headers.getSetCookie() });
+  });
+
+  // Ages a user's sessions, so a test can reach "your login is older than 15 minutes".
+  router.post("/sessions/age", async (req, res) => {
+    const { userId, minutes } = z
+      .object({
+        userId: z.string(),
+        minutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(60 * 24 * 30),
+      })
+      .parse(req.body);
+    const at = new Date(Date.now() - minutes * 60_000);
+    await db.update(authSession).set({ createdAt: at }).where(eq(authSession.userId, userId));
+    res.json({ ok: true });
   });
 
   return router;

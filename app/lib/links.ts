@@ -18,6 +18,13 @@ export const links = {
   lineStart: () => href("/auth/line/start"),
   lineCallback: () => href("/auth/line/callback"),
   lineLiff: () => href("/auth/line/liff"),
+  changePhone: () => href("/member-center/change-phone"),
+  confirmIdentity: (redirectTo?: string) =>
+    `${href("/member-center/confirm-identity")}${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`,
+  security: () => href("/member-center/security"),
+  memberPrivacy: () => href("/member-center/privacy"),
+  memberDataExport: () => href("/member-center/privacy/export"),
+  deleteAccount: () => href("/member-center/delete-account"),
   logout: () => href("/logout"),
   signupPhoneVerification: () => href("/signup/phone-verification"),
   signupPasswordSetting: () => href("/signup/password-setting"),

@@ -1,3 +1,4 @@
+import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
 import { lineEn } from "./line.en";
 import type { Messages } from "./zh-TW";
@@ -5,6 +6,7 @@ import type { Messages } from "./zh-TW";
 export const en = {
   ...authEn,
   ...lineEn,
+  ...accountEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

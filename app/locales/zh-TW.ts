@@ -1,3 +1,4 @@
+import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 
@@ -5,6 +6,7 @@ import { lineZhTW } from "./line.zh-TW";
 export const zhTW = {
   ...authZhTW,
   ...lineZhTW,
+  ...accountZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

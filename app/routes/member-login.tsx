@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, PhoneField } from "~/components/auth/fields";
+import { PasskeyLoginButton } from "~/components/auth/passkey-login-button";
 import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
@@ -134,6 +135,9 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
         </Button>
       </Form>
       <LineLoginButton redirectTo={redirectTo} offerSignup={loaderData.lineSignupOffer} />
+      <div className="mt-4">
+        <PasskeyLoginButton redirectTo={redirectTo} />
+      </div>
       <p className="mt-8 text-center text-muted">
         {t("auth.login.noAccount")}{" "}
         <Link to={links.signupPhoneVerification()} className="font-semibold text-ink underline underline-offset-4">

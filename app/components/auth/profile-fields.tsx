@@ -8,7 +8,19 @@ import type { useFormState } from "~/lib/use-form-state";
 import { EmailField } from "./fields";
 
 type FormState = ReturnType<typeof useFormState>;
-export type ProfileDefaults = Partial<Record<string, string>> & {
+type ProfileTextField =
+  | "nameZh"
+  | "gender"
+  | "birthday"
+  | "email"
+  | "companyName"
+  | "taxIdNumber"
+  | "einvoiceCarrier"
+  | "city"
+  | "district"
+  | "street";
+/** The stored profile (edit-info); sign-up starts empty. */
+export type ProfileDefaults = Partial<Record<ProfileTextField, string>> & {
   marketing?: Partial<Record<"sms" | "email" | "line", boolean>>;
 };
 

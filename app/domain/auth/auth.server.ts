@@ -1,14 +1,34 @@
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { createAuthEndpoint } from "better-auth/api";
+import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
 import { setSessionCookie } from "better-auth/cookies";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppConfig } from "../../../server/config";
 import type { Database } from "../../../server/db/client";
-import { authAccount, authRateLimit, authSession, authUser, authVerification } from "../../../server/db/schema";
+import {
+  authAccount,
+  authPasskey,
+  authRateLimit,
+  authSession,
+  authUser,
+  authVerification,
+  member,
+} from "../../../server/db/schema";
+import { recordLogin } from "../members/members.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
 export const SESSION_DAYS = 30;
+
+/** Changing the e-mail, the phone or the passkeys needs a login at most this old (PRODUCT.md, issue 7). */
+export const RECENT_LOGIN_MINUTES = 15;
+
+/** The WebAuthn relying party: the public site's host name and origin (PUBLIC_BASE_URL). */
+export function passkeyRelyingParty(config: Pick<AppConfig, "publicBaseUrl">) {
+  const url = new URL(config.publicBaseUrl);
+  return { rpID: url.hostname, origin: url.origin };
+}
 
 /**
  * Our own server-only endpoints. Every proof (password, one-time code, LINE ID token) is checked
@@ -50,6 +70,7 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
         account: authAccount,
         verification: authVerification,
         rateLimit: authRateLimit,
+        passkey: authPasskey,
       },
     }),
     user: {
@@ -72,6 +93,29 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
       expiresIn: 60 * 60 * 24 * SESSION_DAYS,
       // Sliding expiry: a session used at least daily stays alive.
       updateAge: 60 * 60 * 24,
+      // Adding a passkey needs a recent login; the confirm-identity page starts a new session.
+      freshAge: RECENT_LOGIN_MINUTES * 60,
+    },
+    hooks: {
+      // A disabled member's passkey opens nothing (the password login refuses them the same way).
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/passkey/verify-authentication") return;
+        const credentialId = (ctx.body as { response?: { id?: unknown } } | undefined)?.response?.id;
+        if (typeof credentialId !== "string") return;
+        const [row] = await db
+          .select({ disabled: member.disabled })
+          .from(authPasskey)
+          .innerJoin(member, eq(member.userId, authPasskey.userId))
+          .where(eq(authPasskey.credentialID, credentialId))
+          .limit(1);
+        if (row?.disabled) throw new APIError("FORBIDDEN", { message: "member disabled", code: "MEMBER_DISABLED" });
+      }),
+      // A passkey login is a login: it updates lastLoginAt like our password and code logins do.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/passkey/verify-authentication") return;
+        const userId = ctx.context.newSession?.user.id;
+        if (userId) await recordLogin(db, userId);
+      }),
     },
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100 },
     advanced: {
@@ -92,7 +136,15 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
       "/update-user",
       "/delete-user",
     ],
-    plugins: [memberSessions()],
+    plugins: [
+      memberSessions(),
+      passkey({
+        ...passkeyRelyingParty(config),
+        rpName: "漢生活",
+        // Resident keys so the login page can offer "log in with a passkey" without a user name.
+        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+      }),
+    ],
   });
 }
 

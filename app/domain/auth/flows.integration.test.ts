@@ -37,7 +37,7 @@ class RecordingMessaging implements Messaging {
   lastCode(to: string): string {
     const sms = this.sms.filter((m) => m.to === to).at(-1);
     const email = this.emails.filter((m) => m.to === to).at(-1);
-    const code = sms ? /\d{6}/.exec(sms.text)?.[0] : email?.data.code;
+    const code = sms ? /\d{6}/.exec(sms.text)?.[0] : email && "code" in email.data ? email.data.code : undefined;
     if (!code) throw new Error(`no code sent to ${to}`);
     return code;
   }

@@ -24,25 +24,35 @@ export const CODE_PURPOSES = [
 // A real address form; the outbox and SMTP both want it lowercased (PRODUCT.md §8).
 const EMAIL_ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]{2,}$/;
 
-const emailMessageSchema = z.object({
-  to: z
-    .string()
-    .trim()
-    .max(254)
-    .transform((v) => v.toLowerCase())
-    .refine((v) => EMAIL_ADDRESS.test(v), "not an e-mail address"),
-  locale: z.enum(LOCALES),
-  template: z.literal("one-time-code"),
-  data: z.object({
-    code: z.string().regex(/^\d{4,10}$/, "a code is 4 to 10 digits"),
-    purpose: z.enum(CODE_PURPOSES),
-    minutes: z
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 60),
+const address = z
+  .string()
+  .trim()
+  .max(254)
+  .transform((v) => v.toLowerCase())
+  .refine((v) => EMAIL_ADDRESS.test(v), "not an e-mail address");
+
+const emailMessageSchema = z.discriminatedUnion("template", [
+  z.object({
+    to: address,
+    locale: z.enum(LOCALES),
+    template: z.literal("one-time-code"),
+    data: z.object({
+      code: z.string().regex(/^\d{4,10}$/, "a code is 4 to 10 digits"),
+      purpose: z.enum(CODE_PURPOSES),
+      minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60),
+    }),
   }),
-});
+  z.object({
+    to: address,
+    locale: z.enum(LOCALES),
+    template: z.literal("email-changed"),
+    data: z.object({ newEmail: address }),
+  }),
+]);
 
 /** Checks an e-mail before it is queued (throws MessageRejectedError) and lowercases the address. */
 export function validateEmailMessage(message: EmailMessage): EmailMessage {
@@ -52,7 +62,7 @@ export function validateEmailMessage(message: EmailMessage): EmailMessage {
     const field = issue?.path.join(".") || "message";
     throw new MessageRejectedError("email", `Invalid e-mail message: ${field} ${issue?.message ?? "is invalid"}`);
   }
-  return parsed.data;
+  return parsed.data as EmailMessage;
 }
 
 const escapeHtml = (text: string) =>
@@ -77,8 +87,52 @@ const SANS =
 const SERIF = "'Noto Serif TC','Songti TC','PMingLiU',Georgia,serif";
 const MONO = "'SFMono-Regular',Menlo,Consolas,'Liberation Mono',monospace";
 
+/** "Your e-mail was changed": a notice to the old address, so a hijacked account is noticed. */
+function renderEmailChanged(locale: EmailMessage["locale"], newEmail: string): RenderedEmail {
+  const t = catalogT(locale);
+  const subject = t("email.notice.emailChanged.subject");
+  const heading = t("email.notice.emailChanged.heading");
+  const intro = t("email.notice.emailChanged.intro", { email: newEmail });
+  const ignore = t("email.notice.emailChanged.notYou");
+  const brandLine = t("email.brandLine");
+  const footer = t("email.footer");
+  const text = [`${BRAND_NAME} ${brandLine}`, "", heading, "", intro, "", ignore, "", "--", footer, ""].join("\n");
+  const e = escapeHtml;
+  const html = `<!DOCTYPE html>
+<html lang="${HTML_LANG[locale]}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${e(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:${COLORS.paper};color:${COLORS.ink};font-family:${SANS};-webkit-text-size-adjust:100%;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.paper};">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
+<tr><td style="padding:0 8px 16px;">
+<p style="margin:0;font-family:${SERIF};font-size:24px;line-height:1.3;font-weight:700;letter-spacing:0.2em;color:${COLORS.brand};">${e(BRAND_NAME)}</p>
+<p style="margin:4px 0 0;font-size:13px;line-height:1.5;letter-spacing:0.08em;color:${COLORS.muted};">${e(brandLine)}</p>
+</td></tr>
+<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:28px 24px;">
+<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.7;color:${COLORS.ink};">${e(intro)}</p>
+<p style="margin:0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(ignore)}</p>
+</td></tr>
+<tr><td style="padding:16px 8px 0;font-size:12px;line-height:1.6;color:${COLORS.muted};">${e(footer)}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}
+
 export function renderEmail(message: EmailMessage): RenderedEmail {
-  const { locale, data } = validateEmailMessage(message);
+  const valid = validateEmailMessage(message);
+  if (valid.template === "email-changed") return renderEmailChanged(valid.locale, valid.data.newEmail);
+  const { locale, data } = valid;
   const t = catalogT(locale);
   const values = { code: data.code, minutes: data.minutes };
   const p = data.purpose;

@@ -4,7 +4,7 @@ import { en } from "~/locales/en";
 import { zhTW } from "~/locales/zh-TW";
 import { CODE_PURPOSES, renderEmail, validateEmailMessage } from "./email-templates.server";
 import { MessageRejectedError } from "./errors";
-import type { EmailMessage } from "./types";
+import type { CodePurpose, EmailMessage } from "./types";
 
 const message = (overrides: Partial<EmailMessage["data"]> = {}, locale: EmailMessage["locale"] = "zh-TW") =>
   ({
@@ -81,11 +81,38 @@ describe("validateEmailMessage", () => {
     ["an address without @", { ...message(), to: "member.example.com" }],
     ["an address with a display name", { ...message(), to: "Member <member@example.com>" }],
     ["a code with letters", message({ code: "12ab56" })],
-    ["an unknown purpose", message({ purpose: "unknown" as EmailMessage["data"]["purpose"] })],
+    ["an unknown purpose", message({ purpose: "unknown" as CodePurpose })],
     ["a validity of 0 minutes", message({ minutes: 0 })],
     ["an unknown locale", { ...message(), locale: "fr" as EmailMessage["locale"] }],
   ])("refuses %s", (_label, bad) => {
     expect(() => validateEmailMessage(bad)).toThrow(MessageRejectedError);
     expect(() => renderEmail(bad)).toThrow(MessageRejectedError);
+  });
+});
+
+describe("the e-mail-changed notice", () => {
+  it.each(LOCALES)("tells the old address the new one, without a code or link (%s)", (locale) => {
+    const rendered = renderEmail({
+      to: "old@example.com",
+      locale,
+      template: "email-changed",
+      data: { newEmail: "New@Example.com" },
+    });
+    expect(rendered.subject.length).toBeGreaterThan(5);
+    expect(rendered.text).toContain("new@example.com");
+    expect(rendered.html).toContain("new@example.com");
+    expect(rendered.html).not.toMatch(/<a\s|https?:\/\//);
+    expect(rendered.text).not.toMatch(/\b\d{6}\b/);
+  });
+
+  it("refuses a notice whose new address is not an address", () => {
+    expect(() =>
+      validateEmailMessage({
+        to: "old@example.com",
+        locale: "zh-TW",
+        template: "email-changed",
+        data: { newEmail: "x" },
+      }),
+    ).toThrow(MessageRejectedError);
   });
 });

@@ -7,12 +7,20 @@ export type CodePurpose = "signup" | "reset-password" | "verify-email" | "change
 export type SmsMessage = { to: string; text: string };
 
 /** E-mails are rendered from templates (zh-TW and en, HTML + text) by the messaging layer. */
-export type EmailMessage = {
-  to: string;
-  locale: Locale;
-  template: "one-time-code";
-  data: { code: string; purpose: CodePurpose; minutes: number };
-};
+export type EmailMessage =
+  | {
+      to: string;
+      locale: Locale;
+      template: "one-time-code";
+      data: { code: string; purpose: CodePurpose; minutes: number };
+    }
+  | {
+      /** Sent to the old address after a member's e-mail changed (no code, no link). */
+      to: string;
+      locale: Locale;
+      template: "email-changed";
+      data: { newEmail: string };
+    };
 
 /**
  * Outgoing messages. Both calls only enqueue (a PostgreSQL-backed job queue sends with retries),

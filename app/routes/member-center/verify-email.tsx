@@ -3,7 +3,11 @@ import { CodeField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { confirmEmailVerification, sendEmailVerification } from "~/domain/auth/email-verification.server";
+import {
+  confirmEmailVerification,
+  emailCodePurpose,
+  sendEmailVerification,
+} from "~/domain/auth/email-verification.server";
 import { codeSchema } from "~/domain/auth/forms.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
@@ -36,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       email: session.member.pendingEmail,
       ip: getApp(context).ip,
       locale: getLocale(request),
+      purpose: emailCodePurpose(session.member),
     });
     if (!sent.ok)
       return fieldFailure(form, "code", t("form.tooManyRequests", { wait: waitText(sent.retryAfterSeconds, t) }), 429);
@@ -43,7 +48,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const code = codeSchema(t).safeParse(form.get("code"));
   if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-  const result = await confirmEmailVerification(deps, { userId: session.userId, code: code.data });
+  const result = await confirmEmailVerification(deps, {
+    userId: session.userId,
+    code: code.data,
+    locale: getLocale(request),
+  });
   if (!result.ok) {
     const message =
       result.reason === "expired"

@@ -53,6 +53,11 @@ export const member = pgTable(
       .notNull()
       .default("phone"),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    /**
+     * Set when the member deleted their account (ADR 015): the row stays, anonymised, so the
+     * points ledger and purchases keep a (nameless) owner for accounting.
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

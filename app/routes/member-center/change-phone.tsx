@@ -1,0 +1,150 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { CodeField, PhoneField } from "~/components/auth/fields";
+import { Page } from "~/components/layout/page";
+import { Button } from "~/components/ui/button";
+import { codeSchema, phoneSchema } from "~/domain/auth/forms.server";
+import { isRecentLogin } from "~/domain/auth/identity.server";
+import { confirmPhoneChange, requestPhoneChange } from "~/domain/members/contact-change.server";
+import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { flowCookie } from "~/lib/flow-cookie.server";
+import { fieldFailure, waitText } from "~/lib/forms.server";
+import { useT } from "~/lib/i18n";
+import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
+import { type MemberSession, requireMember } from "~/lib/member-session.server";
+import { pageMeta } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/toast.server";
+import { useFormState } from "~/lib/use-form-state";
+import type { Route } from "./+types/change-phone";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "account.phone.title");
+
+/** The number a code was sent to, bound to the member who asked (10 minutes). */
+const pendingPhone = flowCookie("change-phone", z.object({ userId: z.string(), phoneNumber: z.string() }), 600);
+
+async function requireRecentLogin(context: Route.LoaderArgs["context"], session: MemberSession) {
+  if (!(await isRecentLogin(getApp(context).db, session.sessionId))) {
+    throw redirect(links.confirmIdentity(links.changePhone()));
+  }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = requireMember(context, request);
+  await requireRecentLogin(context, session);
+  const pending = await pendingPhone.read(context, request);
+  const restart = new URL(request.url).searchParams.has("restart");
+  return {
+    messages: routeMessages(getLocale(request), "account.phone.", "account.nav."),
+    current: formatTaiwanMobile(session.member.phoneNumber),
+    pending: pending && pending.userId === session.userId && !restart ? formatTaiwanMobile(pending.phoneNumber) : null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requireMember(context, request);
+  await requireRecentLogin(context, session);
+  const t = serverT(request);
+  const form = await request.formData();
+  const deps = authDeps(context);
+
+  if (form.get("intent") === "send") {
+    const phone = phoneSchema(t).safeParse(form.get("phone"));
+    if (!phone.success) return fieldFailure(form, "phone", t("auth.phone.invalid"));
+    const sent = await requestPhoneChange(deps, {
+      userId: session.userId,
+      phoneNumber: phone.data,
+      ip: getApp(context).ip,
+      locale: getLocale(request),
+    });
+    if (!sent.ok) {
+      const message =
+        sent.reason === "taken"
+          ? t("account.phone.taken")
+          : sent.reason === "unchanged"
+            ? t("account.phone.unchanged")
+            : t("form.tooManyRequests", {
+                wait: waitText("retryAfterSeconds" in sent ? sent.retryAfterSeconds : 60, t),
+              });
+      return fieldFailure(
+        form,
+        "phone",
+        message,
+        sent.reason === "taken" ? 409 : sent.reason === "unchanged" ? 400 : 429,
+      );
+    }
+    return redirect(links.changePhone(), {
+      headers: { "Set-Cookie": await pendingPhone.write(context, { userId: session.userId, phoneNumber: phone.data }) },
+    });
+  }
+
+  const pending = await pendingPhone.read(context, request);
+  if (!pending || pending.userId !== session.userId) return redirect(links.changePhone());
+  const code = codeSchema(t).safeParse(form.get("code"));
+  if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
+  const result = await confirmPhoneChange(deps, {
+    userId: session.userId,
+    phoneNumber: pending.phoneNumber,
+    code: code.data,
+  });
+  if (!result.ok) {
+    const message =
+      result.reason === "taken"
+        ? t("account.phone.taken")
+        : result.reason === "expired"
+          ? t("auth.code.expired")
+          : result.reason === "too_many_attempts"
+            ? t("auth.code.tooMany")
+            : t("auth.code.invalid");
+    return fieldFailure(form, "code", message);
+  }
+  return redirectWithToast(
+    toastSettings(context),
+    links.editInfo(),
+    { type: "success", message: "notice.phoneChanged" },
+    { headers: { "Set-Cookie": await pendingPhone.clear(context) } },
+  );
+}
+
+export default function ChangePhonePage({ loaderData }: Route.ComponentProps) {
+  const t = useT(loaderData.messages);
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  return (
+    <Page
+      title={t("account.phone.title")}
+      lead={loaderData.pending ? t("account.phone.codeLead", { phone: loaderData.pending }) : t("account.phone.lead")}
+      width="narrow"
+    >
+      {loaderData.pending ? (
+        <>
+          <Form method="post" className="space-y-5" noValidate>
+            <CodeField errors={form.errors("code")} />
+            <Button type="submit" name="intent" value="confirm" block size="lg" pending={pending}>
+              {t("account.phone.confirm")}
+            </Button>
+          </Form>
+          <p className="mt-6 text-center">
+            <a href={`${links.changePhone()}?restart`} className="text-muted underline underline-offset-4">
+              {t("account.phone.other")}
+            </a>
+          </p>
+        </>
+      ) : (
+        <Form method="post" className="space-y-5" noValidate>
+          <p className="text-muted">{t("account.phone.current", { phone: loaderData.current })}</p>
+          <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
+          <Button type="submit" name="intent" value="send" block size="lg" pending={pending}>
+            {t("account.phone.send")}
+          </Button>
+          <p className="text-center">
+            <Link to={links.editInfo()} className="text-muted underline underline-offset-4">
+              {t("account.phone.cancel")}
+            </Link>
+          </p>
+        </Form>
+      )}
+    </Page>
+  );
+}

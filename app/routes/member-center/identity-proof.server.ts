@@ -1,0 +1,84 @@
+import type { RouterContextProvider } from "react-router";
+import { codeSchema } from "~/domain/auth/forms.server";
+import { proveIdentity, sendIdentityCode } from "~/domain/auth/identity.server";
+import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { maskTaiwanMobile } from "~/domain/members/taiwan";
+import { authDeps, getApp } from "~/lib/context.server";
+import { fieldFailure, waitText } from "~/lib/forms.server";
+import type { Translate } from "~/lib/i18n";
+import { getLocale } from "~/lib/i18n.server";
+import type { MemberSession } from "~/lib/member-session.server";
+
+/**
+ * The "confirm it's you" part of a form (confirm-identity and delete-account): intent
+ * `send-code` texts a code to the member's own number; otherwise `method` is password or sms
+ * and the proof is checked. The code always goes to the session member's phone, never to a
+ * number from the request.
+ */
+export type IdentityStep =
+  | { kind: "proven" }
+  | { kind: "answer"; response: Response | ReturnType<typeof fieldFailure> | { ok: true; codeSent: string } };
+
+export async function handleIdentityProof(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  form: FormData,
+  session: MemberSession & { member: { phoneNumber: string } },
+  t: Translate,
+): Promise<IdentityStep> {
+  const deps = authDeps(context);
+  const phoneNumber = session.member.phoneNumber;
+  if (form.get("intent") === "send-code") {
+    const sent = await sendIdentityCode(deps, { phoneNumber, ip: getApp(context).ip, locale: getLocale(request) });
+    if (!sent.ok) {
+      return {
+        kind: "answer",
+        response: fieldFailure(
+          form,
+          "code",
+          t("form.tooManyRequests", { wait: waitText(sent.retryAfterSeconds, t) }),
+          429,
+        ),
+      };
+    }
+    return {
+      kind: "answer",
+      response: {
+        ok: true as const,
+        codeSent: t("account.identity.codeSent", {
+          phone: maskTaiwanMobile(phoneNumber),
+          minutes: CODE_POLICY.validMinutes,
+        }),
+      },
+    };
+  }
+  const method = form.get("method") === "sms" ? "sms" : "password";
+  let proof: { method: "password"; password: string } | { method: "sms"; code: string };
+  if (method === "password") {
+    const password = form.get("password");
+    if (typeof password !== "string" || password.length === 0 || password.length > 128) {
+      return { kind: "answer", response: fieldFailure(form, "password", t("form.required")) };
+    }
+    proof = { method: "password", password };
+  } else {
+    const code = codeSchema(t).safeParse(form.get("code"));
+    if (!code.success) return { kind: "answer", response: fieldFailure(form, "code", t("auth.code.format")) };
+    proof = { method: "sms", code: code.data };
+  }
+  const result = await proveIdentity(deps, { userId: session.userId, phoneNumber, proof });
+  if (result.ok) return { kind: "proven" };
+  const field = method === "password" ? "password" : "code";
+  const message =
+    result.reason === "rate_limited"
+      ? t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) })
+      : result.reason === "no_password"
+        ? t("account.identity.noPassword")
+        : method === "password"
+          ? t("account.identity.wrongPassword")
+          : result.reason === "expired"
+            ? t("auth.code.expired")
+            : result.reason === "too_many_attempts"
+              ? t("auth.code.tooMany")
+              : t("auth.code.invalid");
+  return { kind: "answer", response: fieldFailure(form, field, message, result.reason === "rate_limited" ? 429 : 400) };
+}

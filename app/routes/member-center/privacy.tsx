@@ -1,0 +1,145 @@
+import { Form, Link, useNavigation } from "react-router";
+import { AccountNav, AccountSection } from "~/components/account/account-nav";
+import { Page } from "~/components/layout/page";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { currentConsents } from "~/domain/members/privacy.server";
+import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
+import { getApp, toastSettings } from "~/lib/context.server";
+import { type MessageKey, useT } from "~/lib/i18n";
+import { getLocale, routeMessages } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
+import { requireMember } from "~/lib/member-session.server";
+import { pageMeta } from "~/lib/meta";
+import { formatTaipei } from "~/lib/time";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/privacy";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "account.privacy.title");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = requireMember(context, request);
+  const locale = getLocale(request);
+  const consents = await currentConsents(getApp(context).db, session.userId);
+  return {
+    messages: routeMessages(locale, "account.nav.", "account.privacy."),
+    marketing: marketingOf(session.member),
+    consents: consents.map((c) => ({
+      kind: c.kind,
+      granted: c.granted,
+      version: c.version,
+      at: formatTaipei(c.at, locale, "date"),
+    })),
+  };
+}
+
+/** Marketing opt-in/out per channel for the session's member, effective at once (recorded as consents). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requireMember(context, request);
+  const app = getApp(context);
+  const form = await request.formData();
+  await setMarketingPreferences(app.db, {
+    memberId: session.member.id,
+    userId: session.userId,
+    from: marketingOf(session.member),
+    to: {
+      sms: form.get("marketingSms") === "on",
+      email: form.get("marketingEmail") === "on",
+      line: form.get("marketingLine") === "on",
+    },
+    ip: app.ip,
+  });
+  return redirectWithToast(toastSettings(context), links.memberPrivacy(), {
+    type: "success",
+    message: "notice.marketingSaved",
+  });
+}
+
+export default function PrivacyCenterPage({ loaderData }: Route.ComponentProps) {
+  const t = useT(loaderData.messages);
+  const pending = useNavigation().state === "submitting";
+  const { marketing } = loaderData;
+  return (
+    <Page title={t("account.privacy.title")} lead={t("account.privacy.lead")} width="narrow">
+      <AccountNav t={t} />
+      <div className="space-y-6">
+        <AccountSection title={t("account.privacy.consents.title")} id="consents">
+          {loaderData.consents.length === 0 ? (
+            <p className="text-muted">{t("account.privacy.consents.empty")}</p>
+          ) : (
+            <ul className="divide-y divide-line" data-testid="consent-list">
+              {loaderData.consents.map((c) => (
+                <li
+                  key={c.kind}
+                  className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-3 first:pt-0 last:pb-0"
+                >
+                  <span className="font-medium">{t(`account.privacy.consents.kind.${c.kind}` as MessageKey)}</span>
+                  <span className="text-sm text-muted">
+                    <span className={c.granted ? "font-medium text-success-700" : "font-medium text-ink"}>
+                      {c.granted ? t("account.privacy.consents.granted") : t("account.privacy.consents.withdrawn")}
+                    </span>
+                    {" · "}
+                    {t("account.privacy.consents.version", { version: c.version })}
+                    {" · "}
+                    <time>{c.at}</time>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </AccountSection>
+
+        <AccountSection
+          title={t("account.privacy.marketing.title")}
+          lead={t("account.privacy.marketing.lead")}
+          id="marketing"
+        >
+          <Form method="post" className="space-y-5">
+            <div className="flex flex-wrap gap-6">
+              <CheckboxField
+                name="marketingSms"
+                label={t("account.privacy.consents.kind.marketing_sms")}
+                defaultChecked={marketing.sms}
+              />
+              <CheckboxField
+                name="marketingEmail"
+                label={t("account.privacy.consents.kind.marketing_email")}
+                defaultChecked={marketing.email}
+              />
+              <CheckboxField
+                name="marketingLine"
+                label={t("account.privacy.consents.kind.marketing_line")}
+                defaultChecked={marketing.line}
+              />
+            </div>
+            <Button type="submit" variant="secondary" pending={pending}>
+              {t("account.privacy.marketing.save")}
+            </Button>
+          </Form>
+        </AccountSection>
+
+        <AccountSection title={t("account.privacy.export.title")} lead={t("account.privacy.export.lead")} id="export">
+          <a
+            href={links.memberDataExport()}
+            download
+            className={buttonVariants({ variant: "secondary" })}
+            data-testid="export-link"
+          >
+            {t("account.privacy.export.button")}
+          </a>
+        </AccountSection>
+
+        <AccountSection
+          title={t("account.privacy.delete.title")}
+          lead={t("account.privacy.delete.lead")}
+          id="delete"
+          tone="danger"
+        >
+          <Link to={links.deleteAccount()} className={buttonVariants({ variant: "secondary" })}>
+            {t("account.privacy.delete.link")}
+          </Link>
+        </AccountSection>
+      </div>
+    </Page>
+  );
+}
