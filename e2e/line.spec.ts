@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
-import { createMember, latestSmsCode, loginByCookie, newPhone } from "./support/members";
+import { createMember, latestSmsCode, loginByCookie, newPhone, STRONG_PASSWORD } from "./support/members";
 
 /** A unique LINE test user for each test (the local provider derives its LINE user id from the name). */
 let userCounter = 0;
@@ -125,6 +125,42 @@ test.describe("LINE login (web, local provider)", () => {
 
     // Now that LINE identity is nobody's: LINE sign-in fails.
     await logout(page);
+    await page.goto("/member-login");
+    await page.getByRole("button", { name: "LINE 登入" }).click();
+    await authorizeAs(page, name);
+    await expect(page).toHaveURL(/\/member-login\?line=signup-offer$/);
+    await expect(page.getByText("會員登入失敗")).toBeVisible();
+  });
+
+  test("deleting a LINE-linked account revokes the LINE token, and LINE no longer signs anyone in", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    const name = lineUserName("delete");
+    const { userId } = await createMember(request, { phoneNumber: newPhone().e164, name: "林志豪" });
+    await loginByCookie(request, context, baseURL as string, userId);
+    await page.goto("/member-center/linked-logins");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "連結 LINE" }).click();
+    await authorizeAs(page, name);
+    await expect(page.getByTestId("login-line")).toContainText("已連結");
+
+    const minted = await request.post("/__line/dev/liff-id-token", { data: { name } });
+    const { sub } = (await minted.json()) as { sub: string };
+    const revokedBefore = (await (await request.get("/__line/dev/revocations")).json()) as { revoked: string[] };
+    expect(revokedBefore.revoked).not.toContain(sub);
+
+    await page.goto("/member-center/delete-account");
+    await waitForHydration(page);
+    await page.getByLabel("我了解刪除後無法復原").check();
+    await page.getByLabel("密碼").fill(STRONG_PASSWORD);
+    await page.getByRole("button", { name: "永久刪除我的帳號" }).click();
+    await expect(page.getByText("您的會員帳號已刪除")).toBeVisible();
+
+    const revokedAfter = (await (await request.get("/__line/dev/revocations")).json()) as { revoked: string[] };
+    expect(revokedAfter.revoked).toContain(sub);
     await page.goto("/member-login");
     await page.getByRole("button", { name: "LINE 登入" }).click();
     await authorizeAs(page, name);
