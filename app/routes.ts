@@ -19,6 +19,9 @@ export default [
       index("routes/member-center/index.tsx"),
       route("edit-info", "routes/member-center/edit-info.tsx"),
       route("verify-email", "routes/member-center/verify-email.tsx"),
+      route("points", "routes/member-center/points.tsx"),
+      route("card-token", "routes/member-center/card-token.ts"),
+      route("coupons/:id/qr", "routes/member-center/coupon-qr.ts"),
     ]),
     ...prefix("signup", [
       route("phone-verification", "routes/signup/phone-verification.tsx"),

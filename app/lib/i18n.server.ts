@@ -8,7 +8,7 @@ const catalogs: Record<Locale, Messages> = { "zh-TW": zhTW, en };
  * Namespaces only one route uses: that route's loader sends them (`routeMessages`), so the root
  * does not ship them with every page.
  */
-export const ROUTE_NAMESPACES = ["testCrud.", "devOutbox.", "catalog."] as const;
+export const ROUTE_NAMESPACES = ["testCrud.", "devOutbox.", "catalog.", "member.center."] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 
 /** Namespaces the browser never needs: e-mail texts are rendered on the server. */

@@ -13,6 +13,14 @@ export const links = {
   "member-login": () => href("/member-login"),
   "member-center": () => href("/member-center"),
   editInfo: () => href("/member-center/edit-info"),
+  // The security, privacy and linked-logins pages are built on other branches: plain paths until
+  // their routes are merged, then `href(...)` like the rest (the links test checks they resolve).
+  memberSecurity: () => "/member-center/security" as const,
+  memberPrivacy: () => "/member-center/privacy" as const,
+  linkedLogins: () => "/member-center/linked-logins" as const,
+  memberPoints: (page?: number) => `${href("/member-center/points")}${page && page > 1 ? `?page=${page}` : ""}`,
+  cardToken: () => href("/member-center/card-token"),
+  couponQr: (id: string) => href("/member-center/coupons/:id/qr", { id }),
   verifyEmail: () => href("/member-center/verify-email"),
   logout: () => href("/logout"),
   signupPhoneVerification: () => href("/signup/phone-verification"),

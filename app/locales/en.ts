@@ -1,8 +1,10 @@
 import { authEn } from "./auth.en";
+import { memberEn } from "./member.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
   ...authEn,
+  ...memberEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",
