@@ -4,7 +4,7 @@ import { X } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
-import type { CardTokenPayload } from "~/routes/member-center/card-token";
+import type { CardTokenPayload } from "./card-token-payload";
 import { Maximize, QrIcon } from "./icons";
 
 /** The next token is fetched this long before the current one expires, so the code on screen always scans. */
@@ -79,7 +79,7 @@ function useCardToken(initial: CardTokenPayload) {
 
   const issued = Date.parse(current.payload.issuedAt);
   const rotateAt = Date.parse(current.payload.expiresAt) - REFRESH_LEAD_MS;
-  const periodSeconds = Math.round((rotateAt - issued) / 1000);
+  const periodSeconds = Math.ceil((rotateAt - issued) / 1000);
   const secondsLeft = now === null ? periodSeconds : Math.max(0, Math.ceil((rotateAt - now) / 1000));
   const expired = now !== null && now >= Date.parse(current.payload.expiresAt);
   return { payload: current.payload, periodSeconds, secondsLeft, status, expired };

@@ -8,6 +8,7 @@ import { MemberCard } from "~/components/member-center/member-card";
 import { type RedeemAnswer, RewardsCatalogue } from "~/components/member-center/rewards";
 import { Alert } from "~/components/ui/alert";
 import { ChevronRight } from "~/components/ui/icons";
+import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import { memberCenterSummary } from "~/domain/loyalty/member-center.server";
 import { redeemReward } from "~/domain/loyalty/rewards.server";
@@ -22,7 +23,6 @@ import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
-import { cardTokenPayload } from "./card-token";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.memberCenter.title");
 
