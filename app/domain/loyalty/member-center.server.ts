@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, gte, lte, sql } from "drizzle-orm";
+import { startOfTaipeiDay } from "~/lib/time";
 import type { Database } from "../../../server/db/client";
 import {
   coupon,
@@ -206,8 +207,9 @@ export async function memberCenterSummary(
           tier: nextTier,
           threshold,
           amountNeeded: Math.max(0, threshold - spend),
-          // When the oldest counted purchase leaves the 12-month window (the same rule as tierProgress).
-          by: oneYearAfter(oldest ?? now),
+          // The oldest counted purchase stops counting at the start of its anniversary (Taipei day):
+          // spendWindowStart(now) is the day after the same date last year.
+          by: startOfTaipeiDay(oneYearAfter(oldest ?? now)),
         }
       : null,
     coupons: wallet,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { useState } from "react";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { CouponWallet } from "~/components/member-center/coupon-wallet";
 import { Link2, LockKeyhole, ShieldCheck, UserPen } from "~/components/member-center/icons";
@@ -126,6 +126,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const status = error.code === "reward_not_found" ? 404 : 409;
     return data<RedeemAnswer>({ ok: false, error: error.code, balance: summary.balance }, { status });
   }
+}
+
+/**
+ * A refused redemption (409) still reloads the page data: the balance may have changed behind the
+ * page's back (that is usually why it was refused), and the catalogue should say so at once.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus !== undefined && actionStatus >= 400 && actionStatus < 500) return true;
+  return defaultShouldRevalidate;
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
