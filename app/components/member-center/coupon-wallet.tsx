@@ -1,11 +1,10 @@
-import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { type KeyboardEvent, useRef, useState } from "react";
-import { X } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { formatTaipei } from "~/lib/time";
 import { Ticket } from "./icons";
+import { Modal } from "./modal";
 
 export type WalletCouponView = {
   id: string;
@@ -156,46 +155,39 @@ export function CouponWallet({
         )}
       </div>
 
-      <DialogPrimitive.Root open={open !== null} onOpenChange={(o) => onOpenChange(o ? openId : null)}>
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Content
-            className="fixed inset-0 z-50 flex flex-col items-center justify-center overflow-y-auto bg-white px-6 py-10 text-ink"
-            data-testid="coupon-fullscreen"
-          >
-            <DialogPrimitive.Close
-              className="absolute top-4 right-4 rounded-full p-3 text-muted hover:bg-sand focus-visible:outline-2 focus-visible:outline-brand-700"
-              aria-label={t("common.close")}
-            >
-              <X className="size-6" />
-            </DialogPrimitive.Close>
-            {open ? (
-              <>
-                <Ticket className="size-6 text-brand-700" />
-                <DialogPrimitive.Title className="mt-2 text-center font-serif text-2xl font-semibold">
-                  {open.rewardName}
-                </DialogPrimitive.Title>
-                <DialogPrimitive.Description className="mt-1 max-w-sm text-center text-muted">
-                  {t("member.center.coupons.fullHint")}
-                </DialogPrimitive.Description>
-                <img
-                  src={links.couponQr(open.id)}
-                  alt={t("member.center.coupons.qrLabel")}
-                  width={320}
-                  height={320}
-                  className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
-                />
-                <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
-                <p className="font-mono text-lg font-semibold tracking-wider" data-testid="coupon-code">
-                  {groupCode(open.code)}
-                </p>
-                <p className="mt-2">
-                  <CouponLine c={open} t={t} locale={locale} />
-                </p>
-              </>
-            ) : null}
-          </DialogPrimitive.Content>
-        </DialogPrimitive.Portal>
-      </DialogPrimitive.Root>
+      <Modal
+        open={open !== null}
+        onClose={() => onOpenChange(null)}
+        variant="full"
+        closeLabel={t("common.close")}
+        title={
+          <>
+            <Ticket className="mx-auto mb-2 block size-6 text-brand-700" />
+            {open?.rewardName}
+          </>
+        }
+        description={t("member.center.coupons.fullHint")}
+        testId="coupon-fullscreen"
+      >
+        {open ? (
+          <>
+            <img
+              src={links.couponQr(open.id)}
+              alt={t("member.center.coupons.qrLabel")}
+              width={320}
+              height={320}
+              className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
+            />
+            <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
+            <p className="font-mono text-lg font-semibold tracking-wider" data-testid="coupon-code">
+              {groupCode(open.code)}
+            </p>
+            <p className="mt-2">
+              <CouponLine c={open} t={t} locale={locale} />
+            </p>
+          </>
+        ) : null}
+      </Modal>
     </div>
   );
 }

@@ -1,11 +1,10 @@
-import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { X } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { CardTokenPayload } from "./card-token-payload";
 import { Maximize, QrIcon } from "./icons";
+import { Modal } from "./modal";
 
 /** The next token is fetched this long before the current one expires, so the code on screen always scans. */
 const REFRESH_LEAD_MS = 5_000;
@@ -260,52 +259,44 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
         {payload.token}
       </span>
 
-      <DialogPrimitive.Root open={full} onOpenChange={setFull}>
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Content
-            className="fixed inset-0 z-50 flex flex-col items-center justify-center overflow-y-auto bg-white px-6 py-10 text-ink"
-            data-testid="card-fullscreen"
-          >
-            <DialogPrimitive.Close
-              className="absolute top-4 right-4 rounded-full p-3 text-muted hover:bg-sand focus-visible:outline-2 focus-visible:outline-brand-700"
-              aria-label={t("common.close")}
-            >
-              <X className="size-6" />
-            </DialogPrimitive.Close>
-            <QrIcon className="size-6 text-brand-700" />
-            <DialogPrimitive.Title className="mt-2 font-serif text-2xl font-semibold">
-              {t("member.center.card.fullTitle")}
-            </DialogPrimitive.Title>
-            <DialogPrimitive.Description className="mt-1 text-center text-muted">
-              {t("member.center.card.fullHint")}
-            </DialogPrimitive.Description>
-            <Qr
-              svg={payload.svg}
-              label={t("member.center.card.qrLabel")}
-              className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
-              key={`full-${payload.token}`}
-            />
-            <p className="mt-4 text-lg">
-              <span className="text-muted">{t("member.number")} </span>
-              <span className="font-mono font-semibold tracking-[0.14em]">{memberNumber}</span>
-            </p>
-            <p className="mt-1 max-w-full text-center text-xs break-all text-muted">
-              <span className="sr-only">{t("member.center.card.code")} </span>
-              <span className="font-mono" data-testid="card-fullscreen-token">
-                {payload.token}
-              </span>
-            </p>
-            <p className="mt-4 text-danger-800 empty:hidden" aria-live="polite">
-              {trouble ? t("member.center.card.offline") : null}
-            </p>
-            {trouble ? null : (
-              <p className="mt-4 text-muted">
-                <Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />
-              </p>
-            )}
-          </DialogPrimitive.Content>
-        </DialogPrimitive.Portal>
-      </DialogPrimitive.Root>
+      <Modal
+        open={full}
+        onClose={() => setFull(false)}
+        variant="full"
+        closeLabel={t("common.close")}
+        title={
+          <>
+            <QrIcon className="mx-auto mb-2 block size-6 text-brand-700" />
+            {t("member.center.card.fullTitle")}
+          </>
+        }
+        description={t("member.center.card.fullHint")}
+        testId="card-fullscreen"
+      >
+        <Qr
+          svg={payload.svg}
+          label={t("member.center.card.qrLabel")}
+          className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
+        />
+        <p className="mt-4 text-lg">
+          <span className="text-muted">{t("member.number")} </span>
+          <span className="font-mono font-semibold tracking-[0.14em]">{memberNumber}</span>
+        </p>
+        <p className="mt-1 max-w-full text-center text-xs break-all text-muted">
+          <span className="sr-only">{t("member.center.card.code")} </span>
+          <span className="font-mono" data-testid="card-fullscreen-token">
+            {payload.token}
+          </span>
+        </p>
+        <p className="mt-4 text-danger-800 empty:hidden" aria-live="polite">
+          {trouble ? t("member.center.card.offline") : null}
+        </p>
+        {trouble ? null : (
+          <p className="mt-4 text-muted">
+            <Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />
+          </p>
+        )}
+      </Modal>
     </section>
   );
 }

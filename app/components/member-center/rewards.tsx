@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { buttonVariants } from "~/components/ui/button-variants";
-import { Dialog, DialogClose } from "~/components/ui/dialog";
+import { LoaderCircle } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import { Gift, Ticket } from "./icons";
+import { Modal } from "./modal";
 
 export type RewardView = {
   id: string;
@@ -217,33 +217,44 @@ function RedeemDialog({
   }, [answer, fetcher.state]);
 
   return (
-    <Dialog
+    <Modal
       open
-      onOpenChange={(o) => {
-        if (!o) onClose();
-      }}
+      onClose={onClose}
+      closeLabel={t("common.close")}
       title={t("member.center.rewards.confirmTitle")}
       description={done ? undefined : <ConfirmBody t={t} locale={locale} reward={reward} balance={balance} />}
       footer={
         done ? (
           <>
-            <DialogClose asChild>
-              <Button variant="secondary">{t("common.close")}</Button>
-            </DialogClose>
-            <Button onClick={() => onViewCoupon(done)} data-testid="view-coupon">
+            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
+              {t("common.close")}
+            </button>
+            <button
+              type="button"
+              onClick={() => onViewCoupon(done)}
+              className={buttonVariants({ variant: "primary" })}
+              data-testid="view-coupon"
+            >
               {t("member.center.rewards.viewCoupon")}
-            </Button>
+            </button>
           </>
         ) : (
           <>
-            <DialogClose asChild>
-              <Button variant="secondary">{t("common.cancel")}</Button>
-            </DialogClose>
+            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
+              {t("common.cancel")}
+            </button>
             <fetcher.Form method="post" preventScrollReset className="contents">
               <HiddenFields reward={reward} redeemKey={key} />
-              <Button type="submit" variant="brand" pending={busy} data-testid="confirm-redeem">
+              <button
+                type="submit"
+                disabled={busy}
+                aria-busy={busy || undefined}
+                className={buttonVariants({ variant: "brand" })}
+                data-testid="confirm-redeem"
+              >
+                {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
                 {t("member.center.rewards.confirm")}
-              </Button>
+              </button>
             </fetcher.Form>
           </>
         )
@@ -256,7 +267,7 @@ function RedeemDialog({
           <span data-testid="redeem-error">{errorText(t, answer, locale)}</span>
         </Alert>
       ) : null}
-    </Dialog>
+    </Modal>
   );
 }
 

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, gt, gte, lte, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { startOfTaipeiDay } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
+import { type Database, rowsOf } from "../../../server/db/client";
 import {
   coupon,
   type EntryKind,
   loyaltyAccount,
+  loyaltyRules,
   material,
   materialFavourite,
   pointEntry,
@@ -15,7 +16,7 @@ import {
   type Tier,
 } from "../../../server/db/schema";
 import type { CatalogImage, LocalizedText } from "../../../server/db/schema/catalog";
-import { currentRules, oneYearAfter, spendWindowStart, tierThreshold } from "./rules.server";
+import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
 
 /**
  * Everything the member center shows, read in one go: a handful of indexed queries run in parallel
@@ -89,96 +90,140 @@ export function couponState(c: { status: string; expiresAt: Date }, now: Date): 
   return c.expiresAt <= now ? "expired" : "unused";
 }
 
+type Json<T> = T | string | null;
+const parsed = <T>(value: Json<T>): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+const asDate = (value: string | Date): Date => (value instanceof Date ? value : new Date(value));
+
+type SummaryRow = {
+  rules: Json<{ silverSpend: number; goldSpend: number }>;
+  account: Json<{ balance: number; tier: Tier }>;
+  expiring: Json<{ expiresAt: string; points: number }>;
+  spend: Json<{ spend: number; oldest: string | null }>;
+  coupons: Json<
+    {
+      id: string;
+      code: string;
+      status: string;
+      rewardId: string;
+      pointsCost: number;
+      issuedAt: string;
+      expiresAt: string;
+      usedAt: string | null;
+      rewardName: string;
+      kind: "amount-off" | "gift";
+      amountOff: number | null;
+    }[]
+  >;
+  rewards: Json<
+    {
+      id: string;
+      name: string;
+      kind: "amount-off" | "gift";
+      amountOff: number | null;
+      pointsCost: number;
+      couponValidDays: number;
+      stock: number | null;
+      perMemberLimit: number | null;
+    }[]
+  >;
+  activity: Json<
+    {
+      id: string;
+      kind: EntryKind;
+      amount: number;
+      at: string;
+      reason: string | null;
+      netAmount: number | null;
+      receiptNumber: string | null;
+      storeName: LocalizedText | null;
+    }[]
+  >;
+  favourites: Json<{ id: string; name: LocalizedText; images: CatalogImage[] }[]>;
+};
+
+/**
+ * One statement (scalar subqueries, each answered as JSON): a single round trip, where eight
+ * separate queries cost eight (PGlite runs them one after another; PostgreSQL would take eight
+ * pool connections). Every subquery is served by an index on member_id.
+ */
 export async function memberCenterSummary(
   db: Database,
   memberId: string,
   now = new Date(),
 ): Promise<MemberCenterSummary> {
-  const windowStart = spendWindowStart(now);
-  const [rules, accounts, expiring, spendRows, coupons, rewards, activity, favourites] = await Promise.all([
-    currentRules(db, now),
-    db
-      .select({ balance: loyaltyAccount.balance, tier: loyaltyAccount.tier })
-      .from(loyaltyAccount)
-      .where(eq(loyaltyAccount.memberId, memberId)),
-    db
-      .select({ expiresAt: pointLot.expiresAt, points: sql<string>`sum(${pointLot.remaining})` })
-      .from(pointLot)
-      .where(and(eq(pointLot.memberId, memberId), gt(pointLot.remaining, 0), gt(pointLot.expiresAt, now)))
-      .groupBy(pointLot.expiresAt)
-      .orderBy(asc(pointLot.expiresAt))
-      .limit(1),
-    db
-      .select({
-        spend: sql<string>`coalesce(sum(${purchase.netAmount} - ${purchase.refundedAmount}), 0)`,
-        oldest: sql<Date | string | null>`min(${purchase.purchasedAt})`,
-      })
-      .from(purchase)
-      .where(
-        and(eq(purchase.memberId, memberId), gte(purchase.purchasedAt, windowStart), lte(purchase.purchasedAt, now)),
-      ),
-    db
-      .select({
-        id: coupon.id,
-        code: coupon.code,
-        status: coupon.status,
-        rewardId: coupon.rewardId,
-        pointsCost: coupon.pointsCost,
-        issuedAt: coupon.issuedAt,
-        expiresAt: coupon.expiresAt,
-        usedAt: coupon.usedAt,
-        rewardName: reward.name,
-        kind: reward.kind,
-        amountOff: reward.amountOff,
-      })
-      .from(coupon)
-      .innerJoin(reward, eq(reward.id, coupon.rewardId))
-      .where(eq(coupon.memberId, memberId))
-      .orderBy(desc(coupon.issuedAt))
-      .limit(WALLET_LIMIT),
-    db
-      .select()
-      .from(reward)
-      .where(
-        and(
-          eq(reward.active, true),
-          sql`(${reward.validFrom} is null or ${reward.validFrom} <= ${now.toISOString()}::timestamptz)`,
-          sql`(${reward.validUntil} is null or ${reward.validUntil} > ${now.toISOString()}::timestamptz)`,
-        ),
-      )
-      .orderBy(asc(reward.pointsCost), asc(reward.name)),
-    db
-      .select({
-        id: pointEntry.id,
-        kind: pointEntry.kind,
-        amount: pointEntry.amount,
-        at: pointEntry.createdAt,
-        reason: pointEntry.reason,
-        netAmount: purchase.netAmount,
-        receiptNumber: purchase.receiptNumber,
-        storeName: store.name,
-      })
-      .from(pointEntry)
-      .leftJoin(purchase, eq(purchase.id, pointEntry.purchaseId))
-      .leftJoin(store, eq(store.id, purchase.storeId))
-      .where(eq(pointEntry.memberId, memberId))
-      .orderBy(desc(pointEntry.createdAt), desc(pointEntry.id))
-      .limit(ACTIVITY_LIMIT),
-    db
-      .select({ id: material.id, name: material.name, images: material.images })
-      .from(materialFavourite)
-      .innerJoin(material, eq(material.id, materialFavourite.materialId))
-      .where(and(eq(materialFavourite.memberId, memberId), eq(material.published, true)))
-      .orderBy(desc(materialFavourite.createdAt))
-      .limit(FAVOURITES_LIMIT),
-  ]);
+  const at = now.toISOString();
+  const windowStart = spendWindowStart(now).toISOString();
+  const [row] = rowsOf<SummaryRow>(
+    await db.execute(sql`
+    select
+      (select json_build_object('silverSpend', r.silver_spend, 'goldSpend', r.gold_spend)
+         from ${loyaltyRules} r where r.effective_from <= ${at}::timestamptz
+         order by r.effective_from desc, r.id desc limit 1) as rules,
+      (select json_build_object('balance', a.balance, 'tier', a.tier)
+         from ${loyaltyAccount} a where a.member_id = ${memberId}) as account,
+      (select json_build_object('expiresAt', l.expires_at, 'points', sum(l.remaining))
+         from ${pointLot} l
+         where l.member_id = ${memberId} and l.remaining > 0 and l.expires_at > ${at}::timestamptz
+         group by l.expires_at order by l.expires_at limit 1) as expiring,
+      (select json_build_object('spend', coalesce(sum(p.net_amount - p.refunded_amount), 0), 'oldest', min(p.purchased_at))
+         from ${purchase} p
+         where p.member_id = ${memberId} and p.purchased_at >= ${windowStart}::timestamptz
+           and p.purchased_at <= ${at}::timestamptz) as spend,
+      (select coalesce(json_agg(c), '[]'::json) from (
+         select c.id, c.code, c.status, c.reward_id as "rewardId", c.points_cost as "pointsCost",
+                c.issued_at as "issuedAt", c.expires_at as "expiresAt", c.used_at as "usedAt",
+                rw.name as "rewardName", rw.kind, rw.amount_off as "amountOff"
+           from ${coupon} c join ${reward} rw on rw.id = c.reward_id
+          where c.member_id = ${memberId}
+          order by c.issued_at desc limit ${WALLET_LIMIT}) c) as coupons,
+      (select coalesce(json_agg(r), '[]'::json) from (
+         select rw.id, rw.name, rw.kind, rw.amount_off as "amountOff", rw.points_cost as "pointsCost",
+                rw.coupon_valid_days as "couponValidDays", rw.stock, rw.per_member_limit as "perMemberLimit"
+           from ${reward} rw
+          where rw.active and (rw.valid_from is null or rw.valid_from <= ${at}::timestamptz)
+            and (rw.valid_until is null or rw.valid_until > ${at}::timestamptz)
+          order by rw.points_cost, rw.name) r) as rewards,
+      (select coalesce(json_agg(e), '[]'::json) from (
+         select e.id, e.kind, e.amount, e.created_at as "at", e.reason, p.net_amount as "netAmount",
+                p.receipt_number as "receiptNumber", s.name as "storeName"
+           from ${pointEntry} e
+           left join ${purchase} p on p.id = e.purchase_id
+           left join ${store} s on s.id = p.store_id
+          where e.member_id = ${memberId}
+          order by e.created_at desc, e.id desc limit ${ACTIVITY_LIMIT}) e) as activity,
+      (select coalesce(json_agg(f), '[]'::json) from (
+         select m.id, m.name, m.images
+           from ${materialFavourite} mf join ${material} m on m.id = mf.material_id
+          where mf.member_id = ${memberId} and m.published
+          order by mf.created_at desc limit ${FAVOURITES_LIMIT}) f) as favourites
+  `),
+  );
+  const rules = parsed(row?.rules ?? null) ?? {
+    silverSpend: DEFAULT_RULES.silverSpend,
+    goldSpend: DEFAULT_RULES.goldSpend,
+  };
+  const account = parsed(row?.account ?? null);
+  const expiringRow = parsed(row?.expiring ?? null);
+  const spendRow = parsed(row?.spend ?? null);
+  const coupons = (parsed(row?.coupons ?? null) ?? []).map((c) => ({
+    ...c,
+    issuedAt: asDate(c.issuedAt),
+    expiresAt: asDate(c.expiresAt),
+    usedAt: c.usedAt ? asDate(c.usedAt) : null,
+  }));
+  const rewards = parsed(row?.rewards ?? null) ?? [];
+  const activity = (parsed(row?.activity ?? null) ?? []).map((a) => ({ ...a, at: asDate(a.at) }));
+  const favourites = parsed(row?.favourites ?? null) ?? [];
+  const accounts = account ? [account] : [];
+  const expiring = expiringRow ? [{ expiresAt: asDate(expiringRow.expiresAt), points: expiringRow.points }] : [];
+  const spendRows = [spendRow ?? { spend: 0, oldest: null }];
 
   const balance = accounts[0]?.balance ?? 0;
   const tier = accounts[0]?.tier ?? "basic";
   const spend = Number(spendRows[0]?.spend ?? 0);
   const oldest = spendRows[0]?.oldest ? new Date(spendRows[0].oldest) : null;
   const nextTier = NEXT_TIER[tier];
-  const threshold = nextTier ? tierThreshold(rules, nextTier) : 0;
+  const threshold = nextTier === "gold" ? rules.goldSpend : nextTier === "silver" ? rules.silverSpend : 0;
 
   const wallet: WalletCoupon[] = coupons.map((c) => ({
     id: c.id,
