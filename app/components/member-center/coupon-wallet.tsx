@@ -1,10 +1,9 @@
-import { type KeyboardEvent, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
-import { links } from "~/lib/links";
-import { formatTaipei } from "~/lib/time";
 import { Ticket } from "./icons";
-import { Modal } from "./modal";
+
+const CouponFullScreen = lazy(() => import("./overlays").then((m) => ({ default: m.CouponFullScreen })));
 
 export type WalletCouponView = {
   id: string;
@@ -13,9 +12,8 @@ export type WalletCouponView = {
   rewardName: string;
   kind: "amount-off" | "gift";
   amountOff: number | null;
-  issuedAt: string;
-  expiresAt: string;
-  usedAt: string | null;
+  /** Formatted on the server (Taipei): the last valid day, the day it was used, or the day it expired. */
+  date: string;
 };
 
 const TABS = ["unused", "used", "expired"] as const;
@@ -30,17 +28,11 @@ export function groupCode(code: string): string {
   return code.replace(/(.{4})(?=.)/g, "$1 ");
 }
 
-function CouponLine({ c, t, locale }: { c: WalletCouponView; t: Translate; locale: string }) {
-  const date = (iso: string) => formatTaipei(iso, locale);
-  const line =
-    c.state === "unused"
-      ? t("member.center.coupons.validUntil", { date: date(new Date(Date.parse(c.expiresAt) - 1).toISOString()) })
-      : c.state === "used"
-        ? t("member.center.coupons.usedOn", { date: date(c.usedAt ?? c.expiresAt) })
-        : c.state === "cancelled"
-          ? t("member.center.coupons.cancelled")
-          : t("member.center.coupons.expiredOn", { date: date(c.expiresAt) });
-  return <span className="text-sm text-muted">{line}</span>;
+export function couponLine(c: WalletCouponView, t: Translate): string {
+  if (c.state === "unused") return t("member.center.coupons.validUntil", { date: c.date });
+  if (c.state === "used") return t("member.center.coupons.usedOn", { date: c.date });
+  if (c.state === "cancelled") return t("member.center.coupons.cancelled");
+  return t("member.center.coupons.expiredOn", { date: c.date });
 }
 
 /**
@@ -49,13 +41,11 @@ function CouponLine({ c, t, locale }: { c: WalletCouponView; t: Translate; local
  */
 export function CouponWallet({
   t,
-  locale,
   coupons,
   openId,
   onOpenChange,
 }: {
   t: Translate;
-  locale: string;
   coupons: WalletCouponView[];
   openId: string | null;
   onOpenChange: (id: string | null) => void;
@@ -131,7 +121,7 @@ export function CouponWallet({
                     <CouponStub c={c} />
                     <span className="min-w-0 flex-1">
                       <span className="block font-semibold text-ink">{c.rewardName}</span>
-                      <CouponLine c={c} t={t} locale={locale} />
+                      <span className="text-sm text-muted">{couponLine(c, t)}</span>
                     </span>
                     <span className="shrink-0 text-sm font-semibold text-brand-700 group-hover:underline">
                       {t("member.center.coupons.open")}
@@ -145,7 +135,7 @@ export function CouponWallet({
                     <CouponStub c={c} muted />
                     <span className="min-w-0 flex-1">
                       <span className="block font-semibold text-muted">{c.rewardName}</span>
-                      <CouponLine c={c} t={t} locale={locale} />
+                      <span className="text-sm text-muted">{couponLine(c, t)}</span>
                     </span>
                   </div>
                 )}
@@ -155,39 +145,11 @@ export function CouponWallet({
         )}
       </div>
 
-      <Modal
-        open={open !== null}
-        onClose={() => onOpenChange(null)}
-        variant="full"
-        closeLabel={t("common.close")}
-        title={
-          <>
-            <Ticket className="mx-auto mb-2 block size-6 text-brand-700" />
-            {open?.rewardName}
-          </>
-        }
-        description={t("member.center.coupons.fullHint")}
-        testId="coupon-fullscreen"
-      >
-        {open ? (
-          <>
-            <img
-              src={links.couponQr(open.id)}
-              alt={t("member.center.coupons.qrLabel")}
-              width={320}
-              height={320}
-              className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
-            />
-            <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
-            <p className="font-mono text-lg font-semibold tracking-wider" data-testid="coupon-code">
-              {groupCode(open.code)}
-            </p>
-            <p className="mt-2">
-              <CouponLine c={open} t={t} locale={locale} />
-            </p>
-          </>
-        ) : null}
-      </Modal>
+      {open ? (
+        <Suspense fallback={null}>
+          <CouponFullScreen t={t} coupon={open} dateLine={couponLine(open, t)} onClose={() => onOpenChange(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,10 +1,22 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
+import { Countdown, Qr } from "./card-parts";
 import type { CardTokenPayload } from "./card-token-payload";
-import { Maximize, QrIcon } from "./icons";
-import { Modal } from "./modal";
+import { Maximize } from "./icons";
+
+// The full-screen views load on first use (and are fetched when the browser is idle), so the page's
+// first download stays small (docs/decisions/014).
+const CardFullScreen = lazy(() => import("./overlays").then((m) => ({ default: m.CardFullScreen })));
+
+/** Fetches the overlays' code once the page is idle, so "enlarge" opens at once at the counter. */
+export function usePrefetchOverlays() {
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1500));
+    idle(() => void import("./overlays"));
+  }, []);
+}
 
 /** The next token is fetched this long before the current one expires, so the code on screen always scans. */
 const REFRESH_LEAD_MS = 5_000;
@@ -99,67 +111,11 @@ const TIER_BADGE: Record<MemberCardProps["tier"], string> = {
   gold: "bg-[#e9cf8f] text-[#3b2a08] ring-[#f4e3b5]/50",
 };
 
-function Countdown({
-  secondsLeft,
-  period,
-  t,
-  dark,
-}: {
-  secondsLeft: number;
-  period: number;
-  t: Translate;
-  dark?: boolean;
-}) {
-  const fraction = period > 0 ? Math.min(1, secondsLeft / period) : 0;
-  const circumference = 2 * Math.PI * 9;
-  return (
-    <span className="inline-flex items-center gap-2" data-testid="card-countdown">
-      <svg viewBox="0 0 24 24" className="size-5 -rotate-90" aria-hidden>
-        <circle
-          cx="12"
-          cy="12"
-          r="9"
-          fill="none"
-          strokeWidth="3"
-          className={dark ? "stroke-paper/20" : "stroke-line"}
-        />
-        <circle
-          cx="12"
-          cy="12"
-          r="9"
-          fill="none"
-          strokeWidth="3"
-          strokeLinecap="round"
-          strokeDasharray={circumference}
-          strokeDashoffset={circumference * (1 - fraction)}
-          className={cn(
-            "transition-[stroke-dashoffset] duration-1000 ease-linear",
-            dark ? "stroke-brand-300" : "stroke-brand-700",
-          )}
-        />
-      </svg>
-      <span className="tabular-nums">{t("member.center.card.refreshIn", { seconds: secondsLeft })}</span>
-    </span>
-  );
-}
-
-function Qr({ svg, label, className }: { svg: string; label: string; className?: string }) {
-  return (
-    <div
-      role="img"
-      aria-label={label}
-      className={cn("[&>svg]:block [&>svg]:size-full", className)}
-      // The markup is our own server's QR rendering (app/lib/qr.server.ts), never user input.
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: server-rendered SVG of a token we issued
-      dangerouslySetInnerHTML={{ __html: svg }}
-    />
-  );
-}
-
 /** The member card: name, number, tier, the rotating QR code and its full-screen "bright" mode. */
 export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToken }: MemberCardProps) {
   const { payload, periodSeconds, secondsLeft, status, expired } = useCardToken(initialToken);
   const [full, setFull] = useState(false);
+  usePrefetchOverlays();
   const wakeLock = useRef<{ release(): Promise<void> } | null>(null);
 
   // Full-screen mode keeps the screen awake while the clerk scans (where the browser allows it).
@@ -259,44 +215,19 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
         {payload.token}
       </span>
 
-      <Modal
-        open={full}
-        onClose={() => setFull(false)}
-        variant="full"
-        closeLabel={t("common.close")}
-        title={
-          <>
-            <QrIcon className="mx-auto mb-2 block size-6 text-brand-700" />
-            {t("member.center.card.fullTitle")}
-          </>
-        }
-        description={t("member.center.card.fullHint")}
-        testId="card-fullscreen"
-      >
-        <Qr
-          svg={payload.svg}
-          label={t("member.center.card.qrLabel")}
-          className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
-        />
-        <p className="mt-4 text-lg">
-          <span className="text-muted">{t("member.number")} </span>
-          <span className="font-mono font-semibold tracking-[0.14em]">{memberNumber}</span>
-        </p>
-        <p className="mt-1 max-w-full text-center text-xs break-all text-muted">
-          <span className="sr-only">{t("member.center.card.code")} </span>
-          <span className="font-mono" data-testid="card-fullscreen-token">
-            {payload.token}
-          </span>
-        </p>
-        <p className="mt-4 text-danger-800 empty:hidden" aria-live="polite">
-          {trouble ? t("member.center.card.offline") : null}
-        </p>
-        {trouble ? null : (
-          <p className="mt-4 text-muted">
-            <Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />
-          </p>
-        )}
-      </Modal>
+      {full ? (
+        <Suspense fallback={null}>
+          <CardFullScreen
+            t={t}
+            memberNumber={memberNumber}
+            payload={payload}
+            trouble={trouble}
+            secondsLeft={secondsLeft}
+            periodSeconds={periodSeconds}
+            onClose={() => setFull(false)}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

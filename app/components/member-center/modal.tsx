@@ -52,6 +52,7 @@ export function Modal({
   );
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard closes a <dialog> with Escape (native); the click handles only the backdrop
     <dialog
       ref={ref}
       aria-labelledby={`${id}-title`}

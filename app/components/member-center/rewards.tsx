@@ -1,12 +1,11 @@
-import { useEffect, useState } from "react";
-import { Link, useFetcher } from "react-router";
-import { Alert } from "~/components/ui/alert";
+import { lazy, Suspense, useState } from "react";
+import { Link } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
-import { LoaderCircle } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import { Gift, Ticket } from "./icons";
-import { Modal } from "./modal";
+
+const RedeemDialog = lazy(() => import("./overlays").then((m) => ({ default: m.RedeemDialog })));
 
 export type RewardView = {
   id: string;
@@ -25,7 +24,7 @@ export type RedeemAnswer =
 
 const number = (n: number, locale: string) => n.toLocaleString(locale);
 
-function errorText(t: Translate, answer: Extract<RedeemAnswer, { ok: false }>, locale: string): string {
+export function errorText(t: Translate, answer: Extract<RedeemAnswer, { ok: false }>, locale: string): string {
   const known = [
     "insufficient_points",
     "out_of_stock",
@@ -138,25 +137,27 @@ export function RewardsCatalogue({
         ))}
       </ul>
       {open ? (
-        <RedeemDialog
-          key={open.id}
-          t={t}
-          locale={locale}
-          reward={open}
-          balance={balance}
-          redeemKey={redeemKey}
-          onClose={() => setOpenId(null)}
-          onViewCoupon={(id) => {
-            setOpenId(null);
-            onViewCoupon(id);
-          }}
-        />
+        <Suspense fallback={null}>
+          <RedeemDialog
+            key={open.id}
+            t={t}
+            locale={locale}
+            reward={open}
+            balance={balance}
+            redeemKey={redeemKey}
+            onClose={() => setOpenId(null)}
+            onViewCoupon={(id) => {
+              setOpenId(null);
+              onViewCoupon(id);
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );
 }
 
-function ConfirmBody({
+export function ConfirmBody({
   t,
   locale,
   reward,
@@ -178,96 +179,13 @@ function ConfirmBody({
   );
 }
 
-function HiddenFields({ reward, redeemKey }: { reward: RewardView; redeemKey: string }) {
+export function HiddenFields({ reward, redeemKey }: { reward: RewardView; redeemKey: string }) {
   return (
     <>
       <input type="hidden" name="intent" value="redeem" />
       <input type="hidden" name="rewardId" value={reward.id} />
       <input type="hidden" name="key" value={`${redeemKey}.${reward.id.slice(0, 8)}`} />
     </>
-  );
-}
-
-function RedeemDialog({
-  t,
-  locale,
-  reward,
-  balance,
-  redeemKey,
-  onClose,
-  onViewCoupon,
-}: {
-  t: Translate;
-  locale: string;
-  reward: RewardView;
-  balance: number;
-  redeemKey: string;
-  onClose: () => void;
-  onViewCoupon: (couponId: string) => void;
-}) {
-  const fetcher = useFetcher<RedeemAnswer>();
-  const busy = fetcher.state !== "idle";
-  const answer = fetcher.data;
-  // The key of the rendering that opened the dialog: a second tap while the first is on its way
-  // (or after it, before the page data refreshed) sends the same key and gets the same coupon.
-  const [key] = useState(redeemKey);
-  const [done, setDone] = useState<string | null>(null);
-  useEffect(() => {
-    if (answer?.ok && fetcher.state === "idle") setDone(answer.couponId);
-  }, [answer, fetcher.state]);
-
-  return (
-    <Modal
-      open
-      onClose={onClose}
-      closeLabel={t("common.close")}
-      title={t("member.center.rewards.confirmTitle")}
-      description={done ? undefined : <ConfirmBody t={t} locale={locale} reward={reward} balance={balance} />}
-      footer={
-        done ? (
-          <>
-            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
-              {t("common.close")}
-            </button>
-            <button
-              type="button"
-              onClick={() => onViewCoupon(done)}
-              className={buttonVariants({ variant: "primary" })}
-              data-testid="view-coupon"
-            >
-              {t("member.center.rewards.viewCoupon")}
-            </button>
-          </>
-        ) : (
-          <>
-            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
-              {t("common.cancel")}
-            </button>
-            <fetcher.Form method="post" preventScrollReset className="contents">
-              <HiddenFields reward={reward} redeemKey={key} />
-              <button
-                type="submit"
-                disabled={busy}
-                aria-busy={busy || undefined}
-                className={buttonVariants({ variant: "brand" })}
-                data-testid="confirm-redeem"
-              >
-                {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
-                {t("member.center.rewards.confirm")}
-              </button>
-            </fetcher.Form>
-          </>
-        )
-      }
-    >
-      {done ? (
-        <Alert tone="success">{t("member.center.rewards.done")}</Alert>
-      ) : answer && !answer.ok && !busy ? (
-        <Alert tone="error" className="mb-1">
-          <span data-testid="redeem-error">{errorText(t, answer, locale)}</span>
-        </Alert>
-      ) : null}
-    </Modal>
   );
 }
 

@@ -51,8 +51,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       confirmId: confirm && /^[0-9a-f-]{36}$/i.test(confirm) ? confirm : null,
       balance: summary.balance,
       tier: summary.tier,
+      // Dates are formatted here (Taipei, the member's locale): the page ships no date code.
       expiring: summary.expiring
-        ? { points: summary.expiring.points, lastDay: new Date(summary.expiring.expiresAt.getTime() - 1).toISOString() }
+        ? { points: summary.expiring.points, date: formatTaipei(lastDay(summary.expiring.expiresAt), locale) }
         : null,
       spend12Months: summary.spend12Months,
       next: summary.next
@@ -60,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             tier: summary.next.tier,
             threshold: summary.next.threshold,
             amountNeeded: summary.next.amountNeeded,
-            lastDay: new Date(summary.next.by.getTime() - 1).toISOString(),
+            date: formatTaipei(lastDay(summary.next.by), locale),
           }
         : null,
       coupons: summary.coupons.map((c) => ({
@@ -70,9 +71,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         rewardName: c.rewardName,
         kind: c.kind,
         amountOff: c.amountOff,
-        issuedAt: c.issuedAt.toISOString(),
-        expiresAt: c.expiresAt.toISOString(),
-        usedAt: c.usedAt?.toISOString() ?? null,
+        date: formatTaipei(
+          c.state === "unused" ? lastDay(c.expiresAt) : c.state === "used" ? (c.usedAt ?? c.expiresAt) : c.expiresAt,
+          locale,
+        ),
       })),
       rewards: summary.rewards,
       activity: summary.activity.map((a) => ({
@@ -80,6 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         kind: a.kind,
         amount: a.amount,
         at: a.at.toISOString(),
+        date: formatTaipei(a.at, locale),
         purchase: a.purchase
           ? {
               netAmount: a.purchase.netAmount,
@@ -96,6 +99,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
+}
+
+/** The last moment before an exclusive end (an expiry at Taipei midnight shows the day before). */
+function lastDay(end: Date): Date {
+  return new Date(end.getTime() - 1);
 }
 
 const redeemInput = z.object({
@@ -198,7 +206,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
         {d.expiring
           ? t("member.center.points.expiring", {
               points: d.expiring.points.toLocaleString(locale),
-              date: formatTaipei(d.expiring.lastDay, locale),
+              date: d.expiring.date,
             })
           : t("member.center.points.noneExpiring")}
       </p>
@@ -233,7 +241,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
             : d.next.amountNeeded > 0
               ? t("member.center.tier.next", {
                   amount: d.next.amountNeeded.toLocaleString(locale),
-                  date: formatTaipei(d.next.lastDay, locale),
+                  date: d.next.date,
                   tier: tierName(d.next.tier),
                 })
               : t("member.center.tier.reached", { tier: tierName(d.next.tier) })}
@@ -262,7 +270,7 @@ function ActivityList({ d, t, locale }: { d: LoaderData; t: Translate; locale: s
                 : t(`member.center.activity.kind.${a.kind}`)}
             </p>
             <p className="truncate text-sm text-muted">
-              <time dateTime={a.at}>{formatTaipei(a.at, locale)}</time>
+              <time dateTime={a.at}>{a.date}</time>
               {a.purchase?.store ? ` · ${a.purchase.store}` : ""}
               {a.purchase && !a.purchase.store ? ` · ${t("member.center.activity.kind.earn-purchase")}` : ""}
             </p>
@@ -416,7 +424,7 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
             title={t("member.center.coupons.title")}
             action={unused ? <span className="text-sm text-muted tabular-nums">{unused}</span> : null}
           >
-            <CouponWallet t={t} locale={locale} coupons={d.coupons} openId={openCoupon} onOpenChange={setOpenCoupon} />
+            <CouponWallet t={t} coupons={d.coupons} openId={openCoupon} onOpenChange={setOpenCoupon} />
           </Section>
 
           <Section id="rewards" title={t("member.center.rewards.title")}>
