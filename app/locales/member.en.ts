@@ -5,7 +5,6 @@ export const memberEn = {
   "member.center.title": "Member center",
   "member.center.hello": "Hello, {name}",
   "member.center.lead": "Show your member code at the counter to earn points and use your coupons.",
-  "member.center.since": "Member since {date}",
 
   "member.center.card.label": "Han Living member card",
   "member.center.card.qrLabel": "Member code (show it to our staff to scan)",
@@ -19,7 +18,6 @@ export const memberEn = {
   "member.center.card.fullHint": "Turn your screen brightness up for our staff to scan.",
   "member.center.card.code": "Code text",
 
-  "member.center.points.title": "My points",
   "member.center.points.balance": "Points available",
   "member.center.points.unit": "points",
   "member.center.points.expiring": "{points} points expire on {date}",
@@ -27,7 +25,6 @@ export const memberEn = {
   "member.center.points.history": "Points history",
 
   "member.center.tier.title": "Membership tier",
-  "member.center.tier.current": "Current tier",
   "member.center.tier.spend": "NT$ {amount} spent in the last 12 months",
   "member.center.tier.next": "Spend NT$ {amount} more by {date} to reach {tier}",
   "member.center.tier.reached": "You have reached {tier}: your tier updates at the next evaluation",

@@ -7,7 +7,6 @@ export const memberZhTW = {
   "member.center.title": "會員中心",
   "member.center.hello": "{name}，您好",
   "member.center.lead": "在門市結帳時出示會員條碼，即可累積點數與使用優惠券。",
-  "member.center.since": "{date} 加入",
 
   "member.center.card.label": "漢生活會員卡",
   "member.center.card.qrLabel": "會員條碼（出示給門市人員掃描）",
@@ -20,7 +19,6 @@ export const memberZhTW = {
   "member.center.card.fullHint": "請將螢幕亮度調高，讓門市人員掃描。",
   "member.center.card.code": "條碼文字",
 
-  "member.center.points.title": "我的點數",
   "member.center.points.balance": "可用點數",
   "member.center.points.unit": "點",
   "member.center.points.expiring": "{points} 點將於 {date} 到期",
@@ -28,7 +26,6 @@ export const memberZhTW = {
   "member.center.points.history": "點數明細",
 
   "member.center.tier.title": "會員等級",
-  "member.center.tier.current": "目前等級",
   "member.center.tier.spend": "近 12 個月消費 NT$ {amount}",
   "member.center.tier.next": "於 {date} 前再消費 NT$ {amount}，即可升級為{tier}",
   "member.center.tier.reached": "已達{tier}門檻，等級將於下次評定時更新",

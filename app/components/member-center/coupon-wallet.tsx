@@ -107,7 +107,7 @@ export function CouponWallet({
             )}
           </p>
         ) : (
-          <ul className="grid gap-3 sm:grid-cols-2" data-testid="coupon-list">
+          <ul className="grid gap-3 sm:max-lg:grid-cols-2" data-testid="coupon-list">
             {shown.map((c) => (
               <li key={c.id}>
                 {c.state === "unused" ? (
@@ -116,7 +116,6 @@ export function CouponWallet({
                     onClick={() => onOpenChange(c.id)}
                     className="group flex w-full items-center gap-4 rounded-2xl border border-line bg-white p-4 text-left shadow-sm transition hover:border-brand-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
                     data-testid="coupon"
-                    aria-label={`${c.rewardName}，${t("member.center.coupons.open")}`}
                   >
                     <CouponStub c={c} />
                     <span className="min-w-0 flex-1">

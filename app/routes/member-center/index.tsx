@@ -40,7 +40,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const confirm = new URL(request.url).searchParams.get("redeem");
   return data(
     {
-      messages: routeMessages(locale, "member.center."),
+      // The page's own messages (the points-history ones stay on that page).
+      messages: routeMessages(
+        locale,
+        "member.center.title",
+        "member.center.hello",
+        "member.center.lead",
+        "member.center.card.",
+        "member.center.points.",
+        "member.center.tier.",
+        "member.center.coupons.",
+        "member.center.rewards.",
+        "member.center.activity.",
+        "member.center.favourites.",
+        "member.center.settings.",
+      ),
       name: member.nameZh,
       memberNumber: member.memberNumber,
       memberSince: member.createdAt.toISOString(),
