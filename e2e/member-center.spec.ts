@@ -237,6 +237,31 @@ test.describe("member center", () => {
     await expect(page.getByTestId("coupon-tab-unused")).toHaveText("可使用 1");
   });
 
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the card shows a code and a reward can still be redeemed with an ordinary form", async ({
+      page,
+      request,
+      baseURL,
+    }) => {
+      const { userId } = await memberWithHistory(page, request, baseURL as string, "吳佩珊");
+      const name = `NT$80 折價券 ${userId.slice(0, 6)}`;
+      await addReward(request, { name, amountOff: 80, pointsCost: 80 });
+      await page.goto("/member-center");
+      await expect(page.getByTestId("member-card").getByRole("img", { name: /會員條碼/ })).toBeVisible();
+      await expect(page.getByTestId("points-balance")).toHaveText("100");
+      await page.getByRole("link", { name: `兌換：${name}` }).click();
+      await expect(page).toHaveURL(/\?redeem=[0-9a-f-]{36}#rewards$/);
+      await expect(page.getByText(`將使用 80 點兌換「${name}」。兌換後剩餘 20 點。`)).toBeVisible();
+      await page.getByRole("button", { name: "確認兌換" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "兌換成功" })).toBeVisible();
+      await expect(page.getByTestId("points-balance")).toHaveText("20");
+      await expect(page.getByTestId("coupon-tab-unused")).toHaveText("可使用 2");
+      // (axe needs JavaScript in the page; the same markup is checked with it in the tests above.)
+    });
+  });
+
   for (const viewport of [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
