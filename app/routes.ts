@@ -31,6 +31,9 @@ export default [
       route("privacy", "routes/member-center/privacy.tsx"),
       route("privacy/export", "routes/member-center/privacy-export.ts"),
       route("delete-account", "routes/member-center/delete-account.tsx"),
+      route("points", "routes/member-center/points.tsx"),
+      route("card-token", "routes/member-center/card-token.ts"),
+      route("coupons/:id/qr", "routes/member-center/coupon-qr.ts"),
     ]),
     ...prefix("signup", [
       route("phone-verification", "routes/signup/phone-verification.tsx"),

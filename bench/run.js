@@ -74,11 +74,22 @@ const verbose = opts.verbose;
 const TARGETS = {
   rpsRatio: 0.8,
   rpsRatioCatalogue: 0.6,
+  rpsRatioMember: 0.5,
   jsGzipBytes: 125_000,
   liffGzipBytes: 25_000,
   coldStartMs: 1500,
   lighthouse: 95,
 };
+/**
+ * The logged-in page: /member-center for a member with a realistic history (200 ledger entries, 10
+ * coupons), served by a second instance of our server with APP_ENV=test, whose test hooks create the
+ * member, book the history through the loyalty engine and start a session (its cookie is sent with
+ * every request). Same build, same embedded database kind, same settings otherwise.
+ */
+const MEMBER_PAGE = "/member-center";
+const MEMBER_HISTORY = { entries: 200, coupons: 10 };
+/** Set once the member server is up: { server, headers: { cookie } }. */
+let member = null;
 const STORE_PAGE = "/store-detail/xinyi-flagship";
 const MATERIAL_PAGE = "/material-detail/hualien-white-marble";
 /** Pages whose requests/s are compared with the minimal page, each with its target ratio. */
@@ -96,7 +107,7 @@ const JS_PAGES = [
   "/member-login",
   "/signup/phone-verification",
 ];
-const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE];
+const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE, MEMBER_PAGE];
 const COLD_RUNS = 3;
 const POLL_MS = 20;
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
@@ -149,6 +160,7 @@ try {
         env: { NODE_ENV: "production", DATA_DIR: mkdtempSync(path.join(tmpRoot, "data-")), LOG_LEVEL: config.logLevel },
         readyPath: "/readyz",
       });
+      member = await startMemberServer();
     }
     if (wants("rps")) results.rps = await section("requests/s", () => benchRps(baseline, ours));
     if (wants("js")) results.clientJs = await section("client JS", () => benchClientJs(baseline, ours));
@@ -156,6 +168,7 @@ try {
   } finally {
     await stopServer(baseline);
     await stopServer(ours);
+    await stopServer(member?.server);
   }
   if (wants("cold")) results.coldStart = await section("cold start", benchColdStart);
 } catch (error) {
@@ -182,6 +195,13 @@ async function benchRps(baseline, ours) {
   for (const { path: pagePath, target } of RPS_PAGES) {
     pages[pagePath] = await benchRpsPage(baseline, ours, pagePath, target);
   }
+  pages[`${MEMBER_PAGE} (logged in)`] = await benchRpsPage(
+    baseline,
+    member.server,
+    MEMBER_PAGE,
+    TARGETS.rpsRatioMember,
+    member.headers,
+  );
   const first = pages[RPS_PAGES[0].path];
   return {
     method: `autocannon, ${config.connections} connections, ${config.durationSec} s per round, ${config.rounds} rounds per server alternating, accept-encoding: gzip; the minimal server always answers its one page /`,
@@ -193,12 +213,13 @@ async function benchRps(baseline, ours) {
   };
 }
 
-async function benchRpsPage(baseline, ours, pagePath, target) {
+async function benchRpsPage(baseline, ours, pagePath, target, oursHeaders = {}) {
   const servers = { baseline, ours };
   const paths = { baseline: "/", ours: pagePath };
+  const headers = { baseline: {}, ours: oursHeaders };
   const html = {};
   for (const [key, server] of Object.entries(servers)) {
-    const res = await rawGet(`${server.url}${paths[key]}`, { "accept-encoding": "gzip" });
+    const res = await rawGet(`${server.url}${paths[key]}`, { "accept-encoding": "gzip", ...headers[key] });
     if (res.status !== 200)
       throw new Error(`${server.name}: GET ${paths[key]} answered ${res.status}\n${server.logTail()}`);
     if (res.headers["content-encoding"] !== "gzip") {
@@ -211,7 +232,7 @@ async function benchRpsPage(baseline, ours, pagePath, target) {
 
   log(`${pagePath}: warming up ${config.warmupSec} s each…`);
   if (config.warmupSec > 0) {
-    for (const [key, server] of Object.entries(servers)) await load(server, config.warmupSec, paths[key]);
+    for (const [key, server] of Object.entries(servers)) await load(server, config.warmupSec, paths[key], headers[key]);
   }
 
   const rounds = [];
@@ -220,7 +241,7 @@ async function benchRpsPage(baseline, ours, pagePath, target) {
     const order = i % 2 === 0 ? ["baseline", "ours"] : ["ours", "baseline"];
     const round = { round: i + 1, order: order.join(" then ") };
     for (const key of order) {
-      const r = await load(servers[key], config.durationSec, paths[key]);
+      const r = await load(servers[key], config.durationSec, paths[key], headers[key]);
       round[key] = r;
     }
     round.ratio = round.ours.rps / round.baseline.rps;
@@ -233,7 +254,7 @@ async function benchRpsPage(baseline, ours, pagePath, target) {
   const ratio = median(rounds.map((r) => r.ratio));
   const cpuKnown = rounds.every((r) => r.ours.cpuMsPerRequest && r.baseline.cpuMsPerRequest);
   // For reference: every request rendered (the render cache bypassed, as on a hard reload).
-  const uncached = await load(ours, config.durationSec, pagePath, { "cache-control": "no-cache" });
+  const uncached = await load(ours, config.durationSec, pagePath, { ...oursHeaders, "cache-control": "no-cache" });
   const uncachedBaseline = await load(baseline, config.durationSec, "/");
   log(
     `${pagePath} rendered every time (cache-control: no-cache): ${fmt(uncached.rps, 0)} req/s vs minimal ${fmt(uncachedBaseline.rps, 0)}, ratio ${fmt(uncached.rps / uncachedBaseline.rps, 3)}`,
@@ -310,6 +331,12 @@ async function benchClientJs(baseline, ours) {
     const js = await pageScripts(ours, page);
     pages[page] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
   }
+  const memberJs = await pageScripts(member.server, MEMBER_PAGE, member.headers);
+  pages[`${MEMBER_PAGE} (logged in)`] = {
+    ...memberJs,
+    target: TARGETS.jsGzipBytes,
+    pass: memberJs.totalGzip <= TARGETS.jsGzipBytes,
+  };
   // For reference only: what React + React Router alone cost on the same toolchain.
   const floor = await pageScripts(baseline, "/");
   return {
@@ -321,9 +348,9 @@ async function benchClientJs(baseline, ours) {
   };
 }
 
-async function pageScripts(server, page) {
+async function pageScripts(server, page, headers = {}) {
   const origin = server.url;
-  const res = await fetch(`${origin}${page}`, { signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${origin}${page}`, { headers, redirect: "manual", signal: AbortSignal.timeout(10_000) });
   if (res.status !== 200) throw new Error(`${server.name}: GET ${page} answered ${res.status}\n${server.logTail()}`);
   const html = await res.text();
   const pageUrl = new URL(page, origin);
@@ -472,9 +499,10 @@ async function benchLighthouse(ours) {
   cleanups.push(() => chrome.kill());
   const pages = {};
   // Mobile is Lighthouse's default preset: a mid-range phone, simulated slow 4G and 4x CPU slowdown.
-  const lighthouseRun = async (url) => {
+  const lighthouseRun = async (url, extraHeaders) => {
     const result = await lighthouse(url, {
       port: chrome.port,
+      ...(extraHeaders ? { extraHeaders } : {}),
       output: "json",
       logLevel: "error",
       onlyCategories: ["performance", "accessibility"],
@@ -486,13 +514,14 @@ async function benchLighthouse(ours) {
     // A first run in a fresh browser is the one most likely to miss its trace: run one and discard it.
     await lighthouseRun(`${ours.url}/`);
     for (const page of LIGHTHOUSE_PAGES) {
-      const url = `${ours.url}${page}`;
+      const logged = page === MEMBER_PAGE;
+      const url = `${logged ? member.server.url : ours.url}${page}`;
       const runs = [];
       const errors = [];
       // A run can fail to record its trace (NO_NAVSTART, NO_FCP) on a busy machine: such a run is
       // retried, up to twice as many attempts as runs wanted.
       for (let attempt = 0; runs.length < config.lighthouseRuns && attempt < config.lighthouseRuns * 2; attempt++) {
-        const lhr = await lighthouseRun(url);
+        const lhr = await lighthouseRun(url, logged ? member.headers : undefined);
         if (lhr.runtimeError) errors.push(lhr.runtimeError.code);
         else runs.push(lhr);
       }
@@ -714,6 +743,43 @@ async function startServer({ name, args, env, readyPath }) {
   }
   await stopServer(server);
   throw new Error(`${name} server did not answer 200 on ${readyPath} within 60 s\n${tail(logFile)}`);
+}
+
+/** Our server with APP_ENV=test, a member with a realistic history and a session cookie for it. */
+async function startMemberServer() {
+  const server = await startServer({
+    name: "member",
+    args: [path.join(root, "server.js")],
+    env: {
+      NODE_ENV: "production",
+      APP_ENV: "test",
+      DATA_DIR: mkdtempSync(path.join(tmpRoot, "data-")),
+      LOG_LEVEL: config.logLevel,
+      SEED_DEMO_CONTENT: "true",
+    },
+    readyPath: "/readyz",
+  });
+  const post = async (hookPath, body) => {
+    const res = await fetch(`${server.url}/__test${hookPath}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(120_000),
+    });
+    if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+  const t0 = performance.now();
+  const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
+  await post(`/members/${userId}/history`, { realistic: MEMBER_HISTORY });
+  const { setCookie } = await post("/sessions", { userId });
+  const cookie = setCookie.map((c) => c.split(";")[0]).join("; ");
+  log(
+    `member with ${MEMBER_HISTORY.entries} ledger entries and ${MEMBER_HISTORY.coupons} coupons booked in ${fmt((performance.now() - t0) / 1000, 1)} s`,
+  );
+  const check = await rawGet(`${server.url}${MEMBER_PAGE}`, { cookie });
+  if (check.status !== 200) throw new Error(`GET ${MEMBER_PAGE} with the member's cookie answered ${check.status}`);
+  return { server, headers: { cookie } };
 }
 
 async function stopServer(server) {

@@ -15,6 +15,7 @@ try {
   console.log(
     `Demo catalogue loaded: ${counts.stores} showrooms, ${counts.materials} materials, ${counts.categories} categories.`,
   );
+  if (counts.demoMember) console.log("Demo member created: log in with 0912-345-678 / HanLiving-Demo-2026.");
 } catch (error) {
   console.error(error?.name === "ConfigError" ? error.message : error);
   process.exit(1);

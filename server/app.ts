@@ -15,6 +15,7 @@ import { createApiV1Router } from "./api/v1";
 import { type AppConfig, LOCAL_LINE_PATH, loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
+import { DEMO_MEMBER, seedDemoMember } from "./db/seed/demo-member";
 import { httpCache } from "./http-cache";
 import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { lineCspOrigins } from "./line/csp";
@@ -57,6 +58,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   await database.migrate();
   const auth = createAuth({ db: database.db, config });
   if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
+  // A demo member with a year of history, on development databases only (its password is public).
+  if (config.seedDemoContent && config.appEnv === "development") {
+    await seedDemoMember({ db: database.db, auth })
+      .then((created) => created && logger.info({ phone: DEMO_MEMBER.phoneNumber }, "demo member created"))
+      .catch((err) => logger.warn({ err }, "demo member not created"));
+  }
   await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
 
@@ -184,7 +191,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   // auth.api.* from our actions instead.
   app.all("/api/auth/{*splat}", toNodeHandler(auth));
 
-  if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
+  if (config.appEnv === "test")
+    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session }));
 
   // The local LINE-compatible provider: only when no channel is configured, never in production.
   if (config.line.mode === "local") {
@@ -249,13 +257,20 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   };
 }
 
-/** `npm run db:seed`: migrate the configured database, then load (or refresh) the demo catalogue. */
+/**
+ * `npm run db:seed`: migrate the configured database, then load (or refresh) the demo catalogue and
+ * rewards; in development also the demo member (DEMO_MEMBER) unless it exists.
+ */
 export async function seedFromEnvironment() {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
     await database.migrate();
-    return await seedCatalog(database.db);
+    const counts = await seedCatalog(database.db);
+    const demoMember =
+      config.appEnv === "development" &&
+      (await seedDemoMember({ db: database.db, auth: createAuth({ db: database.db, config }) }));
+    return { ...counts, demoMember };
   } finally {
     await database.close();
   }

@@ -3,9 +3,12 @@ import express, { type Router } from "express";
 import { z } from "zod";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
+import { resolveCardToken } from "../app/domain/loyalty/card-tokens.server";
+import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import type { Database } from "./db/client";
-import { authSession, member } from "./db/schema";
+import { authSession, member, reward } from "./db/schema";
+import { bookHistory, type HistoryPlan, realisticHistory } from "./db/seed/member-history";
 
 /**
  * Test fixtures over HTTP, mounted only when APP_ENV=test (never in development or production):
@@ -20,7 +23,50 @@ const newMember = z.object({
   disabled: z.boolean().default(false),
 });
 
-export function testHooks({ db, auth }: { db: Database; auth: Auth }): Router {
+const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+
+/** A member's history: explicit steps, or a realistic one (`entries` ledger entries, `coupons` coupons). */
+const history = z.object({
+  now: instant.optional(),
+  realistic: z
+    .object({ entries: z.number().int().min(1).max(2000), coupons: z.number().int().min(0).max(100) })
+    .optional(),
+  welcomeAt: instant.nullable().optional(),
+  purchases: z
+    .array(
+      z.object({
+        storeId: z.string().default("xinyi-flagship"),
+        receiptNumber: z.string().min(1),
+        netAmount: z.number().int().positive(),
+        at: instant,
+      }),
+    )
+    .default([]),
+  adjustments: z.array(z.object({ amount: z.number().int(), reason: z.string().min(1), at: instant })).default([]),
+  redemptions: z
+    .array(
+      z.object({
+        rewardId: z.uuid(),
+        at: instant,
+        usedAt: instant.nullable().optional(),
+        storeId: z.string().optional(),
+      }),
+    )
+    .default([]),
+  favourites: z.array(z.string()).default([]),
+});
+
+const newReward = z.object({
+  name: z.string().min(1),
+  kind: z.enum(["amount-off", "gift"]).default("amount-off"),
+  amountOff: z.number().int().positive().nullable().default(null),
+  pointsCost: z.number().int().positive(),
+  stock: z.number().int().min(0).nullable().default(null),
+  perMemberLimit: z.number().int().positive().nullable().default(null),
+  couponValidDays: z.number().int().positive().default(90),
+});
+
+export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; cardSecret: string }): Router {
   const router = express.Router();
   router.use(express.json({ limit: "10kb" }));
 
@@ -74,6 +120,54 @@ export function testHooks({ db, auth }: { db: Database; auth: Auth }): Router {
     const at = new Date(Date.now() - minutes * 60_000);
     await db.update(authSession).set({ createdAt: at }).where(eq(authSession.userId, userId));
     res.json({ ok: true });
+  });
+
+  /** Books a history for a member (by user id) through the loyalty engine. */
+  router.post("/members/:userId/history", async (req, res) => {
+    const input = history.parse(req.body);
+    const [found] = await db.select({ id: member.id }).from(member).where(eq(member.userId, req.params.userId));
+    if (!found) {
+      res.status(404).json({ error: { code: "member_not_found" } });
+      return;
+    }
+    const plan: HistoryPlan = input.realistic
+      ? realisticHistory(input.now ?? new Date(), { ...input.realistic, prefix: found.id.slice(0, 8) })
+      : {
+          welcomeAt: input.welcomeAt ?? null,
+          purchases: input.purchases,
+          adjustments: input.adjustments,
+          redemptions: input.redemptions,
+          favourites: input.favourites,
+        };
+    res.json(await bookHistory(db, found.id, plan));
+  });
+
+  /** A points adjustment now (e.g. to spend points behind an open page's back). */
+  router.post("/members/:userId/adjust", async (req, res) => {
+    const { amount, at } = z.object({ amount: z.number().int(), at: instant.optional() }).parse(req.body);
+    const [found] = await db.select({ id: member.id }).from(member).where(eq(member.userId, req.params.userId));
+    if (!found) {
+      res.status(404).json({ error: { code: "member_not_found" } });
+      return;
+    }
+    const entry = await adjustPoints(
+      db,
+      { memberId: found.id, amount, reason: "test", idempotencyKey: crypto.randomUUID() },
+      at ?? new Date(),
+    );
+    res.json({ entryId: entry.id });
+  });
+
+  router.post("/rewards", async (req, res) => {
+    const [created] = await db.insert(reward).values(newReward.parse(req.body)).returning();
+    res.json({ rewardId: created?.id });
+  });
+
+  /** What a scanner would get for a card token at an instant (the POS API checks at the real time). */
+  router.post("/card-tokens/resolve", async (req, res) => {
+    const { token, now } = z.object({ token: z.string().max(200), now: instant.optional() }).parse(req.body);
+    const resolved = await resolveCardToken(db, cardSecret, token, now ?? new Date());
+    res.json(resolved.ok ? { ok: true, memberNumber: resolved.member.memberNumber } : resolved);
   });
 
   return router;

@@ -15,6 +15,7 @@ export const ROUTE_NAMESPACES = [
   "linkedLogins.",
   "lineSignup.",
   "account.",
+  "member.center.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

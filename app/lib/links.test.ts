@@ -58,4 +58,18 @@ describe("links", () => {
     expect(links.materialDetail("oak-floor")).toBe("/material-detail/oak-floor");
     expect(links.admin()).toBe("/admin/");
   });
+
+  it("builds the member-center pages and helpers", () => {
+    expect(links.editInfo()).toBe("/member-center/edit-info");
+    expect(links.security()).toBe("/member-center/security");
+    expect(links.memberPrivacy()).toBe("/member-center/privacy");
+    expect(links.linkedLogins()).toBe("/member-center/linked-logins");
+    expect(links.memberPoints()).toBe("/member-center/points");
+    expect(links.memberPoints(1)).toBe("/member-center/points");
+    expect(links.memberPoints(3)).toBe("/member-center/points?page=3");
+    expect(links.cardToken()).toBe("/member-center/card-token");
+    expect(links.couponQr("c0ffee00-0000-4000-8000-000000000001")).toBe(
+      "/member-center/coupons/c0ffee00-0000-4000-8000-000000000001/qr",
+    );
+  });
 });

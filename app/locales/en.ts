@@ -1,12 +1,14 @@
 import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
 import { lineEn } from "./line.en";
+import { memberEn } from "./member.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
   ...authEn,
   ...lineEn,
   ...accountEn,
+  ...memberEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

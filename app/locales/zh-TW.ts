@@ -1,12 +1,14 @@
 import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
+import { memberZhTW } from "./member.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
   ...authZhTW,
   ...lineZhTW,
   ...accountZhTW,
+  ...memberZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

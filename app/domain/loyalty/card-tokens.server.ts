@@ -1,5 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { CardTokenPayload } from "~/components/member-center/card-token-payload";
+import { qrSvg } from "~/lib/qr.server";
 import type { Database } from "../../../server/db/client";
 import { member } from "../../../server/db/schema";
 
@@ -76,4 +78,10 @@ export async function resolveCardToken(
   if (!found) return { ok: false, reason: "unknown_member" };
   if (found.disabled) return { ok: false, reason: "member_disabled" };
   return { ok: true, member: found };
+}
+
+/** A fresh token with its QR code (SVG markup rendered here, so the browser ships no QR encoder). */
+export function cardTokenPayload(secret: string, memberId: string, now = new Date()): CardTokenPayload {
+  const { token, expiresAt } = issueCardToken(secret, memberId, now);
+  return { token, svg: qrSvg(token), expiresAt: expiresAt.toISOString(), issuedAt: now.toISOString() };
 }

@@ -1,6 +1,6 @@
 import { and, eq, gte, lte, min, sql } from "drizzle-orm";
 import type { Database } from "../../../server/db/client";
-import { loyaltyAccount, purchase, type Tier, tierChange } from "../../../server/db/schema";
+import { loyaltyAccount, member, purchase, type Tier, tierChange } from "../../../server/db/schema";
 import { type Account, inTransaction, lockAccount, type Tx } from "./ledger.server";
 import {
   currentRules,
@@ -51,6 +51,9 @@ export async function changeTier(
     .update(loyaltyAccount)
     .set({ tier: to, tierSince: now, updatedAt: now, ...(downgrade ? { lastDowngradeAt: now } : {}) })
     .where(eq(loyaltyAccount.memberId, account.memberId));
+  // The member row carries the level too (the specification's `memberLevel`): the session, the site
+  // header and the POS read it there, so it follows the loyalty account in the same transaction.
+  await tx.update(member).set({ memberLevel: to, updatedAt: now }).where(eq(member.id, account.memberId));
   account.tier = to;
   account.tierSince = now;
   if (downgrade) account.lastDowngradeAt = now;

@@ -5,6 +5,7 @@ import type { Database } from "../client";
 import { material, materialCategory, materialStore, store, storeHoursException } from "../schema";
 import type { CatalogImage, LocalizedText } from "../schema/catalog";
 import { SEED_CATEGORIES, SEED_MATERIALS, type SeedMaterial } from "./materials";
+import { seedDemoRewards } from "./member-history";
 import { SEED_EXCEPTIONS, SEED_STORES, storePhotos } from "./stores";
 
 /**
@@ -146,6 +147,7 @@ export async function seedCatalog(db: Database): Promise<{ stores: number; mater
         ),
       );
   });
+  await seedDemoRewards(db);
   // Published rows only: the demo also holds one unpublished showroom and one withdrawn material.
   return {
     stores: SEED_STORES.filter((s) => s.published).length,

@@ -1,0 +1,206 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { Alert } from "~/components/ui/alert";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { LoaderCircle } from "~/components/ui/icons";
+import type { Translate } from "~/lib/i18n";
+import { links } from "~/lib/links";
+import { Countdown, Qr } from "./card-parts";
+import type { CardTokenPayload } from "./card-token-payload";
+import { groupCode, type WalletCouponView } from "./coupon-wallet";
+import { QrIcon, Ticket } from "./icons";
+import { Modal } from "./modal";
+import { ConfirmBody, errorText, HiddenFields, type RedeemAnswer, type RewardView } from "./rewards";
+
+/**
+ * The member center's overlays, loaded on first use (and prefetched when the page is idle): the
+ * card and a coupon full screen for scanning, and the redemption dialog.
+ */
+
+export function CardFullScreen({
+  t,
+  memberNumber,
+  payload,
+  trouble,
+  secondsLeft,
+  periodSeconds,
+  onClose,
+}: {
+  t: Translate;
+  memberNumber: string;
+  payload: CardTokenPayload;
+  trouble: boolean;
+  secondsLeft: number;
+  periodSeconds: number;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      variant="full"
+      closeLabel={t("common.close")}
+      title={
+        <>
+          <QrIcon className="mx-auto mb-2 block size-6 text-brand-700" />
+          {t("member.center.card.fullTitle")}
+        </>
+      }
+      description={t("member.center.card.fullHint")}
+      testId="card-fullscreen"
+    >
+      <Qr
+        svg={payload.svg}
+        label={t("member.center.card.qrLabel")}
+        className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
+      />
+      <p className="mt-4 text-lg">
+        <span className="text-muted">{t("member.number")} </span>
+        <span className="font-mono font-semibold tracking-[0.14em]">{memberNumber}</span>
+      </p>
+      <p className="mt-1 max-w-full text-center text-xs break-all text-muted">
+        <span className="sr-only">{t("member.center.card.code")} </span>
+        <span className="font-mono" data-testid="card-fullscreen-token">
+          {payload.token}
+        </span>
+      </p>
+      <p className="mt-4 text-danger-800 empty:hidden" aria-live="polite">
+        {trouble ? t("member.center.card.offline") : null}
+      </p>
+      {trouble ? null : (
+        <p className="mt-4 text-muted">
+          <Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />
+        </p>
+      )}
+    </Modal>
+  );
+}
+
+export function CouponFullScreen({
+  t,
+  coupon,
+  dateLine,
+  onClose,
+}: {
+  t: Translate;
+  coupon: WalletCouponView;
+  dateLine: string;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      variant="full"
+      closeLabel={t("common.close")}
+      title={
+        <>
+          <Ticket className="mx-auto mb-2 block size-6 text-brand-700" />
+          {coupon.rewardName}
+        </>
+      }
+      description={t("member.center.coupons.fullHint")}
+      testId="coupon-fullscreen"
+    >
+      <>
+        <img
+          src={links.couponQr(coupon.id)}
+          alt={t("member.center.coupons.qrLabel")}
+          width={320}
+          height={320}
+          className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
+        />
+        <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
+        <p className="font-mono text-lg font-semibold tracking-wider" data-testid="coupon-code">
+          {groupCode(coupon.code)}
+        </p>
+        <p className="mt-2">
+          <span className="text-sm text-muted">{dateLine}</span>
+        </p>
+      </>
+    </Modal>
+  );
+}
+
+export function RedeemDialog({
+  t,
+  locale,
+  reward,
+  balance,
+  redeemKey,
+  onClose,
+  onViewCoupon,
+}: {
+  t: Translate;
+  locale: string;
+  reward: RewardView;
+  balance: number;
+  redeemKey: string;
+  onClose: () => void;
+  onViewCoupon: (couponId: string) => void;
+}) {
+  const fetcher = useFetcher<RedeemAnswer>();
+  const busy = fetcher.state !== "idle";
+  const answer = fetcher.data;
+  // The key of the rendering that opened the dialog: a second tap while the first is on its way
+  // (or after it, before the page data refreshed) sends the same key and gets the same coupon.
+  const [key] = useState(redeemKey);
+  const [done, setDone] = useState<string | null>(null);
+  useEffect(() => {
+    if (answer?.ok && fetcher.state === "idle") setDone(answer.couponId);
+  }, [answer, fetcher.state]);
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      closeLabel={t("common.close")}
+      title={t("member.center.rewards.confirmTitle")}
+      description={done ? undefined : <ConfirmBody t={t} locale={locale} reward={reward} balance={balance} />}
+      footer={
+        done ? (
+          <>
+            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
+              {t("common.close")}
+            </button>
+            <button
+              type="button"
+              onClick={() => onViewCoupon(done)}
+              className={buttonVariants({ variant: "primary" })}
+              data-testid="view-coupon"
+            >
+              {t("member.center.rewards.viewCoupon")}
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" onClick={onClose} className={buttonVariants({ variant: "secondary" })}>
+              {t("common.cancel")}
+            </button>
+            <fetcher.Form method="post" preventScrollReset className="contents">
+              <HiddenFields reward={reward} redeemKey={key} />
+              <button
+                type="submit"
+                disabled={busy}
+                aria-busy={busy || undefined}
+                className={buttonVariants({ variant: "brand" })}
+                data-testid="confirm-redeem"
+              >
+                {busy ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
+                {t("member.center.rewards.confirm")}
+              </button>
+            </fetcher.Form>
+          </>
+        )
+      }
+    >
+      {done ? (
+        <Alert tone="success">{t("member.center.rewards.done")}</Alert>
+      ) : answer && !answer.ok && !busy ? (
+        <Alert tone="error" className="mb-1">
+          <span data-testid="redeem-error">{errorText(t, answer, locale)}</span>
+        </Alert>
+      ) : null}
+    </Modal>
+  );
+}
