@@ -1,15 +1,14 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
 import { CodeStep } from "~/components/auth/code-step";
-import { PhoneField, useCountdown } from "~/components/auth/fields";
+import { useCountdown } from "~/components/auth/fields";
+import { PhoneConsentForm } from "~/components/auth/phone-consent-form";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { CheckboxField } from "~/components/ui/checkbox";
 import type { Messages } from "~/lib/i18n";
-import { useLocale, useT } from "~/lib/i18n";
-import { links } from "~/lib/links";
+import { useT } from "~/lib/i18n";
 import { useFormState } from "~/lib/use-form-state";
 
 type LinePhoneStepData = {
@@ -24,7 +23,6 @@ type LinePhoneStepData = {
 /** Sign-up step 3 of a LINE sign-up, first part: verify a phone number by SMS. */
 export function LinePhoneStep({ data }: { data: LinePhoneStepData }) {
   const t = useT(data.messages);
-  const locale = useLocale();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
   const captcha = useCaptcha(data.challenge);
@@ -59,30 +57,7 @@ export function LinePhoneStep({ data }: { data: LinePhoneStepData }) {
           secondsLeft={secondsLeft}
         />
       ) : (
-        <Form method="post" className="space-y-6" noValidate>
-          {captcha.field}
-          <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
-          <CheckboxField
-            name="consent"
-            defaultChecked={form.checked("consent")}
-            errors={form.errors("consent")}
-            label={
-              <>
-                {t("auth.consent.prefix")}{" "}
-                <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
-                  {t("footer.terms")}
-                </Link>{" "}
-                {t("auth.consent.and")}{" "}
-                <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
-                  {t("footer.privacy")}
-                </Link>
-              </>
-            }
-          />
-          <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
-            {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
-          </Button>
-        </Form>
+        <PhoneConsentForm form={form} captcha={captcha} pending={pending} />
       )}
     </Page>
   );

@@ -1,13 +1,12 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
 import { CodeStep } from "~/components/auth/code-step";
-import { PhoneField, useCountdown } from "~/components/auth/fields";
+import { useCountdown } from "~/components/auth/fields";
+import { PhoneConsentForm } from "~/components/auth/phone-consent-form";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { LineSignupButton } from "~/components/line/line-signup-button";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { CheckboxField } from "~/components/ui/checkbox";
 import { PRIVACY_VERSION, TERMS_VERSION } from "~/content/legal";
 import { createCaptchaChallenge, verifyCaptcha } from "~/domain/auth/captcha.server";
 import { requestSignupCode, startSession, verifySignupCode } from "~/domain/auth/flows.server";
@@ -17,7 +16,7 @@ import { recordConsents } from "~/domain/members/members.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp } from "~/lib/context.server";
 import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
-import { useLocale, useT } from "~/lib/i18n";
+import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { getMemberSession } from "~/lib/member-session.server";
@@ -120,7 +119,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SignupPhoneVerificationPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const locale = useLocale();
   const form = useFormState();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
@@ -159,36 +157,14 @@ export default function SignupPhoneVerificationPage({ loaderData }: Route.Compon
           secondsLeft={secondsLeft}
         />
       ) : (
-        <Form method="post" className="space-y-6" noValidate>
-          {captcha.field}
-          <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
-          <CheckboxField
-            name="consent"
-            defaultChecked={form.checked("consent")}
-            errors={form.errors("consent")}
-            label={
-              <>
-                {t("auth.consent.prefix")}{" "}
-                <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
-                  {t("footer.terms")}
-                </Link>{" "}
-                {t("auth.consent.and")}{" "}
-                <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
-                  {t("footer.privacy")}
-                </Link>
-              </>
-            }
-          />
-          <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
-            {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
-          </Button>
+        <PhoneConsentForm form={form} captcha={captcha} pending={pending}>
           <p className="text-center text-muted">
             {t("auth.signup.haveAccount")}{" "}
             <Link to={links["member-login"]()} className="font-semibold text-ink underline underline-offset-4">
               {t("auth.login.submit")}
             </Link>
           </p>
-        </Form>
+        </PhoneConsentForm>
       )}
       {loaderData.sentTo ? null : <LineSignupButton />}
     </Page>

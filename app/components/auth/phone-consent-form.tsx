@@ -1,0 +1,55 @@
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { useLocale, useT } from "~/lib/i18n";
+import { links } from "~/lib/links";
+import type { useFormState } from "~/lib/use-form-state";
+import { PhoneField } from "./fields";
+
+/**
+ * The first half of every phone sign-up (sign-up step 1, and the phone step of a LINE sign-up):
+ * the invisible captcha, the mobile number, consent to the terms and the privacy notice, and
+ * "send the code" (which waits for the captcha). Extra content (a login link) goes below.
+ */
+export function PhoneConsentForm({
+  form,
+  captcha,
+  pending,
+  children,
+}: {
+  form: ReturnType<typeof useFormState>;
+  captcha: { ready: boolean; field: ReactNode };
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <Form method="post" className="space-y-6" noValidate>
+      {captcha.field}
+      <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
+      <CheckboxField
+        name="consent"
+        defaultChecked={form.checked("consent")}
+        errors={form.errors("consent")}
+        label={
+          <>
+            {t("auth.consent.prefix")}{" "}
+            <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
+              {t("footer.terms")}
+            </Link>{" "}
+            {t("auth.consent.and")}{" "}
+            <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
+              {t("footer.privacy")}
+            </Link>
+          </>
+        }
+      />
+      <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
+        {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
+      </Button>
+      {children}
+    </Form>
+  );
+}
