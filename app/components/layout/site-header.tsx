@@ -30,21 +30,7 @@ export function SiteHeader() {
         </NavLink>
         <nav aria-label={t("nav.label")} className="flex items-center gap-1">
           <ul className="hidden items-center gap-1 md:flex">
-            <li>
-              <NavLink to={links.home()} end className={navItem}>
-                {t("nav.home")}
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={links.stores()} className={navItem}>
-                {t("nav.stores")}
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={links.materials()} className={navItem}>
-                {t("nav.materials")}
-              </NavLink>
-            </li>
+            <MainNavItems />
           </ul>
           <NavLink
             to={links["member-center"]()}
@@ -72,23 +58,33 @@ export function SiteHeader() {
       {/* Phones: the three main places stay one tap away. */}
       <nav aria-label={t("nav.label")} className="border-t border-line/60 md:hidden">
         <ul className="mx-auto flex max-w-6xl justify-around px-2 py-1">
-          <li>
-            <NavLink to={links.home()} end className={navItem}>
-              {t("nav.home")}
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to={links.stores()} className={navItem}>
-              {t("nav.stores")}
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to={links.materials()} className={navItem}>
-              {t("nav.materials")}
-            </NavLink>
-          </li>
+          <MainNavItems />
         </ul>
       </nav>
     </header>
+  );
+}
+
+/** The three main places: in the header on wide screens, in a second row on phones. */
+function MainNavItems() {
+  const t = useT();
+  return (
+    <>
+      <li>
+        <NavLink to={links.home()} end className={navItem}>
+          {t("nav.home")}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to={links.stores()} className={navItem}>
+          {t("nav.stores")}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to={links.materials()} className={navItem}>
+          {t("nav.materials")}
+        </NavLink>
+      </li>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { OrDivider } from "~/components/ui/or-divider";
 import { useT } from "~/lib/i18n";
 import { LineButton, useLineEnabled } from "./line-button";
 
@@ -7,11 +8,7 @@ export function LineLoginButton({ redirectTo, offerSignup }: { redirectTo?: stri
   if (!useLineEnabled()) return null;
   return (
     <div className="mt-6 space-y-4">
-      <p className="flex items-center gap-3 text-sm text-muted" aria-hidden="true">
-        <span className="h-px flex-1 bg-line" />
-        {t("line.or")}
-        <span className="h-px flex-1 bg-line" />
-      </p>
+      <OrDivider />
       <LineButton method="signin" label={t("line.login")} redirectTo={redirectTo} />
       {offerSignup ? (
         <div className="rounded-2xl border border-line bg-white p-4" data-testid="line-signup-offer">
