@@ -1,11 +1,10 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { EmailField, PhoneField } from "~/components/auth/fields";
+import { CurrentPasswordField, EmailField, PhoneField } from "~/components/auth/fields";
 import { PasskeyLoginButton } from "~/components/auth/passkey-login-button";
 import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";
 import { loginSchema } from "~/domain/auth/forms.server";
 import { cn } from "~/lib/cn";
@@ -114,17 +113,7 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <EmailField defaultValue={form.value("email")} errors={form.errors("email")} />
         )}
-        <Field
-          label={t("auth.password.label")}
-          errors={form.errors("password")}
-          inputProps={{
-            name: "password",
-            type: "password",
-            autoComplete: "current-password",
-            required: true,
-            maxLength: 128,
-          }}
-        />
+        <CurrentPasswordField errors={form.errors("password")} />
         <div className="flex justify-end">
           <Link to={links.forgetPassword()} className="text-sm underline underline-offset-4">
             {t("auth.login.forgot")}

@@ -1,8 +1,7 @@
 import { Form, Link } from "react-router";
-import { CodeField } from "~/components/auth/fields";
+import { CodeField, CurrentPasswordField } from "~/components/auth/fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import type { useFormState } from "~/lib/use-form-state";
@@ -72,17 +71,7 @@ export function IdentityProof({
       <Form method="post" className="space-y-5" noValidate>
         <input type="hidden" name="method" value={method} />
         {method === "password" ? (
-          <Field
-            label={t("auth.password.label")}
-            errors={form.errors("password")}
-            inputProps={{
-              name: "password",
-              type: "password",
-              autoComplete: "current-password",
-              required: true,
-              maxLength: 128,
-            }}
-          />
+          <CurrentPasswordField errors={form.errors("password")} />
         ) : (
           <CodeField errors={form.errors("code")} />
         )}

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { AddPasskeyButton } from "~/components/account/add-passkey-button";
-import { NewPasswordFields } from "~/components/auth/fields";
+import { CurrentPasswordField, NewPasswordFields } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -167,16 +167,10 @@ export default function SecurityPage({ loaderData }: Route.ComponentProps) {
         >
           {loaderData.hasPassword ? (
             <Form method="post" className="space-y-5" noValidate>
-              <Field
+              <CurrentPasswordField
+                name="currentPassword"
                 label={t("account.security.password.current")}
                 errors={passwordFailed ? form.errors("currentPassword") : null}
-                inputProps={{
-                  name: "currentPassword",
-                  type: "password",
-                  autoComplete: "current-password",
-                  required: true,
-                  maxLength: 128,
-                }}
               />
               <NewPasswordFields
                 errors={passwordFailed ? form.errors("password") : null}
