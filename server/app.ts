@@ -176,7 +176,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   // auth.api.* from our actions instead.
   app.all("/api/auth/{*splat}", toNodeHandler(auth));
 
-  if (config.appEnv === "test") app.use("/__test", testHooks({ db: database.db, auth }));
+  if (config.appEnv === "test")
+    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session }));
 
   // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
   app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: config.secrets.session, logger }));

@@ -25,7 +25,7 @@ const STYLE = `
 :root{color-scheme:light;--paper:#faf8f4;--sand:#f1ece4;--line:#d9d1c5;--ink:#1f1c18;--muted:#5e574e;--brand:#7d5236}
 *{box-sizing:border-box}
 body{margin:0;background:var(--paper);color:var(--ink);font:16px/1.7 "Noto Sans TC","PingFang TC","Microsoft JhengHei",system-ui,sans-serif}
-a{color:var(--brand)}a:focus-visible{outline:2px solid var(--brand);outline-offset:2px}
+a{color:var(--brand)}a:focus-visible,pre:focus-visible,.table:focus-visible{outline:2px solid var(--brand);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem 1rem}
 header,main,footer{max-width:60rem;margin:0 auto;padding:0 1.25rem}
 header{padding-top:2.5rem}
@@ -39,11 +39,12 @@ nav ol{padding-left:1.25rem;columns:2 16rem}
 code,pre{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.88rem}
 :not(pre)>code{background:var(--sand);padding:.1rem .3rem;border-radius:4px;overflow-wrap:anywhere}
 pre{background:#2a2622;color:#f6f1ea;padding:1rem;border-radius:8px;overflow-x:auto;line-height:1.5}
-.endpoint{display:inline-block;background:var(--sand);border:1px solid var(--line);border-radius:6px;padding:.15rem .6rem;font-weight:600}
+.endpoint{display:inline-block;max-width:100%;overflow-wrap:anywhere;background:var(--sand);border:1px solid var(--line);border-radius:6px;padding:.15rem .6rem;font-weight:600}
 .table{overflow-x:auto}
-table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.95rem}
+table{border-collapse:collapse;width:100%;min-width:40rem;margin:.5rem 0;font-size:.95rem}
 th,td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--sand)}
+td code{white-space:nowrap}
 footer{padding:3rem 1.25rem;color:var(--muted)}
 `;
 
@@ -92,15 +93,15 @@ function renderOperation(method: string, path: string, op: Operation, codes: Err
 ${both(zh.description, op.description)}
 ${
   params.length
-    ? `<h4>參數 <span class="en" lang="en">Parameters</span></h4><div class="table"><table><thead><tr><th scope="col">名稱 <span lang="en">Name</span></th><th scope="col">位置 <span lang="en">In</span></th><th scope="col">必填 <span lang="en">Required</span></th><th scope="col">說明 <span lang="en">Description</span></th><th scope="col">範例 <span lang="en">Example</span></th></tr></thead><tbody>${paramRows}</tbody></table></div>`
+    ? `<h4>參數 <span class="en" lang="en">Parameters</span></h4><div class="table" tabindex="0"><table><thead><tr><th scope="col">名稱 <span lang="en">Name</span></th><th scope="col">位置 <span lang="en">In</span></th><th scope="col">必填 <span lang="en">Required</span></th><th scope="col">說明 <span lang="en">Description</span></th><th scope="col">範例 <span lang="en">Example</span></th></tr></thead><tbody>${paramRows}</tbody></table></div>`
     : ""
 }
 <h4>請求範例 <span class="en" lang="en">Request example</span></h4>
-<pre><code>${curl(method, path, op)}</code></pre>
+<pre tabindex="0"><code>${curl(method, path, op)}</code></pre>
 ${ok
   .map(
     ([status, r]) =>
-      `<h4>回應 <span class="en" lang="en">Response</span> <code>${html(status)}</code> — <span lang="en">${html(r.description)}</span></h4><pre><code>${pretty(r.content?.["application/json"].example)}</code></pre>`,
+      `<h4>回應 <span class="en" lang="en">Response</span> <code>${html(status)}</code> — <span lang="en">${html(r.description)}</span></h4><pre tabindex="0"><code>${pretty(r.content?.["application/json"].example)}</code></pre>`,
   )
   .join("\n")}
 <h4>錯誤 <span class="en" lang="en">Errors</span></h4>
@@ -161,7 +162,7 @@ ${both(
   "每個請求（openapi.json 與本頁除外）都要帶 Authorization: Bearer hlpos_… 標頭。金鑰屬於一家門市：消費登錄在該門市、優惠券在該門市核銷、退貨只找得到該門市的消費。金鑰只在建立時顯示一次，系統只保存雜湊，可隨時撤銷。每把金鑰每分鐘最多 600 次請求，超過會收到 429 rate_limited 與 Retry-After 標頭。",
   "Every request (except openapi.json and this page) sends Authorization: Bearer hlpos_…. A key belongs to one store: purchases are booked for that store, coupons are used there, and refunds only find that store's purchases. A key is shown once when created, stored only as a hash, and can be revoked. At most 600 requests a minute per key; above that, 429 rate_limited with a Retry-After header.",
 )}
-<pre><code>Authorization: Bearer hlpos_3kT9…</code></pre>
+<pre tabindex="0"><code>Authorization: Bearer hlpos_3kT9…</code></pre>
 
 <h2 id="idempotency">冪等與重試 <span class="en" lang="en">Idempotency and retries</span></h2>
 ${both(
@@ -174,8 +175,8 @@ ${both(
   "錯誤一律以 JSON 回覆，code 是穩定的代碼（程式請依 code 判斷），message 是給人看的說明。",
   "Errors are JSON with a stable code (branch on it) and a readable message.",
 )}
-<pre><code>${pretty({ error: { code: "refund_exceeds_purchase", message: "Refunds would exceed the purchase" } })}</code></pre>
-<div class="table"><table>
+<pre tabindex="0"><code>${pretty({ error: { code: "refund_exceeds_purchase", message: "Refunds would exceed the purchase" } })}</code></pre>
+<div class="table" tabindex="0"><table>
 <thead><tr><th scope="col">狀態 <span lang="en">Status</span></th><th scope="col">代碼 <span lang="en">Code</span></th><th scope="col">說明</th><th scope="col" lang="en">Meaning</th></tr></thead>
 <tbody>
 ${codes.map((c) => `<tr id="error-${html(c.code)}"><td>${c.status}</td><td><code>${html(c.code)}</code></td><td>${html(c.zh)}</td><td lang="en">${html(c.en)}</td></tr>`).join("\n")}
@@ -189,7 +190,7 @@ ${both(
   "會員出示會員卡 QR 碼 → 查詢會員 → 登錄消費（記下 purchaseId）→ 部分退貨 → 核銷會員出示的優惠券。",
   "The member shows the card QR → look the member up → record the purchase (keep purchaseId) → refund part of it → use the coupon the member shows.",
 )}
-<pre><code>BASE=https://example.com; KEY=hlpos_…
+<pre tabindex="0"><code>BASE=https://example.com; KEY=hlpos_…
 ${flow.map(({ path, method, op }) => curl(method, path, op)).join("\n\n")}</code></pre>
 </main>
 <footer><p>${html(info["x-zh-TW"].title)} ${html(info.version)} · <span lang="en">generated from</span> <a href="/api/v1/openapi.json">openapi.json</a></p></footer>
