@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey, revokeApiKey } from "../../app/domain/pos/api-keys.server";
 import { type DatabaseHandle, openDatabase } from "../db/client";
-import { coupon as couponTable, pointEntry, reward } from "../db/schema";
+import { apiKey, coupon as couponTable, pointEntry, rateLimitCounter, reward } from "../db/schema";
 import { createTestDatabase, type TestDatabase } from "../testing/database";
 import { API_ERROR_CODES } from "./error-codes";
 import { createApiV1Router, PurchaseBody, RedeemCouponBody, RefundBody } from "./v1";
@@ -284,5 +284,36 @@ describe("POS API v1", () => {
       authorization: `Bearer ${revoked}`,
     });
     expect(res).toMatchObject({ status: 401, body: { error: { code: "unauthorized" } } });
+  });
+
+  it("limits each key to 600 requests a minute, across instances, and keeps its last-used time to the minute", async () => {
+    // The window is the clock's minute: start well inside one so the test never straddles two.
+    const msLeft = 60_000 - (Date.now() % 60_000);
+    if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
+    const { key, secret } = await createApiKey(database.db, { storeId: "TPE01", name: "busy till" });
+    const lookup = (auth = secret) =>
+      call("GET", "/members/lookup?memberNumber=HL1", undefined, { authorization: `Bearer ${auth}` });
+    expect((await lookup()).body.error.code).toBe("member_not_found");
+    const [used] = await database.db.select().from(apiKey).where(eq(apiKey.id, key.id));
+    expect(used?.lastUsedAt).toBeInstanceOf(Date);
+    await lookup();
+    const [again] = await database.db.select().from(apiKey).where(eq(apiKey.id, key.id));
+    expect(again?.lastUsedAt).toEqual(used?.lastUsedAt);
+
+    // The counter lives in the shared table: another instance's 597 requests this minute count too.
+    await database.db
+      .update(rateLimitCounter)
+      .set({ count: sql`${rateLimitCounter.count} + 597` })
+      .where(eq(rateLimitCounter.key, `api:${key.id}:minute`));
+    expect((await lookup()).status).toBe(404); // the 600th
+    const res = await fetch(`${base}/members/lookup?memberNumber=HL1`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { code: "rate_limited", message: expect.any(String) } });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    // Other keys are not affected.
+    expect((await lookup(storeKey)).status).toBe(404);
   });
 });

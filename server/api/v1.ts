@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
-import { hitLimits } from "../../app/domain/auth/rate-limits.server";
 import { resolveCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { LoyaltyError, type LoyaltyErrorCode } from "../../app/domain/loyalty/errors";
 import { memberPoints } from "../../app/domain/loyalty/points.server";
@@ -10,7 +9,7 @@ import { MAX_AMOUNT, recordPurchase, refundPurchase } from "../../app/domain/loy
 import { useCoupon } from "../../app/domain/loyalty/rewards.server";
 import { type ApiKey, authenticateApiKey } from "../../app/domain/pos/api-keys.server";
 import type { Database } from "../db/client";
-import { apiIdempotency, loyaltyAccount, member, purchase } from "../db/schema";
+import { apiIdempotency, loyaltyAccount, member, purchase, rateLimitCounter } from "../db/schema";
 import type { Logger } from "../logger";
 import { API_ERROR_CODES } from "./error-codes";
 import { renderApiReference } from "./reference-page";
@@ -116,6 +115,27 @@ export function maskName(name: string): string {
 
 type Locals = { apiKey: ApiKey };
 
+/**
+ * Counts one request against the key's fixed one-minute window in the shared rate-limit table (so the
+ * limit holds across instances) in a single upsert; answers the seconds to wait when over the limit.
+ * Unlike the sign-in limits (hitLimits), refused requests are counted too: a POS over its limit
+ * only pushes its own counter further, and the request path saves a round trip.
+ */
+async function countApiRequest(db: Database, apiKeyId: string, now = new Date()): Promise<number | null> {
+  const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const end = new Date(start.getTime() + 60_000);
+  const [row] = await db
+    .insert(rateLimitCounter)
+    .values({ key: `api:${apiKeyId}:minute`, windowStart: start, count: 1, lastHitAt: now, expiresAt: end })
+    .onConflictDoUpdate({
+      target: [rateLimitCounter.key, rateLimitCounter.windowStart],
+      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+    })
+    .returning({ count: rateLimitCounter.count });
+  if ((row?.count ?? 0) <= API_REQUESTS_PER_MINUTE) return null;
+  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+}
+
 const KNOWN_PATHS = [
   /^\/members\/lookup$/,
   /^\/members\/[^/]+\/balance$/,
@@ -168,9 +188,9 @@ export function createApiV1Router(options: { db: Database; cardSecret: string; l
       fail(res, 401, "unauthorized", "A valid API key is required (Authorization: Bearer …)");
       return;
     }
-    const limit = await hitLimits(db, [{ key: `api:${key.id}`, window: "minute", max: API_REQUESTS_PER_MINUTE }]);
-    if (!limit.allowed) {
-      res.setHeader("Retry-After", String(limit.retryAfterSeconds));
+    const retryAfter = await countApiRequest(db, key.id);
+    if (retryAfter !== null) {
+      res.setHeader("Retry-After", String(retryAfter));
       fail(res, 429, "rate_limited", "Too many requests for this API key");
       return;
     }
