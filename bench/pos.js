@@ -100,12 +100,24 @@ function runPgbench() {
   return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
 }
 
+/** User + system CPU milliseconds the process has used so far (Linux /proc; null elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+
 async function startApp(databaseUrl) {
   if (!existsSync(path.join(root, "build", "server", "index.js"))) throw new Error("build/ is missing: npm run build");
   const port = await freePort();
   const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-pos-"));
   const fd = openSync(path.join(tmp, "server.log"), "w");
-  const child = spawn(process.execPath, [path.join(root, "server.js")], {
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the app's time goes.
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.js")], {
     cwd: root,
     env: {
       ...process.env,
@@ -115,7 +127,7 @@ async function startApp(databaseUrl) {
       HOST: "127.0.0.1",
       DATA_DIR: tmp,
       DATABASE_URL: databaseUrl,
-      LOG_LEVEL: "info",
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info",
     },
     stdio: ["ignore", fd, fd],
   });
@@ -225,7 +237,9 @@ async function main() {
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = runPgbench();
+      const cpuBefore = cpuMs(app.child.pid);
       const result = await runPurchases(app.url, data, round);
+      const cpuAfter = cpuMs(app.child.pid);
       const ok = result["2xx"];
       if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
@@ -240,10 +254,12 @@ async function main() {
         ratio: purchasesPerSecond / base.tps,
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
+        appCpuMsPerPurchase: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ok,
       });
       log(
         `round ${round}: pgbench ${base.tps.toFixed(0)} tps, purchases ${purchasesPerSecond.toFixed(0)}/s, ` +
-          `ratio ${(purchasesPerSecond / base.tps).toFixed(2)}, p99 ${result.latency.p99} ms`,
+          `ratio ${(purchasesPerSecond / base.tps).toFixed(2)}, p99 ${result.latency.p99} ms, ` +
+          `app CPU ${rounds.at(-1).appCpuMsPerPurchase?.toFixed(2)} ms/purchase`,
       );
     }
     const summary = {
@@ -257,6 +273,7 @@ async function main() {
       purchasesPerSecond: median(rounds.map((r) => r.purchasesPerSecond)),
       pgbenchTps: median(rounds.map((r) => r.pgbenchTps)),
       p99Ms: median(rounds.map((r) => r.p99Ms)),
+      appCpuMsPerPurchase: median(rounds.map((r) => r.appCpuMsPerPurchase ?? 0)),
       target: TARGET_RATIO,
     };
     summary.pass = summary.ratio >= TARGET_RATIO;
@@ -269,6 +286,7 @@ async function main() {
     console.log(`  purchases/s (median)                    ${summary.purchasesPerSecond.toFixed(0)}`);
     console.log(`  pgbench tps (median)                    ${summary.pgbenchTps.toFixed(0)}`);
     console.log(`  purchase p99 latency (median of rounds) ${summary.p99Ms} ms`);
+    console.log(`  app CPU per purchase (median)           ${summary.appCpuMsPerPurchase.toFixed(2)} ms`);
   } finally {
     if (app) {
       app.child.kill("SIGTERM");
