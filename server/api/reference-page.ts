@@ -41,10 +41,11 @@ code,pre{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font
 pre{background:#2a2622;color:#f6f1ea;padding:1rem;border-radius:8px;overflow-x:auto;line-height:1.5}
 .endpoint{display:inline-block;max-width:100%;overflow-wrap:anywhere;background:var(--sand);border:1px solid var(--line);border-radius:6px;padding:.15rem .6rem;font-weight:600}
 .table{overflow-x:auto}
-table{border-collapse:collapse;width:100%;min-width:40rem;margin:.5rem 0;font-size:.95rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.95rem}
 th,td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--sand)}
 td code{white-space:nowrap}
+td.wide{min-width:14rem}
 footer{padding:3rem 1.25rem;color:var(--muted)}
 `;
 
@@ -81,7 +82,7 @@ function renderOperation(method: string, path: string, op: Operation, codes: Err
   const paramRows = params
     .map(
       (p) =>
-        `<tr><td><code>${html(p.name)}</code></td><td>${html(p.in)}</td><td>${p.required ? '必填 <span lang="en">required</span>' : '選填 <span lang="en">optional</span>'}</td><td>${html(p.description ?? "")}</td><td><code>${html(p.example ?? "")}</code></td></tr>`,
+        `<tr><td><code>${html(p.name)}</code></td><td>${html(p.in)}</td><td>${p.required ? '必填 <span lang="en">required</span>' : '選填 <span lang="en">optional</span>'}</td><td class="wide">${html(p.description ?? "")}</td><td><code>${html(p.example ?? "")}</code></td></tr>`,
     )
     .join("");
   const responses = Object.entries(op.responses);
@@ -179,7 +180,7 @@ ${both(
 <div class="table" tabindex="0"><table>
 <thead><tr><th scope="col">狀態 <span lang="en">Status</span></th><th scope="col">代碼 <span lang="en">Code</span></th><th scope="col">說明</th><th scope="col" lang="en">Meaning</th></tr></thead>
 <tbody>
-${codes.map((c) => `<tr id="error-${html(c.code)}"><td>${c.status}</td><td><code>${html(c.code)}</code></td><td>${html(c.zh)}</td><td lang="en">${html(c.en)}</td></tr>`).join("\n")}
+${codes.map((c) => `<tr id="error-${html(c.code)}"><td>${c.status}</td><td><code>${html(c.code)}</code></td><td class="wide">${html(c.zh)}</td><td class="wide" lang="en">${html(c.en)}</td></tr>`).join("\n")}
 </tbody></table></div>
 
 <h2 id="endpoints">端點 <span class="en" lang="en">Endpoints</span></h2>
