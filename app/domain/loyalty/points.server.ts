@@ -52,7 +52,9 @@ export async function grantBirthdayPoints(db: Database, now = new Date()): Promi
       and(
         eq(member.disabled, false),
         sql`extract(month from ${member.birthday}) = ${month}`,
-        sql`not exists (select 1 from ${pointEntry} where ${pointEntry.idempotencyKey} = 'birthday:' || ${member.id}::text || ':' || ${String(year)})`,
+        // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and an
+        // unqualified "id" inside this subquery would be point_entry's own id.
+        sql`not exists (select 1 from ${pointEntry} where ${pointEntry.idempotencyKey} = 'birthday:' || "member"."id"::text || ':' || ${String(year)})`,
       ),
     );
   let granted = 0;
