@@ -88,8 +88,6 @@ export const API_ERROR_CODES: ErrorCodeDoc[] = [
     zh: "退貨總額超過原消費金額",
     en: "Refunds would exceed the purchase",
   },
-  { status: 422, code: "insufficient_points", zh: "點數不足", en: "Not enough points" },
-  { status: 422, code: "out_of_stock", zh: "兌換品已無庫存", en: "The reward is out of stock" },
   { status: 422, code: "coupon_expired", zh: "優惠券已過期", en: "The coupon has expired" },
   {
     status: 422,
