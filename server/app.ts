@@ -10,6 +10,7 @@ import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
+import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
 import { createApiV1Router } from "./api/v1";
 import { type AppConfig, LOCAL_LINE_PATH, loadConfig } from "./config";
@@ -76,6 +77,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const messaging = await startMessaging({ sms: config.sms, email: config.email, db: database.db, jobs });
   await registerAccountHousekeeping(jobs, database.db);
   await registerLoyaltyJobs(jobs, database.db);
+  await registerPosHousekeeping(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React

@@ -3,9 +3,11 @@ import express, { type Router } from "express";
 import { z } from "zod";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
-import { resolveCardToken } from "../app/domain/loyalty/card-tokens.server";
+import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tokens.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
+import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
+import { createApiKey } from "../app/domain/pos/api-keys.server";
 import type { Database } from "./db/client";
 import { authSession, member, reward } from "./db/schema";
 import { bookHistory, type HistoryPlan, realisticHistory } from "./db/seed/member-history";
@@ -168,6 +170,42 @@ export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; 
     const { token, now } = z.object({ token: z.string().max(200), now: instant.optional() }).parse(req.body);
     const resolved = await resolveCardToken(db, cardSecret, token, now ?? new Date());
     res.json(resolved.ok ? { ok: true, memberNumber: resolved.member.memberNumber } : resolved);
+  });
+
+  // The POS side: a store's API key (what `npm run api-key -- create` prints).
+  router.post("/api-keys", async (req, res) => {
+    const input = z.object({ storeId: z.string().min(1), name: z.string().default("e2e till") }).parse(req.body);
+    const { key, secret } = await createApiKey(db, input);
+    res.json({ id: key.id, secret });
+  });
+
+  async function memberByNumber(memberNumber: string) {
+    const [found] = await db.select().from(member).where(eq(member.memberNumber, memberNumber));
+    if (!found) throw new Error(`no member ${memberNumber}`);
+    return found;
+  }
+
+  // What the member card page shows as a QR code (the member center renders the same token).
+  router.post("/card-tokens", async (req, res) => {
+    const { memberNumber } = z.object({ memberNumber: z.string() }).parse(req.body);
+    const found = await memberByNumber(memberNumber);
+    res.json(issueCardToken(cardSecret, found.id));
+  });
+
+  // A member who has points and redeems them for a coupon (the member center's redeem step).
+  router.post("/coupons", async (req, res) => {
+    const input = z
+      .object({ memberNumber: z.string(), pointsCost: z.number().int().positive().default(100) })
+      .parse(req.body);
+    const found = await memberByNumber(input.memberNumber);
+    const key = crypto.randomUUID();
+    await adjustPoints(db, { memberId: found.id, amount: input.pointsCost, reason: "e2e", idempotencyKey: key });
+    const [item] = await db
+      .insert(reward)
+      .values({ name: "NT$100 折價券", kind: "amount-off", amountOff: 100, pointsCost: input.pointsCost })
+      .returning();
+    const { coupon } = await redeemReward(db, { memberId: found.id, rewardId: item!.id, idempotencyKey: key });
+    res.json({ code: coupon.code });
   });
 
   return router;

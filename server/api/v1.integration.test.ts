@@ -1,5 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { eq, sql } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +11,10 @@ import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey, revokeApiKey } from "../../app/domain/pos/api-keys.server";
 import { type DatabaseHandle, openDatabase } from "../db/client";
-import { pointEntry, reward } from "../db/schema";
+import { apiKey, coupon as couponTable, pointEntry, rateLimitCounter, reward } from "../db/schema";
 import { createTestDatabase, type TestDatabase } from "../testing/database";
-import { createApiV1Router } from "./v1";
+import { API_ERROR_CODES } from "./error-codes";
+import { createApiV1Router, PurchaseBody, RedeemCouponBody, RefundBody } from "./v1";
 
 /** The router createApp mounts at /api/v1, served alone over HTTP on a fresh database. */
 const secret = "c".repeat(40);
@@ -71,13 +74,58 @@ async function call(
 }
 
 describe("POS API v1", () => {
-  it("serves an OpenAPI 3.1 document", async () => {
+  it("serves an OpenAPI 3.1 document that validates against the OpenAPI 3.1 schema", async () => {
     const res = await fetch(`${base}/openapi.json`);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, Json>>;
+      "x-error-codes": { code: string }[];
+    };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(["/members/lookup", "/purchases", "/purchases/{id}/refunds", "/coupons/{code}/redeem"]),
     );
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    // The validator is not a rubber stamp: a document without `info` or with a bad parameter location fails.
+    const { info: _info, ...withoutInfo } = structuredClone(doc) as Record<string, unknown>;
+    expect((await new Validator().validate(withoutInfo)).valid).toBe(false);
+    const badParameter = structuredClone(doc);
+    badParameter.paths["/members/lookup"]!.get.parameters[0].in = "body";
+    expect((await new Validator().validate(badParameter)).valid).toBe(false);
+
+    // Every operation documents itself in both languages, and its request examples pass our own schemas.
+    const ops = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    for (const op of ops) {
+      expect(op.summary).toBeTruthy();
+      expect(op["x-zh-TW"]?.summary).toBeTruthy();
+      expect(Object.values(op.responses).every((r: Json) => r.content?.["application/json"]?.example)).toBe(true);
+    }
+    const example = (path: string) => doc.paths[path]!.post.requestBody.content["application/json"].example;
+    expect(PurchaseBody.safeParse(example("/purchases")).success).toBe(true);
+    expect(RefundBody.safeParse(example("/purchases/{id}/refunds")).success).toBe(true);
+    expect(RedeemCouponBody.safeParse(example("/coupons/{code}/redeem")).success).toBe(true);
+    expect(doc["x-error-codes"].map((c) => c.code)).toEqual(API_ERROR_CODES.map((c) => c.code));
+  });
+
+  it("serves a self-contained reference page generated from the document", async () => {
+    const res = await fetch(`${base}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html; charset=utf-8/);
+    const page = await res.text();
+    expect(page).toMatch(/<html lang="zh-Hant-TW">/);
+    // No scripts and nothing loaded from elsewhere.
+    expect(page).not.toMatch(/<script|<link|src=|https?:\/\/(?!example\.com)/);
+    for (const id of ["lookupMember", "memberBalance", "recordPurchase", "refundPurchase", "redeemCoupon"]) {
+      expect(page).toContain(`id="${id}"`);
+    }
+    for (const { code } of API_ERROR_CODES) expect(page).toContain(`id="error-${code}"`);
+    for (const text of ["Authorization: Bearer", "Idempotency-Key", "驗證", "Authentication", "錯誤代碼", "退貨"]) {
+      expect(page).toContain(text);
+    }
   });
 
   it("looks up by card token, records a purchase, refunds it and redeems a coupon", async () => {
@@ -134,7 +182,31 @@ describe("POS API v1", () => {
   it("answers bad input with 4xx and a stable code, booking nothing", async () => {
     const m = await newMember(database.db);
     const disabled = await newMember(database.db, { disabled: true });
-    await adjustPoints(database.db, { memberId: m.id, amount: 10, reason: "seed", idempotencyKey: "seed" });
+    await adjustPoints(database.db, { memberId: m.id, amount: 100, reason: "seed", idempotencyKey: "seed" });
+    // Coupons that cannot be used here: another store's, an expired one and a used one.
+    const rewardId = crypto.randomUUID();
+    const otherStoreReward = crypto.randomUUID();
+    await database.db.insert(reward).values([
+      { id: rewardId, name: "gift", kind: "gift", pointsCost: 10 },
+      { id: otherStoreReward, name: "Taichung gift", kind: "gift", pointsCost: 10, storeIds: ["TXG01"] },
+    ]);
+    const redeem = async (id: string, key: string) =>
+      (await redeemReward(database.db, { memberId: m.id, rewardId: id, idempotencyKey: key })).coupon.code;
+    const foreignCoupon = await redeem(otherStoreReward, "foreign");
+    const expiredCoupon = await redeem(rewardId, "expired");
+    await database.db
+      .update(couponTable)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(couponTable.code, expiredCoupon));
+    const usedCoupon = await redeem(rewardId, "used");
+    expect((await call("POST", `/coupons/${usedCoupon}/redeem`, {})).status).toBe(200);
+    const paid = await call("POST", "/purchases", {
+      memberNumber: m.memberNumber,
+      receiptNumber: "OK-1",
+      netAmount: 1000,
+    });
+    expect(paid.status).toBe(201);
+    const refunds = `/purchases/${paid.body.purchaseId}/refunds`;
     const entriesBefore = (await database.db.select().from(pointEntry)).length;
     const purchase = (fields: Record<string, unknown>) =>
       call("POST", "/purchases", { memberNumber: m.memberNumber, receiptNumber: "BAD-1", netAmount: 100, ...fields });
@@ -161,10 +233,45 @@ describe("POS API v1", () => {
       [call("POST", `/purchases/${crypto.randomUUID()}/refunds`, { amount: 1 }), 404, "purchase_not_found"],
       [call("GET", "/members/lookup?memberNumber=HL1", undefined, { authorization: undefined }), 401, "unauthorized"],
       [call("GET", "/nope"), 404, "not_found"],
+      [call("POST", refunds, { amount: 0 }), 400, "invalid_amount"],
+      [call("POST", refunds, { amount: -5 }), 400, "invalid_amount"],
+      [call("POST", refunds, { amount: 0.5 }), 400, "invalid_amount"],
+      [call("POST", refunds, { amount: "10" }), 400, "invalid_amount"],
+      [call("POST", refunds, { amount: 1001 }), 422, "refund_exceeds_purchase"],
+      [call("POST", refunds, {}), 400, "invalid_amount"],
+      [call("POST", "/purchases/not-a-receipt/refunds", { amount: 1 }), 404, "purchase_not_found"],
+      [call("POST", `/coupons/${foreignCoupon}/redeem`, {}), 422, "coupon_wrong_store"],
+      [call("POST", `/coupons/${expiredCoupon}/redeem`, {}), 422, "coupon_expired"],
+      [call("POST", `/coupons/${usedCoupon}/redeem`, {}), 409, "coupon_used"],
+      [call("POST", `/coupons/${usedCoupon}/redeem`, { extra: 1 }), 400, "invalid_body"],
+      [
+        call("POST", "/purchases", "[1,2", { "content-type": "application/json; charset=utf-8" }),
+        400,
+        "malformed_json",
+      ],
+      [
+        call("POST", "/purchases", "memberNumber=HL1", { "content-type": "application/x-www-form-urlencoded" }),
+        415,
+        "unsupported_media_type",
+      ],
+      [call("POST", "/purchases", {}, { "idempotency-key": "bad key with spaces" }), 400, "idempotency_key_required"],
+      [call("POST", "/purchases", {}, { "idempotency-key": "x".repeat(201) }), 400, "idempotency_key_required"],
+      [
+        call("GET", "/members/lookup?memberNumber=HL1", undefined, { authorization: "Bearer hlpos_not-a-real-key" }),
+        401,
+        "unauthorized",
+      ],
+      [
+        call("GET", "/members/lookup?memberNumber=HL1", undefined, { authorization: "Basic dXNlcjpwYXNz" }),
+        401,
+        "unauthorized",
+      ],
     ];
     for (const [promise, status, code] of cases) {
       const res = await promise;
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status, code });
+      // Every code the API answers is documented (docs page, OpenAPI `x-error-codes`).
+      expect(API_ERROR_CODES.find((c) => c.code === code)?.status).toBe(status);
     }
     // One purchase of NT$100 (the case before the missing key) booked 1 point; nothing else.
     expect((await database.db.select().from(pointEntry)).length).toBe(entriesBefore + 1);
@@ -177,5 +284,36 @@ describe("POS API v1", () => {
       authorization: `Bearer ${revoked}`,
     });
     expect(res).toMatchObject({ status: 401, body: { error: { code: "unauthorized" } } });
+  });
+
+  it("limits each key to 600 requests a minute, across instances, and keeps its last-used time to the minute", async () => {
+    // The window is the clock's minute: start well inside one so the test never straddles two.
+    const msLeft = 60_000 - (Date.now() % 60_000);
+    if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
+    const { key, secret } = await createApiKey(database.db, { storeId: "TPE01", name: "busy till" });
+    const lookup = (auth = secret) =>
+      call("GET", "/members/lookup?memberNumber=HL1", undefined, { authorization: `Bearer ${auth}` });
+    expect((await lookup()).body.error.code).toBe("member_not_found");
+    const [used] = await database.db.select().from(apiKey).where(eq(apiKey.id, key.id));
+    expect(used?.lastUsedAt).toBeInstanceOf(Date);
+    await lookup();
+    const [again] = await database.db.select().from(apiKey).where(eq(apiKey.id, key.id));
+    expect(again?.lastUsedAt).toEqual(used?.lastUsedAt);
+
+    // The counter lives in the shared table: another instance's 597 requests this minute count too.
+    await database.db
+      .update(rateLimitCounter)
+      .set({ count: sql`${rateLimitCounter.count} + 597` })
+      .where(eq(rateLimitCounter.key, `api:${key.id}:minute`));
+    expect((await lookup()).status).toBe(404); // the 600th
+    const res = await fetch(`${base}/members/lookup?memberNumber=HL1`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { code: "rate_limited", message: expect.any(String) } });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    // Other keys are not affected.
+    expect((await lookup(storeKey)).status).toBe(404);
   });
 });

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
-import { hitLimits } from "../../app/domain/auth/rate-limits.server";
 import { resolveCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { LoyaltyError, type LoyaltyErrorCode } from "../../app/domain/loyalty/errors";
 import { memberPoints } from "../../app/domain/loyalty/points.server";
@@ -10,8 +9,10 @@ import { MAX_AMOUNT, recordPurchase, refundPurchase } from "../../app/domain/loy
 import { useCoupon } from "../../app/domain/loyalty/rewards.server";
 import { type ApiKey, authenticateApiKey } from "../../app/domain/pos/api-keys.server";
 import type { Database } from "../db/client";
-import { apiIdempotency, loyaltyAccount, member, purchase } from "../db/schema";
+import { apiIdempotency, loyaltyAccount, member, purchase, rateLimitCounter } from "../db/schema";
 import type { Logger } from "../logger";
+import { API_ERROR_CODES } from "./error-codes";
+import { renderApiReference } from "./reference-page";
 
 /**
  * The point-of-sale REST API (PRODUCT.md §6, docs/api.md). JSON only; Bearer API keys per store;
@@ -114,6 +115,27 @@ export function maskName(name: string): string {
 
 type Locals = { apiKey: ApiKey };
 
+/**
+ * Counts one request against the key's fixed one-minute window in the shared rate-limit table (so the
+ * limit holds across instances) in a single upsert; answers the seconds to wait when over the limit.
+ * Unlike the sign-in limits (hitLimits), refused requests are counted too: a POS over its limit
+ * only pushes its own counter further, and the request path saves a round trip.
+ */
+async function countApiRequest(db: Database, apiKeyId: string, now = new Date()): Promise<number | null> {
+  const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const end = new Date(start.getTime() + 60_000);
+  const [row] = await db
+    .insert(rateLimitCounter)
+    .values({ key: `api:${apiKeyId}:minute`, windowStart: start, count: 1, lastHitAt: now, expiresAt: end })
+    .onConflictDoUpdate({
+      target: [rateLimitCounter.key, rateLimitCounter.windowStart],
+      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+    })
+    .returning({ count: rateLimitCounter.count });
+  if ((row?.count ?? 0) <= API_REQUESTS_PER_MINUTE) return null;
+  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+}
+
 const KNOWN_PATHS = [
   /^\/members\/lookup$/,
   /^\/members\/[^/]+\/balance$/,
@@ -129,6 +151,14 @@ export function createApiV1Router(options: { db: Database; cardSecret: string; l
   router.get("/openapi.json", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.json(openApiDocument());
+  });
+
+  // The human-readable reference, rendered from the same document (self-contained HTML, no scripts).
+  let referencePage: string | null = null;
+  router.get("/docs", (_req, res) => {
+    referencePage ??= renderApiReference(openApiDocument());
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.type("html").send(referencePage);
   });
 
   // Unknown paths are 404 before anything else (the paths are public in the OpenAPI document anyway).
@@ -158,9 +188,9 @@ export function createApiV1Router(options: { db: Database; cardSecret: string; l
       fail(res, 401, "unauthorized", "A valid API key is required (Authorization: Bearer …)");
       return;
     }
-    const limit = await hitLimits(db, [{ key: `api:${key.id}`, window: "minute", max: API_REQUESTS_PER_MINUTE }]);
-    if (!limit.allowed) {
-      res.setHeader("Retry-After", String(limit.retryAfterSeconds));
+    const retryAfter = await countApiRequest(db, key.id);
+    if (retryAfter !== null) {
+      res.setHeader("Retry-After", String(retryAfter));
       fail(res, 429, "rate_limited", "Too many requests for this API key");
       return;
     }
@@ -375,6 +405,20 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 
 // ---- OpenAPI 3.1 ----
 
+/** Example values, shared by the document and the reference page. */
+const EXAMPLE = {
+  memberNumber: "HL10000001",
+  cardToken: "AbCdEfGhIjKlMnOpQrStUvWxYz0.AbCdEfGhIjKlMnOpQrStUv",
+  purchaseId: "5b0f1c9e-3f7a-4c53-9d1e-0c2a4b6d8e10",
+  couponCode: "K7QWPX3M9TDAHN4RBEZ2C5LUV8",
+};
+
+/** zh-TW texts beside the English ones (`x-zh-TW`): the reference page shows both. */
+type Texts = { summary: string; description: string; "x-zh-TW": { summary: string; description: string } };
+function texts(en: [string, string], zh: [string, string]): Texts {
+  return { summary: en[0], description: en[1], "x-zh-TW": { summary: zh[0], description: zh[1] } };
+}
+
 let cachedDocument: Record<string, unknown> | null = null;
 
 export function openApiDocument(): Record<string, unknown> {
@@ -382,58 +426,155 @@ export function openApiDocument(): Record<string, unknown> {
   const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-2020-12", io: "input" });
   const errors = (...statuses: number[]) =>
     Object.fromEntries(
-      statuses.map((s) => [
-        String(s),
-        { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-      ]),
+      statuses.map((status) => {
+        const first = API_ERROR_CODES.find((e) => e.status === status);
+        const codes = API_ERROR_CODES.filter((e) => e.status === status).map((e) => e.code);
+        return [
+          String(status),
+          {
+            description: `Error: ${codes.join(", ")}`,
+            content: {
+              "application/json": {
+                schema: { $ref: "#/components/schemas/Error" },
+                example: { error: { code: first?.code ?? "bad_request", message: first?.en ?? "Error" } },
+              },
+            },
+          },
+        ];
+      }),
     );
-  const json = (s: z.ZodType, description: string) => ({
+  const json = (s: z.ZodType, description: string, example: unknown) => ({
     description,
-    content: { "application/json": { schema: schema(s) } },
+    content: { "application/json": { schema: schema(s), example } },
+  });
+  const body = (s: z.ZodType, example: unknown) => ({
+    required: true,
+    content: { "application/json": { schema: schema(s), example } },
   });
   const idempotencyKey = {
     name: "Idempotency-Key",
     in: "header",
     required: true,
+    description: "1–200 visible ASCII characters, e.g. a UUID; the same key with the same body replays the answer",
     schema: { type: "string", minLength: 1, maxLength: 200 },
+    example: "9b6e2c1a-8f0d-4c7e-a1b2-3c4d5e6f7a80",
   };
+  const memberSummary = { memberNumber: EXAMPLE.memberNumber, maskedName: "王○明", tier: "silver", balance: 1234 };
   cachedDocument = {
     openapi: "3.1.0",
-    info: { title: "Han Living point-of-sale API", version: "1.0.0" },
+    info: {
+      title: "Han Living point-of-sale API",
+      version: "1.0.0",
+      description:
+        "JSON over HTTPS for the stores' tills: look up members, book purchases and refunds, use coupons. " +
+        "Every write needs an Idempotency-Key; errors carry a stable code.",
+      "x-zh-TW": {
+        title: "漢生活 POS 收銀系統 API",
+        description:
+          "門市收銀系統使用的 JSON API：查詢會員、登錄消費與退貨、核銷優惠券。每個寫入請求都需要 Idempotency-Key；錯誤一律附穩定的代碼。",
+      },
+    },
     servers: [{ url: "/api/v1" }],
     security: [{ bearer: [] }],
+    "x-error-codes": API_ERROR_CODES,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: `A store's API key (hlpos_…), shown once when created. ${API_REQUESTS_PER_MINUTE} requests a minute per key.`,
+        },
+      },
       schemas: { Error: schema(ErrorBody) },
     },
     paths: {
       "/members/lookup": {
         get: {
           operationId: "lookupMember",
-          parameters: ["phone", "memberNumber", "cardToken"].map((name) => ({
+          ...texts(
+            [
+              "Look up a member",
+              "By the member card QR (cardToken, valid 45 s), the member number, or the mobile number — exactly one. The name is masked.",
+            ],
+            ["查詢會員", "以會員卡 QR 碼（cardToken，45 秒內有效）、會員編號或手機號碼查詢，三者擇一。姓名會遮蔽。"],
+          ),
+          parameters: [
+            ["cardToken", "The scanned member card QR", EXAMPLE.cardToken],
+            ["memberNumber", "e.g. HL10000001", EXAMPLE.memberNumber],
+            ["phone", "e.g. 0912345678", "0912345678"],
+          ].map(([name, description, example]) => ({
             name,
             in: "query",
             required: false,
+            description,
             schema: { type: "string" },
+            example,
           })),
-          responses: { "200": json(MemberSummary, "The member"), ...errors(400, 401, 404, 422, 429) },
+          responses: { "200": json(MemberSummary, "The member", memberSummary), ...errors(400, 401, 404, 422, 429) },
         },
       },
       "/members/{memberNumber}/balance": {
         get: {
           operationId: "memberBalance",
-          parameters: [{ name: "memberNumber", in: "path", required: true, schema: { type: "string" } }],
-          responses: { "200": json(BalanceAnswer, "Balance and recent ledger"), ...errors(401, 404, 422, 429) },
+          ...texts(
+            ["Balance and recent ledger", "The balance, the tier and the newest 20 ledger entries."],
+            ["點數餘額與近期明細", "點數餘額、會員等級與最近 20 筆點數明細。"],
+          ),
+          parameters: [
+            {
+              name: "memberNumber",
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              example: EXAMPLE.memberNumber,
+            },
+          ],
+          responses: {
+            "200": json(BalanceAnswer, "Balance and recent ledger", {
+              memberNumber: EXAMPLE.memberNumber,
+              balance: 1234,
+              tier: "silver",
+              entries: [{ kind: "earn-purchase", amount: 300, createdAt: "2026-11-22T02:00:00.000Z" }],
+            }),
+            ...errors(401, 404, 422, 429),
+          },
         },
       },
       "/purchases": {
         post: {
           operationId: "recordPurchase",
+          ...texts(
+            [
+              "Record a purchase",
+              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). The same receipt number at the same store is one purchase: sending it again answers 200 with the first result.",
+            ],
+            [
+              "登錄消費",
+              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果。",
+            ],
+          ),
           parameters: [idempotencyKey],
-          requestBody: { required: true, content: { "application/json": { schema: schema(PurchaseBody) } } },
+          requestBody: body(PurchaseBody, {
+            memberNumber: EXAMPLE.memberNumber,
+            receiptNumber: "A-0001",
+            netAmount: 25000,
+            purchasedAt: "2026-11-22T10:00:00+08:00",
+          }),
           responses: {
-            "201": json(PurchaseAnswer, "Booked"),
-            "200": json(PurchaseAnswer, "This receipt was already booked"),
+            "201": json(PurchaseAnswer, "Booked", {
+              purchaseId: EXAMPLE.purchaseId,
+              receiptNumber: "A-0001",
+              pointsEarned: 300,
+              balance: 1534,
+              tier: "silver",
+            }),
+            "200": json(PurchaseAnswer, "This receipt was already booked", {
+              purchaseId: EXAMPLE.purchaseId,
+              receiptNumber: "A-0001",
+              pointsEarned: 300,
+              balance: 1534,
+              tier: "silver",
+            }),
             ...errors(400, 401, 404, 409, 413, 415, 422, 429),
           },
         },
@@ -441,17 +582,62 @@ export function openApiDocument(): Record<string, unknown> {
       "/purchases/{id}/refunds": {
         post: {
           operationId: "refundPurchase",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, idempotencyKey],
-          requestBody: { required: true, content: { "application/json": { schema: schema(RefundBody) } } },
-          responses: { "201": json(RefundAnswer, "Refund booked"), ...errors(400, 401, 404, 409, 413, 415, 422, 429) },
+          ...texts(
+            [
+              "Refund a purchase (full or partial)",
+              "Reverses the points in proportion to the amount. The refunds of a purchase can never add up to more than the purchase.",
+            ],
+            ["退貨（全部或部分）", "依退貨金額比例扣回點數。同一筆消費的退貨總額不得超過原消費金額。"],
+          ),
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              description: "purchaseId from the purchase's answer",
+              schema: { type: "string" },
+              example: EXAMPLE.purchaseId,
+            },
+            idempotencyKey,
+          ],
+          requestBody: body(RefundBody, { amount: 5000 }),
+          responses: {
+            "201": json(RefundAnswer, "Refund booked", {
+              refundId: "0d9c8b7a-6f5e-4d3c-2b1a-098765432100",
+              pointsReversed: 60,
+              balance: 1474,
+              refundedAmount: 5000,
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
         },
       },
       "/coupons/{code}/redeem": {
         post: {
           operationId: "redeemCoupon",
-          parameters: [{ name: "code", in: "path", required: true, schema: { type: "string" } }, idempotencyKey],
-          requestBody: { required: true, content: { "application/json": { schema: schema(RedeemCouponBody) } } },
-          responses: { "200": json(CouponAnswer, "Coupon used"), ...errors(400, 401, 404, 409, 413, 415, 422, 429) },
+          ...texts(
+            [
+              "Use (redeem) a coupon",
+              "Marks the member's coupon used at the key's store, once. Used, cancelled, expired and other stores' coupons are refused with their code.",
+            ],
+            [
+              "核銷優惠券",
+              "在金鑰所屬門市核銷會員的優惠券，只能使用一次。已使用、已取消、已過期或不適用本門市的優惠券會以對應代碼拒絕。",
+            ],
+          ),
+          parameters: [
+            { name: "code", in: "path", required: true, schema: { type: "string" }, example: EXAMPLE.couponCode },
+            idempotencyKey,
+          ],
+          requestBody: body(RedeemCouponBody, {}),
+          responses: {
+            "200": json(CouponAnswer, "Coupon used", {
+              code: EXAMPLE.couponCode,
+              status: "used",
+              usedAt: "2026-11-22T02:05:00.000Z",
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
         },
       },
     },

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { taipeiParts } from "~/lib/time";
 import type { Database } from "../../../server/db/client";
 import { loyaltyAccount, member, pointEntry, pointLot } from "../../../server/db/schema";
+import { birthdayPointsWithheld } from "../members/birthday.server";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,
@@ -37,24 +38,29 @@ export async function grantWelcomePoints(db: Database, memberId: string, now = n
 
 /**
  * Birthday points for every active member whose birthday falls in the current Taipei month, once
- * per member and year (the key `birthday:<member>:<year>`). Safe to run every night.
+ * per member and year (the key `birthday:<member>:<year>`), except a birthday entered less than 30
+ * days before it falls (app/domain/members/birthday.server.ts). Safe to run every night.
  */
 export async function grantBirthdayPoints(db: Database, now = new Date()): Promise<{ granted: number }> {
   const rules = await currentRules(db, now);
   if (!rules.birthdayEnabled || rules.birthdayPoints <= 0) return { granted: 0 };
   const { year, month } = taipeiParts(now);
   const due = await db
-    .select({ id: member.id })
+    .select({ id: member.id, birthday: member.birthday, birthdayChangedAt: member.birthdayChangedAt })
     .from(member)
     .where(
       and(
         eq(member.disabled, false),
         sql`extract(month from ${member.birthday}) = ${month}`,
-        sql`not exists (select 1 from ${pointEntry} where ${pointEntry.idempotencyKey} = 'birthday:' || ${member.id}::text || ':' || ${String(year)})`,
+        // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and an
+        // unqualified "id" inside this subquery would be point_entry's own id.
+        sql`not exists (select 1 from ${pointEntry} where ${pointEntry.idempotencyKey} = 'birthday:' || "member"."id"::text || ':' || ${String(year)})`,
       ),
     );
   let granted = 0;
-  for (const { id } of due) {
+  for (const { id, birthday, birthdayChangedAt } of due) {
+    // A birthday entered less than 30 days before it falls earns nothing until next year.
+    if (birthday && birthdayPointsWithheld(birthday, birthdayChangedAt, year)) continue;
     const key = `birthday:${id}:${year}`;
     await inTransaction(db, async (tx) => {
       const account = await lockAccount(tx, id);

@@ -76,16 +76,26 @@ export function tierDecision(account: Pick<Account, "tier" | "lastDowngradeAt">,
 export async function evaluateTiers(db: Database, now = new Date()): Promise<{ upgraded: number; downgraded: number }> {
   const rules = await currentRules(db, now);
   const windowStart = spendWindowStart(now);
+  // A join, not a correlated subquery: in a single-table select Drizzle leaves column names
+  // unqualified, so `purchase.member_id = loyalty_account.member_id` inside a subquery rendered as
+  // `"member_id" = "member_id"` and summed every member's purchases (found by the property test).
   const rows = await db
     .select({
       memberId: loyaltyAccount.memberId,
       tier: loyaltyAccount.tier,
       lastDowngradeAt: loyaltyAccount.lastDowngradeAt,
-      spend: sql<string>`coalesce((select sum(${purchase.netAmount} - ${purchase.refundedAmount}) from ${purchase}
-        where ${purchase.memberId} = ${loyaltyAccount.memberId} and ${purchase.purchasedAt} >= ${windowStart.toISOString()}::timestamptz
-        and ${purchase.purchasedAt} <= ${now.toISOString()}::timestamptz), 0)`,
+      spend: sql<string>`coalesce(sum(${purchase.netAmount} - ${purchase.refundedAmount}), 0)`,
     })
-    .from(loyaltyAccount);
+    .from(loyaltyAccount)
+    .leftJoin(
+      purchase,
+      and(
+        eq(purchase.memberId, loyaltyAccount.memberId),
+        gte(purchase.purchasedAt, windowStart),
+        lte(purchase.purchasedAt, now),
+      ),
+    )
+    .groupBy(loyaltyAccount.memberId, loyaltyAccount.tier, loyaltyAccount.lastDowngradeAt);
   let upgraded = 0;
   let downgraded = 0;
   for (const row of rows) {

@@ -95,6 +95,8 @@ export async function createMember(
         nameZh: profile.nameZh,
         gender: profile.gender,
         birthday: profile.birthday ?? null,
+        // The first entry counts for the 30-day birthday rule too (ADR 012).
+        birthdayChangedAt: profile.birthday ? new Date() : null,
         phoneNumber: input.phoneNumber,
         pendingEmail: profile.email ?? null,
         companyName: profile.companyName ?? null,

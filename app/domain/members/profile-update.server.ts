@@ -74,7 +74,7 @@ export async function updateMemberProfile(
         updatedAt: now,
       })
       .where(eq(member.id, current.id));
-    await changeMemberBirthday(t, { memberId: current.id, from: current.birthday, to: profile.birthday ?? null }, now);
+    await changeMemberBirthday(t, current.id, profile.birthday ?? null, now);
     await setMarketingPreferences(
       t,
       {

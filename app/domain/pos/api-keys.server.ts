@@ -33,13 +33,20 @@ export async function revokeApiKey(db: Database, id: string, now = new Date()): 
     .where(and(eq(apiKey.id, id), isNull(apiKey.revokedAt)));
 }
 
-/** The active key for a presented secret (and its last-used time updated), or null. */
+/** lastUsedAt is kept to the minute: one write a minute per key, not one per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The active key for a presented secret (its last-used time refreshed once a minute), or null. */
 export async function authenticateApiKey(db: Database, secret: string, now = new Date()): Promise<ApiKey | null> {
   if (!secret.startsWith("hlpos_") || secret.length > 100) return null;
   const [key] = await db
-    .update(apiKey)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiKey.secretHash, hashSecret(secret)), isNull(apiKey.revokedAt)))
-    .returning();
-  return key ?? null;
+    .select()
+    .from(apiKey)
+    .where(and(eq(apiKey.secretHash, hashSecret(secret)), isNull(apiKey.revokedAt)));
+  if (!key) return null;
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.update(apiKey).set({ lastUsedAt: now }).where(eq(apiKey.id, key.id));
+    key.lastUsedAt = now;
+  }
+  return key;
 }

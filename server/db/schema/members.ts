@@ -31,6 +31,8 @@ export const member = pgTable(
       .notNull()
       .default("male"),
     birthday: date("birthday", { mode: "string" }),
+    /** When the birthday on record was entered (sign-up or a later change): the 30-day birthday rule. */
+    birthdayChangedAt: timestamp("birthday_changed_at", { withTimezone: true }),
     /** E.164, e.g. +886912345678 (the counter finds members by phone). */
     phoneNumber: text("phone_number").notNull().unique(),
     /** Lowercased; verified before it is stored here. */

@@ -1,0 +1,304 @@
+// `npm run bench:pos`: POS purchases per second through HTTP on PostgreSQL, as a ratio to pgbench's default
+// TPC-B script on the same PostgreSQL server in the same run (goal >= 0.5), plus the p99 latency of a purchase.
+//
+//   - PostgreSQL: BENCH_PG_URL, an admin connection URL (default postgres://postgres@127.0.0.1:5432/postgres). Two fresh
+//     databases are created there (<prefix>_app, <prefix>_pgbench; --db-prefix, default bench_pos_<pid>) and dropped.
+//   - pgbench: `pgbench -i -s 1` once, then `pgbench -n -c C -j 2 -T D` (the built-in TPC-B-like script) per round.
+//     It comes with PostgreSQL's client tools: Debian `apt-get install postgresql-client` (or postgresql-contrib on
+//     older releases); set PGBENCH to its path if it is not on PATH.
+//   - The app: `node server.js` with NODE_ENV=production (build/ must exist: `npm run build`) on the first database,
+//     LOG_LEVEL=info as in production. POST /api/v1/purchases with a new receipt and Idempotency-Key per request, C
+//     connections (autocannon), random members among 500. Keys rotate among 100 store keys because of the per-key
+//     limit of 600 requests a minute (a real till sends a few a minute).
+//   - Rounds alternate pgbench and the app (--rounds, --duration, --connections); the figure is the median of the
+//     per-round ratios; the p99 is the median of the rounds' p99. Every answer must be 201 or the bench fails.
+//
+// Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values: opts } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+    "db-prefix": { type: "string", default: `bench_pos_${process.pid}` },
+  },
+});
+const ROUNDS = Number(opts.rounds);
+const DURATION = Number(opts.duration);
+const CONNECTIONS = Number(opts.connections);
+const PREFIX = opts["db-prefix"];
+if (!/^[a-z0-9_]+$/.test(PREFIX)) throw new Error("--db-prefix: lower-case letters, digits and underscores");
+const TARGET_RATIO = 0.5;
+const ADMIN_URL = process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const PGBENCH = process.env.PGBENCH || "pgbench";
+const MEMBERS = 500;
+/** The first non-201 answers, for the error message. */
+const failures = [];
+const KEYS = 100;
+
+const dbUrl = (name) => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (...args) => console.error("[bench:pos]", ...args);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(sql) {
+  const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function pgbench(args) {
+  const url = new URL(dbUrl(`${PREFIX}_pgbench`));
+  const env = {
+    ...process.env,
+    PGHOST: url.hostname,
+    PGPORT: url.port || "5432",
+    PGUSER: decodeURIComponent(url.username) || "postgres",
+    PGDATABASE: url.pathname.slice(1),
+  };
+  if (url.password) env.PGPASSWORD = decodeURIComponent(url.password);
+  const run = spawnSync(PGBENCH, args, { env, encoding: "utf8" });
+  if (run.error) throw new Error(`${PGBENCH} could not run (${run.error.message}); see the header of bench/pos.js`);
+  if (run.status !== 0) throw new Error(`pgbench ${args.join(" ")} failed:\n${run.stderr}`);
+  return run.stdout + run.stderr;
+}
+
+function runPgbench() {
+  const out = pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION)]);
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
+  const latency = /latency average = ([\d.]+) ms/.exec(out);
+  if (!tps) throw new Error(`no tps in pgbench output:\n${out}`);
+  return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
+}
+
+/** User + system CPU milliseconds the process has used so far (Linux /proc; null elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+
+async function startApp(databaseUrl) {
+  if (!existsSync(path.join(root, "build", "server", "index.js"))) throw new Error("build/ is missing: npm run build");
+  const port = await freePort();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-pos-"));
+  const fd = openSync(path.join(tmp, "server.log"), "w");
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the app's time goes.
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.js")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      APP_ENV: "development",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: tmp,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info",
+    },
+    stdio: ["ignore", fd, fd],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { url, child, tmp };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill("SIGTERM");
+  throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
+}
+
+/** Members and store keys straight in the app's database (the same rows sign-up and `npm run api-key` write). */
+async function seed(databaseUrl) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const members = [];
+    for (let i = 0; i < MEMBERS; i++) {
+      const userId = randomUUID();
+      const memberNumber = `HL${String(30_000_000 + i)}`;
+      await sql`insert into auth_user (id, name, email) values (${userId}, 'bench', ${`${userId}@phone.invalid`})`;
+      await sql`insert into member (user_id, member_number, name_zh, phone_number)
+        values (${userId}, ${memberNumber}, '測試會員', ${`+8869${String(10_000_000 + i)}`})`;
+      members.push(memberNumber);
+    }
+    const keys = [];
+    for (let i = 0; i < KEYS; i++) {
+      const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
+      const hash = createHash("sha256").update(secret).digest("hex");
+      await sql`insert into api_key (store_id, name, prefix, secret_hash)
+        values (${`S${String(i % 10).padStart(2, "0")}`}, ${`bench ${i}`}, ${secret.slice(0, 12)}, ${hash})`;
+      keys.push(secret);
+    }
+    return { members, keys };
+  } finally {
+    await sql.end();
+  }
+}
+
+function runPurchases(url, { members, keys }, round, seconds = DURATION) {
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v1/purchases",
+            onResponse(status, body) {
+              if (status !== 201 && failures.length < 5) failures.push(`${status} ${body}`);
+            },
+            setupRequest(request) {
+              n++;
+              const body = JSON.stringify({
+                memberNumber: members[Math.floor(Math.random() * members.length)],
+                receiptNumber: `B${round}-${n}`,
+                netAmount: 100 + Math.floor(Math.random() * 20_000),
+              });
+              return {
+                ...request,
+                body,
+                headers: {
+                  "content-type": "application/json",
+                  authorization: `Bearer ${keys[n % keys.length]}`,
+                  "idempotency-key": `b${round}-${n}`,
+                },
+              };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+async function main() {
+  const which = spawnSync(PGBENCH, ["--version"], { encoding: "utf8" });
+  if (which.error) throw new Error(`${PGBENCH} not found: apt-get install postgresql-client (or set PGBENCH)`);
+  log(
+    which.stdout.trim(),
+    `· ${os.availableParallelism()} cores · load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  await admin(`create database "${PREFIX}_app"`);
+  await admin(`create database "${PREFIX}_pgbench"`);
+  let app;
+  try {
+    pgbench(["-i", "-q", "-s", "1"]);
+    app = await startApp(dbUrl(`${PREFIX}_app`));
+    const data = await seed(dbUrl(`${PREFIX}_app`));
+    log("warm-up");
+    await runPurchases(app.url, data, 0, 2);
+    runPgbench(); // warm-up too
+    const rounds = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const base = runPgbench();
+      const cpuBefore = cpuMs(app.child.pid);
+      const result = await runPurchases(app.url, data, round);
+      const cpuAfter = cpuMs(app.child.pid);
+      const ok = result["2xx"];
+      if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
+      if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+        throw new Error(
+          `round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+        );
+      }
+      const purchasesPerSecond = ok / result.duration;
+      rounds.push({
+        pgbenchTps: base.tps,
+        purchasesPerSecond,
+        ratio: purchasesPerSecond / base.tps,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        appCpuMsPerPurchase: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ok,
+      });
+      log(
+        `round ${round}: pgbench ${base.tps.toFixed(0)} tps, purchases ${purchasesPerSecond.toFixed(0)}/s, ` +
+          `ratio ${(purchasesPerSecond / base.tps).toFixed(2)}, p99 ${result.latency.p99} ms, ` +
+          `app CPU ${rounds.at(-1).appCpuMsPerPurchase?.toFixed(2)} ms/purchase`,
+      );
+    }
+    const summary = {
+      when: new Date().toISOString(),
+      cores: os.availableParallelism(),
+      loadAverage: os.loadavg(),
+      connections: CONNECTIONS,
+      durationSec: DURATION,
+      rounds,
+      ratio: median(rounds.map((r) => r.ratio)),
+      purchasesPerSecond: median(rounds.map((r) => r.purchasesPerSecond)),
+      pgbenchTps: median(rounds.map((r) => r.pgbenchTps)),
+      p99Ms: median(rounds.map((r) => r.p99Ms)),
+      appCpuMsPerPurchase: median(rounds.map((r) => r.appCpuMsPerPurchase ?? 0)),
+      target: TARGET_RATIO,
+    };
+    summary.pass = summary.ratio >= TARGET_RATIO;
+    mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+    writeFileSync(path.join(root, "bench", "results", "pos.json"), `${JSON.stringify(summary, null, 2)}\n`);
+    console.log("figure                                    value       target   result");
+    console.log(
+      `POS purchases/s ÷ pgbench TPC-B tps        ${summary.ratio.toFixed(2).padEnd(11)} ≥ ${TARGET_RATIO}    ${summary.pass ? "PASS" : "FAIL"}`,
+    );
+    console.log(`  purchases/s (median)                    ${summary.purchasesPerSecond.toFixed(0)}`);
+    console.log(`  pgbench tps (median)                    ${summary.pgbenchTps.toFixed(0)}`);
+    console.log(`  purchase p99 latency (median of rounds) ${summary.p99Ms} ms`);
+    console.log(`  app CPU per purchase (median)           ${summary.appCpuMsPerPurchase.toFixed(2)} ms`);
+  } finally {
+    if (app) {
+      app.child.kill("SIGTERM");
+      await new Promise((resolve) => (app.child.exitCode !== null ? resolve() : app.child.once("exit", resolve)));
+      rmSync(app.tmp, { recursive: true, force: true });
+    }
+    await admin(`drop database if exists "${PREFIX}_app" with (force)`);
+    await admin(`drop database if exists "${PREFIX}_pgbench" with (force)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "member" ADD COLUMN "birthday_changed_at" timestamp with time zone;
