@@ -5,9 +5,9 @@ import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { TabLinks } from "~/components/ui/tab-links";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";
 import { loginSchema } from "~/domain/auth/forms.server";
-import { cn } from "~/lib/cn";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -81,25 +81,15 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
   };
   return (
     <Page title={t("page.login.title")} lead={t("page.login.lead")} width="narrow">
-      <nav
-        aria-label={t("page.login.title")}
-        className="mb-6 grid grid-cols-2 rounded-full border border-line bg-white p-1"
-      >
-        {(["phone", "email"] as const).map((m) => (
-          <Link
-            key={m}
-            to={tab(m)}
-            replace
-            aria-current={method === m ? "page" : undefined}
-            className={cn(
-              "flex min-h-10 items-center justify-center rounded-full text-base",
-              method === m ? "bg-ink text-paper" : "text-muted hover:text-ink",
-            )}
-          >
-            {m === "phone" ? t("auth.login.byPhone") : t("auth.login.byEmail")}
-          </Link>
-        ))}
-      </nav>
+      <TabLinks
+        label={t("page.login.title")}
+        className="mb-6"
+        current={method}
+        items={[
+          { value: "phone", to: tab("phone"), label: t("auth.login.byPhone") },
+          { value: "email", to: tab("email"), label: t("auth.login.byEmail") },
+        ]}
+      />
       {form.formError ? (
         <Alert tone="error" className="mb-6">
           {form.formError}

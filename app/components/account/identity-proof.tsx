@@ -1,8 +1,8 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { CodeField, CurrentPasswordField } from "~/components/auth/fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
+import { TabLinks } from "~/components/ui/tab-links";
 import type { Translate } from "~/lib/i18n";
 import type { useFormState } from "~/lib/use-form-state";
 
@@ -38,26 +38,14 @@ export function IdentityProof({
   return (
     <div className="space-y-5">
       {hasPassword ? (
-        <nav
-          aria-label={t("account.identity.title")}
-          className="grid grid-cols-2 rounded-full border border-line bg-white p-1"
-        >
-          {(["password", "sms"] as const).map((m) => (
-            <Link
-              key={m}
-              to={tabHref(m)}
-              replace
-              preventScrollReset
-              aria-current={method === m ? "page" : undefined}
-              className={cn(
-                "flex min-h-10 items-center justify-center rounded-full",
-                method === m ? "bg-ink text-paper" : "text-muted hover:text-ink",
-              )}
-            >
-              {m === "password" ? t("account.identity.byPassword") : t("account.identity.bySms")}
-            </Link>
-          ))}
-        </nav>
+        <TabLinks
+          label={t("account.identity.title")}
+          current={method}
+          items={[
+            { value: "password", to: tabHref("password"), label: t("account.identity.byPassword") },
+            { value: "sms", to: tabHref("sms"), label: t("account.identity.bySms") },
+          ]}
+        />
       ) : null}
       {method === "sms" ? (
         <Form method="post" replace preventScrollReset>
