@@ -2,6 +2,8 @@ import type { accountZhTW } from "./account.zh-TW";
 
 export const accountEn = {
   "notice.profileSaved": "Your details were saved",
+  "notice.profileSavedBirthdayWithheld":
+    "Your details were saved. The birthday changed within 30 days of it, so this year’s birthday points are not given; they resume next year",
   "notice.emailCodeSent": "We sent a code to your new e-mail address. Enter it to finish the change",
   "notice.phoneChanged": "Your phone number was changed. Log in with the new number from now on",
   "notice.identityConfirmed": "Thanks, it’s you",

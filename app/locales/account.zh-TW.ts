@@ -5,6 +5,8 @@
  */
 export const accountZhTW = {
   "notice.profileSaved": "會員資料已更新",
+  "notice.profileSavedBirthdayWithheld":
+    "會員資料已更新。生日在到來前 30 天內變更，今年的生日點數將不發放，明年起照常贈送",
   "notice.emailCodeSent": "驗證碼已寄到新的電子郵件，請輸入驗證碼完成變更",
   "notice.phoneChanged": "手機號碼已變更，之後請用新號碼登入",
   "notice.identityConfirmed": "身分已確認",

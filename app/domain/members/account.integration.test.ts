@@ -172,6 +172,37 @@ describe("profile updates", () => {
     const untouched = await findMemberByUserId(handle.db, other.userId);
     expect(untouched).toMatchObject({ nameZh: "陳大文", birthday: "1988-03-14", taxIdNumber: "04595257" });
   });
+
+  it("says when a birthday moved to within 30 days withholds this year's birthday points", async () => {
+    const me = await newMember();
+    const profile = {
+      nameZh: me.nameZh ?? "陳大文",
+      gender: "male" as const,
+      companyName: undefined,
+      taxIdNumber: undefined,
+      einvoiceCarrier: undefined,
+      city: undefined,
+      district: undefined,
+      street: undefined,
+      marketingSms: undefined,
+      marketingEmail: undefined,
+      marketingLine: undefined,
+    };
+    const now = new Date("2026-05-01T04:00:00Z"); // 12:00 in Taipei
+    const soon = await updateMemberProfile(
+      handle.db,
+      { current: me, profile: { ...profile, birthday: "1988-05-20" }, ip: null },
+      now,
+    );
+    expect(soon).toEqual({ birthdayPointsWithheld: true });
+    const moved = (await findMemberByUserId(handle.db, me.userId)) as Member;
+    const later = await updateMemberProfile(
+      handle.db,
+      { current: moved, profile: { ...profile, birthday: "1988-09-20" }, ip: null },
+      now,
+    );
+    expect(later).toEqual({ birthdayPointsWithheld: false });
+  });
 });
 
 describe("e-mail and phone changes", () => {

@@ -53,11 +53,11 @@ export async function updateMemberProfile(
   db: Database,
   input: { current: Member; profile: Omit<ProfileInput, "email">; ip: string | null },
   now = new Date(),
-): Promise<void> {
+): Promise<{ birthdayPointsWithheld: boolean }> {
   const { current, profile } = input;
   const postalCode =
     profile.city && profile.district ? (findDistrict(profile.city, profile.district)?.postalCode ?? null) : null;
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     await t
       .update(member)
@@ -74,7 +74,7 @@ export async function updateMemberProfile(
         updatedAt: now,
       })
       .where(eq(member.id, current.id));
-    await changeMemberBirthday(t, current.id, profile.birthday ?? null, now);
+    const birthday = await changeMemberBirthday(t, current.id, profile.birthday ?? null, now);
     await setMarketingPreferences(
       t,
       {
@@ -93,5 +93,6 @@ export async function updateMemberProfile(
     if (profile.nameZh !== current.nameZh) {
       await t.update(authUser).set({ name: profile.nameZh, updatedAt: now }).where(eq(authUser.id, current.userId));
     }
+    return { birthdayPointsWithheld: birthday.pointsWithheldThisYear };
   });
 }

@@ -81,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
-  await updateMemberProfile(app.db, { current, profile, ip: app.ip });
+  const saved = await updateMemberProfile(app.db, { current, profile, ip: app.ip });
   // Only a pending (never verified) address can be withdrawn by emptying the field.
   if (!email && current.pendingEmail) {
     await clearPendingEmail(app.db, session.userId);
@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return redirectWithToast(toastSettings(context), links.editInfo(), {
     type: "success",
-    message: "notice.profileSaved",
+    message: saved.birthdayPointsWithheld ? "notice.profileSavedBirthdayWithheld" : "notice.profileSaved",
   });
 }
 
