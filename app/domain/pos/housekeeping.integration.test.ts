@@ -1,9 +1,6 @@
-import pino from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import { expect, it } from "vitest";
 import { apiIdempotency } from "../../../server/db/schema";
-import { type JobQueue, startJobQueue } from "../../../server/jobs/queue";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { jobQueueTestRig } from "../../../server/testing/job-queue";
 import { waitFor } from "../../../server/testing/wait";
 import { createApiKey } from "./api-keys.server";
 import {
@@ -14,38 +11,17 @@ import {
   registerPosHousekeeping,
 } from "./housekeeping.server";
 
-let testDb: TestDatabase;
-let database: DatabaseHandle;
-let queue: JobQueue;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_housekeeping" });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  queue = await startJobQueue({
-    connection: database.connection,
-    logger: pino({ level: "silent" }),
-    pollingIntervalSeconds: 0.5,
-    notifyPollingIntervalSeconds: 0.5,
-  });
-  await registerPosHousekeeping(queue, database.db);
-});
-
-afterAll(async () => {
-  await queue?.stop(2000);
-  await database?.close();
-  await testDb?.drop();
-});
+const rig = jobQueueTestRig("pos_housekeeping", registerPosHousekeeping);
 
 const DAY = 86_400_000;
 
 it("schedules the purge nightly in Taipei time", async () => {
-  const schedules = await queue.schedules(POS_HOUSEKEEPING_QUEUE);
+  const schedules = await rig.queue.schedules(POS_HOUSEKEEPING_QUEUE);
   expect(schedules.map((s) => [s.cron, s.timezone])).toEqual([[POS_HOUSEKEEPING_CRON, "Asia/Taipei"]]);
 });
 
 it("deletes stored answers older than the retention, and only those, when the job runs", async () => {
-  const { db } = database;
+  const { db } = rig.database;
   const { key } = await createApiKey(db, { storeId: "TPE01", name: "till" });
   const now = Date.now();
   const row = (name: string, ageDays: number, status: number | null = 201) => ({
@@ -64,9 +40,9 @@ it("deletes stored answers older than the retention, and only those, when the jo
       row("old", IDEMPOTENCY_RETENTION_DAYS + 1),
       row("stuck", 30, null),
     ]);
-  const id = await queue.send(POS_HOUSEKEEPING_QUEUE, {});
+  const id = await rig.queue.send(POS_HOUSEKEEPING_QUEUE, {});
   const job = await waitFor(
-    () => queue.job(POS_HOUSEKEEPING_QUEUE, id),
+    () => rig.queue.job(POS_HOUSEKEEPING_QUEUE, id),
     (j) => j?.state === "completed",
     15_000,
   );
