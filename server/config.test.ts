@@ -3,19 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, ENV_VARIABLES, loadConfig } from "./config";
+import { PRODUCTION_ENV } from "./testing/config-fixtures";
 
 const SECRET = "s".repeat(32);
-const PRODUCTION = {
-  APP_ENV: "production",
-  DATABASE_URL: "postgres://app@db.internal:5432/app",
-  SESSION_SECRET: SECRET,
-  PUBLIC_BASE_URL: "https://member.example.com",
-  SMS_PROVIDER: "mitake",
-  MITAKE_USERNAME: "han-living",
-  MITAKE_PASSWORD: "mitake-password",
-  SMTP_URL: "smtps://mailer:secret@smtp.example.com:465",
-  MAIL_FROM: "漢生活 <no-reply@member.example.com>",
-} as const;
+const PRODUCTION = PRODUCTION_ENV;
 
 const TWILIO_SID = `AC${"0123456789abcdef".repeat(2)}`;
 const TWILIO_SERVICE = `MG${"fedcba9876543210".repeat(2)}`;

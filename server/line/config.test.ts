@@ -4,20 +4,11 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config";
 import { contentSecurityPolicy } from "../security";
+import { PRODUCTION_ENV } from "../testing/config-fixtures";
 import { lineCspOrigins } from "./csp";
 
 const SECRET = "s".repeat(32);
-const PRODUCTION = {
-  APP_ENV: "production",
-  DATABASE_URL: "postgres://app@db.internal:5432/app",
-  SESSION_SECRET: SECRET,
-  PUBLIC_BASE_URL: "https://member.example.com",
-  SMS_PROVIDER: "mitake",
-  MITAKE_USERNAME: "han-living",
-  MITAKE_PASSWORD: "mitake-password",
-  SMTP_URL: "smtps://mailer:secret@smtp.example.com:465",
-  MAIL_FROM: "漢生活 <no-reply@member.example.com>",
-} as const;
+const PRODUCTION = PRODUCTION_ENV;
 const CHANNEL = { LINE_CHANNEL_ID: "1657000000", LINE_CHANNEL_SECRET: "0123456789abcdef0123456789abcdef" };
 
 let dataDir: string;
