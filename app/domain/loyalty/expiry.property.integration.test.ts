@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../../server/db/client";
 import { pointLot } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { LoyaltyError } from "./errors";
 import { adjustPoints, expirePoints } from "./points.server";
 import { lotExpiry } from "./rules.server";
@@ -15,20 +15,9 @@ import { ledgerTotals, newMember } from "./testing.server";
  * ledger sum. The database is checked against a small model of lots (compared per expiry date, since
  * lots of one date are interchangeable).
  */
-let testDb: TestDatabase;
-let database: DatabaseHandle;
 let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "expiry_property" });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+useMigratedTestDatabase("expiry_property", (handle) => {
+  db = handle.db;
 });
 
 type Step =

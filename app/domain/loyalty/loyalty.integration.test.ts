@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../../server/db/client";
 import { loyaltyAccount, reward, tierChange } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { issueCardToken, resolveCardToken } from "./card-tokens.server";
 import { LoyaltyError } from "./errors";
 import {
@@ -20,20 +20,9 @@ import { changeRules } from "./rules.server";
 import { ledgerTotals, newMember } from "./testing.server";
 import { evaluateTiers, tierProgress } from "./tiers.server";
 
-let testDb: TestDatabase;
-let database: DatabaseHandle;
 let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "loyalty" });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+useMigratedTestDatabase("loyalty", (handle) => {
+  db = handle.db;
 });
 
 async function checkInvariants(memberId: string) {

@@ -1,9 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../../server/db/client";
 import { loyaltyAccount, type Tier, tierChange } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { recordPurchase } from "./purchases.server";
 import { currentRules, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
 import { newMember } from "./testing.server";
@@ -16,20 +16,9 @@ import { evaluateTiers } from "./tiers.server";
  * runs stay in the database, so the nightly run always has other accounts to get wrong (it once summed
  * every member's purchases and never downgraded anyone).
  */
-let testDb: TestDatabase;
-let database: DatabaseHandle;
 let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "tiers_property" });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+useMigratedTestDatabase("tiers_property", (handle) => {
+  db = handle.db;
 });
 
 const DAY = 86_400_000;

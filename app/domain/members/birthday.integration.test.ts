@@ -1,28 +1,17 @@
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fromTaipeiWallClock } from "~/lib/time";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import type { Database } from "../../../server/db/client";
 import { member, pointEntry } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { grantBirthdayPoints } from "../loyalty/points.server";
 import { newMember } from "../loyalty/testing.server";
 import { changeMemberBirthday } from "./birthday.server";
 import { createMember } from "./members.server";
 
-let testDb: TestDatabase;
-let database: DatabaseHandle;
 let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "birthday" });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  db = database.db;
-});
-
-afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+useMigratedTestDatabase("birthday", (handle) => {
+  db = handle.db;
 });
 
 const at = (year: number, month: number, day: number) => fromTaipeiWallClock({ year, month, day }, 12);
