@@ -51,3 +51,38 @@ export function waitText(
   if (seconds < 3600) return t("form.wait.minutes", { n: Math.ceil(seconds / 60) });
   return t("form.wait.hours", { n: Math.ceil(seconds / 3600) });
 }
+
+type FormTranslate = (
+  key:
+    | "form.wait.seconds"
+    | "form.wait.minutes"
+    | "form.wait.hours"
+    | "form.tooManyRequests"
+    | "form.captchaFailed"
+    | "auth.code.expired"
+    | "auth.code.tooMany"
+    | "auth.code.invalid",
+  v?: Record<string, string | number>,
+) => string;
+
+/** "Too many tries, wait about N": the message a rate limit shows beside a field. */
+export function tooManyRequestsText(retryAfterSeconds: number, t: FormTranslate): string {
+  return t("form.tooManyRequests", { wait: waitText(retryAfterSeconds, (key, v) => t(key, v)) });
+}
+
+/** The 429 answer for a form whose field hit a rate limit. */
+export function rateLimitedFailure(formData: FormData, field: string, retryAfterSeconds: number, t: FormTranslate) {
+  return fieldFailure(formData, field, tooManyRequestsText(retryAfterSeconds, t), 429);
+}
+
+/** The answer when the invisible captcha did not verify (the form keeps its values). */
+export function captchaFailure(formData: FormData, t: FormTranslate) {
+  return formFailure({ errors: {}, values: formValues(formData), formError: t("form.captchaFailed") });
+}
+
+/** Why a one-time code was refused, for the code field: expired, tried too often, or wrong. */
+export function codeFailureText(reason: string, t: FormTranslate): string {
+  if (reason === "expired") return t("auth.code.expired");
+  if (reason === "too_many_attempts") return t("auth.code.tooMany");
+  return t("auth.code.invalid");
+}

@@ -9,7 +9,7 @@ import { TabLinks } from "~/components/ui/tab-links";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";
 import { loginSchema } from "~/domain/auth/forms.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import { formFailure, formValues, parseForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { links, safeRedirectPath } from "~/lib/links";
@@ -55,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       result.reason === "disabled"
         ? t("auth.login.disabled")
         : result.reason === "rate_limited"
-          ? t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) })
+          ? tooManyRequestsText(result.retryAfterSeconds, t)
           : t("auth.login.failed");
     const status = result.reason === "rate_limited" ? 429 : result.reason === "disabled" ? 403 : 401;
     return formFailure({ errors: {}, values: formValues(form), formError: message }, status);

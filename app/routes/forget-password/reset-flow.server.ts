@@ -7,7 +7,7 @@ import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
-import { fieldFailure, formFailure, formValues, waitText } from "~/lib/forms.server";
+import { captchaFailure, codeFailureText, fieldFailure, rateLimitedFailure } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 
@@ -70,12 +70,12 @@ export async function resetCodeAction(
       target = parsed.data;
     }
     if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
-      return formFailure({ errors: {}, values: formValues(form), formError: t("form.captchaFailed") });
+      return captchaFailure(form, t);
     }
     const result = await requestPasswordReset(deps, { channel, target, ip: app.ip, locale: getLocale(request) });
     if (!result.ok) {
       const field = intent === "resend" ? "code" : channel === "phone" ? "phone" : "email";
-      return fieldFailure(form, field, t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) }), 429);
+      return rateLimitedFailure(form, field, result.retryAfterSeconds, t);
     }
     const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
     return redirect(pagePath(channel), {
@@ -89,13 +89,7 @@ export async function resetCodeAction(
     if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
     const verified = await verifyPasswordReset(deps, { channel, target: flow.target, code: code.data });
     if (!verified.ok) {
-      const message =
-        verified.reason === "expired"
-          ? t("auth.code.expired")
-          : verified.reason === "too_many_attempts"
-            ? t("auth.code.tooMany")
-            : t("auth.code.invalid");
-      return fieldFailure(form, "code", message);
+      return fieldFailure(form, "code", codeFailureText(verified.reason, t));
     }
     const headers = new Headers();
     headers.append("Set-Cookie", await resetTargetCookie.clear(context));

@@ -9,7 +9,7 @@ import { confirmPhoneChange, requestPhoneChange } from "~/domain/members/contact
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
-import { fieldFailure, waitText } from "~/lib/forms.server";
+import { codeFailureText, fieldFailure, waitText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -89,14 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     code: code.data,
   });
   if (!result.ok) {
-    const message =
-      result.reason === "taken"
-        ? t("account.phone.taken")
-        : result.reason === "expired"
-          ? t("auth.code.expired")
-          : result.reason === "too_many_attempts"
-            ? t("auth.code.tooMany")
-            : t("auth.code.invalid");
+    const message = result.reason === "taken" ? t("account.phone.taken") : codeFailureText(result.reason, t);
     return fieldFailure(form, "code", message);
   }
   return redirectWithToast(

@@ -4,7 +4,7 @@ import { proveIdentity, sendIdentityCode } from "~/domain/auth/identity.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { maskTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp } from "~/lib/context.server";
-import { fieldFailure, waitText } from "~/lib/forms.server";
+import { codeFailureText, fieldFailure, tooManyRequestsText } from "~/lib/forms.server";
 import type { Translate } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
 import type { MemberSession } from "~/lib/member-session.server";
@@ -33,12 +33,7 @@ export async function handleIdentityProof(
     if (!sent.ok) {
       return {
         kind: "answer",
-        response: fieldFailure(
-          form,
-          "code",
-          t("form.tooManyRequests", { wait: waitText(sent.retryAfterSeconds, t) }),
-          429,
-        ),
+        response: fieldFailure(form, "code", tooManyRequestsText(sent.retryAfterSeconds, t), 429),
       };
     }
     return {
@@ -70,15 +65,11 @@ export async function handleIdentityProof(
   const field = method === "password" ? "password" : "code";
   const message =
     result.reason === "rate_limited"
-      ? t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) })
+      ? tooManyRequestsText(result.retryAfterSeconds, t)
       : result.reason === "no_password"
         ? t("account.identity.noPassword")
         : method === "password"
           ? t("account.identity.wrongPassword")
-          : result.reason === "expired"
-            ? t("auth.code.expired")
-            : result.reason === "too_many_attempts"
-              ? t("auth.code.tooMany")
-              : t("auth.code.invalid");
+          : codeFailureText(result.reason, t);
   return { kind: "answer", response: fieldFailure(form, field, message, result.reason === "rate_limited" ? 429 : 400) };
 }

@@ -15,7 +15,7 @@ import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { listSessions, revokeOtherSessions, revokeSession } from "~/domain/auth/sessions.server";
 import { describeUserAgent } from "~/domain/auth/user-agent";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import { fieldFailure, formFailure, formValues, parseForm, tooManyRequestsText } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -103,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         formFailure({ errors: { [field]: [message] }, values, formError: "password" }, status);
       if (result.reason === "weak") return fail("password", t(passwordProblemMessage(result.problem)));
       if (result.reason === "rate_limited")
-        return fail("currentPassword", t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) }), 429);
+        return fail("currentPassword", tooManyRequestsText(result.retryAfterSeconds, t), 429);
       if (result.reason === "no_password") return fail("currentPassword", t("account.security.password.none"));
       return fail("currentPassword", t("account.security.password.wrong"));
     }

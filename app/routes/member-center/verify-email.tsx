@@ -11,7 +11,7 @@ import {
 import { codeSchema } from "~/domain/auth/forms.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, waitText } from "~/lib/forms.server";
+import { fieldFailure, rateLimitedFailure } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -42,8 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       locale: getLocale(request),
       purpose: emailCodePurpose(session.member),
     });
-    if (!sent.ok)
-      return fieldFailure(form, "code", t("form.tooManyRequests", { wait: waitText(sent.retryAfterSeconds, t) }), 429);
+    if (!sent.ok) return rateLimitedFailure(form, "code", sent.retryAfterSeconds, t);
     return { ok: true as const, resent: true };
   }
   const code = codeSchema(t).safeParse(form.get("code"));

@@ -8,7 +8,14 @@ import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { recordConsents } from "~/domain/members/members.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import {
+  captchaFailure,
+  codeFailureText,
+  fieldFailure,
+  formFailure,
+  parseForm,
+  rateLimitedFailure,
+} from "~/lib/forms.server";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -58,12 +65,12 @@ export async function linePhoneAction(
       consentAt = new Date().toISOString();
     }
     if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
-      return formFailure({ errors: {}, values: formValues(form), formError: t("form.captchaFailed") }, 400);
+      return captchaFailure(form, t);
     }
     const issued = await sendLinePhoneCode(context, { phone, t });
     if (!issued.ok) {
       const field = intent === "resend" ? "code" : "phone";
-      return fieldFailure(form, field, t("form.tooManyRequests", { wait: waitText(issued.retryAfterSeconds, t) }), 429);
+      return rateLimitedFailure(form, field, issued.retryAfterSeconds, t);
     }
     const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
     return redirect(here, {
@@ -77,13 +84,7 @@ export async function linePhoneAction(
     if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
     const verified = await verifyLinePhoneCode(context, { userId, phone: flow.phone, code: code.data });
     if (!verified.ok) {
-      const message =
-        verified.reason === "expired"
-          ? t("auth.code.expired")
-          : verified.reason === "too_many_attempts"
-            ? t("auth.code.tooMany")
-            : t("auth.code.invalid");
-      return fieldFailure(form, "code", message);
+      return fieldFailure(form, "code", codeFailureText(verified.reason, t));
     }
     if (verified.existingMemberUserId) {
       const cookie = await linePhoneCookie.write(context, {

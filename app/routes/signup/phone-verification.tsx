@@ -15,7 +15,15 @@ import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { recordConsents } from "~/domain/members/members.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp } from "~/lib/context.server";
-import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import {
+  captchaFailure,
+  codeFailureText,
+  fieldFailure,
+  formFailure,
+  formValues,
+  parseForm,
+  rateLimitedFailure,
+} from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -67,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       consentAt = new Date().toISOString();
     }
     if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
-      return formFailure({ errors: {}, values: formValues(form), formError: t("form.captchaFailed") }, 400);
+      return captchaFailure(form, t);
     }
     const result = await requestSignupCode(deps, { phoneNumber: phone, ip: app.ip, locale: getLocale(request) });
     if (!result.ok) {
@@ -75,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return data({ ok: false as const, alreadyMember: true, errors: {}, values: formValues(form) }, { status: 409 });
       }
       const field = intent === "resend" ? "code" : "phone";
-      return fieldFailure(form, field, t("form.tooManyRequests", { wait: waitText(result.retryAfterSeconds, t) }), 429);
+      return rateLimitedFailure(form, field, result.retryAfterSeconds, t);
     }
     const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
     return redirect(links.signupPhoneVerification(), {
@@ -93,13 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (verified.reason === "already_member") {
         return data({ ok: false as const, alreadyMember: true, errors: {}, values: {} }, { status: 409 });
       }
-      const message =
-        verified.reason === "expired"
-          ? t("auth.code.expired")
-          : verified.reason === "too_many_attempts"
-            ? t("auth.code.tooMany")
-            : t("auth.code.invalid");
-      return fieldFailure(form, "code", message);
+      return fieldFailure(form, "code", codeFailureText(verified.reason, t));
     }
     await recordConsents(
       app.db,
