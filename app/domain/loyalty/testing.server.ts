@@ -10,14 +10,15 @@ export async function newMember(
   db: Database,
   fields: Partial<typeof member.$inferInsert> = {},
 ): Promise<typeof member.$inferSelect> {
-  counter++;
+  // Taken before the first await: members created at once (Promise.all) must not share a number.
+  const n = ++counter;
   const userId = randomUUID();
   await db.insert(authUser).values({ id: userId, name: "測試", email: `${userId}@phone.invalid` });
   const [created] = await db
     .insert(member)
     .values({
       userId,
-      memberNumber: `HL${String(20_000_000 + counter * 1000 + Math.floor(Math.random() * 1000))}`,
+      memberNumber: `HL${String(20_000_000 + n * 1000 + Math.floor(Math.random() * 1000))}`,
       nameZh: "王小明",
       phoneNumber: `+8869${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
       ...fields,
