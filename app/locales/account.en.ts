@@ -30,6 +30,7 @@ export const accountEn = {
   "account.nav.back": "Back to the member center",
   "account.nav.editInfo": "My details",
   "account.nav.security": "Login & security",
+  "account.nav.linkedLogins": "Ways to log in",
   "account.nav.privacy": "Privacy & data",
 
   "account.editInfo.lead": "We use these details for invoices, your birthday gift and in-store service.",

@@ -32,6 +32,7 @@ export const accountZhTW = {
   "account.nav.back": "回到會員中心",
   "account.nav.editInfo": "會員資料",
   "account.nav.security": "登入與安全",
+  "account.nav.linkedLogins": "登入方式",
   "account.nav.privacy": "隱私與資料",
 
   "account.editInfo.lead": "資料會用於開立發票、寄送生日禮與門市服務。",

@@ -36,5 +36,4 @@ export const lineEn = {
   "linkedLogins.unlink": "Unlink",
   "linkedLogins.lastLogin": "LINE is your only way to log in. Set a password before you unlink it.",
   "linkedLogins.lineUnavailable": "LINE login is not available at the moment.",
-  "linkedLogins.back": "Back to the member center",
 } as const satisfies Record<keyof typeof lineZhTW, string>;

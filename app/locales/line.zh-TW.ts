@@ -35,5 +35,4 @@ export const lineZhTW = {
   "linkedLogins.unlink": "取消連結",
   "linkedLogins.lastLogin": "LINE 是您目前唯一的登入方式，請先設定密碼再取消連結。",
   "linkedLogins.lineUnavailable": "目前未提供 LINE 登入。",
-  "linkedLogins.back": "回到會員中心",
 } as const;

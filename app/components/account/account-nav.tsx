@@ -13,6 +13,7 @@ export function AccountNav({ t }: { t: Translate }) {
   const tabs = [
     { to: links.editInfo(), label: t("account.nav.editInfo") },
     { to: links.security(), label: t("account.nav.security") },
+    { to: links.linkedLogins(), label: t("account.nav.linkedLogins") },
     { to: links.memberPrivacy(), label: t("account.nav.privacy") },
   ];
   return (

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { AccountNav } from "~/components/account/account-nav";
 import { Page } from "~/components/layout/page";
 import { LineButton } from "~/components/line/line-button";
 import { Alert } from "~/components/ui/alert";
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const logins = await linkedLogins(app.db, session.userId);
   return {
-    messages: routeMessages(getLocale(request), "linkedLogins."),
+    messages: routeMessages(getLocale(request), "linkedLogins.", "account.nav."),
     lineAvailable: app.config.line.mode !== "disabled",
     phone: logins.phone ? formatTaiwanMobile(logins.phone) : null,
     email: logins.email,
@@ -63,6 +64,7 @@ export default function LinkedLoginsPage({ loaderData }: Route.ComponentProps) {
   const passwordNote = loaderData.hasPassword ? t("linkedLogins.withPassword") : t("linkedLogins.noPassword");
   return (
     <Page title={t("linkedLogins.title")} lead={t("linkedLogins.lead")} width="narrow">
+      <AccountNav t={t} />
       {form.formError ? (
         <Alert tone="error" className="mb-6">
           {form.formError}
@@ -109,11 +111,6 @@ export default function LinkedLoginsPage({ loaderData }: Route.ComponentProps) {
           </li>
         </ul>
       </Card>
-      <p className="mt-8 text-center">
-        <Link to={links["member-center"]()} className="underline underline-offset-4">
-          {t("linkedLogins.back")}
-        </Link>
-      </p>
     </Page>
   );
 }
