@@ -141,9 +141,9 @@ export function RewardsCatalogue({
           <RedeemDialog
             key={open.id}
             t={t}
-            locale={locale}
-            reward={open}
-            balance={balance}
+            confirmBody={<ConfirmBody t={t} locale={locale} reward={open} balance={balance} />}
+            hiddenFields={(key) => <HiddenFields reward={open} redeemKey={key} />}
+            errorMessage={(answer) => errorText(t, answer, locale)}
             redeemKey={redeemKey}
             onClose={() => setOpenId(null)}
             onViewCoupon={(id) => {
