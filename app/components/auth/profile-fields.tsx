@@ -5,7 +5,7 @@ import { NativeSelectField } from "~/components/ui/native-select";
 import type { AddressOptions, City } from "~/domain/members/address";
 import { useT } from "~/lib/i18n";
 import type { useFormState } from "~/lib/use-form-state";
-import { EmailField } from "./fields";
+import { EmailField } from "./email-field";
 
 type FormState = ReturnType<typeof useFormState>;
 type ProfileTextField =
