@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -144,20 +145,26 @@ export async function executePrepared<T>(db: Database, name: string, query: SQL)
   const client = (db as { $client?: unknown }).$client;
   if (!(client instanceof PGlite)) return rowsOf<T>(await db.execute(query));
   const { sql: text, params } = dialect.sqlToQuery(query);
+  // The statement's text is part of its name: a changed query (a reloaded module in development,
+  // on the same database session) is prepared anew instead of running the old one.
+  const statement = `${name}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
   let statements = prepared.get(client);
   if (!statements) {
     statements = new Map();
     prepared.set(client, statements);
   }
-  let ready = statements.get(name);
+  let ready = statements.get(statement);
   if (!ready) {
-    ready = client.exec(`prepare ${name} as ${text}`);
-    statements.set(name, ready);
-    ready.catch(() => statements?.delete(name));
+    ready = client.exec(`prepare ${statement} as ${text}`).catch((error: { code?: string }) => {
+      // 42P05 duplicate_prepared_statement: prepared by an earlier instance of this module.
+      if (error?.code !== "42P05") throw error;
+    });
+    statements.set(statement, ready);
+    ready.catch(() => statements?.delete(statement));
   }
   await ready;
   const args = params.map(literal).join(", ");
-  return (await client.query<T>(args ? `execute ${name} (${args})` : `execute ${name}`)).rows;
+  return (await client.query<T>(args ? `execute ${statement} (${args})` : `execute ${statement}`)).rows;
 }
 
 function literal(value: unknown): string {
