@@ -88,6 +88,17 @@ const TARGETS = {
  */
 const MEMBER_PAGE = "/member-center";
 const MEMBER_HISTORY = { entries: 200, coupons: 10 };
+/** The member's account pages, measured for client JS with the same member's cookie (same budget). */
+const MEMBER_ACCOUNT_PAGES = [
+  "/member-center/edit-info",
+  "/member-center/security",
+  "/member-center/privacy",
+  "/member-center/delete-account",
+  "/member-center/confirm-identity",
+  "/member-center/change-phone",
+  "/member-center/linked-logins",
+  "/member-center/points",
+];
 /** Set once the member server is up: { server, headers: { cookie } }. */
 let member = null;
 const STORE_PAGE = "/store-detail/xinyi-flagship";
@@ -337,6 +348,10 @@ async function benchClientJs(baseline, ours) {
     target: TARGETS.jsGzipBytes,
     pass: memberJs.totalGzip <= TARGETS.jsGzipBytes,
   };
+  for (const page of MEMBER_ACCOUNT_PAGES) {
+    const js = await pageScripts(member.server, page, member.headers);
+    pages[`${page} (logged in)`] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+  }
   // For reference only: what React + React Router alone cost on the same toolchain.
   const floor = await pageScripts(baseline, "/");
   return {

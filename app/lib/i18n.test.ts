@@ -4,6 +4,7 @@ import { zhTW } from "~/locales/zh-TW";
 import {
   DEFAULT_LOCALE,
   format,
+  formatNumber,
   HTML_LANG,
   isLocale,
   LOCALE_COOKIE,
@@ -154,5 +155,12 @@ describe("format and translator", () => {
     expect(partial("error.notFound", { path: "/x" })).toBe("Page not found: /x");
     expect(partial("common.loading")).toBe("請稍候...");
     expect(partial("nav.home")).toBe("nav.home");
+  });
+
+  it("groups numbers the locale's way, as toLocaleString does, per locale", () => {
+    expect(formatNumber(11425, "zh-TW")).toBe("11,425");
+    expect(formatNumber(954380, "en")).toBe("954,380");
+    expect(formatNumber(-1200, "de")).toBe("-1.200");
+    for (const n of [0, 7, 1234567]) expect(formatNumber(n, "zh-TW")).toBe(n.toLocaleString("zh-TW"));
   });
 });

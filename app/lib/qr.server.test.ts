@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { encode } from "uqr";
+import { describe, expect, it, vi } from "vitest";
 import { qrSvg } from "./qr.server";
+
+vi.mock("uqr", async (importOriginal) => {
+  const real = await importOriginal<typeof import("uqr")>();
+  return { ...real, encode: vi.fn(real.encode) };
+});
 
 describe("qrSvg", () => {
   it("draws a card token as one small path inside its quiet zone", () => {
@@ -16,5 +22,20 @@ describe("qrSvg", () => {
     const a = qrSvg("A".repeat(26));
     expect(a).not.toBe(qrSvg("B".repeat(26)));
     expect(a).toContain('aria-hidden="true"');
+  });
+
+  it("encodes a repeated text once, and again after it has been evicted", () => {
+    const encoded = vi.mocked(encode);
+    encoded.mockClear();
+    const first = qrSvg("HL-cache-check-1");
+    expect(qrSvg("HL-cache-check-1")).toBe(first);
+    expect(encoded).toHaveBeenCalledTimes(1);
+    // Another quiet zone is another picture, not the cached one.
+    expect(qrSvg("HL-cache-check-1", { border: 4 })).not.toBe(first);
+    expect(encoded).toHaveBeenCalledTimes(2);
+    for (let i = 0; i < 600; i++) qrSvg(`HL-cache-fill-${i}`);
+    encoded.mockClear();
+    expect(qrSvg("HL-cache-check-1")).toBe(first);
+    expect(encoded).toHaveBeenCalledTimes(1);
   });
 });

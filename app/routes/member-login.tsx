@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { CurrentPasswordField, EmailField, PhoneField } from "~/components/auth/fields";
+import { EmailField } from "~/components/auth/email-field";
+import { CurrentPasswordField, PhoneField } from "~/components/auth/fields";
 import { PasskeyLoginButton } from "~/components/auth/passkey-login-button";
 import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "../testing/database";
-import { type DatabaseHandle, migrationsFolder, openDatabase, rowsOf } from "./client";
+import { type DatabaseHandle, executePrepared, migrationsFolder, openDatabase, rowsOf } from "./client";
 
 /** Runs on PGlite in memory, or on PostgreSQL when TEST_DATABASE_URL is set (a fresh database per file). */
 const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
@@ -46,6 +46,23 @@ describe("openDatabase", () => {
 
   it("pings", async () => {
     expect(await handle.ping()).toBe(true);
+  });
+
+  it("runs a prepared read with the same answer as a plain one, again and again, quoting strings", async () => {
+    const query = (text: string, n: number) =>
+      sql`select ${text}::text as text, ${n}::int + 1 as next, length(${text}) as len`;
+    const tricky = "O'Brien'); drop table diagnostic_probe; --";
+    for (const [text, n] of [
+      ["plain", 1],
+      [tricky, 41],
+      ["林雅婷", 7],
+    ] as const) {
+      const expectedRows = rowsOf(await handle.db.execute(query(text, n)));
+      expect(await executePrepared(handle.db, "client_test_probe", query(text, n))).toEqual(expectedRows);
+      expect(expectedRows[0]).toMatchObject({ text, next: n + 1 });
+    }
+    // A statement name that is not an identifier never reaches SQL.
+    await expect(executePrepared(handle.db, "x; drop", query("a", 1))).rejects.toThrow(/identifier/);
   });
 
   it("reports pending migrations on a fresh database", async () => {

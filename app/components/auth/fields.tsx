@@ -36,28 +36,6 @@ export function PhoneField({
   );
 }
 
-export function EmailField({
-  defaultValue,
-  errors,
-  required = true,
-  description,
-}: {
-  defaultValue?: string;
-  errors?: Errors;
-  required?: boolean;
-  description?: string;
-}) {
-  const t = useT();
-  return (
-    <Field
-      label={t("auth.email.label")}
-      description={description}
-      errors={errors}
-      inputProps={{ name: "email", type: "email", autoComplete: "email", required, maxLength: 254, defaultValue }}
-    />
-  );
-}
-
 /** The password someone already has (login, identity check, password change). */
 export function CurrentPasswordField({
   errors,

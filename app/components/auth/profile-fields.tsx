@@ -1,11 +1,11 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
-import { TAIWAN_CITIES } from "~/domain/members/address";
+import type { AddressOptions, City } from "~/domain/members/address";
 import { useT } from "~/lib/i18n";
 import type { useFormState } from "~/lib/use-form-state";
-import { EmailField } from "./fields";
+import { EmailField } from "./email-field";
 
 type FormState = ReturnType<typeof useFormState>;
 type ProfileTextField =
@@ -33,13 +33,56 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** The member profile fields (sign-up step 3; edit-info reuses them). */
-export function ProfileFields({ form, defaults = {} }: { form: FormState; defaults?: ProfileDefaults }) {
+/**
+ * The district table, import()ed once after hydration: it is most of this form's weight and only
+ * matters when the member picks another city.
+ */
+let districtTable: Promise<City[]> | null = null;
+function loadDistrictTable(): Promise<City[]> {
+  districtTable ??= import("~/domain/members/address").then((m) => m.TAIWAN_CITIES);
+  return districtTable;
+}
+
+/**
+ * The member profile fields (sign-up step 3; edit-info reuses them). `address` (from the loader,
+ * addressOptions()) renders the city list and the chosen city's districts on the server; the full
+ * table arrives in the browser right after hydration.
+ */
+export function ProfileFields({
+  form,
+  defaults = {},
+  address,
+}: {
+  form: FormState;
+  defaults?: ProfileDefaults;
+  address: AddressOptions;
+}) {
   const t = useT();
   const [city, setCity] = useState(form.value("city", defaults.city ?? ""));
-  const districts = TAIWAN_CITIES.find((c) => c.name === city)?.districts ?? [];
+  const [table, setTable] = useState<City[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadDistrictTable().then(
+      (cities) => live && setTable(cities),
+      () => {
+        // Offline or a stale deployment: the server's list of the chosen city stays.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   const [district, setDistrict] = useState(form.value("district", defaults.district ?? ""));
-  const postalCode = districts.find((d) => d.name === district)?.postalCode;
+  const districts = table
+    ? (table.find((c) => c.name === city)?.districts ?? [])
+    : city === address.city
+      ? address.districts
+      : // A city the server did not list districts for (a failed submission without JS): keep the
+        // submitted district selectable so nothing typed is lost.
+        district
+        ? [{ name: district, postalCode: "" }]
+        : [];
+  const postalCode = districts.find((d) => d.name === district)?.postalCode || undefined;
   const gender = form.value("gender", defaults.gender ?? "male");
 
   return (
@@ -145,9 +188,9 @@ export function ProfileFields({ form, defaults = {} }: { form: FormState; defaul
             }}
           >
             <option value="">{t("profile.city.placeholder")}</option>
-            {TAIWAN_CITIES.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
+            {address.cities.map((name) => (
+              <option key={name} value={name}>
+                {name}
               </option>
             ))}
           </NativeSelectField>
@@ -166,7 +209,7 @@ export function ProfileFields({ form, defaults = {} }: { form: FormState; defaul
             <option value="">{t("profile.district.placeholder")}</option>
             {districts.map((d) => (
               <option key={d.name} value={d.name}>
-                {d.postalCode} {d.name}
+                {d.postalCode ? `${d.postalCode} ${d.name}` : d.name}
               </option>
             ))}
           </NativeSelectField>

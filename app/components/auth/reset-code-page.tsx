@@ -1,7 +1,8 @@
 import { Form, useNavigation } from "react-router";
 import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
 import { CodeStep } from "~/components/auth/code-step";
-import { EmailField, PhoneField, useCountdown } from "~/components/auth/fields";
+import { EmailField } from "~/components/auth/email-field";
+import { PhoneField, useCountdown } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";

@@ -146,7 +146,14 @@ export function CouponWallet({
 
       {open ? (
         <Suspense fallback={null}>
-          <CouponFullScreen t={t} coupon={open} dateLine={couponLine(open, t)} onClose={() => onOpenChange(null)} />
+          <CouponFullScreen
+            t={t}
+            coupon={open}
+            code={groupCode(open.code)}
+            dateLine={couponLine(open, t)}
+            icon={<Ticket className="mx-auto mb-2 block size-6 text-brand-700" />}
+            onClose={() => onOpenChange(null)}
+          />
         </Suspense>
       ) : null}
     </div>

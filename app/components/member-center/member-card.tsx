@@ -4,7 +4,7 @@ import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { Countdown, Qr } from "./card-parts";
 import type { CardTokenPayload } from "./card-token-payload";
-import { Maximize } from "./icons";
+import { Maximize, QrIcon } from "./icons";
 
 // The full-screen views load on first use (and are fetched when the browser is idle), so the page's
 // first download stays small (docs/decisions/014).
@@ -222,8 +222,15 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
             memberNumber={memberNumber}
             payload={payload}
             trouble={trouble}
-            secondsLeft={secondsLeft}
-            periodSeconds={periodSeconds}
+            icon={<QrIcon className="mx-auto mb-2 block size-6 text-brand-700" />}
+            qr={
+              <Qr
+                svg={payload.svg}
+                label={t("member.center.card.qrLabel")}
+                className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
+              />
+            }
+            countdown={<Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />}
             onClose={() => setFull(false)}
           />
         </Suspense>

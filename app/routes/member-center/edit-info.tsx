@@ -5,6 +5,7 @@ import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { isRecentLogin } from "~/domain/auth/identity.server";
+import { addressOptions } from "~/domain/members/address";
 import { clearPendingEmail, requestEmailChange } from "~/domain/members/contact-change.server";
 import { isEmailTaken } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
@@ -40,6 +41,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
       street: member.street ?? "",
       marketing: { sms: member.marketingSms, email: member.marketingEmail, line: member.marketingLine },
     },
+    address: addressOptions(member.city),
     phone: formatTaiwanMobile(member.phoneNumber),
     pendingEmail: member.pendingEmail,
   };
@@ -166,7 +168,7 @@ export default function EditInfoPage({ loaderData }: Route.ComponentProps) {
           </Alert>
         ) : null}
         <Form method="post" className="space-y-6" noValidate>
-          <ProfileFields form={form} defaults={loaderData.profile} />
+          <ProfileFields form={form} defaults={loaderData.profile} address={loaderData.address} />
           <Button type="submit" block size="lg" pending={pending}>
             {t("account.editInfo.save")}
           </Button>

@@ -15,7 +15,7 @@ import { redeemReward } from "~/domain/loyalty/rewards.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";
-import { type MessageKey, type Translate, useLocale, useT } from "~/lib/i18n";
+import { formatNumber, type MessageKey, type Translate, useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
@@ -197,7 +197,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
           <h2 className="text-sm text-muted">{t("member.center.points.balance")}</h2>
           <p className="mt-1 flex items-baseline gap-2">
             <span className="font-serif text-4xl font-semibold tabular-nums text-ink" data-testid="points-balance">
-              {d.balance.toLocaleString(locale)}
+              {formatNumber(d.balance, locale)}
             </span>
             <span className="text-muted">{t("member.center.points.unit")}</span>
           </p>
@@ -219,7 +219,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
       >
         {d.expiring
           ? t("member.center.points.expiring", {
-              points: d.expiring.points.toLocaleString(locale),
+              points: formatNumber(d.expiring.points, locale),
               date: d.expiring.date,
             })
           : t("member.center.points.noneExpiring")}
@@ -229,7 +229,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
         <div className="flex items-baseline justify-between gap-3">
           <h2 className="text-sm text-muted">{t("member.center.tier.title")}</h2>
           <p className="text-sm text-muted" data-testid="tier-spend">
-            {t("member.center.tier.spend", { amount: d.spend12Months.toLocaleString(locale) })}
+            {t("member.center.tier.spend", { amount: formatNumber(d.spend12Months, locale) })}
           </p>
         </div>
         <div className="mt-3 flex items-center gap-3 text-sm font-semibold">
@@ -254,7 +254,7 @@ function PointsAndTier({ d, t, locale }: { d: LoaderData; t: Translate; locale: 
             ? t("member.center.tier.top")
             : d.next.amountNeeded > 0
               ? t("member.center.tier.next", {
-                  amount: d.next.amountNeeded.toLocaleString(locale),
+                  amount: formatNumber(d.next.amountNeeded, locale),
                   date: d.next.date,
                   tier: tierName(d.next.tier),
                 })
@@ -280,7 +280,7 @@ function ActivityList({ d, t, locale }: { d: LoaderData; t: Translate; locale: s
           <div className="min-w-0">
             <p className="font-medium text-ink">
               {a.purchase
-                ? t("member.center.activity.purchase", { amount: a.purchase.netAmount.toLocaleString(locale) })
+                ? t("member.center.activity.purchase", { amount: formatNumber(a.purchase.netAmount, locale) })
                 : t(`member.center.activity.kind.${a.kind}`)}
             </p>
             <p className="truncate text-sm text-muted">
@@ -293,7 +293,7 @@ function ActivityList({ d, t, locale }: { d: LoaderData; t: Translate; locale: s
             className={cn("shrink-0 font-semibold tabular-nums", a.amount > 0 ? "text-success-700" : "text-danger-800")}
           >
             {t("member.center.activity.points", {
-              amount: `${a.amount > 0 ? "+" : "−"}${Math.abs(a.amount).toLocaleString(locale)}`,
+              amount: `${a.amount > 0 ? "+" : "−"}${formatNumber(Math.abs(a.amount), locale)}`,
             })}
           </p>
         </li>
@@ -449,7 +449,7 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
                   `member.center.rewards.error.${actionData.error}` in d.messages
                     ? (`member.center.rewards.error.${actionData.error}` as MessageKey)
                     : "member.center.rewards.error.generic",
-                  { balance: (actionData.balance ?? d.balance).toLocaleString(locale) },
+                  { balance: formatNumber(actionData.balance ?? d.balance, locale) },
                 )}
               </Alert>
             ) : actionData?.ok ? (

@@ -4,7 +4,7 @@ import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
 import { pointsHistory } from "~/domain/loyalty/member-center.server";
 import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";
-import { useLocale, useT } from "~/lib/i18n";
+import { formatNumber, useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
@@ -90,7 +90,7 @@ export default function PointsHistoryPage({ loaderData: d }: Route.ComponentProp
                   <span className="block text-ink">{t(`member.center.activity.kind.${e.kind}`)}</span>
                   {e.purchase ? (
                     <span className="block text-sm text-muted">
-                      {t("member.center.activity.purchase", { amount: e.purchase.netAmount.toLocaleString(locale) })}
+                      {t("member.center.activity.purchase", { amount: formatNumber(e.purchase.netAmount, locale) })}
                       {e.purchase.store ? ` · ${e.purchase.store}` : ""}
                       {` · ${t("member.center.activity.receipt", { receipt: e.purchase.receiptNumber })}`}
                     </span>
@@ -102,7 +102,7 @@ export default function PointsHistoryPage({ loaderData: d }: Route.ComponentProp
                     e.amount > 0 ? "text-success-700" : "text-danger-800",
                   )}
                 >
-                  {`${e.amount > 0 ? "+" : "−"}${Math.abs(e.amount).toLocaleString(locale)}`}
+                  {`${e.amount > 0 ? "+" : "−"}${formatNumber(Math.abs(e.amount), locale)}`}
                 </td>
               </tr>
             ))}

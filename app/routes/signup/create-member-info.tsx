@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { sendEmailVerification } from "~/domain/auth/email-verification.server";
 import { hasLineLogin } from "~/domain/line/line.server";
 import { grantWelcomePoints } from "~/domain/loyalty/points.server";
-import { findDistrict } from "~/domain/members/address";
+import { addressOptions, findDistrict } from "~/domain/members/address";
 import { createMember, isEmailTaken, isUniqueViolation } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
@@ -26,9 +26,9 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await requireSignupStep(context, 3);
-  if (session.phoneNumber) return { linePhone: null };
+  if (session.phoneNumber) return { linePhone: null, address: addressOptions(null) };
   // A LINE sign-up: verify a phone number first (same page, before the profile).
-  return { linePhone: await linePhoneStepData(context, request) };
+  return { linePhone: await linePhoneStepData(context, request), address: addressOptions(null) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -87,7 +87,7 @@ export default function SignupCreateMemberInfoPage({ loaderData }: Route.Compone
     <Page title={t("page.signupInfo.title")} width="narrow">
       <SignupSteps current={3} />
       <Form method="post" className="space-y-6" noValidate>
-        <ProfileFields form={form} />
+        <ProfileFields form={form} address={loaderData.address} />
         <Button type="submit" block size="lg" pending={pending}>
           {t("auth.finish")}
         </Button>
