@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
+import { CurrentPasswordField } from "~/components/auth/current-password-field";
 import { EmailField } from "~/components/auth/email-field";
-import { CurrentPasswordField, PhoneField } from "~/components/auth/fields";
+import { PhoneField } from "~/components/auth/fields";
 import { PasskeyLoginButton } from "~/components/auth/passkey-login-button";
 import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
-import { CodeField, CurrentPasswordField } from "~/components/auth/fields";
+import { CurrentPasswordField } from "~/components/auth/current-password-field";
+import { CodeField } from "~/components/auth/fields";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TabLinks } from "~/components/ui/tab-links";

@@ -1,9 +1,12 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { useT } from "~/lib/i18n";
-import { CodeField } from "./fields";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { useLocale, useT } from "~/lib/i18n";
+import { links } from "~/lib/links";
+import type { useFormState } from "~/lib/use-form-state";
+import { CodeField, PhoneField } from "./fields";
 
 /**
  * The second half of every code flow (sign-up, forgot password): where the code went, with a way
@@ -53,5 +56,55 @@ export function CodeStep({
         </Button>
       </Form>
     </div>
+  );
+}
+
+/**
+ * (Here beside CodeStep, its second half: the pages that show one show the other, and one chunk
+ * costs less than two.)
+ *
+ * The first half of every phone sign-up (sign-up step 1, and the phone step of a LINE sign-up):
+ * the invisible captcha, the mobile number, consent to the terms and the privacy notice, and
+ * "send the code" (which waits for the captcha). Extra content (a login link) goes below.
+ */
+export function PhoneConsentForm({
+  form,
+  captcha,
+  pending,
+  children,
+}: {
+  form: ReturnType<typeof useFormState>;
+  captcha: { ready: boolean; field: ReactNode };
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <Form method="post" className="space-y-6" noValidate>
+      {captcha.field}
+      <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
+      <CheckboxField
+        name="consent"
+        defaultChecked={form.checked("consent")}
+        errors={form.errors("consent")}
+        label={
+          <>
+            {t("auth.consent.prefix")}{" "}
+            <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
+              {t("footer.terms")}
+            </Link>{" "}
+            {t("auth.consent.and")}{" "}
+            <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
+              {t("footer.privacy")}
+            </Link>
+          </>
+        }
+      />
+      <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
+        {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
+      </Button>
+      {children}
+    </Form>
   );
 }

@@ -36,26 +36,6 @@ export function PhoneField({
   );
 }
 
-/** The password someone already has (login, identity check, password change). */
-export function CurrentPasswordField({
-  errors,
-  name = "password",
-  label,
-}: {
-  errors?: Errors;
-  name?: string;
-  label?: string;
-}) {
-  const t = useT();
-  return (
-    <Field
-      label={label ?? t("auth.password.label")}
-      errors={errors}
-      inputProps={{ name, type: "password", autoComplete: "current-password", required: true, maxLength: 128 }}
-    />
-  );
-}
-
 export function CodeField({ errors }: { errors?: Errors }) {
   const t = useT();
   return (

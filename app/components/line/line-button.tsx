@@ -2,6 +2,7 @@ import type { FormEvent } from "react";
 import { useRouteLoaderData } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { cn } from "~/lib/cn";
+import { useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 
 /** What the LIFF chunk (app/lib/liff.client.ts) offers the buttons once it has initialised inside LINE. */
@@ -61,5 +62,20 @@ function LineMark() {
         d="M12 5.2c-4.1 0-7.4 2.7-7.4 6 0 3 2.6 5.5 6.2 5.9.2.1.6.2.7.4.1.2.1.5 0 .7l-.1.6c0 .2-.2.7.6.4.8-.3 4.3-2.5 5.8-4.3 1.1-1.2 1.6-2.4 1.6-3.8 0-3.3-3.3-5.9-7.4-5.9z"
       />
     </svg>
+  );
+}
+
+/**
+ * The thin "or" rule above the LINE buttons (here rather than in ui/: every page that shows it
+ * loads this module anyway, and a chunk of its own would cost more than its bytes).
+ */
+export function OrDivider() {
+  const t = useT();
+  return (
+    <p className="flex items-center gap-3 text-sm text-muted" aria-hidden="true">
+      <span className="h-px flex-1 bg-line" />
+      {t("line.or")}
+      <span className="h-px flex-1 bg-line" />
+    </p>
   );
 }

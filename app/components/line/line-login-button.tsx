@@ -1,6 +1,5 @@
-import { OrDivider } from "~/components/ui/or-divider";
 import { useT } from "~/lib/i18n";
-import { LineButton, useLineEnabled } from "./line-button";
+import { LineButton, OrDivider, useLineEnabled } from "./line-button";
 
 /** "LINE 登入" on /member-login, under the password form (hidden when LINE is off). */
 export function LineLoginButton({ redirectTo, offerSignup }: { redirectTo?: string; offerSignup?: boolean }) {

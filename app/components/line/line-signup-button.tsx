@@ -1,6 +1,5 @@
-import { OrDivider } from "~/components/ui/or-divider";
 import { useT } from "~/lib/i18n";
-import { LineButton, useLineEnabled } from "./line-button";
+import { LineButton, OrDivider, useLineEnabled } from "./line-button";
 
 /** "使用 LINE 註冊" on sign-up step 1 (hidden when LINE is off). */
 export function LineSignupButton() {

@@ -1,8 +1,7 @@
 import { data, Link, redirect, useNavigation } from "react-router";
 import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
-import { CodeStep } from "~/components/auth/code-step";
+import { CodeStep, PhoneConsentForm } from "~/components/auth/code-step";
 import { useCountdown } from "~/components/auth/fields";
-import { PhoneConsentForm } from "~/components/auth/phone-consent-form";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { LineSignupButton } from "~/components/line/line-signup-button";
