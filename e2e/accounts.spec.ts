@@ -240,8 +240,11 @@ test.describe("favourite materials", () => {
     await gotoAndCheck(page, "/material-detail/kyoto-mist-porcelain");
     const save = page.getByRole("button", { name: "收藏" });
     await expect(save).toHaveAttribute("aria-pressed", "false");
+    // The button turns at once (optimistic); reload only after the server has saved it.
+    const saved = page.waitForResponse((r) => r.request().method() === "POST" && r.ok());
     await save.click();
     await expect(page.getByRole("button", { name: "已收藏" })).toHaveAttribute("aria-pressed", "true");
+    await saved;
     await page.reload();
     await expect(page.getByRole("button", { name: "已收藏" })).toBeVisible();
     await expectAccessible(page);

@@ -220,15 +220,26 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
- * Waits for toasts to mount and for every finite CSS animation or transition to end: axe measures
- * colours as they are at that instant, and a toast caught half faded in fails contrast.
+ * Waits for toasts to finish appearing and for every finite CSS animation or transition to end:
+ * axe measures colours as they are at that instant, and a toast caught half faded in fails
+ * contrast. sonner loads lazily, so a toast the server rendered (its <noscript> twin is in the
+ * page) may not be in the DOM yet: wait until it has been seen, fully opaque.
  */
 async function settleAnimations(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll("[data-sonner-toast]")).every(
-      (toast) => toast.getAttribute("data-mounted") === "true",
-    ),
-  );
+  await page.waitForFunction(() => {
+    const w = window as { __toastSeen?: boolean };
+    const expected = Array.from(document.querySelectorAll("noscript")).some((n) =>
+      (n.textContent ?? "").includes('role="status"'),
+    );
+    const toasts = Array.from(document.querySelectorAll("[data-sonner-toast]")).filter(
+      (toast) => toast.getAttribute("data-visible") !== "false" && toast.getAttribute("data-removed") !== "true",
+    );
+    if (toasts.length > 0) w.__toastSeen = true;
+    if (expected && !w.__toastSeen) return false;
+    return toasts.every(
+      (toast) => toast.getAttribute("data-mounted") === "true" && getComputedStyle(toast).opacity === "1",
+    );
+  });
   await page.evaluate(() =>
     Promise.all(
       document

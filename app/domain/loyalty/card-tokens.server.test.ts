@@ -35,6 +35,19 @@ describe("member card tokens", () => {
     });
   });
 
+  it("accepts only the spelling it issued (base64url's spare bits changed: refused)", () => {
+    const { token } = issueCardToken(secret, memberId, now);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = token.at(-1) as string;
+    // The signature's last character holds 4 bits and 2 unused ones: flipping the lowest unused bit
+    // keeps the decoded bytes and changes the text.
+    const respelt = `${token.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`;
+    expect(Buffer.from(respelt.split(".")[1] as string, "base64url")).toEqual(
+      Buffer.from(token.split(".")[1] as string, "base64url"),
+    );
+    expect(verifyCardToken(secret, respelt, now)).toEqual({ ok: false, reason: "forged" });
+  });
+
   it("rejects malformed input", () => {
     for (const bad of ["", "abc", "a.b", `${"A".repeat(27)}.${"B".repeat(23)}`, "💳"]) {
       expect(verifyCardToken(secret, bad, now)).toEqual({ ok: false, reason: "malformed" });

@@ -53,6 +53,11 @@ export function verifyCardToken(secret: string, token: string, now = new Date())
   const payload = Buffer.from(match[1]!, "base64url");
   const signature = Buffer.from(match[2]!, "base64url");
   if (payload.length !== 20 || signature.length !== 16) return { ok: false, reason: "malformed" };
+  // One spelling per token: base64url's last character carries unused bits, and a token whose
+  // spelling differs (same bytes) is not the token we issued.
+  if (payload.toString("base64url") !== match[1] || signature.toString("base64url") !== match[2]) {
+    return { ok: false, reason: "forged" };
+  }
   if (!timingSafeEqual(signature, sign(secret, payload))) return { ok: false, reason: "forged" };
   const expires = payload.readUInt32BE(16);
   if (expires * 1000 <= now.getTime()) return { ok: false, reason: "expired" };
