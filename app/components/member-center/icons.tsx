@@ -1,37 +1,9 @@
-import type { SVGProps } from "react";
+import { svg } from "~/components/ui/icons";
 
 /**
- * The member center's own icons (paths from Lucide, ISC licence), plain SVG like
- * app/components/ui/icons.tsx; kept here so the member-center page ships them and no other page does.
+ * The member center's own icons (paths from Lucide, ISC licence), drawn by the shell's icon factory;
+ * kept here so the member-center page ships them and no other page does.
  */
-type IconProps = SVGProps<SVGSVGElement>;
-
-/**
- * One icon: Lucide's elements (paths, circles, rects, lines) written as the subpaths of a single
- * path, which draws the same strokes and costs a fraction of the JSX per element.
- */
-function svg(d: string) {
-  return function Icon(props: IconProps) {
-    return (
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        width="24"
-        height="24"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden
-        {...props}
-      >
-        <path d={d} />
-      </svg>
-    );
-  };
-}
-
 export const Maximize = svg(
   "M8 3H5a2 2 0 0 0-2 2v3M21 8V5a2 2 0 0 0-2-2h-3M3 16v3a2 2 0 0 0 2 2h3M16 21h3a2 2 0 0 0 2-2v-3",
 );

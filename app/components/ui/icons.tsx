@@ -12,7 +12,7 @@ type IconProps = SVGProps<SVGSVGElement>;
  * One icon: Lucide's elements (paths, circles, rects, lines) written as the subpaths of a single
  * path, which draws the same strokes and costs a fraction of the JSX per element.
  */
-function svg(d: string) {
+export function svg(d: string) {
   return function Icon(props: IconProps) {
     return (
       <svg

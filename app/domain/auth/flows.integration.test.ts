@@ -7,8 +7,8 @@ import { loadConfig } from "../../../server/config";
 import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
 import { authUser, member, oneTimeCode, rateLimitCounter } from "../../../server/db/schema";
 import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "../../../server/testing/database";
+import { RecordingMessaging } from "../../../server/testing/recording-messaging";
 import { createMember } from "../members/members.server";
-import type { EmailMessage, Messaging, SmsMessage } from "../messaging/types";
 import { type Auth, createAuth } from "./auth.server";
 import {
   type AuthDeps,
@@ -23,25 +23,6 @@ import {
   verifySignupCode,
 } from "./flows.server";
 import { issueCode, verifyCode } from "./one-time-codes.server";
-
-/** Records what would be sent, so a test can read the code as a member would. */
-class RecordingMessaging implements Messaging {
-  sms: SmsMessage[] = [];
-  emails: EmailMessage[] = [];
-  async sendSms(message: SmsMessage) {
-    this.sms.push(message);
-  }
-  async sendEmail(message: EmailMessage) {
-    this.emails.push(message);
-  }
-  lastCode(to: string): string {
-    const sms = this.sms.filter((m) => m.to === to).at(-1);
-    const email = this.emails.filter((m) => m.to === to).at(-1);
-    const code = sms ? /\d{6}/.exec(sms.text)?.[0] : email && "code" in email.data ? email.data.code : undefined;
-    if (!code) throw new Error(`no code sent to ${to}`);
-    return code;
-  }
-}
 
 const SECRET = "integration-secret-integration-secret-0123456789";
 const STRONG = "Tile-and-Walnut-2026!";

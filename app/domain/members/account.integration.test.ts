@@ -21,6 +21,7 @@ import {
   reward,
 } from "../../../server/db/schema";
 import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { RecordingMessaging } from "../../../server/testing/recording-messaging";
 import { type Auth, createAuth } from "../auth/auth.server";
 import { confirmEmailVerification } from "../auth/email-verification.server";
 import { type AuthDeps, setPassword, startSession, verifyLogin } from "../auth/flows.server";
@@ -32,33 +33,11 @@ import { adjustPoints } from "../loyalty/points.server";
 import { recordPurchase } from "../loyalty/purchases.server";
 import { redeemReward } from "../loyalty/rewards.server";
 import { ledgerTotals } from "../loyalty/testing.server";
-import type { EmailMessage, Messaging, SmsMessage } from "../messaging/types";
 import { confirmPhoneChange, requestEmailChange, requestPhoneChange } from "./contact-change.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
 import { createMember, findMemberByUserId, type Member } from "./members.server";
 import { currentConsents, deleteMemberAccount, erasedPhone, exportMemberData } from "./privacy.server";
 import { updateMemberProfile } from "./profile-update.server";
-
-class RecordingMessaging implements Messaging {
-  sms: SmsMessage[] = [];
-  emails: EmailMessage[] = [];
-  async sendSms(message: SmsMessage) {
-    this.sms.push(message);
-  }
-  async sendEmail(message: EmailMessage) {
-    this.emails.push(message);
-  }
-  lastSmsCode(to: string): string {
-    const code = /\d{6}/.exec(this.sms.filter((m) => m.to === to).at(-1)?.text ?? "")?.[0];
-    if (!code) throw new Error(`no code sent to ${to}`);
-    return code;
-  }
-  lastEmailCode(to: string): string {
-    const mail = this.emails.filter((m) => m.to === to).at(-1);
-    if (mail?.template !== "one-time-code") throw new Error(`no code mailed to ${to}`);
-    return mail.data.code;
-  }
-}
 
 const SECRET = "account-secret-account-secret-0123456789abcdef";
 const STRONG = "Oak-Parquet-2026!";
