@@ -87,6 +87,45 @@ const SANS =
 const SERIF = "'Noto Serif TC','Songti TC','PMingLiU',Georgia,serif";
 const MONO = "'SFMono-Regular',Menlo,Consolas,'Liberation Mono',monospace";
 
+/**
+ * The frame every e-mail shares: head, hidden preheader, the brand line, a card holding `card`
+ * (already escaped HTML) and the footer. Inline styles and tables, as mail clients need.
+ */
+function emailLayout(
+  frame: { locale: EmailMessage["locale"]; subject: string; preheader?: string; brandLine: string; footer: string },
+  card: string,
+): string {
+  const e = escapeHtml;
+  const { locale, subject, preheader, brandLine, footer } = frame;
+  return `<!DOCTYPE html>
+<html lang="${HTML_LANG[locale]}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<meta name="format-detection" content="telephone=no, date=no, address=no, email=no, url=no">
+<title>${e(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:${COLORS.paper};color:${COLORS.ink};font-family:${SANS};-webkit-text-size-adjust:100%;">
+${preheader ? `<div style="display:none;max-height:0;overflow:hidden;opacity:0;color:${COLORS.paper};" aria-hidden="true">${e(preheader)}</div>\n` : ""}<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.paper};">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
+<tr><td style="padding:0 8px 16px;">
+<p style="margin:0;font-family:${SERIF};font-size:24px;line-height:1.3;font-weight:700;letter-spacing:0.2em;color:${COLORS.brand};">${e(BRAND_NAME)}</p>
+<p style="margin:4px 0 0;font-size:13px;line-height:1.5;letter-spacing:0.08em;color:${COLORS.muted};">${e(brandLine)}</p>
+</td></tr>
+<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:28px 24px;">
+${card}</td></tr>
+<tr><td style="padding:16px 8px 0;font-size:12px;line-height:1.6;color:${COLORS.muted};">${e(footer)}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
 /** "Your e-mail was changed": a notice to the old address, so a hijacked account is noticed. */
 function renderEmailChanged(locale: EmailMessage["locale"], newEmail: string): RenderedEmail {
   const t = catalogT(locale);
@@ -98,34 +137,13 @@ function renderEmailChanged(locale: EmailMessage["locale"], newEmail: string): R
   const footer = t("email.footer");
   const text = [`${BRAND_NAME} ${brandLine}`, "", heading, "", intro, "", ignore, "", "--", footer, ""].join("\n");
   const e = escapeHtml;
-  const html = `<!DOCTYPE html>
-<html lang="${HTML_LANG[locale]}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${e(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background-color:${COLORS.paper};color:${COLORS.ink};font-family:${SANS};-webkit-text-size-adjust:100%;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.paper};">
-<tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
-<tr><td style="padding:0 8px 16px;">
-<p style="margin:0;font-family:${SERIF};font-size:24px;line-height:1.3;font-weight:700;letter-spacing:0.2em;color:${COLORS.brand};">${e(BRAND_NAME)}</p>
-<p style="margin:4px 0 0;font-size:13px;line-height:1.5;letter-spacing:0.08em;color:${COLORS.muted};">${e(brandLine)}</p>
-</td></tr>
-<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:28px 24px;">
-<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
+  const html = emailLayout(
+    { locale, subject, brandLine, footer },
+    `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
 <p style="margin:0 0 16px;font-size:16px;line-height:1.7;color:${COLORS.ink};">${e(intro)}</p>
 <p style="margin:0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(ignore)}</p>
-</td></tr>
-<tr><td style="padding:16px 8px 0;font-size:12px;line-height:1.6;color:${COLORS.muted};">${e(footer)}</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+`,
+  );
   return { subject, text, html };
 }
 
@@ -166,40 +184,16 @@ export function renderEmail(message: EmailMessage): RenderedEmail {
   ].join("\n");
 
   const e = escapeHtml;
-  const html = `<!DOCTYPE html>
-<html lang="${HTML_LANG[locale]}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="supported-color-schemes" content="light">
-<meta name="format-detection" content="telephone=no, date=no, address=no, email=no, url=no">
-<title>${e(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background-color:${COLORS.paper};color:${COLORS.ink};font-family:${SANS};-webkit-text-size-adjust:100%;">
-<div style="display:none;max-height:0;overflow:hidden;opacity:0;color:${COLORS.paper};" aria-hidden="true">${e(preheader)}</div>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.paper};">
-<tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
-<tr><td style="padding:0 8px 16px;">
-<p style="margin:0;font-family:${SERIF};font-size:24px;line-height:1.3;font-weight:700;letter-spacing:0.2em;color:${COLORS.brand};">${e(BRAND_NAME)}</p>
-<p style="margin:4px 0 0;font-size:13px;line-height:1.5;letter-spacing:0.08em;color:${COLORS.muted};">${e(brandLine)}</p>
-</td></tr>
-<tr><td style="background-color:${COLORS.card};border:1px solid ${COLORS.line};border-radius:16px;padding:28px 24px;">
-<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
+  const html = emailLayout(
+    { locale, subject, preheader, brandLine, footer },
+    `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
 <p style="margin:0 0 24px;font-size:16px;line-height:1.7;color:${COLORS.ink};">${e(intro)}</p>
 <p style="margin:0 0 8px;font-size:13px;line-height:1.5;letter-spacing:0.1em;color:${COLORS.muted};">${e(label)}</p>
 <p style="margin:0;padding:18px 12px;background-color:${COLORS.codeBg};border:1px solid ${COLORS.codeLine};border-radius:12px;font-family:${MONO};font-size:36px;line-height:1.2;font-weight:700;letter-spacing:0.3em;text-indent:0.3em;text-align:center;color:${COLORS.codeInk};-webkit-user-select:all;user-select:all;">${e(data.code)}</p>
 <p style="margin:24px 0 0;font-size:15px;line-height:1.7;color:${COLORS.ink};">${e(validFor)}</p>
 <p style="margin:12px 0 0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(ignore)}</p>
 <p style="margin:12px 0 0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(neverShare)}</p>
-</td></tr>
-<tr><td style="padding:16px 8px 0;font-size:12px;line-height:1.6;color:${COLORS.muted};">${e(footer)}</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+`,
+  );
   return { subject, text, html };
 }
