@@ -1,4 +1,5 @@
-# Production image: Node 24, the built app, migrations applied at start.
+# Production image: Node 24, the built app, migrations applied at start. .dockerignore keeps the host's
+# node_modules, build/, data/ (secrets.json) and .env out of the build context.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -13,6 +14,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/package.json /app/server.js ./
+# `npm run db:seed` and `npm run api-key` (docker compose exec app npm run …) run from the image too.
+COPY --from=build /app/scripts ./scripts
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import process from "node:process";
 import { defineConfig, devices } from "@playwright/test";
@@ -9,6 +10,10 @@ import { defineConfig, devices } from "@playwright/test";
  * so `npx playwright install` must never run.
  */
 const isCI = Boolean(process.env.CI);
+
+// One secret per run opens the app's test hooks (/__test, X-Test-Now): the fixtures start each server
+// with it (TEST_HOOKS_SECRET) and every request of the tests sends it. Workers inherit it from here.
+process.env.TEST_HOOKS_SECRET ??= randomBytes(32).toString("base64url");
 
 export default defineConfig({
   testDir: "e2e",
@@ -25,6 +30,7 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     locale: "zh-TW",
     timezoneId: "Asia/Taipei",
+    extraHTTPHeaders: { "x-test-hooks-secret": process.env.TEST_HOOKS_SECRET },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

@@ -63,6 +63,9 @@ async function main() {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  // Started by scripts/start.js (npm start) with an IPC channel: if that wrapper disappears without
+  // passing a signal on, drain and exit rather than run on as an orphan.
+  if (process.channel) process.on("disconnect", () => shutdown("parent exited"));
 }
 
 main();

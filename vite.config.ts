@@ -3,7 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
 const SHELL_MODULES =
-  /[\\/]app[\\/](?:lib[\\/](?:cn|links|nonce|i18n|deploy|constants|time|liff-detect|meta)\.tsx?|components[\\/](?:error-boundary|layout[\\/](?:site-header|site-footer|loading-overlay)|ui[\\/](?:toaster|button-variants|icons))\.tsx)$/;
+  /(?:[\\/]platform[\\/]constants\.ts|[\\/]app[\\/](?:lib[\\/](?:cn|links|nonce|i18n|deploy|time|liff-detect|meta)\.tsx?|components[\\/](?:error-boundary|layout[\\/](?:site-header|site-footer|loading-overlay)|ui[\\/](?:toaster|button-variants|icons))\.tsx))$/;
 
 export default defineConfig(({ command }) => ({
   environments: {

@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run --project integration
  *                                              integration on PostgreSQL, one fresh database per file
  */
-const unitSetup = ["./server/testing/fail-on-console-error.ts"];
+const unitSetup = ["./platform/testing/fail-on-console-error.ts"];
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "platform/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/*.integration.test.ts"],
           setupFiles: unitSetup,
         },
@@ -54,7 +54,12 @@ export default defineConfig({
         test: {
           name: "integration",
           environment: "node",
-          include: ["app/**/*.integration.test.ts", "server/**/*.integration.test.ts"],
+          include: [
+            "app/**/*.integration.test.ts",
+            "server/**/*.integration.test.ts",
+            "platform/**/*.integration.test.ts",
+            "scripts/**/*.integration.test.ts",
+          ],
           // Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
           exclude: [
             "**/node_modules/**",

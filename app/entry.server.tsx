@@ -7,6 +7,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { ServerRouter } from "react-router";
 import { appContext } from "./lib/context.server";
 import { NonceProvider } from "./lib/nonce";
+import { databaseIsUnavailable, unavailablePage } from "./lib/unavailable.server";
 
 export const streamTimeout = 5_000;
 
@@ -17,6 +18,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // A render that failed because the database is away: the calm page, not the error boundary.
+  if (responseStatusCode >= 500 && databaseIsUnavailable()) return unavailablePage(request);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

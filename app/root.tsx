@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Scripts,
@@ -13,18 +12,19 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { GeneralErrorBoundary } from "./components/error-boundary";
+import { errorTitleKey, GeneralErrorBoundary } from "./components/error-boundary";
 import { LoadingOverlay } from "./components/layout/loading-overlay";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { Toaster } from "./components/ui/toaster";
+import { LiveAnnouncer } from "./lib/announcer";
 import { getApp } from "./lib/context.server";
+import { getMemberSession, memberSessionMiddleware } from "./lib/current-member.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
 import { HTML_LANG, type Locale, translator, useLocale } from "./lib/i18n";
 import { getLocale, messagesFor } from "./lib/i18n.server";
 import { LIFF_META } from "./lib/liff-detect";
 import { lineClientSettings } from "./lib/line-settings.server";
-import { getMemberSession, memberSessionMiddleware } from "./lib/member-session.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
 
@@ -49,14 +49,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * Default title, and the title of the error pages (404 and generic): pages set their own in their
+ * Default title, and the title of the error pages (one per status view): pages set their own in their
  * `meta`; an error page has no page meta, and a document without a title fails WCAG 2.4.2.
  */
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
   const t = translator(loaderData?.messages ?? {});
   if (!error) return [{ title: t("brand.name") }];
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return [{ title: `${t(notFound ? "error.notFoundTitle" : "error.serverTitle")}｜${t("brand.name")}` }];
+  return [{ title: `${t(errorTitleKey(error))}｜${t("brand.name")}` }];
 };
 
 /**
@@ -132,6 +131,7 @@ export default function App() {
       <LoadingOverlay />
       <DeploymentWatcher />
       <Toaster toast={rootData?.toast ?? null} />
+      <LiveAnnouncer />
     </>
   );
 }

@@ -13,6 +13,19 @@ export default [
     route("callback", "routes/auth/line-callback.ts"),
     route("liff", "routes/auth/line-liff.ts"),
   ]),
+  // The staff console: its own layout, outside the public site (ADR 020).
+  route("admin", "routes/admin/route.tsx", { id: "console" }, [
+    route("login", "routes/admin/login.tsx"),
+    route("verify", "routes/admin/verify.tsx"),
+    route("enrol", "routes/admin/enrol.tsx"),
+    route("invitation/:token", "routes/admin/invitation.tsx"),
+    route("logout", "routes/admin/logout.ts"),
+    layout("routes/admin/shell.tsx", { id: "console-shell" }, [
+      index("routes/admin/index.tsx"),
+      route("store", "routes/admin/store.tsx"),
+      route("*", "routes/admin/not-found.tsx"),
+    ]),
+  ]),
   layout("routes/_layout.tsx", [
     index("routes/home.tsx"),
     route("material-detail/:id", "routes/material-detail.tsx"),
@@ -46,7 +59,6 @@ export default [
       route("phone-verification", "routes/forget-password/phone-verification.tsx"),
       route("new-password-setting", "routes/forget-password/new-password-setting.tsx"),
     ]),
-    route("admin/*", "routes/admin.tsx", { id: "admin" }),
     route("privacy", "routes/privacy.tsx"),
     route("terms", "routes/terms.tsx"),
     route("test-crud", "routes/test-crud.tsx"),

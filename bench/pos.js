@@ -159,6 +159,14 @@ async function seed(databaseUrl) {
         values (${userId}, ${memberNumber}, '測試會員', ${`+8869${String(10_000_000 + i)}`})`;
       members.push(memberNumber);
     }
+    // Keys belong to stores that exist (api_key.store_id references store).
+    for (let i = 0; i < 10; i++) {
+      const id = `S${String(i).padStart(2, "0")}`;
+      const text = sql.json({ "zh-TW": id, en: id });
+      await sql`insert into store (id, name, summary, city, district, postal_code, address, phone, email, latitude, longitude, weekly_hours)
+        values (${id}, ${text}, ${text}, 'taipei', ${text}, '110', ${text}, '02-2345-0000', ${`${id}@stores.example`}, 25.03, 121.56, ${sql.json([[], [], [], [], [], [], []])})
+        on conflict (id) do nothing`;
+    }
     const keys = [];
     for (let i = 0; i < KEYS; i++) {
       const secret = `hlpos_${randomBytes(32).toString("base64url")}`;

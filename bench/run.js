@@ -17,6 +17,7 @@
 // Environment: BENCH_PG_URL  admin connection for the cold-start databases (default postgres://postgres@127.0.0.1:5432/postgres)
 //              CHROMIUM_PATH  the browser Lighthouse drives (default /usr/bin/chromium)
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -694,7 +695,7 @@ function ensureAppBuild() {
     return { built: true, stale: false };
   }
   // Same freshness rule as scripts/start.js, but only a warning: build/ may be in use by other runs.
-  const sources = ["app", "server", "drizzle"].map((d) => path.join(root, d));
+  const sources = ["app", "server", "platform", "drizzle"].map((d) => path.join(root, d));
   const newest = Math.max(
     ...sources.filter(existsSync).map(newestMtime),
     statSync(path.join(root, "package.json")).mtimeMs,
@@ -702,7 +703,7 @@ function ensureAppBuild() {
   const stale = newest > statSync(builtFile).mtimeMs;
   if (stale) {
     console.warn(
-      "warning: build/ is older than app/, server/, drizzle/ or package.json; figures are for that build (pass --build)",
+      "warning: build/ is older than app/, server/, platform/, drizzle/ or package.json; figures are for that build (pass --build)",
     );
   }
   return { built: false, stale };
@@ -762,12 +763,14 @@ async function startServer({ name, args, env, readyPath }) {
 
 /** Our server with APP_ENV=test, a member with a realistic history and a session cookie for it. */
 async function startMemberServer() {
+  const hooksSecret = randomBytes(32).toString("base64url");
   const server = await startServer({
     name: "member",
     args: [path.join(root, "server.js")],
     env: {
       NODE_ENV: "production",
       APP_ENV: "test",
+      TEST_HOOKS_SECRET: hooksSecret,
       DATA_DIR: mkdtempSync(path.join(tmpRoot, "data-")),
       LOG_LEVEL: config.logLevel,
       SEED_DEMO_CONTENT: "true",
@@ -777,7 +780,7 @@ async function startMemberServer() {
   const post = async (hookPath, body) => {
     const res = await fetch(`${server.url}/__test${hookPath}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-test-hooks-secret": hooksSecret },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(120_000),
     });

@@ -205,7 +205,11 @@ test.describe("forgot password", () => {
     await expect(page).toHaveURL(/\/member-login$/);
     await expect(page.getByText("密碼已重設，請使用新密碼登入")).toBeVisible();
 
-    await otherPage.goto("/member-center");
+    // The ended session may be sent to the login page by a client-side navigation that interrupts this one
+    // (seen after the merges of session 3; to be investigated): only where it ends up is asserted.
+    await otherPage.goto("/member-center").catch((error: Error) => {
+      if (!/interrupted by another navigation/.test(error.message)) throw error;
+    });
     await expect(otherPage).toHaveURL(/\/member-login/);
     await other.close();
 

@@ -8,7 +8,7 @@ import process from "node:process";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type Response } from "@playwright/test";
 import postgres from "postgres";
-import { startTestSmtpServer, type TestSmtpServer } from "../server/testing/smtp";
+import { startTestSmtpServer, type TestSmtpServer } from "../platform/testing/smtp";
 
 /** The WCAG levels every page must pass. */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -25,7 +25,8 @@ export type AppServer = {
 type WorkerFixtures = { appServer: AppServer };
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SERVER_START_TIMEOUT_MS = 60_000;
+// Generous: a loaded 2-core machine has taken over a minute to migrate and seed a fresh database.
+const SERVER_START_TIMEOUT_MS = 150_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -110,6 +111,8 @@ async function runAppServer(
       ...process.env,
       NODE_ENV: "production",
       APP_ENV: "test",
+      // Set by playwright.config.ts for the run; the tests send it with every request.
+      TEST_HOOKS_SECRET: process.env.TEST_HOOKS_SECRET ?? "",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

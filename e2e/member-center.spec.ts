@@ -237,6 +237,92 @@ test.describe("member center", () => {
     await expect(page.getByTestId("coupon-tab-unused")).toHaveText("可使用 1");
   });
 
+  test("on a desktop both columns end together, the coupon count is a labelled badge, no card line is one lone character", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const { userId } = await memberWithHistory(page, request, baseURL as string, "林雅婷");
+    // Rewards whose details are long enough to wrap in a half-width card.
+    for (const [amountOff, pointsCost] of [
+      [500, 450],
+      [2000, 1800],
+    ] as const) {
+      await addReward(request, { name: `NT$${amountOff} 折價券 ${userId.slice(0, 4)}`, amountOff, pointsCost });
+    }
+    await gotoAndCheck(page, "/member-center");
+    await page.evaluate(() => document.fonts.ready);
+
+    const coupons = page.locator("#coupons");
+    await expect(coupons.getByTestId("coupons-available")).toHaveText("1 張可用");
+
+    // In every two-column grid of the page, between full-width parts, what the two sides hold ends
+    // at about the same height (cells stretch to their rows; their contents do not).
+    const unevenRows = await page.evaluate(() => {
+      const uneven: number[] = [];
+      const contentBottom = (cell: Element) =>
+        Math.max(...[...cell.children].map((child) => child.getBoundingClientRect().bottom));
+      for (const grid of document.querySelectorAll("main *")) {
+        if (getComputedStyle(grid).display !== "grid") continue;
+        if (getComputedStyle(grid).gridTemplateColumns.split(" ").length !== 2) continue;
+        const box = grid.getBoundingClientRect();
+        const cells = [...grid.children].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+        let band = { left: 0, right: 0 };
+        const close = () => {
+          if (band.left && band.right) uneven.push(Math.round(Math.abs(band.left - band.right)));
+          band = { left: 0, right: 0 };
+        };
+        for (const cell of cells) {
+          const rect = cell.getBoundingClientRect();
+          if (rect.width > box.width * 0.9) {
+            close();
+            continue;
+          }
+          // The first column starts at the grid's left edge; any other cell is in the second.
+          const side = rect.left < box.left + 4 ? "left" : "right";
+          band[side] = Math.max(band[side], contentBottom(cell));
+        }
+        close();
+      }
+      return uneven;
+    });
+    expect(unevenRows.length, "two-column rows").toBeGreaterThan(0);
+    expect(Math.max(...unevenRows), "empty space under one side of a row (px)").toBeLessThan(400);
+
+    // The last line of every wrapped card text holds more than one character.
+    const lone = await page.evaluate(() => {
+      const found: string[] = [];
+      const texts = document.querySelectorAll(
+        "[data-testid=reward] p, [data-testid=tier-next], #rewards > p, header p",
+      );
+      for (const el of texts) {
+        const tops: number[] = [];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+          for (let i = 0; i < node.length; i++) {
+            if (/[\s·]/.test(node.data[i] ?? "")) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getBoundingClientRect();
+            if (rect.width > 0) tops.push(rect.top);
+          }
+        }
+        // Characters on one line share a top within a few pixels (Latin and CJK glyphs differ slightly).
+        const lines: number[] = [];
+        for (const top of tops.sort((a, b) => a - b)) {
+          if (lines.length && top - (lines.at(-1) as number) < 8) continue;
+          lines.push(top);
+        }
+        const last = lines.at(-1) as number;
+        if (lines.length > 1 && tops.filter((top) => top >= last).length === 1) found.push(el.textContent ?? "");
+      }
+      return found;
+    });
+    expect(lone).toEqual([]);
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 

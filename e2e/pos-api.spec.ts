@@ -55,7 +55,7 @@ test("a POS client built from the reference page looks up by card, buys, refunds
 }) => {
   const phone = newPhone();
   const { memberNumber } = await createMember(request, { phoneNumber: phone.e164, name: "林美華" });
-  const keyRes = await request.post("/__test/api-keys", { data: { storeId: "TPE01", name: "e2e till" } });
+  const keyRes = await request.post("/__test/api-keys", { data: { storeId: "xinyi-flagship", name: "e2e till" } });
   expect(keyRes.ok()).toBe(true);
   const { secret } = (await keyRes.json()) as { secret: string };
 

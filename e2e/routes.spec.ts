@@ -15,7 +15,6 @@ const PAGES = [
   "/terms",
   "/test-crud",
   "/dev/outbox",
-  "/admin",
 ];
 
 for (const path of PAGES) {
@@ -41,6 +40,9 @@ const GUARDED: [string, RegExp][] = [
   ["/member-center/edit-info", /\/member-login\?redirectTo=%2Fmember-center%2Fedit-info$/],
   ["/signup/password-setting", /\/signup\/phone-verification$/],
   ["/signup/create-member-info", /\/signup\/phone-verification$/],
+  // The console has its own login (ADR 020); members and visitors start there.
+  ["/admin", /\/admin\/login\?redirectTo=%2Fadmin$/],
+  ["/admin/counter", /\/admin\/login\?redirectTo=%2Fadmin%2Fcounter$/],
 ];
 
 for (const [path, target] of GUARDED) {

@@ -2,8 +2,9 @@
 //   npm run api-key -- create <storeId> <name>   prints the key once
 //   npm run api-key -- list
 //   npm run api-key -- revoke <keyId>
-// Uses DATABASE_URL, or the embedded database under DATA_DIR (stop the app first: PGlite has one
-// process). The app must have started once, so its migrations created the api_key table.
+// The store must exist (the key books purchases for it). Uses DATABASE_URL, or the embedded database
+// under DATA_DIR (stop the app first: PGlite has one process). The app must have started once, so its
+// migrations created the api_key table.
 // Keep the format and hash in step with app/domain/pos/api-keys.server.ts.
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
@@ -23,13 +24,24 @@ const [command, ...args] = process.argv.slice(2);
 const db = await connect();
 try {
   if (command === "create" && args[0] && args[1]) {
-    const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
-    const hash = createHash("sha256").update(secret).digest("hex");
-    const [row] = await db.query(
-      "insert into api_key (store_id, name, prefix, secret_hash) values ($1, $2, $3, $4) returning id",
-      [args[0], args.slice(1).join(" "), secret.slice(0, 12), hash],
-    );
-    console.log(`id:     ${row.id}\nstore:  ${args[0]}\nkey:    ${secret}\n(shown once; only a hash is stored)`);
+    // A key for a mistyped store would book purchases nobody can find (api_key.store_id also has a
+    // foreign key to store; this check makes the refusal readable).
+    const [known] = await db.query("select id from store where id = $1", [args[0]]);
+    if (known) {
+      const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
+      const hash = createHash("sha256").update(secret).digest("hex");
+      const [row] = await db.query(
+        "insert into api_key (store_id, name, prefix, secret_hash) values ($1, $2, $3, $4) returning id",
+        [args[0], args.slice(1).join(" "), secret.slice(0, 12), hash],
+      );
+      console.log(`id:     ${row.id}\nstore:  ${args[0]}\nkey:    ${secret}\n(shown once; only a hash is stored)`);
+    } else {
+      const stores = (await db.query("select id from store order by sort_order, id")).map((r) => r.id);
+      console.error(
+        `no store with id "${args[0]}"; known stores: ${stores.join(", ") || "none (run npm run db:seed or add stores first)"}`,
+      );
+      process.exitCode = 2;
+    }
   } else if (command === "list") {
     const rows = await db.query(
       "select id, store_id, name, prefix, created_at, last_used_at, revoked_at from api_key order by created_at",

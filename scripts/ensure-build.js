@@ -16,7 +16,7 @@ function newestMtime(dir) {
 export function ensureBuild(root) {
   const builtFile = path.join(root, "build/server/index.js");
   if (!existsSync(path.join(root, "app"))) return; // a deployed image: build/ only
-  const sources = ["app", "server", "drizzle"].map((d) => path.join(root, d));
+  const sources = ["app", "server", "platform", "drizzle"].map((d) => path.join(root, d));
   const stale =
     !existsSync(builtFile) ||
     Math.max(...sources.map(newestMtime), statSync(path.join(root, "package.json")).mtimeMs) >

@@ -16,6 +16,8 @@ try {
     `Demo catalogue loaded: ${counts.stores} showrooms, ${counts.materials} materials, ${counts.categories} categories.`,
   );
   if (counts.demoMember) console.log("Demo member created: log in with 0912-345-678 / HanLiving-Demo-2026.");
+  if (counts.demoStaff)
+    console.log("Demo admin and clerk created: see README (console) for their logins and TOTP secrets.");
 } catch (error) {
   console.error(error?.name === "ConfigError" ? error.message : error);
   process.exit(1);

@@ -4,14 +4,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import { diagnosticProbe } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { waitFor } from "@platform/testing/wait";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as AppModule from "./app";
-import type * as ConfigModule from "./config";
-import { diagnosticProbe } from "./db/schema";
-import { createTestDatabase, type TestDatabase } from "./testing/database";
-import { waitFor } from "./testing/wait";
 
 /**
  * The real Express app from createApp(), served through a Vite dev server in middleware mode exactly
@@ -66,7 +66,7 @@ beforeAll(async () => {
     appType: "custom",
   });
   ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
-  ({ loadConfig } = (await vite.ssrLoadModule("/server/config.ts")) as typeof ConfigModule);
+  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
 });
 
 afterAll(async () => {
@@ -126,6 +126,12 @@ describe("the app in development", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("serves only the allowlisted better-auth endpoints (ADR 019)", async () => {
+    expect((await fetch(`${base}/api/auth/change-password`, form({ newPassword: "password" }))).status).toBe(404);
+    expect((await fetch(`${base}/api/auth/list-sessions`)).status).toBe(404);
+    expect((await fetch(`${base}/api/auth/passkey/generate-authenticate-options`)).status).toBe(200);
   });
 
   it("is ready once migrations are up to date", async () => {
@@ -491,10 +497,16 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
   const WEDNESDAY_MORNING = "2026-11-25T10:15:00+08:00";
   const SUNDAY_NIGHT = "2026-11-29T21:15:00+08:00";
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+  const HOOKS_SECRET = "per-run-test-hooks-secret-0123456789abcdef";
+  const pinned = (iso: string) => ({ "x-test-now": iso, "x-test-hooks-secret": HOOKS_SECRET });
   const storeIds = (html: string) => [...html.matchAll(/data-store-id="([^"]+)"/g)].map((m) => m[1]);
 
   beforeAll(async () => {
-    ({ base } = await startApp({ APP_ENV: "test", PUBLIC_BASE_URL: "https://member.example.com" }));
+    ({ base } = await startApp({
+      APP_ENV: "test",
+      TEST_HOOKS_SECRET: HOOKS_SECRET,
+      PUBLIC_BASE_URL: "https://member.example.com",
+    }));
     ({ base: devBase } = await startApp({ APP_ENV: "development" }));
   });
 
@@ -563,7 +575,7 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
     // A hard reload (no-cache), a pinned clock and a session always render.
     for (const headers of <Record<string, string>[]>[
       { "cache-control": "no-cache" },
-      { "x-test-now": WEDNESDAY_MORNING },
+      pinned(WEDNESDAY_MORNING),
       { cookie: "better-auth.session_token=abc" },
     ]) {
       const response = await get("/our-store?city=tainan", headers);
@@ -587,20 +599,39 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
     expect(await (await get("/")).text()).toContain('href="/signup/phone-verification"');
   });
 
-  it("takes 'now' from X-Test-Now under APP_ENV=test: open now on a weekday morning and a Sunday night", async () => {
-    const morning = await (await get("/our-store?open=1", { "x-test-now": WEDNESDAY_MORNING })).text();
+  it("takes 'now' from X-Test-Now under APP_ENV=test with the run's secret: open now on a weekday morning and a Sunday night", async () => {
+    const morning = await (await get("/our-store?open=1", pinned(WEDNESDAY_MORNING))).text();
     expect(storeIds(morning).sort()).toEqual(["luodong", "neihu-design-center", "zhubei"]);
-    const night = await (await get("/our-store?open=1", { "x-test-now": SUNDAY_NIGHT })).text();
+    const night = await (await get("/our-store?open=1", pinned(SUNDAY_NIGHT))).text();
     expect(storeIds(night).sort()).toEqual(["kaohsiung-art-museum", "xinyi-flagship"]);
-    const taipeiMorning = await (
-      await get("/our-store?city=taipei&open=1", { "x-test-now": WEDNESDAY_MORNING })
-    ).text();
+    const taipeiMorning = await (await get("/our-store?city=taipei&open=1", pinned(WEDNESDAY_MORNING))).text();
     expect(storeIds(taipeiMorning)).toEqual(["neihu-design-center"]);
   });
 
-  it("ignores X-Test-Now outside APP_ENV=test", async () => {
-    const pinned = await fetch(`${devBase}/our-store`, { headers: { "x-test-now": SUNDAY_NIGHT } });
-    expect(await pinned.text()).not.toContain("臺北時間 21:15");
+  it("ignores X-Test-Now outside APP_ENV=test, and without the run's secret", async () => {
+    const dev = await fetch(`${devBase}/our-store`, { headers: pinned(SUNDAY_NIGHT) });
+    expect(await dev.text()).not.toContain("臺北時間 21:15");
+    for (const secret of [undefined, "wrong-secret-wrong-secret-wrong-secret-00"]) {
+      const headers: Record<string, string> = { "x-test-now": SUNDAY_NIGHT, "cache-control": "no-cache" };
+      if (secret) headers["x-test-hooks-secret"] = secret;
+      expect(await (await get("/our-store", headers)).text()).not.toContain("臺北時間 21:15");
+    }
+    expect(await (await get("/our-store", pinned(SUNDAY_NIGHT))).text()).toContain("臺北時間 21:15");
+  });
+
+  it("opens the /__test hooks only to requests with the run's secret, and never outside APP_ENV=test", async () => {
+    const createMember = (url: string, headers: Record<string, string>) =>
+      fetch(`${url}/__test/members`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ phoneNumber: "+886912000111" }),
+      });
+    expect((await createMember(base, {})).status).toBe(404);
+    expect((await createMember(base, { "x-test-hooks-secret": `${HOOKS_SECRET}x` })).status).toBe(404);
+    expect((await createMember(devBase, { "x-test-hooks-secret": HOOKS_SECRET })).status).toBe(404);
+    const created = await createMember(base, { "x-test-hooks-secret": HOOKS_SECRET });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ userId: expect.any(String) });
   });
 
   it("ignores bogus filter values and still lists every showroom", async () => {

@@ -1,33 +1,38 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type AppConfig, CLIENT_ADDRESS_HEADER, LOCAL_LINE_PATH, loadConfig } from "@platform/config";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
+import { createLogger, type Logger } from "@platform/logger";
 import { createRequestHandler } from "@react-router/express";
-import { toNodeHandler } from "better-auth/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
+import { seedCatalog, seedCatalogIfEmpty } from "../app/domain/demo";
+import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
+import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
 import { createApiV1Router } from "./api/v1";
-import { type AppConfig, LOCAL_LINE_PATH, loadConfig } from "./config";
-import { type DatabaseHandle, openDatabase } from "./db/client";
-import { seedCatalog, seedCatalogIfEmpty } from "./db/seed";
-import { DEMO_MEMBER, seedDemoMember } from "./db/seed/demo-member";
+import { mountAuthEndpoints } from "./auth-endpoints";
 import { httpCache } from "./http-cache";
-import { type JobQueue, startJobQueue } from "./jobs/queue";
 import { lineCspOrigins } from "./line/csp";
 import { createLocalLineProvider } from "./line/local-provider";
-import { createLogger, type Logger } from "./logger";
 import { type MessagingSetup, startMessaging } from "./messaging";
+import { httpMetrics, metricsEndpoint } from "./metrics";
+import { apiWhileDatabaseUnavailable, pagesWhileDatabaseUnavailable, readiness } from "./readiness";
 import { originCheck, securityHeaders } from "./security";
 import { testHooks } from "./test-hooks";
 
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export { auditVerifyCommand, createAdminCommand } from "./cli";
 
 export type CreateAppOptions = {
   config?: AppConfig;
@@ -64,6 +69,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     await seedDemoMember({ db: database.db, auth })
       .then((created) => created && logger.info({ phone: DEMO_MEMBER.phoneNumber }, "demo member created"))
       .catch((err) => logger.warn({ err }, "demo member not created"));
+    await seedDemoStaff(database.db, config.secrets.session)
+      .then((created) => created > 0 && logger.info("demo admin and clerk created (README: console)"))
+      .catch((err) => logger.warn({ err }, "demo staff not created"));
   }
   await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
   logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
@@ -96,7 +104,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
 
   const app = express();
   app.disable("x-powered-by");
-  if (config.trustProxy) app.set("trust proxy", true);
+  // A hop count or the proxies' addresses (never "any"): req.ip is then the address the trusted
+  // proxy saw. Everything downstream (limits, logs, better-auth) takes the address from here.
+  if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? "";
+    next();
+  });
 
   // Request id and one JSON log line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -123,6 +137,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     next();
   });
 
+  app.use(httpMetrics(loadBuild));
+
   app.use(
     securityHeaders({
       isProduction: config.isProduction,
@@ -137,23 +153,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     res.json({ status: "ok" });
   });
 
-  app.get("/readyz", async (_req, res) => {
-    res.setHeader("Cache-Control", "no-store");
-    if (shuttingDown) {
-      res.status(503).json({ status: "draining" });
-      return;
-    }
-    const [reachable, migrations] = await Promise.all([
-      database.ping(),
-      database.migrationStatus().catch(() => ({ applied: 0, expected: 0, upToDate: false })),
-    ]);
-    const ready = reachable && migrations.upToDate;
-    res.status(ready ? 200 : 503).json({
-      status: ready ? "ready" : "not-ready",
-      database: reachable ? "reachable" : "unreachable",
-      migrations,
-    });
-  });
+  app.get("/readyz", readiness({ database, draining: () => shuttingDown }));
+
+  app.get(
+    "/metrics",
+    metricsEndpoint({
+      token: config.metricsToken,
+      database,
+      poolMax: config.database.kind === "postgres" ? config.database.poolMax : null,
+    }),
+  );
 
   // The client polls this to learn that a new build is live (see app/lib/deploy.client.ts).
   app.get("/api/version", async (_req, res) => {
@@ -189,12 +198,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
-  // better-auth's HTTP endpoints (session, sign-out; LINE and passkeys later). Most flows call
-  // auth.api.* from our actions instead.
-  app.all("/api/auth/{*splat}", toNodeHandler(auth));
+  // better-auth over HTTP: only the endpoints our pages call (passkeys; ADR 019), every other
+  // /api/auth path is a 404. Our actions call auth.api.* on the server for everything else.
+  mountAuthEndpoints(app, auth);
 
-  if (config.appEnv === "test")
-    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session }));
+  if (config.testHooks)
+    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session, config }));
 
   // The local LINE-compatible provider: only when no channel is configured, never in production.
   if (config.line.mode === "local") {
@@ -210,11 +219,21 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   }
 
   // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
-  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: config.secrets.session, logger }));
+  app.use("/api/v1", apiWhileDatabaseUnavailable);
+  app.use(
+    "/api/v1",
+    createApiV1Router({
+      db: database.db,
+      cardSecret: config.secrets.session,
+      logger,
+      purchaseWindowDays: config.pos.purchaseWindowDays,
+    }),
+  );
 
   // ETags for public pages; `private, no-store` for any request with a session.
   app.use(httpCache({ renderCacheMs: config.renderCacheMs }));
 
+  app.use(pagesWhileDatabaseUnavailable);
   app.all(
     "/{*splat}",
     createRequestHandler({
@@ -272,8 +291,12 @@ export async function seedFromEnvironment() {
     const demoMember =
       config.appEnv === "development" &&
       (await seedDemoMember({ db: database.db, auth: createAuth({ db: database.db, config }) }));
-    return { ...counts, demoMember };
+    const demoStaff = config.appEnv === "development" && (await seedDemoStaff(database.db, config.secrets.session)) > 0;
+    return { ...counts, demoMember, demoStaff };
   } finally {
     await database.close();
   }
 }
+
+// The database operations' command-line entry points (scripts/db-operation.js loads them from the build).
+export { runBackup, runMoveToPostgres, runRestore } from "../app/domain/operations/commands.server";

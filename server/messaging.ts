@@ -1,3 +1,6 @@
+import type { EmailConfig, SmsConfig } from "@platform/config";
+import type { Database } from "@platform/db/client";
+import type { JobQueue } from "@platform/jobs/queue";
 import {
   type EmailTransport,
   outboxEmailTransport,
@@ -13,11 +16,8 @@ import { outboxSmsProvider } from "../app/domain/messaging/sms-outbox.server";
 import type { SmsProvider } from "../app/domain/messaging/sms-provider";
 import { twilioSmsProvider } from "../app/domain/messaging/sms-twilio.server";
 import type { Messaging } from "../app/domain/messaging/types";
-import type { EmailConfig, SmsConfig } from "./config";
-import type { Database } from "./db/client";
-import type { JobQueue } from "./jobs/queue";
 
-/** The configured text message provider (server/config.ts decides which). */
+/** The configured text message provider (platform/config.ts decides which). */
 export function createSmsProvider(config: SmsConfig, db: Database): SmsProvider {
   switch (config.provider) {
     case "outbox":

@@ -1,21 +1,26 @@
+import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
+import type { Database } from "@platform/db/client";
+import { authSession, member, reward } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
+import { bookHistory, type HistoryPlan, realisticHistory } from "../app/domain/demo/member-history";
 import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tokens.server";
+import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
-import type { Database } from "./db/client";
-import { authSession, member, reward } from "./db/schema";
-import { bookHistory, type HistoryPlan, realisticHistory } from "./db/seed/member-history";
+import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
 
 /**
- * Test fixtures over HTTP, mounted only when APP_ENV=test (never in development or production):
- * browser tests create a member straight in the database and log in by cookie, so each test starts
- * where it needs to, on PGlite (inside the server process) and PostgreSQL alike.
+ * Test fixtures over HTTP: browser tests create a member straight in the database and log in by
+ * cookie, so each test starts where it needs to, on PGlite (inside the server process) and
+ * PostgreSQL alike. Mounted only with APP_ENV=test and a TEST_HOOKS_SECRET (config.testHooks, which
+ * production refuses), and every request must send that secret: the test runner generates one per
+ * run, so APP_ENV=test set by mistake on a real server opens nothing.
  */
 const newMember = z.object({
   phoneNumber: z.string().regex(/^\+8869\d{8}$/),
@@ -68,8 +73,25 @@ const newReward = z.object({
   couponValidDays: z.number().int().positive().default(90),
 });
 
-export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; cardSecret: string }): Router {
+export function testHooks({
+  db,
+  auth,
+  cardSecret,
+  config,
+}: {
+  db: Database;
+  auth: Auth;
+  cardSecret: string;
+  config: Pick<AppConfig, "testHooks" | "isProduction">;
+}): Router {
+  if (!config.testHooks) throw new Error("the test hooks need APP_ENV=test and TEST_HOOKS_SECRET");
+  if (config.isProduction) throw new Error("the test hooks must never run in production");
   const router = express.Router();
+  // Without the run's secret the hooks do not exist (404, like any unknown path).
+  router.use((req, res, next) => {
+    if (opensTestHooks(config, req.get(TEST_HOOKS_HEADER))) return next();
+    res.status(404).json({ error: { code: "not_found" } });
+  });
   router.use(express.json({ limit: "10kb" }));
 
   router.post("/members", async (req, res) => {
@@ -179,8 +201,8 @@ export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; 
     res.json({ id: key.id, secret });
   });
 
-  async function memberByNumber(memberNumber: string) {
-    const [found] = await db.select().from(member).where(eq(member.memberNumber, memberNumber));
+  async function existingMember(memberNumber: string) {
+    const found = await memberByNumber(db, memberNumber);
     if (!found) throw new Error(`no member ${memberNumber}`);
     return found;
   }
@@ -188,7 +210,7 @@ export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; 
   // What the member card page shows as a QR code (the member center renders the same token).
   router.post("/card-tokens", async (req, res) => {
     const { memberNumber } = z.object({ memberNumber: z.string() }).parse(req.body);
-    const found = await memberByNumber(memberNumber);
+    const found = await existingMember(memberNumber);
     res.json(issueCardToken(cardSecret, found.id));
   });
 
@@ -197,7 +219,7 @@ export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; 
     const input = z
       .object({ memberNumber: z.string(), pointsCost: z.number().int().positive().default(100) })
       .parse(req.body);
-    const found = await memberByNumber(input.memberNumber);
+    const found = await existingMember(input.memberNumber);
     const key = crypto.randomUUID();
     await adjustPoints(db, { memberId: found.id, amount: input.pointsCost, reason: "e2e", idempotencyKey: key });
     const [item] = await db
@@ -206,6 +228,26 @@ export function testHooks({ db, auth, cardSecret }: { db: Database; auth: Auth; 
       .returning();
     const { coupon } = await redeemReward(db, { memberId: found.id, rewardId: item!.id, idempotencyKey: key });
     res.json({ code: coupon.code });
+  });
+
+  // A staff invitation as `npm run staff:create-admin` makes one (admins) or an admin would (others).
+  router.post("/staff-invitations", async (req, res) => {
+    const input = z
+      .object({
+        contact: z.string(),
+        displayName: z.string(),
+        role: z.enum(["staff", "manager", "admin"]),
+        storeIds: z.array(z.string()).default([]),
+      })
+      .parse(req.body);
+    const { token } = await inviteStaff(db, "bootstrap", input, {
+      actorType: "system",
+      label: "test-hooks",
+      ip: null,
+      userAgent: null,
+      requestId: null,
+    });
+    res.json({ path: `${INVITATION_PATH}/${token}` });
   });
 
   return router;

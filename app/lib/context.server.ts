@@ -1,8 +1,8 @@
+import type { AppConfig } from "@platform/config";
+import type { Database, DatabaseHandle } from "@platform/db/client";
+import type { JobQueue } from "@platform/jobs/queue";
+import type { Logger } from "@platform/logger";
 import { createContext, type RouterContextProvider } from "react-router";
-import type { AppConfig } from "../../server/config";
-import type { Database, DatabaseHandle } from "../../server/db/client";
-import type { JobQueue } from "../../server/jobs/queue";
-import type { Logger } from "../../server/logger";
 import type { Auth } from "../domain/auth/auth.server";
 import type { Messaging } from "../domain/messaging/types";
 

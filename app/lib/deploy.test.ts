@@ -1,6 +1,6 @@
+import { CHUNK_RELOAD_GUARD_MS } from "@platform/constants";
+import { allowConsoleError } from "@platform/testing/fail-on-console-error";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { allowConsoleError } from "../../server/testing/fail-on-console-error";
-import { CHUNK_RELOAD_GUARD_MS } from "./constants";
 
 /**
  * deploy.ts runs in the browser. These tests give it the few globals it touches (window,

@@ -1,4 +1,4 @@
-import { BUILD_CHECK_INTERVAL_MS, CHUNK_RELOAD_GUARD_MS } from "./constants";
+import { BUILD_CHECK_INTERVAL_MS, CHUNK_RELOAD_GUARD_MS } from "@platform/constants";
 
 /**
  * New deployments, seen from the browser.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { captchaFailure, codeFailureText, rateLimitedFailure, tooManyRequestsText } from "./forms.server";
+import { captchaFailure, codeFailureText, rateLimitedFailure, readForm, tooManyRequestsText } from "./forms.server";
 import { catalogT } from "./i18n.server";
 
 const t = catalogT("zh-TW");
@@ -32,5 +32,33 @@ describe("form answers", () => {
     expect(answer.init?.status).toBe(400);
     expect(answer.data.formError).toBe(t("form.captchaFailed"));
     expect(answer.data.values).toEqual({ phone: "0912-345-678" });
+  });
+});
+
+describe("readForm", () => {
+  const post = (body: BodyInit, type: string) =>
+    new Request("http://x/form", { method: "POST", body, headers: { "content-type": type } });
+  async function statusOf(request: Request) {
+    try {
+      await readForm(request);
+      return 200;
+    } catch (thrown) {
+      return (thrown as { init?: { status?: number } }).init?.status;
+    }
+  }
+
+  it("answers 415 for JSON and plain text, and 400 for a broken multipart body", async () => {
+    expect(await statusOf(post('{"name":"x"}', "application/json"))).toBe(415);
+    expect(await statusOf(post("name=x", "text/plain"))).toBe(415);
+    expect(await statusOf(new Request("http://x/form", { method: "POST", body: "name=x" }))).toBe(415);
+    expect(await statusOf(post("--b\r\nbroken", "multipart/form-data; boundary=b"))).toBe(400);
+  });
+
+  it("removes control characters (a NUL byte) and keeps the rest of what was typed", async () => {
+    const form = await readForm(
+      post("name=%E6%9E%97%00%E9%9B%85%E5%A9%B7&street=A%0D%0AB%1F", "application/x-www-form-urlencoded"),
+    );
+    expect(form.get("name")).toBe("林雅婷");
+    expect(form.get("street")).toBe("A\r\nB");
   });
 });

@@ -7,6 +7,40 @@ import type { z } from "zod";
  * submission answers 400 with the messages per field and the values as typed, so nothing is lost.
  */
 export type FieldErrors = Record<string, string[]>;
+
+const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+// C0 controls and DEL, except tab, line feed and carriage return: a NUL byte would be refused by PostgreSQL
+// (and none of them belongs in a name, an address or a code).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** A text value without control characters. */
+export function withoutControlCharacters(value: string): string {
+  return value.replace(CONTROL_CHARACTERS, "");
+}
+
+/**
+ * The submitted form of an action. Anything but a form body (JSON, text/plain) is a 415 and a body that does
+ * not parse (broken multipart) a 400, thrown as a response so the page shows its normal error view instead of a
+ * 500. Control characters are removed from every key and text value, so a NUL byte never reaches the database
+ * and what the person typed is kept.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!FORM_TYPES.has(type)) throw data(null, { status: 415, statusText: "Unsupported Media Type" });
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw data(null, { status: 400, statusText: "Bad Request" });
+  }
+  const clean = new FormData();
+  for (const [key, value] of form) {
+    clean.append(withoutControlCharacters(key), typeof value === "string" ? withoutControlCharacters(value) : value);
+  }
+  return clean;
+}
+
 export type FormFailure = { errors: FieldErrors; values: Record<string, string>; formError?: string };
 
 export function formValues(formData: FormData, omit: readonly string[] = ["password", "confirmPassword", "code"]) {

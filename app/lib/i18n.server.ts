@@ -16,6 +16,8 @@ export const ROUTE_NAMESPACES = [
   "lineSignup.",
   "account.",
   "member.center.",
+  "loyalty.error.",
+  "console.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

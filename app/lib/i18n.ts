@@ -72,8 +72,10 @@ export function translator(messages: Partial<Messages>): Translate {
 const FALLBACK: Partial<Messages> = {
   "brand.name": "漢生活",
   "error.notFoundTitle": "找不到頁面",
+  "error.notFoundLocal": "找不到您要的頁面：{path}",
   "error.notFound": "Page not found: {path}",
   "error.serverTitle": "系統發生錯誤",
+  "error.serverLocal": "伺服器發生錯誤，我們已記錄這個問題。",
   "error.server": "Internal Server Error",
   "error.serverHint": "請稍後再試。如果問題持續發生，請與我們聯絡。",
   "common.backHome": "回到首頁",

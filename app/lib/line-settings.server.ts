@@ -1,4 +1,4 @@
-import type { AppConfig } from "../../server/config";
+import type { AppConfig } from "@platform/config";
 
 /**
  * What the browser needs to know about LINE (root loader): whether the buttons show, the LIFF app

@@ -40,6 +40,39 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath(target)).toBe("/");
   });
 
+  it.each([
+    ["_routes of a client-side navigation", "/member-center?_routes=routes%2Fmember-center%2Findex", "/member-center"],
+    [
+      "_routes among other parameters",
+      "/member-center/points?page=2&_routes=root%2Croutes%2Fx",
+      "/member-center/points?page=2",
+    ],
+    ["the older _data parameter", "/member-center?_data=routes%2Fmember-center", "/member-center"],
+    ["the .data suffix of a data request", "/member-center/edit-info.data", "/member-center/edit-info"],
+    ["a data request with both", "/member-center.data?_routes=routes%2Fmember-center%2Findex", "/member-center"],
+    ["the data request of a trailing-slash path", "/admin/_.data?_routes=admin", "/admin/"],
+    ["the data request of the home page", "/_.data", "/"],
+    ["the older home data request", "/_root.data", "/"],
+    ["a bare index marker", "/member-center?index", "/member-center"],
+    ["a bare index marker beside a value", "/member-center?index&redeem=1", "/member-center?redeem=1"],
+    ["the hash survives", "/member-center.data?_routes=x#coupons", "/member-center#coupons"],
+  ])("removes %s", (_label, target, expected) => {
+    expect(safeRedirectPath(target)).toBe(expected);
+  });
+
+  it("keeps an index parameter that carries a value (not React Router's marker)", () => {
+    expect(safeRedirectPath("/materials?index=3")).toBe("/materials?index=3");
+  });
+
+  it.each([
+    ["dot segments folding into //", "/.//evil.example"],
+    ["dot-dot segments folding into //", "/a/..//evil.example"],
+    ["C1 control character", "/member-center\u0085"],
+    ["delete character", "/\u007f/evil.example"],
+  ])("rejects %s (%j)", (_label, target) => {
+    expect(safeRedirectPath(target)).toBe("/");
+  });
+
   it("uses the given fallback", () => {
     expect(safeRedirectPath("//evil.example", "/member-center")).toBe("/member-center");
     expect(safeRedirectPath(null, "/member-login")).toBe("/member-login");
@@ -56,7 +89,21 @@ describe("links", () => {
   it("fills parameters", () => {
     expect(links.storeDetail("taipei-101")).toBe("/store-detail/taipei-101");
     expect(links.materialDetail("oak-floor")).toBe("/material-detail/oak-floor");
-    expect(links.admin()).toBe("/admin/");
+    expect(links.admin()).toBe("/admin");
+  });
+
+  it("builds the login page with the way back, cleaned of what React Router adds", () => {
+    expect(links["member-login"]()).toBe("/member-login");
+    expect(links["member-login"]("/member-center")).toBe("/member-login?redirectTo=%2Fmember-center");
+    expect(links["member-login"]("/member-center.data?_routes=routes%2Fmember-center%2Findex")).toBe(
+      "/member-login?redirectTo=%2Fmember-center",
+    );
+    expect(links["member-login"]("/member-center/points.data?page=2&_routes=x")).toBe(
+      `/member-login?redirectTo=${encodeURIComponent("/member-center/points?page=2")}`,
+    );
+    expect(links["member-login"]("//evil.example")).toBe("/member-login?redirectTo=%2Fmember-center");
+    expect(links["member-login"](undefined, "email")).toBe("/member-login?method=email");
+    expect(links["member-login"]("/materials", "email")).toBe("/member-login?method=email&redirectTo=%2Fmaterials");
   });
 
   it("builds the member-center pages and helpers", () => {

@@ -13,6 +13,8 @@ export const authEn = {
 
   "form.tooLong": "At most {max} characters",
   "form.required": "This field is required",
+  "form.fixField": "Please fix the “{label}” field",
+  "form.fixFields": "{count} fields need a fix, starting with “{label}”",
   "form.tooManyRequests": "Too many attempts. Please try again in about {wait}",
   "form.wait.seconds": "{n} seconds",
   "form.wait.minutes": "{n} minutes",

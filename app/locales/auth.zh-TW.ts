@@ -12,6 +12,8 @@ export const authZhTW = {
 
   "form.tooLong": "最多 {max} 個字",
   "form.required": "此欄位為必填",
+  "form.fixField": "請修正「{label}」欄位",
+  "form.fixFields": "有 {count} 個欄位需要修正，請從「{label}」開始",
   "form.tooManyRequests": "嘗試次數過多，請稍後再試（約 {wait}後）",
   "form.wait.seconds": "{n} 秒",
   "form.wait.minutes": "{n} 分鐘",

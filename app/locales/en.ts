@@ -1,6 +1,8 @@
 import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
+import { consoleEn } from "./console.en";
 import { lineEn } from "./line.en";
+import { loyaltyEn } from "./loyalty.en";
 import { memberEn } from "./member.en";
 import type { Messages } from "./zh-TW";
 
@@ -9,6 +11,8 @@ export const en = {
   ...lineEn,
   ...accountEn,
   ...memberEn,
+  ...loyaltyEn,
+  ...consoleEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",
@@ -39,11 +43,38 @@ export const en = {
   "notice.sample": "This is a test notice",
 
   "error.notFoundTitle": "Page Not Found",
+  "error.notFoundLocal": "Page not found: {path}",
   "error.notFound": "Page not found: {path}",
   "error.notFoundHint": "The address may be mistyped, or the page has been removed.",
   "error.serverTitle": "Something went wrong",
+  "error.serverLocal": "Internal Server Error",
   "error.server": "Internal Server Error",
   "error.serverHint": "Please try again later. If it keeps happening, contact us.",
+  "error.unavailableTitle": "Temporarily unavailable",
+  "error.unavailable": "We are reconnecting. Please try again in a few minutes.",
+  "error.unavailableHint": "Your points and member details are safe and nothing is lost.",
+  "error.badRequestTitle": "We couldn’t process that",
+  "error.badRequestLocal": "Bad Request",
+  "error.badRequest": "Bad Request",
+  "error.badRequestHint": "Go back, fill in the form again and send it; if it keeps happening, reload the page.",
+  "error.unauthorizedTitle": "Please log in",
+  "error.unauthorizedLocal": "Unauthorized",
+  "error.unauthorized": "Unauthorized",
+  "error.unauthorizedHint": "This page is for members. After logging in you come back here.",
+  "error.forbiddenTitle": "Access denied",
+  "error.forbiddenLocal": "Forbidden",
+  "error.forbidden": "Forbidden",
+  "error.forbiddenHint": "Your account may not open this page. Ask your administrator for access.",
+  "error.conflictTitle": "This has changed",
+  "error.conflictLocal": "Conflict",
+  "error.conflict": "Conflict",
+  "error.conflictHint": "What you were working on was updated in the meantime. Reload the page and try again.",
+  "error.tooManyRequestsTitle": "Too many attempts",
+  "error.tooManyRequestsLocal": "Too Many Requests",
+  "error.tooManyRequests": "Too Many Requests",
+  "error.tooManyRequestsHint": "To protect your account we have paused this for a few minutes. Please try again later.",
+  "common.login": "Log in",
+  "common.goBack": "Go back",
   "error.network": "Network problem. Please try again later.",
   "error.chunkReloadFailed": "The site has been updated. Reload the page to get the latest version.",
 
@@ -74,8 +105,6 @@ export const en = {
   "page.forgetEmail.title": "Forgot password: e-mail code",
   "page.forgetPhone.title": "Forgot password: text message code",
   "page.forgetNew.title": "Forgot password: new password",
-  "page.admin.title": "Console",
-  "page.admin.lead": "The console for showroom staff and administrators.",
   "page.privacy.title": "Privacy notice",
   "page.terms.title": "Membership terms",
   "page.frame.comingNext": "This feature opens soon.",

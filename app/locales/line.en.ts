@@ -15,7 +15,6 @@ export const lineEn = {
 
   "lineSignup.phoneTitle": "Verify your mobile number",
   "lineSignup.phoneLead": "You are signed in with LINE. Showrooms find members by mobile number, so please verify one.",
-  "lineSignup.sms": "Your sign-up code is {code}, valid for {minutes} minutes. Never share it.",
   "lineSignup.existingTitle": "This number belongs to a member",
   "lineSignup.existingBody":
     "You verified {phone}, and it belongs to an existing member account. Link this LINE account to that member and log in?",

@@ -14,7 +14,6 @@ export const lineZhTW = {
 
   "lineSignup.phoneTitle": "驗證手機號碼",
   "lineSignup.phoneLead": "您已使用 LINE 登入。門市以手機號碼查詢會員，請再驗證一支手機號碼。",
-  "lineSignup.sms": "您的會員註冊驗證碼為 {code}，{minutes} 分鐘內有效。請勿將驗證碼告訴任何人。",
   "lineSignup.existingTitle": "此手機號碼已是會員",
   "lineSignup.existingBody":
     "手機號碼 {phone} 已由您驗證，並屬於既有的會員帳號。要把這個 LINE 帳號連結到該會員並登入嗎？",

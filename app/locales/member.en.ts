@@ -32,6 +32,7 @@ export const memberEn = {
   "member.center.tier.progress": "Progress to the next tier",
 
   "member.center.coupons.title": "Coupons",
+  "member.center.coupons.available": "{count} ready to use",
   "member.center.coupons.unused": "Available",
   "member.center.coupons.used": "Used",
   "member.center.coupons.expired": "Expired",
@@ -65,14 +66,6 @@ export const memberEn = {
   "member.center.rewards.confirm": "Redeem now",
   "member.center.rewards.done": "Redeemed! The coupon is in your coupon wallet.",
   "member.center.rewards.viewCoupon": "View coupon",
-  "member.center.rewards.error.insufficient_points": "Not enough points to redeem this. You have {balance} points.",
-  "member.center.rewards.error.out_of_stock": "This reward has all been redeemed.",
-  "member.center.rewards.error.limit_reached": "You have redeemed this reward as often as allowed.",
-  "member.center.rewards.error.reward_unavailable": "This reward cannot be redeemed right now.",
-  "member.center.rewards.error.reward_not_found": "This reward no longer exists. Please reload the page.",
-  "member.center.rewards.error.member_disabled": "This account has been disabled",
-  "member.center.rewards.error.generic":
-    "The redemption did not go through and no points were taken. Please try again.",
 
   "member.center.activity.title": "Recent activity",
   "member.center.activity.empty": "No points activity yet. Points from your purchases appear here.",

@@ -33,6 +33,7 @@ export const memberZhTW = {
   "member.center.tier.progress": "升級進度",
 
   "member.center.coupons.title": "優惠券",
+  "member.center.coupons.available": "{count} 張可用",
   "member.center.coupons.unused": "可使用",
   "member.center.coupons.used": "已使用",
   "member.center.coupons.expired": "已過期",
@@ -65,13 +66,6 @@ export const memberZhTW = {
   "member.center.rewards.confirm": "確認兌換",
   "member.center.rewards.done": "兌換成功！優惠券已放入您的優惠券夾。",
   "member.center.rewards.viewCoupon": "查看優惠券",
-  "member.center.rewards.error.insufficient_points": "點數不足，無法兌換。目前可用 {balance} 點。",
-  "member.center.rewards.error.out_of_stock": "這項好禮已兌換完畢。",
-  "member.center.rewards.error.limit_reached": "您已達到這項好禮的兌換上限。",
-  "member.center.rewards.error.reward_unavailable": "這項好禮目前無法兌換。",
-  "member.center.rewards.error.reward_not_found": "找不到這項好禮，請重新整理頁面。",
-  "member.center.rewards.error.member_disabled": "此帳號已停用",
-  "member.center.rewards.error.generic": "兌換沒有完成，點數未被扣除。請稍後再試。",
 
   "member.center.activity.title": "最近紀錄",
   "member.center.activity.empty": "還沒有點數紀錄。在門市消費後，點數會出現在這裡。",

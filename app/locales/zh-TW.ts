@@ -1,6 +1,8 @@
 import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
+import { consoleZhTW } from "./console.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
+import { loyaltyZhTW } from "./loyalty.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
@@ -9,6 +11,8 @@ export const zhTW = {
   ...lineZhTW,
   ...accountZhTW,
   ...memberZhTW,
+  ...loyaltyZhTW,
+  ...consoleZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",
@@ -38,12 +42,41 @@ export const zhTW = {
   // Toasts are shown with the root catalog: keep their keys out of route-only namespaces.
   "notice.sample": "這是一則測試通知",
 
+  // Error pages: a localized title and sentence, then the specification's English line (kept in
+  // every locale; shown once where the sentence is the same), then what to do next.
   "error.notFoundTitle": "找不到頁面",
+  "error.notFoundLocal": "找不到您要的頁面：{path}",
   "error.notFound": "Page not found: {path}",
   "error.notFoundHint": "網址可能有誤，或此頁面已移除。",
   "error.serverTitle": "系統發生錯誤",
+  "error.serverLocal": "伺服器發生錯誤，我們已記錄這個問題。",
   "error.server": "Internal Server Error",
   "error.serverHint": "請稍後再試。如果問題持續發生，請與我們聯絡。",
+  "error.unavailableTitle": "暫時無法使用",
+  "error.unavailable": "系統正在恢復連線，請稍候幾分鐘再試。",
+  "error.unavailableHint": "您的點數與會員資料都安全保存，不會因此遺失。",
+  "error.badRequestTitle": "無法處理這個請求",
+  "error.badRequestLocal": "送出的資料格式不正確，系統無法處理。",
+  "error.badRequest": "Bad Request",
+  "error.badRequestHint": "請回到上一頁重新填寫並送出；若問題持續，請重新整理頁面。",
+  "error.unauthorizedTitle": "請先登入會員",
+  "error.unauthorizedLocal": "這個頁面需要登入後才能查看。",
+  "error.unauthorized": "Unauthorized",
+  "error.unauthorizedHint": "登入後會帶您回到這一頁。",
+  "error.forbiddenTitle": "沒有瀏覽權限",
+  "error.forbiddenLocal": "您的帳號沒有開啟這個頁面的權限。",
+  "error.forbidden": "Forbidden",
+  "error.forbiddenHint": "如需存取，請聯絡您的管理者開通權限。",
+  "error.conflictTitle": "資料已經變更",
+  "error.conflictLocal": "您要處理的資料剛剛已被更新。",
+  "error.conflict": "Conflict",
+  "error.conflictHint": "請重新整理頁面，確認最新內容後再試一次。",
+  "error.tooManyRequestsTitle": "操作太頻繁",
+  "error.tooManyRequestsLocal": "短時間內的要求次數過多，請稍候再試。",
+  "error.tooManyRequests": "Too Many Requests",
+  "error.tooManyRequestsHint": "為保護您的帳號，我們暫時限制了操作次數，請過幾分鐘再試。",
+  "common.login": "登入會員",
+  "common.goBack": "回上一頁",
   "error.network": "網路連線異常，請稍後再試",
   "error.chunkReloadFailed": "網站已更新，請重新整理頁面以載入最新版本。",
 
@@ -74,8 +107,6 @@ export const zhTW = {
   "page.forgetEmail.title": "忘記密碼：電子郵件驗證",
   "page.forgetPhone.title": "忘記密碼：手機驗證",
   "page.forgetNew.title": "忘記密碼：設定新密碼",
-  "page.admin.title": "管理後台",
-  "page.admin.lead": "門市人員與管理者使用的後台。",
   "page.privacy.title": "隱私權政策",
   "page.terms.title": "會員服務條款",
   "page.frame.comingNext": "此功能即將開放。",

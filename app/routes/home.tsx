@@ -6,6 +6,7 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { ArrowRight, MapPin, Sparkles } from "~/components/ui/icons";
 import { materialCard } from "~/domain/materials/cards";
 import { featuredMaterials, listCategories } from "~/domain/materials/materials.server";
+import { mediaPath } from "~/domain/media/textures";
 import { storeCard } from "~/domain/stores/cards";
 import { featuredStores, storeSitemapEntries } from "~/domain/stores/stores.server";
 import { CACHE_PUBLIC_SHORT, passCacheControl, publicCache } from "~/lib/cache";
@@ -49,6 +50,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         image: { ...c.image, alt: "" },
       })),
       stores: stores.map((s) => storeCard(s, locale)),
+      // The hero's material board: an arch onto a sunlit room, oak planks, a marble sample.
+      hero: {
+        room: mediaPath("gallery", ["e9e1d5", "a27150", "d8d2c8", "7d5236"], 1),
+        wood: mediaPath("wood", ["a27150", "7a5236"], 7),
+        stone: mediaPath("marble", ["eeeae4", "8f877c", "b9a48f"], 4),
+      },
       storeCount: allStores.length,
       meta: seoMeta(
         {
@@ -102,7 +109,7 @@ function SectionHeading({
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const { materials, categories, stores, storeCount, signedIn, messages } = loaderData;
+  const { materials, categories, stores, storeCount, signedIn, messages, hero } = loaderData;
   const t = useT(messages);
   return (
     <>
@@ -133,9 +140,16 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               </Link>
             </div>
           </div>
-          <div aria-hidden className="grid grid-cols-2 gap-3">
-            <div className="aspect-[3/4] rounded-3xl bg-[linear-gradient(135deg,#e9e1d5,#cdbfae_60%,#b8a48f)] shadow-sm" />
-            <div className="mt-10 aspect-[3/4] rounded-3xl bg-[repeating-linear-gradient(90deg,#a27150_0_6px,#8d603f_6px_9px,#b07e5b_9px_16px)] shadow-sm" />
+          <div aria-hidden className="relative mx-auto grid w-full max-w-md grid-cols-2 gap-3 md:max-w-none">
+            <div className="aspect-[3/4] overflow-hidden rounded-3xl shadow-sm ring-1 ring-ink/5">
+              <CatalogImage image={{ src: hero.room, alt: "", width: 800, height: 600 }} eager />
+            </div>
+            <div className="mt-10 aspect-[3/4] overflow-hidden rounded-3xl shadow-sm ring-1 ring-ink/5">
+              <CatalogImage image={{ src: hero.wood, alt: "", width: 800, height: 600 }} eager />
+            </div>
+            <div className="absolute -bottom-5 left-1/2 size-24 -translate-x-1/2 overflow-hidden rounded-full shadow-lg ring-4 ring-sand sm:size-28">
+              <CatalogImage image={{ src: hero.stone, alt: "", width: 800, height: 600 }} eager />
+            </div>
           </div>
         </div>
       </section>

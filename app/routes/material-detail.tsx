@@ -11,12 +11,13 @@ import { getMaterial } from "~/domain/materials/materials.server";
 import { telHref } from "~/domain/stores/contact";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
 import { getApp } from "~/lib/context.server";
+import { getMemberSession, requireMember } from "~/lib/current-member.server";
+import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
-import { getMemberSession, requireMember } from "~/lib/member-session.server";
 import { seoMeta } from "~/lib/seo.server";
 import type { Route } from "./+types/material-detail";
 
@@ -102,7 +103,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const id = parseParam(slugId, params.id, request);
   const { member } = requireMember(context, request);
   const { db } = getApp(context);
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readForm(request)).get("intent");
   if (intent === "save") {
     if (!(await saveFavourite(db, member.id, id))) notFound(request);
     return { favourite: true };

@@ -1,3 +1,4 @@
+import { countLoginFailure } from "@platform/metrics";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { CurrentPasswordField } from "~/components/auth/current-password-field";
 import { EmailField } from "~/components/auth/email-field";
@@ -8,14 +9,14 @@ import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { TabLinks } from "~/components/ui/tab-links";
+import { loginSchema } from "~/domain/auth/auth-schemas.server";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";
-import { loginSchema } from "~/domain/auth/forms.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { formFailure, formValues, parseForm, tooManyRequestsText } from "~/lib/forms.server";
+import { getMemberSession } from "~/lib/current-member.server";
+import { formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { links, safeRedirectPath } from "~/lib/links";
-import { getMemberSession } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const redirectTo = safeRedirectPath(form.get("redirectTo"), links["member-center"]());
   const parsed = parseForm(loginSchema(t), form);
   if (!parsed.ok) return formFailure(parsed.failure);
@@ -53,6 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     ip: getApp(context).ip,
   });
   if (!result.ok) {
+    countLoginFailure(result.reason);
     const message =
       result.reason === "disabled"
         ? t("auth.login.disabled")
@@ -76,11 +78,9 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
   const { method, redirectTo } = loaderData;
-  const tab = (m: "phone" | "email") => {
-    const params = new URLSearchParams({ method: m });
-    if (redirectTo !== links["member-center"]()) params.set("redirectTo", redirectTo);
-    return `?${params}`;
-  };
+  // The member center is where a login goes anyway: the tabs leave it out of their addresses.
+  const back = redirectTo === links["member-center"]() ? undefined : redirectTo;
+  const tab = (m: "phone" | "email") => links["member-login"](back, m);
   return (
     <Page title={t("page.login.title")} lead={t("page.login.lead")} width="narrow">
       <TabLinks

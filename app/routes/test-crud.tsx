@@ -10,6 +10,7 @@ import { SelectField } from "~/components/ui/select";
 import { runCrudRoundTrip } from "~/domain/diagnostics/crud-round-trip.server";
 import { sendTestMessage } from "~/domain/diagnostics/test-message.server";
 import { getApp } from "~/lib/context.server";
+import { readForm } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
@@ -68,7 +69,7 @@ async function queueTestMessage(
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = requireEnabled(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const toastSettings = { secret: app.config.secrets.session, secure: app.config.isProduction };
   switch (intent) {

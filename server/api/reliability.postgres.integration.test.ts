@@ -4,6 +4,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
@@ -13,9 +17,6 @@ import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import type * as AppModule from "../app";
-import type * as ConfigModule from "../config";
-import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "../db/schema";
-import { createTestDatabase, type TestDatabase } from "../testing/database";
 
 /**
  * The issue's reliability test, on PostgreSQL only (vitest.config.ts includes *.postgres.* files only
@@ -58,7 +59,7 @@ beforeAll(async () => {
     appType: "custom",
   });
   const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/server/config.ts")) as typeof ConfigModule;
+  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
   // One after the other: the first migrates, the second finds the schema up to date (as in a rollout).
   for (let i = 0; i < 2; i++) {
     const config = {
@@ -118,6 +119,7 @@ describe("POS API reliability on PostgreSQL, two app instances", () => {
     await db
       .insert(reward)
       .values({ id: rewardId, name: "NT$50 off", kind: "amount-off", amountOff: 50, pointsCost: 15 });
+    await insertTestStores(db, STORES);
     const keys = await Promise.all(
       Array.from({ length: CLIENTS }, (_, c) =>
         createApiKey(db, { storeId: STORES[c % STORES.length]!, name: `client ${c}` }),

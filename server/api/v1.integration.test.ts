@@ -1,5 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { apiKey, coupon as couponTable, pointEntry, rateLimitCounter, reward } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { eq, sql } from "drizzle-orm";
 import express from "express";
@@ -10,11 +14,8 @@ import { adjustPoints } from "../../app/domain/loyalty/points.server";
 import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey, revokeApiKey } from "../../app/domain/pos/api-keys.server";
-import { type DatabaseHandle, openDatabase } from "../db/client";
-import { apiKey, coupon as couponTable, pointEntry, rateLimitCounter, reward } from "../db/schema";
-import { createTestDatabase, type TestDatabase } from "../testing/database";
-import { API_ERROR_CODES } from "./error-codes";
 import { createApiV1Router, PurchaseBody, RedeemCouponBody, RefundBody } from "./v1";
+import { API_ERROR_CODES } from "./v1/errors";
 
 /** The router createApp mounts at /api/v1, served alone over HTTP on a fresh database. */
 const secret = "c".repeat(40);
@@ -34,6 +35,7 @@ beforeAll(async () => {
   server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  await insertTestStores(database.db, ["TPE01", "TXG01"]);
   storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
   otherStoreKey = (await createApiKey(database.db, { storeId: "TXG01", name: "Taichung POS" })).secret;
 });
@@ -179,6 +181,22 @@ describe("POS API v1", () => {
     expect(await ledgerTotals(database.db, m.id)).toEqual({ balance: 100, ledgerSum: 100, lotsRemaining: 100 });
   });
 
+  it("finds a member by every phone spelling sign-up accepts (the one normaliser)", async () => {
+    const m = await newMember(database.db, { phoneNumber: "+886912345678", nameZh: "陳美" });
+    for (const phone of ["0912345678", "0912-345-678", "886912345678", "+886 912-345-678", "+886912345678"]) {
+      expect(await call("GET", `/members/lookup?phone=${encodeURIComponent(phone)}`)).toEqual({
+        status: 200,
+        body: { memberNumber: m.memberNumber, maskedName: "陳○", tier: "basic", balance: 0 },
+      });
+    }
+    expect((await call("GET", "/members/lookup?phone=0223450101")).body.error.code).toBe("member_not_found");
+    // A purchase id that only looks like a UUID is unknown, not a database error.
+    expect(await call("POST", `/purchases/${"-".repeat(36)}/refunds`, { amount: 1 })).toMatchObject({
+      status: 404,
+      body: { error: { code: "purchase_not_found" } },
+    });
+  });
+
   it("answers bad input with 4xx and a stable code, booking nothing", async () => {
     const m = await newMember(database.db);
     const disabled = await newMember(database.db, { disabled: true });
@@ -275,6 +293,38 @@ describe("POS API v1", () => {
     }
     // One purchase of NT$100 (the case before the missing key) booked 1 point; nothing else.
     expect((await database.db.select().from(pointEntry)).length).toBe(entriesBefore + 1);
+  });
+
+  it("refuses purchases older than the booking window with purchase_too_old", async () => {
+    const m = await newMember(database.db);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const purchase = (receiptNumber: string, purchasedAt: string) =>
+      call("POST", "/purchases", { memberNumber: m.memberNumber, receiptNumber, netAmount: 1000, purchasedAt });
+    for (const [receipt, at] of [
+      ["OLD-1970", "1970-01-01T00:00:00Z"],
+      ["OLD-91", daysAgo(91)],
+    ] as const) {
+      const res = await purchase(receipt, at);
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 422, code: "purchase_too_old" });
+    }
+    expect(API_ERROR_CODES.find((c) => c.code === "purchase_too_old")?.status).toBe(422);
+    expect((await purchase("OLD-89", daysAgo(89))).status).toBe(201);
+    expect(await ledgerTotals(database.db, m.id)).toEqual({ balance: 10, ledgerSum: 10, lotsRemaining: 10 });
+  });
+
+  it("checks the key before reading the body: without a key, any body is 401", async () => {
+    const anonymous = { authorization: undefined };
+    const cases: [unknown, Record<string, string | undefined>][] = [
+      ["{not json", anonymous],
+      [{ a: "x".repeat(40_000) }, anonymous],
+      ["memberNumber=HL1", { ...anonymous, "content-type": "application/x-www-form-urlencoded" }],
+      [{ extra: true }, { ...anonymous, "idempotency-key": undefined }],
+      ["{not json", { authorization: "Bearer hlpos_not-a-real-key" }],
+    ];
+    for (const [body, headers] of cases) {
+      const res = await call("POST", "/purchases", body, headers);
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 401, code: "unauthorized" });
+    }
   });
 
   it("refuses a revoked key", async () => {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ConfigError, loadConfig } from "@platform/config";
+import { PRODUCTION_ENV } from "@platform/testing/config-fixtures";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../config";
 import { contentSecurityPolicy } from "../security";
-import { PRODUCTION_ENV } from "../testing/config-fixtures";
 import { lineCspOrigins } from "./csp";
 
 const SECRET = "s".repeat(32);

@@ -1,4 +1,4 @@
-import type { LineConfig } from "../config";
+import type { LineConfig } from "@platform/config";
 
 /**
  * The LINE origins the page may talk to when a real channel is configured: the login form's

@@ -1,8 +1,8 @@
 import { createECDH, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { LINE_ISSUER } from "@platform/config";
 import express, { type Request, type Response } from "express";
 import { importJWK, type JWK, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
-import { LINE_ISSUER } from "../config";
 
 /**
  * A local LINE-compatible provider for development and tests (ADR 013): the endpoints of LINE

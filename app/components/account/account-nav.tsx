@@ -1,6 +1,6 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, NavLink } from "react-router";
-import { ChevronLeft } from "~/components/ui/icons";
+import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
@@ -25,8 +25,52 @@ export function AccountNav({ t }: { t: Translate }) {
         <ChevronLeft aria-hidden className="size-4" />
         {t("account.nav.back")}
       </Link>
-      <nav aria-label={t("account.nav.label")} className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-        <ul className="flex w-max gap-1 rounded-full border border-line bg-white p-1">
+      <TabStrip label={t("account.nav.label")} tabs={tabs} />
+    </div>
+  );
+}
+
+/**
+ * The tabs on one line. On a phone they may not fit: the strip then scrolls sideways, the current
+ * tab is scrolled into view, and a fade with a chevron on the clipped side shows there is more.
+ */
+function TabStrip({ label, tabs }: { label: string; tabs: { to: string; label: string }[] }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState({ before: false, after: false });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const current = el.querySelector<HTMLElement>('[aria-current="page"]');
+    if (current && el.scrollWidth > el.clientWidth) {
+      // Centre the current tab without scrolling the page.
+      el.scrollLeft = current.offsetLeft - (el.clientWidth - current.offsetWidth) / 2;
+    }
+    const measure = () =>
+      setMore({
+        before: el.scrollLeft > 1,
+        after: el.scrollLeft + el.clientWidth < el.scrollWidth - 1,
+      });
+    measure();
+    el.addEventListener("scroll", measure, { passive: true });
+    const resize = new ResizeObserver(measure);
+    resize.observe(el);
+    return () => {
+      el.removeEventListener("scroll", measure);
+      resize.disconnect();
+    };
+  }, []);
+  const fade = "pointer-events-none absolute inset-y-1 flex w-12 items-center text-muted transition-opacity";
+  return (
+    <nav
+      aria-label={label}
+      className="relative w-fit max-w-full overflow-hidden rounded-full border border-line bg-white"
+    >
+      <div
+        ref={scroller}
+        className="overflow-x-auto overscroll-x-contain p-1 [scrollbar-width:none]"
+        data-testid="account-tabs"
+      >
+        <ul className="flex w-max gap-1">
           {tabs.map((tab) => (
             <li key={tab.to}>
               <NavLink
@@ -43,8 +87,29 @@ export function AccountNav({ t }: { t: Translate }) {
             </li>
           ))}
         </ul>
-      </nav>
-    </div>
+      </div>
+      <span
+        aria-hidden
+        className={cn(
+          fade,
+          "left-0 justify-start rounded-l-full bg-gradient-to-r from-white from-40% pl-1.5",
+          more.before ? "opacity-100" : "opacity-0",
+        )}
+      >
+        <ChevronLeft className="size-4" />
+      </span>
+      <span
+        aria-hidden
+        className={cn(
+          fade,
+          "right-0 justify-end rounded-r-full bg-gradient-to-l from-white from-40% pr-1.5",
+          more.after ? "opacity-100" : "opacity-0",
+        )}
+        data-testid="account-tabs-more"
+      >
+        <ChevronRight className="size-4" />
+      </span>
+    </nav>
   );
 }
 
@@ -74,7 +139,7 @@ export function AccountSection({
       <h2 id={headingId} className="font-serif text-xl font-semibold tracking-wide">
         {title}
       </h2>
-      {lead ? <p className="mt-1.5 text-muted">{lead}</p> : null}
+      {lead ? <p className="mt-1.5 text-pretty text-muted">{lead}</p> : null}
       <div className="mt-5">{children}</div>
     </section>
   );

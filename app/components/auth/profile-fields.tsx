@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
@@ -24,11 +24,15 @@ export type ProfileDefaults = Partial<Record<ProfileTextField, string>> & {
   marketing?: Partial<Record<"sms" | "email" | "line", boolean>>;
 };
 
+/**
+ * A titled card of fields. The legend floats inside the card (a legend otherwise sits on the
+ * fieldset's border, cutting it), so it reads like the headings of the other account cards.
+ */
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <fieldset className="space-y-5 rounded-3xl border border-line bg-white p-5 sm:p-6">
-      <legend className="px-2 text-lg font-semibold">{title}</legend>
-      {children}
+    <fieldset className="min-w-0 rounded-3xl border border-line bg-white p-5 sm:p-7">
+      <legend className="float-left mb-5 w-full font-serif text-xl font-semibold tracking-wide">{title}</legend>
+      <div className="clear-both space-y-5">{children}</div>
     </fieldset>
   );
 }
@@ -52,10 +56,13 @@ export function ProfileFields({
   form,
   defaults = {},
   address,
+  email,
 }: {
   form: FormState;
   defaults?: ProfileDefaults;
   address: AddressOptions;
+  /** What edit-info says beside the e-mail field (how a change is verified, an address waiting for its code). */
+  email?: { description?: string; notice?: ReactNode };
 }) {
   const t = useT();
   const [city, setCity] = useState(form.value("city", defaults.city ?? ""));
@@ -82,7 +89,6 @@ export function ProfileFields({
         district
         ? [{ name: district, postalCode: "" }]
         : [];
-  const postalCode = districts.find((d) => d.name === district)?.postalCode || undefined;
   const gender = form.value("gender", defaults.gender ?? "male");
 
   return (
@@ -128,12 +134,15 @@ export function ProfileFields({
             defaultValue: form.value("birthday", defaults.birthday ?? ""),
           }}
         />
-        <EmailField
-          required={false}
-          description={t("profile.email.description")}
-          errors={form.errors("email")}
-          defaultValue={form.value("email", defaults.email ?? "")}
-        />
+        <div className="space-y-3">
+          <EmailField
+            required={false}
+            description={email?.description ?? t("profile.email.description")}
+            errors={form.errors("email")}
+            defaultValue={form.value("email", defaults.email ?? "")}
+          />
+          {email?.notice}
+        </div>
       </Section>
 
       <Section title={t("profile.section.invoice")}>
@@ -196,7 +205,6 @@ export function ProfileFields({
           </NativeSelectField>
           <NativeSelectField
             label={t("profile.district.label")}
-            description={postalCode ? `${postalCode}` : undefined}
             errors={form.errors("district")}
             selectProps={{
               name: "district",

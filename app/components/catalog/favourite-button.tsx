@@ -13,9 +13,8 @@ export function FavouriteButton({ saved }: { saved: boolean | null }) {
   const fetcher = useFetcher<{ favourite: boolean }>();
   const location = useLocation();
   if (saved === null) {
-    const back = encodeURIComponent(location.pathname);
     return (
-      <Link to={`${links["member-login"]()}?redirectTo=${back}`} className={buttonVariants({ variant: "secondary" })}>
+      <Link to={links["member-login"](location.pathname)} className={buttonVariants({ variant: "secondary" })}>
         <Heart className="size-5" />
         {t("favourite.loginToSave")}
       </Link>

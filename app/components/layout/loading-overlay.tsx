@@ -1,6 +1,6 @@
+import { LOADING_OVERLAY_DELAY_MS } from "@platform/constants";
 import { useEffect, useState } from "react";
 import { useFetchers, useNavigation } from "react-router";
-import { LOADING_OVERLAY_DELAY_MS } from "~/lib/constants";
 import { useT } from "~/lib/i18n";
 
 /** Full-screen 請稍候... overlay, shown only when a navigation or submission is slow, so fast ones never flash. */

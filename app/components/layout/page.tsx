@@ -19,7 +19,7 @@ export function Page({
     <div className={cn("mx-auto px-4 py-10 sm:px-6 sm:py-14", width === "narrow" ? "max-w-lg" : "max-w-6xl")}>
       {eyebrow ? <p className="text-sm tracking-[0.2em] text-brand-700">{eyebrow}</p> : null}
       <h1 className="mt-1 font-serif text-3xl font-semibold tracking-wide sm:text-4xl">{title}</h1>
-      {lead ? <p className="mt-3 max-w-2xl text-lg text-muted">{lead}</p> : null}
+      {lead ? <p className="mt-3 max-w-2xl text-lg text-pretty text-muted">{lead}</p> : null}
       <div className="mt-8">{children}</div>
     </div>
   );

@@ -2,19 +2,9 @@ import { type KeyboardEvent, lazy, Suspense, useRef, useState } from "react";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { Ticket } from "./icons";
+import type { WalletCouponView } from "./view-types";
 
 const CouponFullScreen = lazy(() => import("./overlays").then((m) => ({ default: m.CouponFullScreen })));
-
-export type WalletCouponView = {
-  id: string;
-  code: string;
-  state: "unused" | "used" | "expired" | "cancelled";
-  rewardName: string;
-  kind: "amount-off" | "gift";
-  amountOff: number | null;
-  /** Formatted on the server (Taipei): the last valid day, the day it was used, or the day it expired. */
-  date: string;
-};
 
 const TABS = ["unused", "used", "expired"] as const;
 type Tab = (typeof TABS)[number];

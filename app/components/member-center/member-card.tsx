@@ -53,7 +53,7 @@ function useCardToken(initial: CardTokenPayload) {
     try {
       const res = await fetch(links.cardToken(), { headers: { Accept: "application/json" }, cache: "no-store" });
       if (res.status === 401) {
-        window.location.assign(`${links["member-login"]()}?redirectTo=${encodeURIComponent(links["member-center"]())}`);
+        window.location.assign(links["member-login"](links["member-center"]()));
         return;
       }
       if (!res.ok) throw new Error(`card token: ${res.status}`);

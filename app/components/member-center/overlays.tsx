@@ -6,9 +6,8 @@ import { LoaderCircle } from "~/components/ui/icons";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { CardTokenPayload } from "./card-token-payload";
-import type { WalletCouponView } from "./coupon-wallet";
 import { Modal } from "./modal";
-import type { RedeemAnswer } from "./rewards";
+import type { RedeemAnswer, WalletCouponView } from "./view-types";
 
 /**
  * The member center's overlays, loaded on first use (and prefetched when the page is idle): the

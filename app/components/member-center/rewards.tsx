@@ -1,42 +1,28 @@
-import { lazy, Suspense, useState } from "react";
+import { Fragment, lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { cn } from "~/lib/cn";
-import { formatNumber, type MessageKey, type Translate } from "~/lib/i18n";
+import { formatNumber, type Translate } from "~/lib/i18n";
 import { Gift, Ticket } from "./icons";
+import type { RewardView } from "./view-types";
 
 const RedeemDialog = lazy(() => import("./overlays").then((m) => ({ default: m.RedeemDialog })));
 
-export type RewardView = {
-  id: string;
-  name: string;
-  kind: "amount-off" | "gift";
-  amountOff: number | null;
-  pointsCost: number;
-  couponValidDays: number;
-  stock: number | null;
-  blocked: "points" | "limit" | "stock" | null;
-};
-
-export type RedeemAnswer =
-  | { ok: true; couponId: string; balance: number }
-  | { ok: false; error: string; balance: number | null };
-
 const number = formatNumber;
 
-export function errorText(t: Translate, answer: Extract<RedeemAnswer, { ok: false }>, locale: string): string {
-  const known = [
-    "insufficient_points",
-    "out_of_stock",
-    "limit_reached",
-    "reward_unavailable",
-    "reward_not_found",
-    "member_disabled",
-  ];
-  const key = (
-    known.includes(answer.error) ? `member.center.rewards.error.${answer.error}` : "member.center.rewards.error.generic"
-  ) as MessageKey;
-  return t(key, { balance: number(answer.balance ?? 0, locale) });
+/**
+ * Short phrases joined by " · " that wrap only between phrases (CJK text may otherwise break after
+ * any character and leave one on a line of its own); a phrase wider than the card still wraps.
+ */
+function Phrases({ parts }: { parts: (string | null)[] }) {
+  return parts
+    .filter((part): part is string => Boolean(part))
+    .map((part, i) => (
+      <Fragment key={part}>
+        {i > 0 ? " · " : null}
+        <span className="inline-block">{part}</span>
+      </Fragment>
+    ));
 }
 
 /**
@@ -75,7 +61,7 @@ export function RewardsCatalogue({
   }
   return (
     <>
-      <ul className="grid gap-3 sm:grid-cols-2" data-testid="reward-list">
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="reward-list">
         {rewards.map((r) => (
           <li
             key={r.id}
@@ -92,14 +78,17 @@ export function RewardsCatalogue({
               <div className="min-w-0 flex-1">
                 <h3 className="font-semibold text-ink">{r.name}</h3>
                 <p className="text-sm text-muted">
-                  {r.kind === "amount-off" && r.amountOff
-                    ? t("member.center.rewards.amountOff", { amount: number(r.amountOff, locale) })
-                    : t("member.center.rewards.gift")}
-                  {" · "}
-                  {t("member.center.rewards.validDays", { days: r.couponValidDays })}
-                  {r.stock !== null && r.stock > 0 && r.stock <= 20
-                    ? ` · ${t("member.center.rewards.stock", { count: r.stock })}`
-                    : ""}
+                  <Phrases
+                    parts={[
+                      r.kind === "amount-off" && r.amountOff
+                        ? t("member.center.rewards.amountOff", { amount: number(r.amountOff, locale) })
+                        : t("member.center.rewards.gift"),
+                      t("member.center.rewards.validDays", { days: r.couponValidDays }),
+                      r.stock !== null && r.stock > 0 && r.stock <= 20
+                        ? t("member.center.rewards.stock", { count: r.stock })
+                        : null,
+                    ]}
+                  />
                 </p>
               </div>
             </div>
@@ -143,7 +132,7 @@ export function RewardsCatalogue({
             t={t}
             confirmBody={<ConfirmBody t={t} locale={locale} reward={open} balance={balance} />}
             hiddenFields={(key) => <HiddenFields reward={open} redeemKey={key} />}
-            errorMessage={(answer) => errorText(t, answer, locale)}
+            errorMessage={(answer) => answer.message}
             redeemKey={redeemKey}
             onClose={() => setOpenId(null)}
             onViewCoupon={(id) => {

@@ -22,7 +22,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
         <ToastViewport id={toast.id} type={toast.type} text={text} />
       </Suspense>
       <noscript>
-        <p role="status" className="fixed inset-x-0 top-0 z-50 bg-ink px-4 py-3 text-center text-paper">
+        <p role="status" className="fixed inset-x-0 bottom-0 z-50 bg-ink px-4 py-3 text-center text-paper">
           {text}
         </p>
       </noscript>

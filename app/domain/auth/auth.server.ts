@@ -1,12 +1,6 @@
 import { passkey } from "@better-auth/passkey";
-import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
-import { setSessionCookie } from "better-auth/cookies";
-import { eq } from "drizzle-orm";
-import { z } from "zod";
-import type { AppConfig } from "../../../server/config";
-import type { Database } from "../../../server/db/client";
+import { type AppConfig, CLIENT_ADDRESS_HEADER } from "@platform/config";
+import type { Database } from "@platform/db/client";
 import {
   authAccount,
   authPasskey,
@@ -15,7 +9,13 @@ import {
   authUser,
   authVerification,
   member,
-} from "../../../server/db/schema";
+} from "@platform/db/schema";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
+import { setSessionCookie } from "better-auth/cookies";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
 import { recordLogin } from "../members/members.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
@@ -121,7 +121,8 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
     advanced: {
       useSecureCookies: config.isProduction,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isProduction },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ["x-forwarded-for"] : [] },
+      // The address Express decided on (TRUST_PROXY), never a raw X-Forwarded-For (server/app.ts sets it).
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     // Our flows replace these public endpoints (hashed codes, per-number limits, no enumeration).
     disabledPaths: [

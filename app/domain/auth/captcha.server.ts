@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
+import type { Database } from "@platform/db/client";
 import { createChallenge, verifySolution } from "altcha-lib/v1";
-import type { Database } from "../../../server/db/client";
-import { hitLimits } from "./rate-limits.server";
+import { claimLimits } from "./rate-limits.server";
 
 /**
  * ALTCHA proof-of-work captcha (self-hosted, invisible): the page solves a SHA-256 puzzle in a
@@ -33,6 +33,6 @@ export async function verifyCaptcha(db: Database, payload: unknown, secret: stri
   } catch {
     return false;
   }
-  const once = await hitLimits(db, [{ key: `captcha:${signature}`, window: "day", max: 1 }]);
+  const once = await claimLimits(db, [{ key: `captcha:${signature}`, window: "day", max: 1 }]);
   return once.allowed;
 }

@@ -1,28 +1,32 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { loadConfig } from "@platform/config";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { authUser, member, oneTimeCode, rateLimitCounter } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "@platform/testing/database";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../server/config";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { authUser, member, oneTimeCode, rateLimitCounter } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "../../../server/testing/database";
-import { RecordingMessaging } from "../../../server/testing/recording-messaging";
 import { createMember } from "../members/members.server";
+import { RecordingMessaging } from "../messaging/recording-messaging";
 import { type Auth, createAuth } from "./auth.server";
 import {
   type AuthDeps,
   completePasswordReset,
   deleteAbandonedSignups,
-  requestPasswordReset,
-  requestSignupCode,
   setPassword,
   startSession,
   verifyLogin,
-  verifyPasswordReset,
-  verifySignupCode,
 } from "./flows.server";
 import { issueCode, verifyCode } from "./one-time-codes.server";
+import {
+  completeVerification,
+  requestPasswordReset,
+  requestSignupCode,
+  requestVerification,
+  verifyPasswordReset,
+  verifySignupCode,
+} from "./verification.server";
 
 const SECRET = "integration-secret-integration-secret-0123456789";
 const STRONG = "Tile-and-Walnut-2026!";
@@ -133,6 +137,69 @@ describe("phone sign-up", () => {
     const deleted = await deleteAbandonedSignups(handle.db, new Date(Date.now() + 25 * 3_600_000));
     expect(deleted).toBeGreaterThanOrEqual(1);
     expect(await handle.db.select().from(authUser).where(eq(authUser.phoneNumber, phone))).toHaveLength(0);
+  });
+
+  it("counts an 'already a member' answer against the number's send limits before giving it", async () => {
+    const phone = newPhone();
+    await signUp(phone);
+    messaging.sms = [];
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await requestSignupCode(deps, { phoneNumber: phone, ip: "203.0.113.5", locale: "zh-TW" });
+      answers.push(result.ok ? "sent" : result.reason);
+    }
+    // The sign-up itself used one of the number's 5 sends this hour.
+    expect(answers).toEqual(["already_member", "already_member", "already_member", "already_member", "rate_limited"]);
+    expect(messaging.sms).toHaveLength(0);
+  });
+});
+
+describe("LINE sign-up phone step", () => {
+  it("gives a verified free number to the LINE user, removing an abandoned sign-up that held it", async () => {
+    const phone = newPhone();
+    // An abandoned phone sign-up: a verified user without a member row.
+    await requestSignupCode(deps, { phoneNumber: phone, ip: null, locale: "zh-TW" });
+    const abandoned = await verifySignupCode(deps, { phoneNumber: phone, code: messaging.lastCode(phone) });
+    if (!abandoned.ok) throw new Error("not verified");
+    await handle.db.delete(oneTimeCode);
+    const ctx = await auth.$context;
+    const lineUser = await ctx.internalAdapter.createUser(
+      { name: "LINE", email: `line-${phone.slice(1)}@example.com` },
+      { method: "line" },
+    );
+    const sent = await requestVerification(deps, { flow: "line-signup", phoneNumber: phone, ip: null, locale: "en" });
+    expect(sent.ok).toBe(true);
+    expect(messaging.sms.at(-1)?.text).toMatch(/sign-up code is \d{6}/);
+    const verified = await completeVerification(deps, {
+      flow: "line-signup",
+      userId: lineUser.id,
+      phoneNumber: phone,
+      code: messaging.lastCode(phone),
+    });
+    expect(verified).toEqual({ ok: true, existingMemberUserId: null });
+    const holders = await handle.db.select({ id: authUser.id }).from(authUser).where(eq(authUser.phoneNumber, phone));
+    expect(holders).toEqual([{ id: lineUser.id }]);
+  });
+
+  it("only names the member whose number was verified (the LINE login may then move there)", async () => {
+    const phone = newPhone();
+    const { userId } = await signUp(phone);
+    await handle.db.delete(oneTimeCode);
+    const ctx = await auth.$context;
+    const lineUser = await ctx.internalAdapter.createUser(
+      { name: "LINE", email: `line-${phone.slice(1)}@example.com` },
+      { method: "line" },
+    );
+    await requestVerification(deps, { flow: "line-signup", phoneNumber: phone, ip: null, locale: "zh-TW" });
+    const verified = await completeVerification(deps, {
+      flow: "line-signup",
+      userId: lineUser.id,
+      phoneNumber: phone,
+      code: messaging.lastCode(phone),
+    });
+    expect(verified).toEqual({ ok: true, existingMemberUserId: userId });
+    const [line] = await handle.db.select().from(authUser).where(eq(authUser.id, lineUser.id));
+    expect(line?.phoneNumber).toBeNull();
   });
 });
 
@@ -304,6 +371,45 @@ describe("forgot password", () => {
     expect(messaging.sms).toHaveLength(0);
   });
 
+  it("answers alike for a member's number and an unknown one at every step, also after 5 wrong codes", async () => {
+    const known = newPhone();
+    await signUp(known);
+    const unknown = newPhone();
+    messaging.sms = [];
+    async function steps(target: string) {
+      const answers: unknown[] = [];
+      const sent = await requestPasswordReset(deps, { channel: "phone", target, ip: "198.51.100.20", locale: "zh-TW" });
+      answers.push(sent.ok ? { ok: true, code: sent.code } : sent);
+      const again = await requestPasswordReset(deps, {
+        channel: "phone",
+        target,
+        ip: "198.51.100.20",
+        locale: "zh-TW",
+      });
+      answers.push(again.ok ? "sent" : again.reason);
+      // One wrong code for both: never the member's real one.
+      const wrong = messaging.sms.length > 0 && messaging.lastCode(known) === "000000" ? "111111" : "000000";
+      for (let i = 0; i < 6; i++) {
+        const verified = await verifyPasswordReset(deps, { channel: "phone", target, code: wrong });
+        answers.push(verified.ok ? "accepted" : verified.reason);
+      }
+      return answers;
+    }
+    const expected = [
+      { ok: true, code: "" },
+      "cooldown",
+      "invalid",
+      "invalid",
+      "invalid",
+      "invalid",
+      "too_many_attempts",
+      "too_many_attempts",
+    ];
+    expect(await steps(known)).toEqual(expected);
+    expect(await steps(unknown)).toEqual(expected);
+    expect(messaging.sms.map((m) => m.to)).toEqual([known]);
+  });
+
   it("resets the password by SMS code and ends every session", async () => {
     const phone = newPhone();
     const { userId } = await signUp(phone);
@@ -399,7 +505,7 @@ if (testDatabaseDriver() === "postgres")
 
 describe("sessions", () => {
   it("are listed for their owner and can be revoked one by one or all but the current one", async () => {
-    const { listSessions, revokeOtherSessions, revokeSession } = await import("./sessions.server");
+    const { listSessions, revokeOtherSessions, revokeSession } = await import("./active-sessions.server");
     const phone = newPhone();
     const { userId } = await signUp(phone);
     const cookies = [];

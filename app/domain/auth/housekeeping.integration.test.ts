@@ -1,7 +1,7 @@
+import { authUser, rateLimitCounter } from "@platform/db/schema";
+import { jobQueueTestRig } from "@platform/testing/job-queue";
+import { waitFor } from "@platform/testing/wait";
 import { expect, it } from "vitest";
-import { authUser, rateLimitCounter } from "../../../server/db/schema";
-import { jobQueueTestRig } from "../../../server/testing/job-queue";
-import { waitFor } from "../../../server/testing/wait";
 import { ACCOUNT_HOUSEKEEPING_QUEUE, registerAccountHousekeeping } from "./housekeeping.server";
 
 const rig = jobQueueTestRig("housekeeping", registerAccountHousekeeping);

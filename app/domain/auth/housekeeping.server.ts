@@ -1,5 +1,5 @@
-import type { Database } from "../../../server/db/client";
-import type { JobQueue } from "../../../server/jobs/queue";
+import type { Database } from "@platform/db/client";
+import type { JobQueue } from "@platform/jobs/queue";
 import { purgeUsedIdTokens } from "../line/line.server";
 import { deleteAbandonedSignups } from "./flows.server";
 import { purgeExpiredLimits } from "./rate-limits.server";

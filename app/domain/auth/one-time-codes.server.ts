@@ -1,9 +1,9 @@
-import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { oneTimeCode } from "../../../server/db/schema";
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { oneTimeCode } from "@platform/db/schema";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { CodePurpose } from "../messaging/types";
-import { hitLimits, type Limit } from "./rate-limits.server";
+import { claimLimitsIn, type Limit, LimitRefusedError } from "./rate-limits.server";
 
 /** PRODUCT.md §3 "Messages and codes". */
 export const CODE_POLICY = {
@@ -13,6 +13,8 @@ export const CODE_POLICY = {
   resendCooldownSeconds: 60,
   perTarget: { hour: 5, day: 10 },
   perIp: { hour: 10, day: 30 },
+  /** Codes a logged-in member may have sent to new numbers or addresses (change-phone, change-e-mail). */
+  perMember: { hour: 5, day: 10 },
 } as const;
 
 export type IssueResult =
@@ -25,7 +27,7 @@ function hashCode(secret: string, purpose: string, target: string, code: string)
   return createHmac("sha256", secret).update(`${purpose}\u0000${target}\u0000${code}`).digest("hex");
 }
 
-export function sendLimits(target: string, ip: string | null): Limit[] {
+export function sendLimits(target: string, ip: string | null, memberUserId?: string): Limit[] {
   const limits: Limit[] = [
     { key: `otp:target:${target}`, window: "hour", max: CODE_POLICY.perTarget.hour },
     { key: `otp:target:${target}`, window: "day", max: CODE_POLICY.perTarget.day },
@@ -36,107 +38,152 @@ export function sendLimits(target: string, ip: string | null): Limit[] {
       { key: `otp:ip:${ip}`, window: "day", max: CODE_POLICY.perIp.day },
     );
   }
+  if (memberUserId) {
+    limits.push(
+      { key: `otp:member:${memberUserId}`, window: "hour", max: CODE_POLICY.perMember.hour },
+      { key: `otp:member:${memberUserId}`, window: "day", max: CODE_POLICY.perMember.day },
+    );
+  }
   return limits;
 }
 
+class CooldownError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("cooldown");
+  }
+}
+
 /**
- * Checks the resend cooldown and the send limits, then (only when `deliver` is true) creates a
- * new code. Callers that must not reveal whether an account exists pass deliver=false for unknown
- * targets: the limits and the answer are the same, but no code exists and nothing is sent.
+ * Creates a new code for a target and purpose, all or nothing in one transaction of two atomic
+ * statements:
+ * 1. the code row is upserted only if the previous code for this target and purpose is at least
+ *    60 s old (`on conflict … do update … where created_at <= now − 60 s`): there is one row per
+ *    target and purpose, so simultaneous sends queue on it and one wins (the resend cooldown);
+ * 2. one hit is claimed on every send limit (claimLimitsIn).
+ * Either refusal rolls both back.
+ *
+ * `deliver: false` is for answers that must not reveal whether an account exists (an unknown
+ * target of "forgot password", a number that is already a member's): the same limits are counted
+ * and a code row exists with the same attempts and expiry, but its hash matches no code and the
+ * caller sends nothing. `memberUserId` also counts the send against that member's own limits.
  */
 export async function issueCode(
   db: Database,
-  input: { purpose: CodePurpose; target: string; ip: string | null; secret: string; deliver?: boolean },
+  input: {
+    purpose: CodePurpose;
+    target: string;
+    ip: string | null;
+    secret: string;
+    deliver?: boolean;
+    memberUserId?: string;
+  },
   now = new Date(),
 ): Promise<IssueResult> {
-  const [latest] = await db
-    .select({ createdAt: oneTimeCode.createdAt })
-    .from(oneTimeCode)
-    .where(and(eq(oneTimeCode.target, input.target), eq(oneTimeCode.purpose, input.purpose)))
-    .orderBy(desc(oneTimeCode.createdAt))
-    .limit(1);
-  if (latest) {
-    const elapsed = (now.getTime() - latest.createdAt.getTime()) / 1000;
-    if (elapsed < CODE_POLICY.resendCooldownSeconds) {
-      return {
-        ok: false,
-        reason: "cooldown",
-        retryAfterSeconds: Math.ceil(CODE_POLICY.resendCooldownSeconds - elapsed),
-      };
-    }
-  }
-  const limited = await hitLimits(db, sendLimits(input.target, input.ip), now);
-  if (!limited.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limited.retryAfterSeconds };
-
+  const deliver = input.deliver !== false;
   const code = String(randomInt(0, 10 ** CODE_POLICY.digits)).padStart(CODE_POLICY.digits, "0");
+  // A decoy hash is random hex of the same length: nothing typed can ever match it.
+  const codeHash = deliver
+    ? hashCode(input.secret, input.purpose, input.target, code)
+    : randomBytes(32).toString("hex");
   const expiresAt = new Date(now.getTime() + CODE_POLICY.validMinutes * 60_000);
-  if (input.deliver === false) {
-    // Record the attempt for the cooldown without a usable code (the hash of nothing matches nothing).
-    await db.insert(oneTimeCode).values({
-      purpose: input.purpose,
-      target: input.target,
-      codeHash: "unusable",
-      expiresAt: now,
-      consumedAt: now,
-      createdAt: now,
+  const cooldownEdge = new Date(now.getTime() - CODE_POLICY.resendCooldownSeconds * 1000);
+  try {
+    await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      // A new code replaces the previous one for the same target and purpose (its attempts too).
+      const fresh = { codeHash, attempts: 0, expiresAt, consumedAt: null, createdAt: now };
+      const [issued] = await tx
+        .insert(oneTimeCode)
+        .values({ purpose: input.purpose, target: input.target, ...fresh })
+        .onConflictDoUpdate({
+          target: [oneTimeCode.target, oneTimeCode.purpose],
+          set: fresh,
+          setWhere: sql`${oneTimeCode.createdAt} <= ${cooldownEdge.toISOString()}::timestamptz`,
+        })
+        .returning({ id: oneTimeCode.id });
+      if (!issued) {
+        const [previous] = await tx
+          .select({ createdAt: oneTimeCode.createdAt })
+          .from(oneTimeCode)
+          .where(and(eq(oneTimeCode.target, input.target), eq(oneTimeCode.purpose, input.purpose)));
+        const elapsed = previous ? (now.getTime() - previous.createdAt.getTime()) / 1000 : 0;
+        throw new CooldownError(Math.max(1, Math.ceil(CODE_POLICY.resendCooldownSeconds - elapsed)));
+      }
+      await claimLimitsIn(tx, sendLimits(input.target, input.ip, input.memberUserId), now);
     });
-    return { ok: true, code: "", expiresAt };
+  } catch (error) {
+    if (error instanceof CooldownError) {
+      return { ok: false, reason: "cooldown", retryAfterSeconds: error.retryAfterSeconds };
+    }
+    if (error instanceof LimitRefusedError) {
+      return { ok: false, reason: "rate_limited", retryAfterSeconds: error.retryAfterSeconds };
+    }
+    throw error;
   }
-  // A new code replaces any older unused one for the same target and purpose.
-  await db
-    .update(oneTimeCode)
-    .set({ consumedAt: now })
-    .where(
-      and(eq(oneTimeCode.target, input.target), eq(oneTimeCode.purpose, input.purpose), isNull(oneTimeCode.consumedAt)),
-    );
-  await db.insert(oneTimeCode).values({
-    purpose: input.purpose,
-    target: input.target,
-    codeHash: hashCode(input.secret, input.purpose, input.target, code),
-    expiresAt,
-    createdAt: now,
-  });
-  return { ok: true, code, expiresAt };
+  return { ok: true, code: deliver ? code : "", expiresAt };
 }
 
-/** Verifies and consumes a code. Wrong tries count against the code; the 5th wrong try burns it. */
+/**
+ * Verifies and consumes a code. Every try first claims one of the code's 5 tries in one
+ * conditional update (`attempts = attempts + 1 … where attempts < 5 and unexpired and unused`),
+ * and only a claimed try is compared: simultaneous guesses on any number of app instances try at
+ * most 5 codes, and once they are spent the right code is refused too.
+ */
 export async function verifyCode(
   db: Database,
   input: { purpose: CodePurpose; target: string; code: string; secret: string },
   now = new Date(),
 ): Promise<VerifyResult> {
-  const [row] = await db
-    .select()
-    .from(oneTimeCode)
+  const [claimed] = await db
+    .update(oneTimeCode)
+    .set({ attempts: sql`${oneTimeCode.attempts} + 1` })
     .where(
-      and(eq(oneTimeCode.target, input.target), eq(oneTimeCode.purpose, input.purpose), isNull(oneTimeCode.consumedAt)),
+      and(
+        eq(oneTimeCode.target, input.target),
+        eq(oneTimeCode.purpose, input.purpose),
+        isNull(oneTimeCode.consumedAt),
+        gt(oneTimeCode.expiresAt, now),
+        lt(oneTimeCode.attempts, CODE_POLICY.maxWrongTries),
+      ),
     )
-    .orderBy(desc(oneTimeCode.createdAt))
-    .limit(1);
-  if (!row) return { ok: false, reason: "invalid" };
-  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
-  if (row.attempts >= CODE_POLICY.maxWrongTries) return { ok: false, reason: "too_many_attempts" };
+    .returning({ id: oneTimeCode.id, codeHash: oneTimeCode.codeHash, attempts: oneTimeCode.attempts });
+  if (!claimed) return { ok: false, reason: await whyNoTry(db, input, now) };
 
-  const expected = Buffer.from(row.codeHash, "hex");
-  const given = Buffer.from(hashCode(input.secret, input.purpose, input.target, input.code.trim()), "hex");
-  const matches =
-    /^\d{6}$/.test(input.code.trim()) && expected.length === given.length && timingSafeEqual(expected, given);
+  const typed = input.code.trim();
+  const expected = Buffer.from(claimed.codeHash, "hex");
+  const given = Buffer.from(hashCode(input.secret, input.purpose, input.target, typed), "hex");
+  const matches = /^\d{6}$/.test(typed) && expected.length === given.length && timingSafeEqual(expected, given);
   if (!matches) {
-    const [updated] = await db
-      .update(oneTimeCode)
-      .set({ attempts: sql`${oneTimeCode.attempts} + 1` })
-      .where(eq(oneTimeCode.id, row.id))
-      .returning({ attempts: oneTimeCode.attempts });
-    return {
-      ok: false,
-      reason: (updated?.attempts ?? 0) >= CODE_POLICY.maxWrongTries ? "too_many_attempts" : "invalid",
-    };
+    return { ok: false, reason: claimed.attempts >= CODE_POLICY.maxWrongTries ? "too_many_attempts" : "invalid" };
   }
-  // Single use even under concurrent submissions: only one update can flip consumedAt.
+  // Single use even under simultaneous submissions: only one update can flip consumedAt, and only
+  // for the code that was compared (a resend in between replaced it).
   const consumed = await db
     .update(oneTimeCode)
     .set({ consumedAt: now })
-    .where(and(eq(oneTimeCode.id, row.id), isNull(oneTimeCode.consumedAt), gt(oneTimeCode.expiresAt, now)))
+    .where(
+      and(
+        eq(oneTimeCode.id, claimed.id),
+        eq(oneTimeCode.codeHash, claimed.codeHash),
+        isNull(oneTimeCode.consumedAt),
+        gt(oneTimeCode.expiresAt, now),
+      ),
+    )
     .returning({ id: oneTimeCode.id });
   return consumed.length === 1 ? { ok: true } : { ok: false, reason: "invalid" };
+}
+
+/** Why no try could be claimed (the answer only; the refusal was decided by the update). */
+async function whyNoTry(
+  db: Database,
+  input: { purpose: CodePurpose; target: string },
+  now: Date,
+): Promise<"invalid" | "expired" | "too_many_attempts"> {
+  const [row] = await db
+    .select({ expiresAt: oneTimeCode.expiresAt, consumedAt: oneTimeCode.consumedAt, attempts: oneTimeCode.attempts })
+    .from(oneTimeCode)
+    .where(and(eq(oneTimeCode.target, input.target), eq(oneTimeCode.purpose, input.purpose)));
+  if (!row || row.consumedAt) return "invalid";
+  if (row.expiresAt <= now) return "expired";
+  return row.attempts >= CODE_POLICY.maxWrongTries ? "too_many_attempts" : "invalid";
 }

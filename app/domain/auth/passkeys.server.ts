@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { authPasskey } from "@platform/db/schema";
 import { and, desc, eq } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { authPasskey } from "../../../server/db/schema";
 
 /**
  * The member's passkeys for the security page. Registration and passkey login go through

@@ -1,7 +1,7 @@
+import { revokeOtherSessions } from "./active-sessions.server";
 import { type AuthDeps, setPassword } from "./flows.server";
 import { type IdentityResult, proveIdentity } from "./identity.server";
 import type { PasswordProblem } from "./password-check.server";
-import { revokeOtherSessions } from "./sessions.server";
 
 export type ChangePasswordResult =
   | { ok: true; endedSessions: number }

@@ -1,10 +1,21 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "@platform/db/client";
+import { rateLimitCounter } from "@platform/db/schema";
+import { countLimitRefusal } from "@platform/metrics";
+import { and, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { rateLimitCounter } from "../../../server/db/schema";
 
 export type Window = "minute" | "hour" | "day";
-export type Limit = { key: string; window: Window; max: number };
+
+/**
+ * At most `max` hits per window. With `backoff`, the hits after the first `free` ones also wait
+ * 2^(n − free + 1) seconds after the previous hit (n = hits so far), at most `maxDelaySeconds`.
+ */
+export type Limit = {
+  key: string;
+  window: Window;
+  max: number;
+  backoff?: { free: number; maxDelaySeconds: number };
+};
 
 export type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -16,69 +27,119 @@ function windowBounds(window: Window, now: Date): { start: Date; end: Date } {
   return { start, end: new Date(start.getTime() + size) };
 }
 
+const rowKey = (limit: Limit) => `${limit.key}:${limit.window}`;
+
+function backoffDelaySeconds(count: number, backoff: NonNullable<Limit["backoff"]>): number {
+  return Math.min(backoff.maxDelaySeconds, 2 ** (count - backoff.free + 1));
+}
+
+/** The SQL condition under which an existing counter row still has room for one more hit. */
+function roomFor(limit: Limit, now: Date): SQL {
+  const below = sql`${rateLimitCounter.count} < ${limit.max}::int`;
+  if (!limit.backoff) return below;
+  const { free, maxDelaySeconds } = limit.backoff;
+  const waited = sql`${rateLimitCounter.lastHitAt} <= ${now.toISOString()}::timestamptz - make_interval(secs => least(${maxDelaySeconds}::float8, power(2, ${rateLimitCounter.count} - ${free}::int + 1)))`;
+  return sql`(${below} and (${rateLimitCounter.count} < ${free}::int or ${waited}))`;
+}
+
+/** Thrown inside a transaction when a limit has no room: the transaction rolls back, nothing is counted. */
+export class LimitRefusedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("limit reached");
+    this.name = "LimitRefusedError";
+  }
+}
+
 /**
- * Counts one hit against each limit, atomically in the database (so the limits hold across every
- * app instance). If any limit is exceeded nothing is counted for the others and the caller learns
- * how long to wait.
+ * Claims one hit of every limit in ONE statement: an upsert whose update only happens while the row
+ * has room (`… on conflict do update … where count < max [and the back-off delay has passed]`),
+ * returning the rows it claimed. PostgreSQL locks each row before it re-checks the condition, so
+ * simultaneous requests on any number of app instances queue on the row and exactly `max` of them
+ * are let through — no read-then-write. Rows are claimed in key order, so two claims never wait on
+ * each other in a cycle.
+ *
+ * When one limit has no room this throws LimitRefusedError; the caller's transaction must roll back
+ * so that the other limits of the set are not counted either (claimLimits does that).
  */
-export async function hitLimits(db: Database, limits: readonly Limit[], now = new Date()): Promise<LimitResult> {
-  const over = await peekLimits(db, limits, now);
-  if (!over.allowed) return over;
-  let worst: LimitResult = { allowed: true };
-  for (const limit of limits) {
+export async function claimLimitsIn(tx: Database, limits: readonly Limit[], now = new Date()): Promise<void> {
+  if (limits.length === 0) return;
+  const ordered = [...limits].sort((a, b) => (rowKey(a) < rowKey(b) ? -1 : rowKey(a) > rowKey(b) ? 1 : 0));
+  if (new Set(ordered.map(rowKey)).size !== ordered.length) throw new Error("claimLimits: duplicate limit key");
+  const values = ordered.map((limit) => {
     const { start, end } = windowBounds(limit.window, now);
-    const [row] = await db
-      .insert(rateLimitCounter)
-      .values({ key: `${limit.key}:${limit.window}`, windowStart: start, count: 1, lastHitAt: now, expiresAt: end })
-      .onConflictDoUpdate({
-        target: [rateLimitCounter.key, rateLimitCounter.windowStart],
-        set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
-      })
-      .returning({ count: rateLimitCounter.count });
-    // A concurrent request may have taken the last slot between peek and hit.
-    if ((row?.count ?? 0) > limit.max) {
-      const retry = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
-      if (worst.allowed || retry > worst.retryAfterSeconds) worst = { allowed: false, retryAfterSeconds: retry };
-    }
-  }
-  return worst;
+    return { key: rowKey(limit), windowStart: start, count: 1, lastHitAt: now, expiresAt: end };
+  });
+  const room = sql`case ${rateLimitCounter.key} ${sql.join(
+    ordered.map((limit) => sql`when ${rowKey(limit)} then ${roomFor(limit, now)}`),
+    sql` `,
+  )} else false end`;
+  const claimed = await tx
+    .insert(rateLimitCounter)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [rateLimitCounter.key, rateLimitCounter.windowStart],
+      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+      setWhere: room,
+    })
+    .returning({ key: rateLimitCounter.key });
+  if (claimed.length === ordered.length) return;
+  const got = new Set(claimed.map((row) => row.key));
+  countLimitRefusal(ordered.filter((limit) => !got.has(rowKey(limit))).map((limit) => limit.key));
+  throw new LimitRefusedError(
+    await retryAfter(
+      tx,
+      ordered.filter((limit) => !got.has(rowKey(limit))),
+      now,
+    ),
+  );
 }
 
-/** Checks the limits without counting a hit. */
-export async function peekLimits(db: Database, limits: readonly Limit[], now = new Date()): Promise<LimitResult> {
-  let worst: LimitResult = { allowed: true };
-  for (const limit of limits) {
-    const { start, end } = windowBounds(limit.window, now);
-    const rows = await db
-      .select({ count: rateLimitCounter.count })
-      .from(rateLimitCounter)
-      .where(and(eq(rateLimitCounter.key, `${limit.key}:${limit.window}`), eq(rateLimitCounter.windowStart, start)));
-    if ((rows[0]?.count ?? 0) >= limit.max) {
-      const retry = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
-      if (worst.allowed || retry > worst.retryAfterSeconds) worst = { allowed: false, retryAfterSeconds: retry };
-    }
+/**
+ * Counts one hit against each limit, all or nothing (see claimLimitsIn). If any limit has no room,
+ * nothing is counted and the caller learns how long to wait.
+ */
+export async function claimLimits(db: Database, limits: readonly Limit[], now = new Date()): Promise<LimitResult> {
+  try {
+    if (limits.length === 1) await claimLimitsIn(db, limits, now);
+    else await db.transaction((tx) => claimLimitsIn(tx as unknown as Database, limits, now));
+    return { allowed: true };
+  } catch (error) {
+    if (error instanceof LimitRefusedError) return { allowed: false, retryAfterSeconds: error.retryAfterSeconds };
+    throw error;
   }
-  return worst;
 }
 
-/** The current count and last hit of one window (for growing delays). */
-export async function readCounter(
-  db: Database,
-  key: string,
-  window: Window,
-  now = new Date(),
-): Promise<{ count: number; lastHitAt: Date | null }> {
-  const { start } = windowBounds(window, now);
-  const [row] = await db
-    .select({ count: rateLimitCounter.count, lastHitAt: rateLimitCounter.lastHitAt })
+/** How long until every refused limit has room again (for the message only; the decision is made). */
+async function retryAfter(db: Database, refused: readonly Limit[], now: Date): Promise<number> {
+  const rows = await db
+    .select({
+      key: rateLimitCounter.key,
+      windowStart: rateLimitCounter.windowStart,
+      count: rateLimitCounter.count,
+      lastHitAt: rateLimitCounter.lastHitAt,
+    })
     .from(rateLimitCounter)
-    .where(and(eq(rateLimitCounter.key, `${key}:${window}`), eq(rateLimitCounter.windowStart, start)));
-  return { count: row?.count ?? 0, lastHitAt: row?.lastHitAt ?? null };
+    .where(inArray(rateLimitCounter.key, refused.map(rowKey)));
+  let worst = 1;
+  for (const limit of refused) {
+    const { start, end } = windowBounds(limit.window, now);
+    const row = rows.find((r) => r.key === rowKey(limit) && r.windowStart.getTime() === start.getTime());
+    const count = row?.count ?? 0;
+    let wait = 0;
+    if (count >= limit.max) wait = (end.getTime() - now.getTime()) / 1000;
+    else if (limit.backoff && row && count >= limit.backoff.free) {
+      const until = row.lastHitAt.getTime() + backoffDelaySeconds(count, limit.backoff) * 1000;
+      wait = (until - now.getTime()) / 1000;
+    }
+    worst = Math.max(worst, Math.ceil(wait));
+  }
+  return worst;
 }
 
 /** Clears the counters of a key (e.g. login failures after a successful login). */
 export async function resetLimit(db: Database, key: string): Promise<void> {
-  await db.delete(rateLimitCounter).where(sql`${rateLimitCounter.key} like ${`${key}:%`}`);
+  const prefix = key.replace(/[%_\\]/g, "\\$&");
+  await db.delete(rateLimitCounter).where(sql`${rateLimitCounter.key} like ${`${prefix}:%`}`);
 }
 
 /** Removes expired windows (run by a scheduled job). */

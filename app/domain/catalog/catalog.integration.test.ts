@@ -1,10 +1,10 @@
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { authUser, material, materialFavourite, store } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromTaipeiWallClock } from "~/lib/time";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { authUser, material, materialFavourite, store } from "../../../server/db/schema";
-import { seedCatalog, seedCatalogIfEmpty } from "../../../server/db/seed";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { seedCatalog, seedCatalogIfEmpty } from "../demo";
 import { isFavourite, listFavourites, removeFavourite, saveFavourite } from "../materials/favourites.server";
 import { parseMaterialFilters } from "../materials/filters";
 import { categoryCounts, getMaterial, listCategories, listMaterials } from "../materials/materials.server";

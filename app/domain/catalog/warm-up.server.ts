@@ -1,4 +1,4 @@
-import type { Database } from "../../../server/db/client";
+import type { Database } from "@platform/db/client";
 import { featuredMaterials, getMaterial, listCategories, listMaterials } from "../materials/materials.server";
 import { parseStoreFilters } from "../stores/filters";
 import { featuredStores, getStore, listStores } from "../stores/stores.server";

@@ -1,7 +1,7 @@
+import { type Database, type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { diagnosticProbe } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { diagnosticProbe } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
 import { runCrudRoundTrip } from "./crud-round-trip.server";
 
 let testDb: TestDatabase;

@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { diagnosticProbe } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { diagnosticProbe } from "../../../server/db/schema";
 
 export type RoundTripStep = {
   step: "create" | "read" | "update" | "delete" | "verify-deleted";

@@ -1,6 +1,6 @@
+import { LINE_ISSUER } from "@platform/config";
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LINE_ISSUER } from "../../../server/config";
 import { type IdTokenFlow, verifyLineIdToken } from "./id-token.server";
 
 const CHANNEL_ID = "1234567890";

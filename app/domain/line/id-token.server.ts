@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { LINE_ISSUER } from "@platform/config";
 import { createRemoteJWKSet, decodeProtectedHeader, errors, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { LINE_ISSUER } from "../../../server/config";
 
 /**
  * LINE ID-token checks (PRODUCT.md §3 "LINE", specification §5). Both flows pin their algorithm:

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { LineConfig } from "@platform/config";
+import type { Database } from "@platform/db/client";
+import { authAccount, authUser, lineIdTokenUse, member } from "@platform/db/schema";
+import type { Logger } from "@platform/logger";
 import { and, eq, lt, ne } from "drizzle-orm";
-import type { LineConfig } from "../../../server/config";
-import type { Database } from "../../../server/db/client";
-import { authAccount, authUser, lineIdTokenUse, member } from "../../../server/db/schema";
-import type { Logger } from "../../../server/logger";
 import type { Auth } from "../auth/auth.server";
 import { findMemberByUserId, type Member } from "../members/members.server";
 import {

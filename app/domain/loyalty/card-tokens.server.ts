@@ -1,9 +1,9 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import type { CardTokenPayload } from "~/components/member-center/card-token-payload";
 import { qrSvg } from "~/lib/qr.server";
-import type { Database } from "../../../server/db/client";
-import { member } from "../../../server/db/schema";
 
 /**
  * Member card tokens for the rotating QR code: base64url(member id (16 bytes) ‖ expiry (uint32,

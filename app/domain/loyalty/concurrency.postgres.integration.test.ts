@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
 import { LoyaltyError } from "./errors";
 import { adjustPoints } from "./points.server";
 import { recordPurchase, refundPurchase } from "./purchases.server";

@@ -1,23 +1,55 @@
-/** Stable codes: the POS API answers them as `error.code`, the console maps them to messages. */
-export type LoyaltyErrorCode =
-  | "invalid_amount"
-  | "invalid_input"
-  | "member_not_found"
-  | "member_disabled"
-  | "receipt_conflict"
-  | "purchase_not_found"
-  | "refund_exceeds_purchase"
-  | "idempotency_conflict"
-  | "insufficient_points"
-  | "reward_not_found"
-  | "reward_unavailable"
-  | "out_of_stock"
-  | "limit_reached"
-  | "coupon_not_found"
-  | "coupon_used"
-  | "coupon_cancelled"
-  | "coupon_expired"
-  | "coupon_wrong_store";
+/**
+ * The loyalty area's refusals: one table, code → HTTP status → message key. The POS API answers the
+ * status and the code, the member center and the console show the message (catalogs
+ * app/locales/loyalty.*.ts, which TypeScript holds to every code here). Modelled on Documenso's
+ * AppError code → status table: a caller never chooses a status for a domain code itself.
+ *
+ * 400 the input itself is wrong; 404 the thing does not exist (or is not this caller's to see);
+ * 409 it conflicts with what the thing is now (retrying later may work); 422 the request is well
+ * formed but the rules refuse it.
+ */
+export const LOYALTY_ERRORS = {
+  invalid_amount: { status: 400 },
+  invalid_input: { status: 400 },
+  member_not_found: { status: 404 },
+  purchase_not_found: { status: 404 },
+  reward_not_found: { status: 404 },
+  coupon_not_found: { status: 404 },
+  receipt_conflict: { status: 409 },
+  idempotency_conflict: { status: 409 },
+  insufficient_points: { status: 409 },
+  reward_unavailable: { status: 409 },
+  out_of_stock: { status: 409 },
+  limit_reached: { status: 409 },
+  coupon_used: { status: 409 },
+  coupon_cancelled: { status: 409 },
+  member_disabled: { status: 422 },
+  purchase_too_old: { status: 422 },
+  refund_exceeds_purchase: { status: 422 },
+  coupon_expired: { status: 422 },
+  coupon_wrong_store: { status: 422 },
+  card_token_expired: { status: 422 },
+  card_token_forged: { status: 422 },
+  card_token_malformed: { status: 422 },
+} as const satisfies Record<string, { status: 400 | 404 | 409 | 422 }>;
+
+/** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */
+export type LoyaltyErrorCode = keyof typeof LOYALTY_ERRORS;
+
+/** The catalog key of a code's message (`{balance}` is the member's balance where a message uses it). */
+export type LoyaltyErrorMessageKey = `loyalty.error.${LoyaltyErrorCode}`;
+
+export function isLoyaltyErrorCode(code: string): code is LoyaltyErrorCode {
+  return Object.hasOwn(LOYALTY_ERRORS, code);
+}
+
+export function loyaltyErrorStatus(code: LoyaltyErrorCode): number {
+  return LOYALTY_ERRORS[code].status;
+}
+
+export function loyaltyErrorMessage(code: LoyaltyErrorCode): LoyaltyErrorMessageKey {
+  return `loyalty.error.${code}`;
+}
 
 /** A business rule refused the operation; nothing was booked. */
 export class LoyaltyError extends Error {
@@ -27,18 +59,8 @@ export class LoyaltyError extends Error {
     this.name = "LoyaltyError";
     this.code = code;
   }
-}
 
-/** True for a PostgreSQL unique violation (drizzle wraps driver errors in `cause`). */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    const {
-      code,
-      constraint_name,
-      constraint: c,
-    } = e as { code?: string; constraint_name?: string; constraint?: string };
-    if (code === "23505") return !constraint || constraint_name === constraint || c === constraint;
-    if (e === (e as { cause?: unknown }).cause) break;
+  get status(): number {
+    return loyaltyErrorStatus(this.code);
   }
-  return false;
 }

@@ -1,9 +1,9 @@
+import type { Database } from "@platform/db/client";
+import { pointLot } from "@platform/db/schema";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../../server/db/client";
-import { pointLot } from "../../../server/db/schema";
-import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { LoyaltyError } from "./errors";
 import { adjustPoints, expirePoints } from "./points.server";
 import { lotExpiry } from "./rules.server";

@@ -1,7 +1,7 @@
+import { pointLot } from "@platform/db/schema";
+import { jobQueueTestRig } from "@platform/testing/job-queue";
+import { waitFor } from "@platform/testing/wait";
 import { expect, it } from "vitest";
-import { pointLot } from "../../../server/db/schema";
-import { jobQueueTestRig } from "../../../server/testing/job-queue";
-import { waitFor } from "../../../server/testing/wait";
 import { EVALUATE_TIERS_QUEUE, EXPIRE_POINTS_QUEUE, LOYALTY_SCHEDULES, registerLoyaltyJobs } from "./jobs.server";
 import { adjustPoints } from "./points.server";
 import { ledgerTotals, newMember } from "./testing.server";

@@ -1,6 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "@platform/db/schema";
+import { countLedgerEntry } from "@platform/metrics";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "../../../server/db/schema";
 import { LoyaltyError } from "./errors";
 
 /**
@@ -171,6 +172,7 @@ async function insertEntry(
   lotExpiresAt: Date | null,
   now: Date,
 ): Promise<Entry> {
+  countLedgerEntry(input.kind);
   const [entry] = await tx
     .insert(pointEntry)
     .values({

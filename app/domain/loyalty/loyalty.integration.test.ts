@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { loyaltyAccount, reward, tierChange } from "@platform/db/schema";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../../server/db/client";
-import { loyaltyAccount, reward, tierChange } from "../../../server/db/schema";
-import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { issueCardToken, resolveCardToken } from "./card-tokens.server";
 import { LoyaltyError } from "./errors";
 import {
@@ -126,6 +126,30 @@ describe("purchases and refunds", () => {
       "member_not_found",
     );
     expect((await memberPoints(db, m.id)).entries).toHaveLength(0);
+  });
+
+  it("refuses purchases older than the booking window (90 days unless configured), but still replays a booked receipt", async () => {
+    const m = await newMember(db);
+    const day = 86_400_000;
+    const at = (daysAgo: number) => new Date(t0.getTime() - daysAgo * day);
+    const base = { memberId: m.id, storeId: "S-WIN", netAmount: 1_000 };
+    expect(await refusal(recordPurchase(db, { ...base, receiptNumber: "W-1970", purchasedAt: new Date(0) }, t0))).toBe(
+      "purchase_too_old",
+    );
+    expect(await refusal(recordPurchase(db, { ...base, receiptNumber: "W-91", purchasedAt: at(91) }, t0))).toBe(
+      "purchase_too_old",
+    );
+    const edge = await recordPurchase(db, { ...base, receiptNumber: "W-90", purchasedAt: at(90) }, t0);
+    expect(edge.pointsEarned).toBe(10);
+    // A shorter window from the configuration.
+    expect(
+      await refusal(recordPurchase(db, { ...base, receiptNumber: "W-8", purchasedAt: at(8) }, t0, { windowDays: 7 })),
+    ).toBe("purchase_too_old");
+    // The booked receipt, retried after its window closed, is still the same purchase.
+    const later = new Date(t0.getTime() + 30 * day);
+    const retry = await recordPurchase(db, { ...base, receiptNumber: "W-90", purchasedAt: at(90) }, later);
+    expect(retry).toMatchObject({ replayed: true, pointsEarned: 10 });
+    expect(await checkInvariants(m.id)).toBe(10);
   });
 
   it("lets only a refund take the balance below zero, flagged, and pays the debt from the next points", async () => {

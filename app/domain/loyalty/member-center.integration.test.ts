@@ -1,10 +1,10 @@
+import { type Database, type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { member, reward } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { member, reward } from "../../../server/db/schema";
-import { seedCatalog } from "../../../server/db/seed";
-import { bookHistory, DEMO_REWARDS, realisticHistory } from "../../../server/db/seed/member-history";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
+import { seedCatalog } from "../demo";
+import { bookHistory, DEMO_REWARDS, realisticHistory } from "../demo/member-history";
 import { couponCodeForMember, memberCenterSummary, pointsHistory } from "./member-center.server";
 import { recordPurchase } from "./purchases.server";
 import { redeemReward } from "./rewards.server";

@@ -1,6 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import { startOfTaipeiDay } from "~/lib/time";
-import { type Database, executePrepared } from "../../../server/db/client";
+import { type Database, executePrepared } from "@platform/db/client";
 import {
   coupon,
   type EntryKind,
@@ -14,8 +12,10 @@ import {
   reward,
   store,
   type Tier,
-} from "../../../server/db/schema";
-import type { CatalogImage, LocalizedText } from "../../../server/db/schema/catalog";
+} from "@platform/db/schema";
+import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { startOfTaipeiDay } from "~/lib/time";
 import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
 
 /**

@@ -1,7 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { loyaltyAccount, member, pointEntry, pointLot } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { taipeiParts } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { loyaltyAccount, member, pointEntry, pointLot } from "../../../server/db/schema";
 import { birthdayPointsWithheld } from "../members/birthday.server";
 import { LoyaltyError } from "./errors";
 import {

@@ -1,13 +1,23 @@
+import type { Database } from "@platform/db/client";
+import { isUniqueViolation } from "@platform/db/errors";
+import { purchase, purchaseRefund, type Tier } from "@platform/db/schema";
+import { countLedgerReplay } from "@platform/metrics";
 import { and, eq } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { purchase, purchaseRefund, type Tier } from "../../../server/db/schema";
-import { isUniqueViolation, LoyaltyError } from "./errors";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { LoyaltyError } from "./errors";
 import { activeMember, credit, debit, entryByKey, inTransaction, lockAccount, type Source } from "./ledger.server";
 import { currentRules, lotExpiry, pointsForAmount, TIER_ORDER, tierForSpend } from "./rules.server";
 import { changeTier, spend12Months } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
 export type Refund = typeof purchaseRefund.$inferSelect;
+
+/**
+ * How far back a purchase may be booked (days before now; PURCHASE_WINDOW_DAYS configures it): a
+ * till that was offline catches up, but a receipt from 1970 earns nothing. Taiwan keeps no daylight
+ * saving, so a day is always 24 hours.
+ */
+export const DEFAULT_PURCHASE_WINDOW_DAYS = 90;
 
 /** The largest amount one receipt may carry (NT$100,000,000): anything above is a typo or an attack. */
 export const MAX_AMOUNT = 100_000_000;
@@ -30,6 +40,8 @@ export type PurchaseInput = Source & {
   receiptNumber: string;
   netAmount: number;
   purchasedAt: Date;
+  /** Who booked it and from where: an audit row is written in the same transaction (not on a replay). */
+  audit?: AuditContext;
 };
 
 export type PurchaseResult = {
@@ -45,14 +57,22 @@ export type PurchaseResult = {
  * Books a purchase and its points (at the member's tier before it); the purchase that crosses a
  * tier threshold upgrades the member at once. The same receipt at the same store is one purchase:
  * a retry answers the first result; the same receipt for another member or amount is a conflict.
+ * A purchase older than the booking window (default 90 days) is refused: purchase_too_old.
  */
-export async function recordPurchase(db: Database, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
+export async function recordPurchase(
+  db: Database,
+  input: PurchaseInput,
+  now = new Date(),
+  options: { windowDays?: number } = {},
+): Promise<PurchaseResult> {
   assertAmount(input.netAmount);
   assertText(input.storeId, "storeId");
   assertText(input.receiptNumber, "receiptNumber");
   if (!(input.purchasedAt instanceof Date) || Number.isNaN(input.purchasedAt.getTime()) || input.purchasedAt > now) {
     throw new LoyaltyError("invalid_input", "purchasedAt must be a valid time, not in the future");
   }
+  const windowDays = options.windowDays ?? DEFAULT_PURCHASE_WINDOW_DAYS;
+  const oldest = new Date(now.getTime() - windowDays * 86_400_000);
   const attempt = () =>
     inTransaction(db, async (tx) => {
       const account = await lockAccount(tx, input.memberId);
@@ -64,6 +84,7 @@ export async function recordPurchase(db: Database, input: PurchaseInput, now = n
         if (existing.memberId !== input.memberId || existing.netAmount !== input.netAmount) {
           throw new LoyaltyError("receipt_conflict", "This receipt was already booked with other details");
         }
+        countLedgerReplay("purchase");
         return {
           purchase: existing,
           pointsEarned: existing.pointsEarned,
@@ -71,6 +92,13 @@ export async function recordPurchase(db: Database, input: PurchaseInput, now = n
           tier: account.tier,
           replayed: true,
         };
+      }
+      // After the replay above: a retry of a booked receipt still answers its first result.
+      if (input.purchasedAt < oldest) {
+        throw new LoyaltyError(
+          "purchase_too_old",
+          `purchasedAt is more than ${windowDays} days ago; such purchases cannot be booked`,
+        );
       }
       await activeMember(tx, input.memberId);
       const rules = await currentRules(tx, now);
@@ -113,6 +141,26 @@ export async function recordPurchase(db: Database, input: PurchaseInput, now = n
       if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
         await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
       }
+      if (input.audit) {
+        await recordAudit(
+          tx,
+          {
+            context: input.audit,
+            action: "purchase.recorded",
+            targetType: "purchase",
+            targetId: created.id,
+            after: {
+              memberId: input.memberId,
+              storeId: input.storeId,
+              receiptNumber: input.receiptNumber,
+              netAmount: input.netAmount,
+              pointsEarned: points,
+              tier: account.tier,
+            },
+          },
+          now,
+        );
+      }
       return { purchase: created, pointsEarned: points, balance: account.balance, tier: account.tier, replayed: false };
     });
   try {
@@ -129,6 +177,8 @@ export type RefundInput = Source & {
   amount: number;
   /** Unique per refund; a retry with the same key answers the first result. */
   idempotencyKey: string;
+  /** Who refunded and from where: an audit row is written in the same transaction (not on a replay). */
+  audit?: AuditContext;
 };
 
 export type RefundResult = {
@@ -165,6 +215,7 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         if (previous.purchaseId !== input.purchaseId || previous.amount !== input.amount) {
           throw new LoyaltyError("idempotency_conflict", "This idempotency key was used for another refund");
         }
+        countLedgerReplay("refund");
         return {
           refund: previous,
           purchase: current,
@@ -222,6 +273,25 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         .set({ refundedAmount: refunded, pointsReversed: target })
         .where(eq(purchase.id, current.id))
         .returning();
+      if (input.audit) {
+        await recordAudit(
+          tx,
+          {
+            context: input.audit,
+            action: "purchase.refunded",
+            targetType: "purchase",
+            targetId: current.id,
+            before: { refundedAmount: current.refundedAmount, pointsReversed: current.pointsReversed },
+            after: {
+              refundedAmount: refunded,
+              pointsReversed: target,
+              refundId: refund.id,
+              refundAmount: input.amount,
+            },
+          },
+          now,
+        );
+      }
       return {
         refund,
         purchase: updated ?? current,

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { coupon, pointEntry, reward } from "@platform/db/schema";
+import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { coupon, pointEntry, reward } from "../../../server/db/schema";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,
@@ -47,6 +49,7 @@ export async function redeemReward(
       if (!issued || issued.rewardId !== input.rewardId) {
         throw new LoyaltyError("idempotency_conflict", "This idempotency key was used for another redemption");
       }
+      countLedgerReplay("redeem");
       return { coupon: issued, balance: account.balance, replayed: true };
     }
     await activeMember(tx, input.memberId);
@@ -114,7 +117,14 @@ export async function couponByCode(db: Database, code: string): Promise<Coupon |
  */
 export async function useCoupon(
   db: Database,
-  input: { code: string; storeId: string; staffUserId?: string | null; apiKeyId?: string | null },
+  input: {
+    code: string;
+    storeId: string;
+    staffUserId?: string | null;
+    apiKeyId?: string | null;
+    /** Who used it and from where: an audit row is written in the same transaction. */
+    audit?: AuditContext;
+  },
   now = new Date(),
 ): Promise<Coupon> {
   return inTransaction(db, async (tx) => {
@@ -141,7 +151,23 @@ export async function useCoupon(
         ),
       )
       .returning();
-    if (used) return used;
+    if (used) {
+      if (input.audit) {
+        await recordAudit(
+          tx,
+          {
+            context: input.audit,
+            action: "coupon.used",
+            targetType: "coupon",
+            targetId: used.id,
+            before: { status: found.status },
+            after: { status: used.status, usedStoreId: used.usedStoreId, memberId: used.memberId },
+          },
+          now,
+        );
+      }
+      return used;
+    }
     const [latest] = await tx.select().from(coupon).where(eq(coupon.id, found.id));
     if (latest?.status === "used") throw new LoyaltyError("coupon_used", "This coupon was already used");
     if (latest?.status === "cancelled") throw new LoyaltyError("coupon_cancelled", "This coupon was cancelled");

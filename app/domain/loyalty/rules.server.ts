@@ -1,7 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { loyaltyRules, type Tier } from "@platform/db/schema";
 import { desc, lte } from "drizzle-orm";
 import { addDays, endOfTaipeiYear, fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { loyaltyRules, type Tier } from "../../../server/db/schema";
 
 export type LoyaltyRules = typeof loyaltyRules.$inferSelect;
 

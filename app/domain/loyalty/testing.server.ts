@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { authUser, loyaltyAccount, member, pointEntry, pointLot } from "@platform/db/schema";
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { authUser, loyaltyAccount, member, pointEntry, pointLot } from "../../../server/db/schema";
 
 /** Test helpers (no test-runner imports): a member straight in the database, and the ledger totals. */
 let counter = 0;

@@ -1,9 +1,9 @@
+import type { Database } from "@platform/db/client";
+import { loyaltyAccount, type Tier, tierChange } from "@platform/db/schema";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { asc, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../../server/db/client";
-import { loyaltyAccount, type Tier, tierChange } from "../../../server/db/schema";
-import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { recordPurchase } from "./purchases.server";
 import { currentRules, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
 import { newMember } from "./testing.server";

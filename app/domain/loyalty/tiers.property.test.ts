@@ -1,6 +1,6 @@
+import type { Tier } from "@platform/db/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Tier } from "../../../server/db/schema";
 import { DEFAULT_RULES, type LoyaltyRules, oneYearAfter, TIER_ORDER, tierForSpend } from "./rules.server";
 import { tierDecision } from "./tiers.server";
 

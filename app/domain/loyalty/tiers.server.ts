@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { loyaltyAccount, member, purchase, type Tier, tierChange } from "@platform/db/schema";
 import { and, eq, gte, lte, min, sql } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { loyaltyAccount, member, purchase, type Tier, tierChange } from "../../../server/db/schema";
 import { type Account, inTransaction, lockAccount, type Tx } from "./ledger.server";
 import {
   currentRules,

@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { material, materialFavourite } from "@platform/db/schema";
 import { and, desc, eq } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { material, materialFavourite } from "../../../server/db/schema";
 
 /**
  * A member's saved materials. Only published materials can be saved and are listed; saving twice

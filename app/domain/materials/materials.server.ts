@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { material, materialCategory, materialStore, store } from "@platform/db/schema";
 import { and, asc, eq, ne, or, sql } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { material, materialCategory, materialStore, store } from "../../../server/db/schema";
 import { containsPattern } from "../catalog/search";
 import type { MaterialFilters } from "./filters";
 

@@ -1,9 +1,15 @@
 /**
- * The demo content's images, drawn by the project: SVG textures of stone, wood, tile, paint, metal…
- * and stylised showroom scenes. Nothing is downloaded. An image is fully described by its path,
- * `/media/<kind>/<colours>/<seed>.svg`, so the media route is a pure function of the URL and the
- * output can be cached for as long as the generator stays the same.
+ * The demo content's images, drawn by the project: SVG textures of stone, wood, tile, paint, metal…,
+ * stylised showroom scenes and the showrooms' architecture (./architecture.ts). Nothing is
+ * downloaded. An image is fully described by its path, `/media/<kind>/<colours>/<seed>.svg`, so the
+ * media route is a pure function of the URL and the output can be cached for as long as the
+ * generator stays the same.
  */
+import { facade, gallery } from "./architecture";
+import { grainFilter, H, prng, r1, shade, svg, W } from "./draw";
+
+export { shade };
+
 export const TEXTURE_KINDS = [
   "marble",
   "stone",
@@ -17,11 +23,12 @@ export const TEXTURE_KINDS = [
   "faucet",
   "handle",
   "showroom",
+  "facade",
+  "gallery",
 ] as const;
 export type TextureKind = (typeof TEXTURE_KINDS)[number];
 
-export const MEDIA_WIDTH = 800;
-export const MEDIA_HEIGHT = 600;
+export { MEDIA_HEIGHT, MEDIA_WIDTH } from "./draw";
 
 export type TextureSpec = { kind: TextureKind; colours: string[]; seed: number };
 
@@ -40,40 +47,6 @@ export function parseMediaPath(kind: string, colours: string, file: string): Tex
   const m = /^(\d{1,3})\.svg$/.exec(file);
   if (!m) return null;
   return { kind: kind as TextureKind, colours: list.map((c) => `#${c}`), seed: Number(m[1]) };
-}
-
-/** A small deterministic PRNG (mulberry32): the same seed draws the same picture. */
-function prng(seed: number) {
-  let a = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Mixes a colour towards white (amount > 0) or black (amount < 0). */
-export function shade(hex: string, amount: number): string {
-  const n = Number.parseInt(hex.slice(1), 16);
-  const channels = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) =>
-    Math.round(amount >= 0 ? c + (255 - c) * amount : c * (1 + amount)),
-  );
-  return `#${channels.map((c) => Math.max(0, Math.min(255, c)).toString(16).padStart(2, "0")).join("")}`;
-}
-
-const W = MEDIA_WIDTH;
-const H = MEDIA_HEIGHT;
-const r1 = (x: number) => Math.round(x * 10) / 10;
-
-function svg(body: string, defs = ""): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" preserveAspectRatio="xMidYMid slice">${defs ? `<defs>${defs}</defs>` : ""}${body}</svg>`;
-}
-
-/** Fine grain laid over a surface (multiply), so flat colours read as a material. */
-function grainFilter(id: string, seed: number, frequency: string, opacity: number, octaves = 3): string {
-  return `<filter id="${id}" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="${frequency}" numOctaves="${octaves}" seed="${seed}" stitchTiles="stitch"/><feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 -${opacity} ${opacity}"/></filter>`;
 }
 
 function marble([base = "#eeeae4", vein = "#8f877c", accent]: string[], seed: number): string {
@@ -278,5 +251,9 @@ export function renderTexture({ kind, colours, seed }: TextureSpec): string {
       return handle(colours, seed);
     case "showroom":
       return showroom(colours, seed);
+    case "facade":
+      return facade(colours, seed);
+    case "gallery":
+      return gallery(colours, seed);
   }
 }

@@ -2,10 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../server/config";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
+import { loadConfig } from "@platform/config";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import {
   authAccount,
   authPasskey,
@@ -19,21 +17,28 @@ import {
   purchase,
   rateLimitCounter,
   reward,
-} from "../../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
-import { RecordingMessaging } from "../../../server/testing/recording-messaging";
+} from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listSessions, revokeSession } from "../auth/active-sessions.server";
 import { type Auth, createAuth } from "../auth/auth.server";
-import { confirmEmailVerification } from "../auth/email-verification.server";
 import { type AuthDeps, setPassword, startSession, verifyLogin } from "../auth/flows.server";
-import { isRecentLogin, proveIdentity, renewSession, sendIdentityCode } from "../auth/identity.server";
+import { isRecentLogin, proveIdentity, renewSession } from "../auth/identity.server";
 import { listPasskeys, removePasskey, renamePasskey } from "../auth/passkeys.server";
 import { changePassword } from "../auth/password-change.server";
-import { listSessions, revokeSession } from "../auth/sessions.server";
+import {
+  confirmEmailVerification,
+  confirmPhoneChange,
+  requestEmailChange,
+  requestPhoneChange,
+  sendIdentityCode,
+} from "../auth/verification.server";
 import { adjustPoints } from "../loyalty/points.server";
 import { recordPurchase } from "../loyalty/purchases.server";
 import { redeemReward } from "../loyalty/rewards.server";
 import { ledgerTotals } from "../loyalty/testing.server";
-import { confirmPhoneChange, requestEmailChange, requestPhoneChange } from "./contact-change.server";
+import { RecordingMessaging } from "../messaging/recording-messaging";
 import type { ExternalLoginRevoker } from "./external-logins.server";
 import { createMember, findMemberByUserId, type Member } from "./members.server";
 import { currentConsents, deleteMemberAccount, erasedPhone, exportMemberData } from "./privacy.server";
@@ -233,6 +238,30 @@ describe("e-mail and phone changes", () => {
     expect(login).toEqual({ ok: true, userId: me.userId });
     const old = await verifyLogin(deps, { kind: "phone", identifier: me.phoneNumber, password: STRONG, ip: null });
     expect(old.ok).toBe(false);
+  });
+
+  it("answers 'taken' only at the cost of a code send: the member's 5 sends per hour, phone and e-mail together", async () => {
+    const me = await newMember();
+    const others = [];
+    for (let i = 0; i < 6; i++) others.push(await newMember({ email: `taken-${i}-${randomUUID()}@example.com` }));
+    const answers = [];
+    for (const [i, other] of others.entries()) {
+      const result =
+        i % 2 === 0
+          ? await requestPhoneChange(deps, {
+              userId: me.userId,
+              phoneNumber: other.phoneNumber,
+              ip: null,
+              locale: "zh-TW",
+            })
+          : await requestEmailChange(deps, { userId: me.userId, email: other.email ?? "", ip: null, locale: "zh-TW" });
+      answers.push(result.ok ? "sent" : result.reason);
+    }
+    expect(answers).toEqual(["taken", "taken", "taken", "taken", "taken", "rate_limited"]);
+    // A free number is refused too: the member's budget is spent.
+    const free = await requestPhoneChange(deps, { userId: me.userId, phoneNumber: newPhone(), ip: null, locale: "en" });
+    expect(free).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(messaging.sms).toHaveLength(0);
   });
 });
 

@@ -1,9 +1,9 @@
+import type { Database } from "@platform/db/client";
+import { member, pointEntry } from "@platform/db/schema";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { fromTaipeiWallClock } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { member, pointEntry } from "../../../server/db/schema";
-import { useMigratedTestDatabase } from "../../../server/testing/migrated-database";
 import { grantBirthdayPoints } from "../loyalty/points.server";
 import { newMember } from "../loyalty/testing.server";
 import { changeMemberBirthday } from "./birthday.server";
@@ -59,7 +59,7 @@ describe("birthday changes and birthday points", () => {
 
   it("applies the rule to the birthday given at sign-up too", async () => {
     const userId = crypto.randomUUID();
-    const { authUser } = await import("../../../server/db/schema");
+    const { authUser } = await import("@platform/db/schema");
     await db.insert(authUser).values({ id: userId, name: "新會員", email: `${userId}@phone.invalid` });
     const today = new Date();
     const soon = new Date(today.getTime() + 10 * 86_400_000);

@@ -1,7 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import { type CalendarDate, taipeiDate } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { member } from "../../../server/db/schema";
 
 /**
  * The birthday rule of the loyalty programme (issue #6): "a birthday changed to within the next 30

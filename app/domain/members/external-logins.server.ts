@@ -1,5 +1,5 @@
-import type { Database } from "../../../server/db/client";
-import type { Logger } from "../../../server/logger";
+import type { Database } from "@platform/db/client";
+import type { Logger } from "@platform/logger";
 import { deauthorizeLineForMember, type LineChannel } from "../line/line.server";
 
 /**

@@ -1,6 +1,6 @@
+import { type Database, rowsOf } from "@platform/db/client";
+import { authUser, member, memberConsent } from "@platform/db/schema";
 import { eq, sql } from "drizzle-orm";
-import { type Database, rowsOf } from "../../../server/db/client";
-import { authUser, member, memberConsent } from "../../../server/db/schema";
 
 export type Member = typeof member.$inferSelect;
 export type ConsentKind = (typeof memberConsent.$inferInsert)["kind"];
@@ -141,11 +141,3 @@ export async function confirmMemberEmail(db: Database, userId: string, email: st
 }
 
 export const MARKETING_CONSENT_VERSION = "2026-11-01";
-
-/** PostgreSQL unique_violation (23505), from either driver (drizzle wraps the driver's error). */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}

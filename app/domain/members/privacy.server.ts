@@ -1,5 +1,4 @@
-import { and, asc, desc, eq, inArray, like, or } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
+import type { Database } from "@platform/db/client";
 import {
   authAccount,
   authPasskey,
@@ -19,7 +18,8 @@ import {
   rateLimitCounter,
   reward,
   tierChange,
-} from "../../../server/db/schema";
+} from "@platform/db/schema";
+import { and, asc, desc, eq, inArray, like, or } from "drizzle-orm";
 import { adjustPoints } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";

@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { authUser, member, memberConsent } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { authUser, member, memberConsent } from "../../../server/db/schema";
 import { findDistrict } from "./address";
 import { changeMemberBirthday } from "./birthday.server";
 import { MARKETING_CONSENT_VERSION, type Member } from "./members.server";

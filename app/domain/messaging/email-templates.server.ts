@@ -1,5 +1,5 @@
+import { BRAND_NAME } from "@platform/constants";
 import { z } from "zod";
-import { BRAND_NAME } from "~/lib/constants";
 import { HTML_LANG, LOCALES } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
 import { MessageRejectedError } from "./errors";

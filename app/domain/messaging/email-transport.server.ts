@@ -1,5 +1,5 @@
+import type { Database } from "@platform/db/client";
 import { createTransport } from "nodemailer";
-import type { Database } from "../../../server/db/client";
 import { DeliveryError } from "./errors";
 import { recordOutboxMessage } from "./outbox.server";
 

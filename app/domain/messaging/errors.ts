@@ -27,7 +27,7 @@ export type DeliveryErrorOptions = {
 
 /**
  * A provider did not take the message. `permanent` tells the job queue not to retry (see
- * server/jobs/queue.ts): a refused number or bad credentials will not fix themselves.
+ * platform/jobs/queue.ts): a refused number or bad credentials will not fix themselves.
  */
 export class DeliveryError extends Error {
   override name = "DeliveryError";

@@ -1,13 +1,13 @@
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { messageOutbox } from "@platform/db/schema";
+import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { type FakeMitake, startFakeMitake } from "@platform/testing/fake-mitake";
+import { type FakeTwilio, startFakeTwilio } from "@platform/testing/fake-twilio";
+import { startTestSmtpServer, type TestSmtpServer } from "@platform/testing/smtp";
+import { waitFor } from "@platform/testing/wait";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../../server/db/client";
-import { messageOutbox } from "../../../server/db/schema";
-import { type JobQueue, startJobQueue } from "../../../server/jobs/queue";
-import { createTestDatabase, type TestDatabase } from "../../../server/testing/database";
-import { type FakeMitake, startFakeMitake } from "../../../server/testing/fake-mitake";
-import { type FakeTwilio, startFakeTwilio } from "../../../server/testing/fake-twilio";
-import { startTestSmtpServer, type TestSmtpServer } from "../../../server/testing/smtp";
-import { waitFor } from "../../../server/testing/wait";
 import { type EmailTransport, outboxEmailTransport, smtpEmailTransport } from "./email-transport.server";
 import { MessageRejectedError } from "./errors";
 import {

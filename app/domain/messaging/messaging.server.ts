@@ -1,5 +1,6 @@
-import type { Database } from "../../../server/db/client";
-import type { JobQueue, QueuePolicy } from "../../../server/jobs/queue";
+import type { Database } from "@platform/db/client";
+import type { JobQueue, QueuePolicy } from "@platform/jobs/queue";
+import { countMessage } from "@platform/metrics";
 import { renderEmail, validateEmailMessage } from "./email-templates.server";
 import type { EmailTransport } from "./email-transport.server";
 import { purgeOutbox } from "./outbox.server";
@@ -68,6 +69,18 @@ export type MessagingWorkers = {
   concurrency?: number;
 };
 
+/** A provider call, counted as sent or failed per channel and provider (/metrics). */
+async function countedSend<T>(channel: "sms" | "email", provider: string, send: () => Promise<T>): Promise<T> {
+  try {
+    const receipt = await send();
+    countMessage(channel, provider, "sent");
+    return receipt;
+  } catch (error) {
+    countMessage(channel, provider, "failed");
+    throw error;
+  }
+}
+
 /** Declares the messaging queues and runs their workers on this instance (every instance does). */
 export async function registerMessagingJobs(jobs: JobQueue, workers: MessagingWorkers): Promise<void> {
   const policy = { ...MESSAGE_POLICY, ...workers.policy };
@@ -81,7 +94,9 @@ export async function registerMessagingJobs(jobs: JobQueue, workers: MessagingWo
     async (job) => {
       // Checked again: a job written by an older release must still follow today's rules.
       const sms = composeSms(job.data);
-      const receipt = await workers.sms.send({ ...sms, idempotencyKey: job.id });
+      const receipt = await countedSend("sms", workers.sms.name, () =>
+        workers.sms.send({ ...sms, idempotencyKey: job.id }),
+      );
       return { provider: workers.sms.name, providerMessageId: receipt.providerMessageId };
     },
     { concurrency },
@@ -91,7 +106,9 @@ export async function registerMessagingJobs(jobs: JobQueue, workers: MessagingWo
     EMAIL_QUEUE,
     async (job) => {
       const rendered = renderEmail(job.data);
-      const receipt = await workers.email.send({ to: job.data.to, ...rendered, idempotencyKey: job.id });
+      const receipt = await countedSend("email", workers.email.name, () =>
+        workers.email.send({ to: job.data.to, ...rendered, idempotencyKey: job.id }),
+      );
       return { transport: workers.email.name, messageId: receipt.messageId };
     },
     { concurrency },

@@ -1,6 +1,6 @@
+import type { Database } from "@platform/db/client";
+import { messageOutbox } from "@platform/db/schema";
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { messageOutbox } from "../../../server/db/schema";
 import { normalizeSmsRecipient } from "./sms";
 
 /**

@@ -1,5 +1,5 @@
+import { type FakeMitake, startFakeMitake } from "@platform/testing/fake-mitake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeMitake, startFakeMitake } from "../../../server/testing/fake-mitake";
 import { DeliveryError } from "./errors";
 import { decodeMitakeResponse, mitakeSmsProvider, parseMitakeResponse } from "./sms-mitake.server";
 

@@ -1,4 +1,4 @@
-import type { Database } from "../../../server/db/client";
+import type { Database } from "@platform/db/client";
 import { recordOutboxMessage } from "./outbox.server";
 import type { SmsProvider } from "./sms-provider";
 

@@ -1,5 +1,5 @@
+import { type FakeTwilio, startFakeTwilio } from "@platform/testing/fake-twilio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTwilio, startFakeTwilio } from "../../../server/testing/fake-twilio";
 import { DeliveryError } from "./errors";
 import { twilioSmsProvider } from "./sms-twilio.server";
 

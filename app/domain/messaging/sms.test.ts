@@ -1,5 +1,5 @@
+import { BRAND_NAME } from "@platform/constants";
 import { describe, expect, it } from "vitest";
-import { BRAND_NAME } from "~/lib/constants";
 import { MessageRejectedError } from "./errors";
 import {
   composeSms,

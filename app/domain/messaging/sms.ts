@@ -1,4 +1,4 @@
-import { BRAND_NAME } from "~/lib/constants";
+import { BRAND_NAME } from "@platform/constants";
 import { MessageRejectedError } from "./errors";
 import type { SmsMessage } from "./types";
 

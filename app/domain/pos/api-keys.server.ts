@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { apiKey } from "@platform/db/schema";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { apiKey } from "../../../server/db/schema";
 
 export type ApiKey = typeof apiKey.$inferSelect;
 

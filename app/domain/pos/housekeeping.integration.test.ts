@@ -1,7 +1,8 @@
+import { apiIdempotency } from "@platform/db/schema";
+import { jobQueueTestRig } from "@platform/testing/job-queue";
+import { insertTestStores } from "@platform/testing/stores";
+import { waitFor } from "@platform/testing/wait";
 import { expect, it } from "vitest";
-import { apiIdempotency } from "../../../server/db/schema";
-import { jobQueueTestRig } from "../../../server/testing/job-queue";
-import { waitFor } from "../../../server/testing/wait";
 import { createApiKey } from "./api-keys.server";
 import {
   IDEMPOTENCY_RETENTION_DAYS,
@@ -22,6 +23,7 @@ it("schedules the purge nightly in Taipei time", async () => {
 
 it("deletes stored answers older than the retention, and only those, when the job runs", async () => {
   const { db } = rig.database;
+  await insertTestStores(db, ["TPE01"]);
   const { key } = await createApiKey(db, { storeId: "TPE01", name: "till" });
   const now = Date.now();
   const row = (name: string, ageDays: number, status: number | null = 201) => ({

@@ -1,7 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { apiIdempotency } from "@platform/db/schema";
+import type { JobQueue } from "@platform/jobs/queue";
 import { lt } from "drizzle-orm";
-import type { Database } from "../../../server/db/client";
-import { apiIdempotency } from "../../../server/db/schema";
-import type { JobQueue } from "../../../server/jobs/queue";
 
 export const POS_HOUSEKEEPING_QUEUE = "pos.purge-idempotency";
 export const POS_HOUSEKEEPING_CRON = "40 3 * * *";

@@ -1,6 +1,6 @@
+import type { WeeklyHours } from "@platform/db/schema/catalog";
 import { describe, expect, it } from "vitest";
 import { fromTaipeiWallClock } from "~/lib/time";
-import type { WeeklyHours } from "../../../server/db/schema/catalog";
 import { formatIntervals, hoursOn, isValidInterval, minutesOf, openStatus, weekAhead } from "./hours";
 
 /** Runs in the unit project and again under TZ=UTC and TZ=America/New_York (vitest.config.ts). */

@@ -1,5 +1,5 @@
+import type { OpeningInterval, WeeklyHours } from "@platform/db/schema/catalog";
 import { addDays, type CalendarDate, taipeiParts } from "~/lib/time";
-import type { OpeningInterval, WeeklyHours } from "../../../server/db/schema/catalog";
 
 /**
  * Opening hours in Asia/Taipei. Pure functions on plain data (no database, no React), so the list,

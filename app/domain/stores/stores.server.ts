@@ -1,7 +1,7 @@
+import type { Database } from "@platform/db/client";
+import { material, materialStore, store, storeHoursException } from "@platform/db/schema";
 import { and, asc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 import { addDays, taipeiDate } from "~/lib/time";
-import type { Database } from "../../../server/db/client";
-import { material, materialStore, store, storeHoursException } from "../../../server/db/schema";
 import { containsPattern } from "../catalog/search";
 import { distanceKm, type StoreFilters } from "./filters";
 import { type HoursException, isoDate, openStatus, weekAhead } from "./hours";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acceptIdToken, completeLineLogin, exchangeCode } from "~/domain/line/line.server";
 import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/member-session.server";
+import { getMemberSession } from "~/lib/current-member.server";
 import type { Route } from "./+types/line-callback";
 import {
   lineFailure,

@@ -12,7 +12,7 @@ import {
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
 import type { MessageKey } from "~/lib/i18n";
-import { links } from "~/lib/links";
+import { links, safeRedirectPath } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
 
 export const lineMethodSchema = z.enum(["signup", "signin", "link"]);
@@ -107,7 +107,8 @@ export async function respondToLineOutcome(
         await endLineSession();
         return toast(links["member-center"](), "error", "notice.alreadyMember");
       }
-      return toast(input.redirectTo, "success", "notice.loggedIn");
+      // The address came through a cookie written at the start of the flow: check it again on the way out.
+      return toast(safeRedirectPath(input.redirectTo, links["member-center"]()), "success", "notice.loggedIn");
     case "signup_continue":
       await withSession(input.outcome.userId);
       return redirect(links["signup-create-member-info"](), { headers });

@@ -1,8 +1,9 @@
 import { redirect } from "react-router";
 import { acceptIdToken, completeLineLogin } from "~/domain/line/line.server";
 import { getApp, toastSettings } from "~/lib/context.server";
+import { getMemberSession } from "~/lib/current-member.server";
+import { readForm } from "~/lib/forms.server";
 import { links } from "~/lib/links";
-import { getMemberSession } from "~/lib/member-session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/line-liff";
 import { lineFailure, lineMethodSchema, logLineFailure, requireLine, respondToLineOutcome } from "./line-flow.server";
@@ -15,7 +16,7 @@ import { lineFailure, lineMethodSchema, logLineFailure, requireLine, respondToLi
 export async function action({ request, context }: Route.ActionArgs) {
   const line = requireLine(context);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const method = lineMethodSchema.catch("signin").parse(form.get("method"));
   const session = getMemberSession(context);
   if (method !== "link" && session?.member) return redirect(links["member-center"]());

@@ -1,7 +1,8 @@
 import { redirect } from "react-router";
 import { beginWebLogin } from "~/domain/line/line.server";
+import { getMemberSession } from "~/lib/current-member.server";
+import { readForm } from "~/lib/forms.server";
 import { links, safeRedirectPath } from "~/lib/links";
-import { getMemberSession } from "~/lib/member-session.server";
 import type { Route } from "./+types/line-start";
 import { lineFlowCookie, lineMethodSchema, lineRedirectUri, requireLine } from "./line-flow.server";
 
@@ -12,12 +13,12 @@ import { lineFlowCookie, lineMethodSchema, lineRedirectUri, requireLine } from "
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const line = requireLine(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const method = lineMethodSchema.catch("signin").parse(form.get("method"));
   const session = getMemberSession(context);
   // Back to the linked-logins page after logging in (this POST-only address is no place to return to).
   if (method === "link" && !session?.member) {
-    throw redirect(`${links["member-login"]()}?redirectTo=${encodeURIComponent(links.linkedLogins())}`);
+    throw redirect(links["member-login"](links.linkedLogins()));
   }
   if (method !== "link" && session?.member) throw redirect(links["member-center"]());
   const redirectTo =

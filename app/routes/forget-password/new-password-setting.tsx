@@ -2,11 +2,11 @@ import { Form, useNavigation } from "react-router";
 import { NewPasswordFields } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
+import { newPasswordSchema } from "~/domain/auth/auth-schemas.server";
 import { completePasswordReset } from "~/domain/auth/flows.server";
-import { newPasswordSchema } from "~/domain/auth/forms.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
+import { fieldFailure, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const ticket = await requireTicket(context, request);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(newPasswordSchema(t), form);
   if (!parsed.ok) return formFailure(parsed.failure);
   const app = getApp(context);

@@ -1,13 +1,14 @@
-import { data, type RouterContextProvider, redirect } from "react-router";
+import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
-import { createCaptchaChallenge, verifyCaptcha } from "~/domain/auth/captcha.server";
-import { type ResetChannel, requestPasswordReset, verifyPasswordReset } from "~/domain/auth/flows.server";
-import { codeSchema, emailSchema, phoneSchema } from "~/domain/auth/forms.server";
+import { codeSchema, emailSchema, phoneSchema } from "~/domain/auth/auth-schemas.server";
+import { createCaptchaChallenge } from "~/domain/auth/captcha.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { completeVerification, type ResetChannel, requestVerification } from "~/domain/auth/verification.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { codeFailure, codePageAction } from "~/lib/code-step.server";
 import { authDeps, getApp } from "~/lib/context.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
-import { captchaFailure, codeFailureText, fieldFailure, rateLimitedFailure } from "~/lib/forms.server";
+import { fieldFailure, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 
@@ -50,54 +51,46 @@ export async function resetCodeAction(
   channel: ResetChannel,
 ) {
   const t = serverT(request);
-  const form = await request.formData();
-  const intent = form.get("intent");
+  const form = await readForm(request);
   const app = getApp(context);
   const deps = authDeps(context);
+  const field = channel === "phone" ? "phone" : "email";
 
-  if (intent === "change") {
-    return redirect(pagePath(channel), { headers: { "Set-Cookie": await resetTargetCookie.clear(context) } });
-  }
-  if (intent === "send" || intent === "resend") {
-    const flow = intent === "resend" ? await resetTargetCookie.read(context, request) : null;
-    let target: string;
-    if (flow && flow.channel === channel) {
-      target = flow.target;
-    } else {
-      const field = channel === "phone" ? "phone" : "email";
+  return codePageAction({
+    context,
+    request,
+    form,
+    t,
+    here: pagePath(channel),
+    cookie: resetTargetCookie,
+    belongs: (flow) => flow.channel === channel,
+    targetField: field,
+    parseCode: (value) => codeSchema(t).safeParse(value),
+    readTarget(form) {
       const parsed = (channel === "phone" ? phoneSchema(t) : emailSchema(t)).safeParse(form.get(field));
-      if (!parsed.success) return fieldFailure(form, field, parsed.error.issues[0]?.message ?? t("form.required"));
-      target = parsed.data;
-    }
-    if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
-      return captchaFailure(form, t);
-    }
-    const result = await requestPasswordReset(deps, { channel, target, ip: app.ip, locale: getLocale(request) });
-    if (!result.ok) {
-      const field = intent === "resend" ? "code" : channel === "phone" ? "phone" : "email";
-      return rateLimitedFailure(form, field, result.retryAfterSeconds, t);
-    }
-    const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
-    return redirect(pagePath(channel), {
-      headers: { "Set-Cookie": await resetTargetCookie.write(context, { channel, target, resendAt }) },
-    });
-  }
-  if (intent === "verify") {
-    const flow = await resetTargetCookie.read(context, request);
-    if (!flow || flow.channel !== channel) return redirect(pagePath(channel));
-    const code = codeSchema(t).safeParse(form.get("code"));
-    if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-    const verified = await verifyPasswordReset(deps, { channel, target: flow.target, code: code.data });
-    if (!verified.ok) {
-      return fieldFailure(form, "code", codeFailureText(verified.reason, t));
-    }
-    const headers = new Headers();
-    headers.append("Set-Cookie", await resetTargetCookie.clear(context));
-    headers.append(
-      "Set-Cookie",
-      await resetTicketCookie.write(context, { userId: verified.userId, issuedAt: Date.now() }),
-    );
-    return redirect(links.forgetPasswordNew(), { headers });
-  }
-  return data({ ok: false as const, errors: {}, values: {} }, { status: 400 });
+      if (!parsed.success) {
+        return { ok: false, answer: fieldFailure(form, field, parsed.error.issues[0]?.message ?? t("form.required")) };
+      }
+      return { ok: true, flow: { channel, target: parsed.data } };
+    },
+    send: (flow) =>
+      requestVerification(deps, {
+        flow: "reset-password",
+        channel,
+        target: flow.target,
+        ip: app.ip,
+        locale: getLocale(request),
+      }),
+    async verify(flow, code) {
+      const verified = await completeVerification(deps, { flow: "reset-password", channel, target: flow.target, code });
+      if (!verified.ok) return codeFailure(form, verified.reason, t);
+      const headers = new Headers();
+      headers.append("Set-Cookie", await resetTargetCookie.clear(context));
+      headers.append(
+        "Set-Cookie",
+        await resetTicketCookie.write(context, { userId: verified.userId, issuedAt: Date.now() }),
+      );
+      return redirect(links.forgetPasswordNew(), { headers });
+    },
+  });
 }

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
 import { requestNow } from "~/lib/clock.server";
 import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/member-session.server";
+import { getMemberSession } from "~/lib/current-member.server";
 import type { Route } from "./+types/card-token";
 
 /**

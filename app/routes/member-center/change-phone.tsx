@@ -3,17 +3,18 @@ import { z } from "zod";
 import { CodeField, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
-import { codeSchema, phoneSchema } from "~/domain/auth/forms.server";
+import { codeSchema, phoneSchema } from "~/domain/auth/auth-schemas.server";
 import { isRecentLogin } from "~/domain/auth/identity.server";
-import { confirmPhoneChange, requestPhoneChange } from "~/domain/members/contact-change.server";
+import { completeVerification, requestVerification } from "~/domain/auth/verification.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { codeFailure, contactSendFailure } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { type MemberSession, requireMember } from "~/lib/current-member.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
-import { codeFailureText, fieldFailure, waitText } from "~/lib/forms.server";
+import { fieldFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { type MemberSession, requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
@@ -46,33 +47,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   await requireRecentLogin(context, session);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const deps = authDeps(context);
 
   if (form.get("intent") === "send") {
     const phone = phoneSchema(t).safeParse(form.get("phone"));
     if (!phone.success) return fieldFailure(form, "phone", t("auth.phone.invalid"));
-    const sent = await requestPhoneChange(deps, {
+    const sent = await requestVerification(deps, {
+      flow: "change-phone",
       userId: session.userId,
       phoneNumber: phone.data,
       ip: getApp(context).ip,
       locale: getLocale(request),
     });
     if (!sent.ok) {
-      const message =
-        sent.reason === "taken"
-          ? t("account.phone.taken")
-          : sent.reason === "unchanged"
-            ? t("account.phone.unchanged")
-            : t("form.tooManyRequests", {
-                wait: waitText("retryAfterSeconds" in sent ? sent.retryAfterSeconds : 60, t),
-              });
-      return fieldFailure(
-        form,
-        "phone",
-        message,
-        sent.reason === "taken" ? 409 : sent.reason === "unchanged" ? 400 : 429,
-      );
+      return contactSendFailure(form, "phone", sent, t, {
+        taken: t("account.phone.taken"),
+        unchanged: t("account.phone.unchanged"),
+      });
     }
     return redirect(links.changePhone(), {
       headers: { "Set-Cookie": await pendingPhone.write(context, { userId: session.userId, phoneNumber: phone.data }) },
@@ -83,15 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!pending || pending.userId !== session.userId) return redirect(links.changePhone());
   const code = codeSchema(t).safeParse(form.get("code"));
   if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-  const result = await confirmPhoneChange(deps, {
+  const result = await completeVerification(deps, {
+    flow: "change-phone",
     userId: session.userId,
     phoneNumber: pending.phoneNumber,
     code: code.data,
   });
-  if (!result.ok) {
-    const message = result.reason === "taken" ? t("account.phone.taken") : codeFailureText(result.reason, t);
-    return fieldFailure(form, "code", message);
-  }
+  if (!result.ok) return codeFailure(form, result.reason, t, t("account.phone.taken"));
   return redirectWithToast(
     toastSettings(context),
     links.editInfo(),

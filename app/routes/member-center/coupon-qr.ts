@@ -1,6 +1,6 @@
 import { couponCodeForMember } from "~/domain/loyalty/member-center.server";
 import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/member-session.server";
+import { getMemberSession } from "~/lib/current-member.server";
 import { qrSvg } from "~/lib/qr.server";
 import type { Route } from "./+types/coupon-qr";
 

@@ -2,34 +2,29 @@ import { useNavigation } from "react-router";
 import { IdentityProof } from "~/components/account/identity-proof";
 import { Page } from "~/components/layout/page";
 import { CheckboxField } from "~/components/ui/checkbox";
-import { hasPasswordLogin } from "~/domain/auth/identity.server";
 import { lineChannel } from "~/domain/line/line.server";
 import { externalLoginRevokers } from "~/domain/members/external-logins.server";
 import { deleteMemberAccount } from "~/domain/members/privacy.server";
-import { maskTaiwanMobile } from "~/domain/members/taiwan";
 import { getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure } from "~/lib/forms.server";
+import { requireMember } from "~/lib/current-member.server";
+import { fieldFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/delete-account";
-import { handleIdentityProof } from "./identity-proof.server";
+import { handleIdentityProof, identityProofData } from "./identity-proof.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "account.delete.title");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireMember(context, request);
-  const hasPassword = await hasPasswordLogin(getApp(context).db, session.userId);
   const wantsSms = new URL(request.url).searchParams.get("method") === "sms";
   return {
     messages: routeMessages(getLocale(request), "account.delete.", "account.identity."),
-    hasPassword,
-    method: !hasPassword || wantsSms ? ("sms" as const) : ("password" as const),
-    maskedPhone: maskTaiwanMobile(session.member.phoneNumber),
+    identity: await identityProofData(context, session, wantsSms),
   };
 }
 
@@ -37,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "send-code" && form.get("confirm") !== "on") {
     return fieldFailure(form, "confirm", t("account.delete.confirmRequired"));
   }
@@ -80,11 +75,9 @@ export default function DeleteAccountPage({ loaderData }: Route.ComponentProps) 
         ))}
       </ul>
       <IdentityProof
+        {...loaderData.identity}
         t={t}
         form={form}
-        method={loaderData.method}
-        maskedPhone={loaderData.maskedPhone}
-        hasPassword={loaderData.hasPassword}
         submitLabel={t("account.delete.submit")}
         submitVariant="danger"
         pending={pending}

@@ -5,18 +5,18 @@ import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { isRecentLogin } from "~/domain/auth/identity.server";
+import { clearPendingEmail, requestVerification } from "~/domain/auth/verification.server";
 import { addressOptions } from "~/domain/members/address";
-import { clearPendingEmail, requestEmailChange } from "~/domain/members/contact-change.server";
-import { isEmailTaken } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
 import { updateMemberProfile } from "~/domain/members/profile-update.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { contactSendFailure } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, formFailure, formValues, parseForm, waitText } from "~/lib/forms.server";
+import { requireMember } from "~/lib/current-member.server";
+import { fieldFailure, formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
@@ -55,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const app = getApp(context);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(profileSchema(t), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("account.editInfo.saveFailed") });
   const { email, ...profile } = parsed.data;
@@ -78,8 +78,19 @@ export async function action({ request, context }: Route.ActionArgs) {
         403,
       );
     }
-    if (await isEmailTaken(app.db, newEmail, session.userId)) {
-      return fieldFailure(form, "email", t("auth.email.taken"), 409);
+    // The code goes out (or "taken" is answered, at the cost of a send) before anything is saved.
+    const sent = await requestVerification(authDeps(context), {
+      flow: "change-email",
+      userId: session.userId,
+      email: newEmail,
+      ip: app.ip,
+      locale: getLocale(request),
+    });
+    if (!sent.ok) {
+      return contactSendFailure(form, "email", sent, t, {
+        taken: t("auth.email.taken"),
+        unchanged: t("account.editInfo.emailUnchangedNeedsCode"),
+      });
     }
   }
 
@@ -88,25 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!email && current.pendingEmail) {
     await clearPendingEmail(app.db, session.userId);
   }
-
   if (newEmail) {
-    const sent = await requestEmailChange(authDeps(context), {
-      userId: session.userId,
-      email: newEmail,
-      ip: app.ip,
-      locale: getLocale(request),
-    });
-    if (!sent.ok) {
-      const message =
-        sent.reason === "taken"
-          ? t("auth.email.taken")
-          : sent.reason === "unchanged"
-            ? t("account.editInfo.emailUnchangedNeedsCode")
-            : t("form.tooManyRequests", {
-                wait: waitText("retryAfterSeconds" in sent ? sent.retryAfterSeconds : 60, t),
-              });
-      return fieldFailure(form, "email", message, sent.reason === "taken" ? 409 : 429);
-    }
     return redirectWithToast(toastSettings(context), links.verifyEmail(), {
       type: "success",
       message: "notice.emailCodeSent",
@@ -127,27 +120,16 @@ export default function EditInfoPage({ loaderData }: Route.ComponentProps) {
     <Page title={t("page.editInfo.title")} lead={t("account.editInfo.lead")} width="narrow">
       <AccountNav t={t} />
       <div className="space-y-6">
-        <AccountSection title={t("account.editInfo.contact")} id="contact">
+        <AccountSection title={t("account.editInfo.contact")} lead={t("account.editInfo.phoneLead")} id="contact">
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <div>
-              <p className="text-sm text-muted">{t("account.editInfo.phone")}</p>
-              <p className="mt-0.5 text-lg font-medium tabular-nums" data-testid="current-phone">
-                {loaderData.phone}
-              </p>
-            </div>
+            <p className="text-lg font-medium tabular-nums">
+              <span className="sr-only">{t("account.editInfo.phone")} </span>
+              <span data-testid="current-phone">{loaderData.phone}</span>
+            </p>
             <Link to={links.changePhone()} className={buttonVariants({ variant: "secondary", size: "sm" })}>
               {t("account.editInfo.changePhone")}
             </Link>
           </div>
-          {loaderData.pendingEmail ? (
-            <Alert className="mt-4">
-              {t("account.editInfo.emailPending", { email: loaderData.pendingEmail })}{" "}
-              <Link to={links.verifyEmail()} className="font-semibold underline underline-offset-4">
-                {t("account.editInfo.emailVerify")}
-              </Link>
-            </Alert>
-          ) : null}
-          <p className="mt-4 text-sm text-muted">{t("account.editInfo.emailChangeNote")}</p>
         </AccountSection>
 
         {form.formError ? (
@@ -168,7 +150,22 @@ export default function EditInfoPage({ loaderData }: Route.ComponentProps) {
           </Alert>
         ) : null}
         <Form method="post" className="space-y-6" noValidate>
-          <ProfileFields form={form} defaults={loaderData.profile} address={loaderData.address} />
+          <ProfileFields
+            form={form}
+            defaults={loaderData.profile}
+            address={loaderData.address}
+            email={{
+              description: t("account.editInfo.emailChangeNote"),
+              notice: loaderData.pendingEmail ? (
+                <Alert>
+                  {t("account.editInfo.emailPending", { email: loaderData.pendingEmail })}{" "}
+                  <Link to={links.verifyEmail()} className="font-semibold underline underline-offset-4">
+                    {t("account.editInfo.emailVerify")}
+                  </Link>
+                </Alert>
+              ) : null,
+            }}
+          />
           <Button type="submit" block size="lg" pending={pending}>
             {t("account.editInfo.save")}
           </Button>

@@ -1,13 +1,14 @@
 import type { RouterContextProvider } from "react-router";
-import { codeSchema } from "~/domain/auth/forms.server";
-import { proveIdentity, sendIdentityCode } from "~/domain/auth/identity.server";
+import { codeSchema } from "~/domain/auth/auth-schemas.server";
+import { hasPasswordLogin, proveIdentity } from "~/domain/auth/identity.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { requestVerification } from "~/domain/auth/verification.server";
 import { maskTaiwanMobile } from "~/domain/members/taiwan";
 import { authDeps, getApp } from "~/lib/context.server";
+import type { MemberSession } from "~/lib/current-member.server";
 import { codeFailureText, fieldFailure, tooManyRequestsText } from "~/lib/forms.server";
 import type { Translate } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
-import type { MemberSession } from "~/lib/member-session.server";
 
 /**
  * The "confirm it's you" part of a form (confirm-identity and delete-account): intent
@@ -29,7 +30,12 @@ export async function handleIdentityProof(
   const deps = authDeps(context);
   const phoneNumber = session.member.phoneNumber;
   if (form.get("intent") === "send-code") {
-    const sent = await sendIdentityCode(deps, { phoneNumber, ip: getApp(context).ip, locale: getLocale(request) });
+    const sent = await requestVerification(deps, {
+      flow: "reauth",
+      phoneNumber,
+      ip: getApp(context).ip,
+      locale: getLocale(request),
+    });
     if (!sent.ok) {
       return {
         kind: "answer",
@@ -72,4 +78,21 @@ export async function handleIdentityProof(
           ? t("account.identity.wrongPassword")
           : codeFailureText(result.reason, t);
   return { kind: "answer", response: fieldFailure(form, field, message, result.reason === "rate_limited" ? 429 : 400) };
+}
+
+/**
+ * What the identity form shows: the password tab only for a member who has a password, the masked
+ * phone the code goes to. `wantsSms` is the page's ?method=sms.
+ */
+export async function identityProofData(
+  context: Readonly<RouterContextProvider>,
+  session: MemberSession & { member: { phoneNumber: string } },
+  wantsSms: boolean,
+) {
+  const hasPassword = await hasPasswordLogin(getApp(context).db, session.userId);
+  return {
+    hasPassword,
+    method: !hasPassword || wantsSms ? ("sms" as const) : ("password" as const),
+    maskedPhone: maskTaiwanMobile(session.member.phoneNumber),
+  };
 }

@@ -8,11 +8,11 @@ import { Card } from "~/components/ui/card";
 import { lineChannel, linkedLogins, unlinkLine } from "~/domain/line/line.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { getApp, toastSettings } from "~/lib/context.server";
-import { formFailure } from "~/lib/forms.server";
+import { requireMember } from "~/lib/current-member.server";
+import { formFailure, readForm } from "~/lib/forms.server";
 import { useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "unlink") return formFailure({ errors: {}, values: {} }, 400);
   const result = await unlinkLine(
     { db: app.db, logger: app.logger, line: lineChannel(app.config.line) },

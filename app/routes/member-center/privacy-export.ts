@@ -1,6 +1,6 @@
 import { exportMemberData } from "~/domain/members/privacy.server";
 import { getApp } from "~/lib/context.server";
-import { requireMember } from "~/lib/member-session.server";
+import { requireMember } from "~/lib/current-member.server";
 import { taipeiIsoDate } from "~/lib/time";
 import type { Route } from "./+types/privacy-export";
 

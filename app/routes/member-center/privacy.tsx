@@ -6,10 +6,11 @@ import { CheckboxField } from "~/components/ui/checkbox";
 import { currentConsents } from "~/domain/members/privacy.server";
 import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
 import { getApp, toastSettings } from "~/lib/context.server";
+import { requireMember } from "~/lib/current-member.server";
+import { readForm } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const app = getApp(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   await setMarketingPreferences(app.db, {
     memberId: session.member.id,
     userId: session.userId,

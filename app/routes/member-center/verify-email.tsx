@@ -3,19 +3,16 @@ import { CodeField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import {
-  confirmEmailVerification,
-  emailCodePurpose,
-  sendEmailVerification,
-} from "~/domain/auth/email-verification.server";
-import { codeSchema } from "~/domain/auth/forms.server";
+import { codeSchema } from "~/domain/auth/auth-schemas.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { completeVerification, emailCodePurpose, requestVerification } from "~/domain/auth/verification.server";
+import { codeFailure } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, rateLimitedFailure } from "~/lib/forms.server";
+import { requireMember } from "~/lib/current-member.server";
+import { fieldFailure, rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
-import { requireMember } from "~/lib/member-session.server";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
@@ -32,37 +29,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const deps = authDeps(context);
   if (form.get("intent") === "resend") {
     if (!session.member.pendingEmail) return redirect(links["member-center"]());
-    const sent = await sendEmailVerification(deps, {
+    const sent = await requestVerification(deps, {
+      flow: "email",
       email: session.member.pendingEmail,
       ip: getApp(context).ip,
       locale: getLocale(request),
       purpose: emailCodePurpose(session.member),
+      memberUserId: session.userId,
     });
     if (!sent.ok) return rateLimitedFailure(form, "code", sent.retryAfterSeconds, t);
     return { ok: true as const, resent: true };
   }
   const code = codeSchema(t).safeParse(form.get("code"));
   if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-  const result = await confirmEmailVerification(deps, {
+  const result = await completeVerification(deps, {
+    flow: "email",
     userId: session.userId,
     code: code.data,
     locale: getLocale(request),
   });
-  if (!result.ok) {
-    const message =
-      result.reason === "expired"
-        ? t("auth.code.expired")
-        : result.reason === "too_many_attempts"
-          ? t("auth.code.tooMany")
-          : result.reason === "taken"
-            ? t("auth.email.taken")
-            : t("auth.code.invalid");
-    return fieldFailure(form, "code", message);
-  }
+  if (!result.ok) return codeFailure(form, result.reason, t, t("auth.email.taken"));
   return redirectWithToast(toastSettings(context), links["member-center"](), {
     type: "success",
     message: "notice.emailVerified",

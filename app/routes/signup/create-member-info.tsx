@@ -1,16 +1,17 @@
+import { isUniqueViolation } from "@platform/db/errors";
 import { Form, redirect, useNavigation } from "react-router";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
-import { sendEmailVerification } from "~/domain/auth/email-verification.server";
+import { checkEmailAvailable, requestVerification } from "~/domain/auth/verification.server";
 import { hasLineLogin } from "~/domain/line/line.server";
 import { grantWelcomePoints } from "~/domain/loyalty/points.server";
 import { addressOptions, findDistrict } from "~/domain/members/address";
-import { createMember, isEmailTaken, isUniqueViolation } from "~/domain/members/members.server";
+import { createMember } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
+import { fieldFailure, formFailure, parseForm, rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -35,13 +36,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = await requireSignupStep(context, 3);
   const app = getApp(context);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (!session.phoneNumber) return linePhoneAction(context, request, form, session.userId);
   const parsed = parseForm(profileSchema(t), form);
   if (!parsed.ok) return formFailure(parsed.failure);
   const profile = parsed.data;
-  if (profile.email && (await isEmailTaken(app.db, profile.email, session.userId))) {
-    return fieldFailure(form, "email", t("auth.email.taken"), 409);
+  if (profile.email) {
+    const available = await checkEmailAvailable(app, { userId: session.userId, email: profile.email, ip: app.ip });
+    if (!available.ok) {
+      return available.reason === "rate_limited"
+        ? rateLimitedFailure(form, "email", available.retryAfterSeconds, t)
+        : fieldFailure(form, "email", t("auth.email.taken"), 409);
+    }
   }
   if (!session.phoneNumber) return fieldFailure(form, "form", t("notice.signupRestart"));
   const created = await createMember(app.db, {
@@ -66,7 +72,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Welcome points when the rules grant them (idempotent: keyed by member).
   await grantWelcomePoints(app.db, created.id);
   if (profile.email) {
-    await sendEmailVerification(authDeps(context), { email: profile.email, ip: app.ip, locale: getLocale(request) });
+    await requestVerification(authDeps(context), {
+      flow: "email",
+      email: profile.email,
+      ip: app.ip,
+      locale: getLocale(request),
+      memberUserId: session.userId,
+    });
     return redirectWithToast(toastSettings(context), links.verifyEmail(), {
       type: "success",
       message: "notice.welcome",

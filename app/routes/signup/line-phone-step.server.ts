@@ -1,25 +1,36 @@
-import { data, type RouterContextProvider, redirect } from "react-router";
+import { type RouterContextProvider, redirect } from "react-router";
+import { z } from "zod";
 import type { CaptchaChallenge } from "~/components/auth/captcha";
-import { PRIVACY_VERSION, TERMS_VERSION } from "~/content/legal";
-import { createCaptchaChallenge, verifyCaptcha } from "~/domain/auth/captcha.server";
+import { createCaptchaChallenge } from "~/domain/auth/captcha.server";
 import { startSession } from "~/domain/auth/flows.server";
-import { codeSchema, signupSendSchema } from "~/domain/auth/forms.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
-import { recordConsents } from "~/domain/members/members.server";
+import { completeVerification, requestVerification } from "~/domain/auth/verification.server";
+import { moveLineLoginToMember } from "~/domain/line/line.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
+import { codeFailure, codePageAction, signupPhoneTarget } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import {
-  captchaFailure,
-  codeFailureText,
-  fieldFailure,
-  formFailure,
-  parseForm,
-  rateLimitedFailure,
-} from "~/lib/forms.server";
+import { flowCookie } from "~/lib/flow-cookie.server";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
-import { linePhoneCookie, linkLineToExistingMember, sendLinePhoneCode, verifyLinePhoneCode } from "./line-phone.server";
+import { recordSignupConsents } from "./signup-flow.server";
+
+/**
+ * Step 3 of a LINE sign-up also verifies a phone number (members are found at the counter by
+ * phone). The number the code went to travels in this cookie; once verified and already a
+ * member's, `verifiedMemberUserId` holds the member the LINE login may move to (the SMS code was the
+ * proof).
+ */
+export const linePhoneCookie = flowCookie(
+  "signup_line_phone",
+  z.object({
+    phone: z.string(),
+    consentAt: z.string(),
+    resendAt: z.number(),
+    verifiedMemberUserId: z.string().optional(),
+  }),
+  15 * 60,
+);
 
 export async function linePhoneStepData(context: Readonly<RouterContextProvider>, request: Request) {
   const flow = await linePhoneCookie.read(context, request);
@@ -34,7 +45,10 @@ export async function linePhoneStepData(context: Readonly<RouterContextProvider>
   };
 }
 
-/** The intents of the LINE phone step: send, resend, change, verify, link to the existing member. */
+/**
+ * The intents of the LINE phone step: send, resend, change, verify (the shared code page), and link
+ * to the existing member whose number was verified.
+ */
 export async function linePhoneAction(
   context: Readonly<RouterContextProvider>,
   request: Request,
@@ -43,73 +57,15 @@ export async function linePhoneAction(
 ) {
   const t = serverT(request);
   const app = getApp(context);
-  const intent = form.get("intent");
+  const deps = authDeps(context);
   const here = links["signup-create-member-info"]();
-  const flow = await linePhoneCookie.read(context, request);
 
-  if (intent === "change") {
-    return redirect(here, { headers: { "Set-Cookie": await linePhoneCookie.clear(context) } });
-  }
-
-  if (intent === "send" || intent === "resend") {
-    if (intent === "resend" && !flow) return redirect(here);
-    let phone: string;
-    let consentAt: string;
-    if (intent === "resend" && flow) {
-      phone = flow.phone;
-      consentAt = flow.consentAt;
-    } else {
-      const parsed = parseForm(signupSendSchema(t), form);
-      if (!parsed.ok) return formFailure(parsed.failure);
-      phone = parsed.data.phone;
-      consentAt = new Date().toISOString();
-    }
-    if (!(await verifyCaptcha(app.db, form.get("altcha"), app.config.secrets.session))) {
-      return captchaFailure(form, t);
-    }
-    const issued = await sendLinePhoneCode(context, { phone, t });
-    if (!issued.ok) {
-      const field = intent === "resend" ? "code" : "phone";
-      return rateLimitedFailure(form, field, issued.retryAfterSeconds, t);
-    }
-    const resendAt = Date.now() + CODE_POLICY.resendCooldownSeconds * 1000;
-    return redirect(here, {
-      headers: { "Set-Cookie": await linePhoneCookie.write(context, { phone, consentAt, resendAt }) },
-    });
-  }
-
-  if (intent === "verify") {
-    if (!flow) return redirect(here);
-    const code = codeSchema(t).safeParse(form.get("code"));
-    if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-    const verified = await verifyLinePhoneCode(context, { userId, phone: flow.phone, code: code.data });
-    if (!verified.ok) {
-      return fieldFailure(form, "code", codeFailureText(verified.reason, t));
-    }
-    if (verified.existingMemberUserId) {
-      const cookie = await linePhoneCookie.write(context, {
-        ...flow,
-        verifiedMemberUserId: verified.existingMemberUserId,
-      });
-      return redirect(here, { headers: { "Set-Cookie": cookie } });
-    }
-    await recordConsents(
-      app.db,
-      userId,
-      [
-        { kind: "terms", version: TERMS_VERSION, granted: true },
-        { kind: "privacy", version: PRIVACY_VERSION, granted: true },
-      ],
-      app.ip,
-    );
-    return redirect(here, { headers: { "Set-Cookie": await linePhoneCookie.clear(context) } });
-  }
-
-  if (intent === "link") {
+  if (form.get("intent") === "link") {
+    const flow = await linePhoneCookie.read(context, request);
     if (!flow?.verifiedMemberUserId) return redirect(here);
-    const moved = await linkLineToExistingMember(context, { fromUserId: userId, toUserId: flow.verifiedMemberUserId });
+    const moved = await moveLineLoginToMember(app.db, { fromUserId: userId, toUserId: flow.verifiedMemberUserId });
     if (!moved) return redirect(links.signupPhoneVerification());
-    const headers = await startSession(authDeps(context), flow.verifiedMemberUserId, request.headers);
+    const headers = await startSession(deps, flow.verifiedMemberUserId, request.headers);
     headers.append("Set-Cookie", await linePhoneCookie.clear(context));
     return redirectWithToast(
       toastSettings(context),
@@ -118,5 +74,31 @@ export async function linePhoneAction(
       { headers },
     );
   }
-  return data({ ok: false as const, errors: {}, values: {} }, { status: 400 });
+
+  return codePageAction({
+    context,
+    request,
+    form,
+    t,
+    here,
+    cookie: linePhoneCookie,
+    ...signupPhoneTarget(t),
+    // A resend keeps only the number and the consent (a verified member is not carried over).
+    keepOnResend: ({ phone, consentAt }) => ({ phone, consentAt }),
+    send: ({ phone }) =>
+      requestVerification(deps, { flow: "line-signup", phoneNumber: phone, ip: app.ip, locale: getLocale(request) }),
+    async verify(flow, code) {
+      const verified = await completeVerification(deps, { flow: "line-signup", userId, phoneNumber: flow.phone, code });
+      if (!verified.ok) return codeFailure(form, verified.reason, t);
+      if (verified.existingMemberUserId) {
+        const cookie = await linePhoneCookie.write(context, {
+          ...flow,
+          verifiedMemberUserId: verified.existingMemberUserId,
+        });
+        return redirect(here, { headers: { "Set-Cookie": cookie } });
+      }
+      await recordSignupConsents(context, userId);
+      return redirect(here, { headers: { "Set-Cookie": await linePhoneCookie.clear(context) } });
+    },
+  });
 }

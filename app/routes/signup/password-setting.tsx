@@ -3,11 +3,11 @@ import { NewPasswordFields } from "~/components/auth/fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
+import { newPasswordSchema } from "~/domain/auth/auth-schemas.server";
 import { setPassword } from "~/domain/auth/flows.server";
-import { newPasswordSchema } from "~/domain/auth/forms.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { getApp } from "~/lib/context.server";
-import { fieldFailure, formFailure, parseForm } from "~/lib/forms.server";
+import { fieldFailure, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -26,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = await requireSignupStep(context, 2);
   const t = serverT(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(newPasswordSchema(t), form);
   if (!parsed.ok) return formFailure(parsed.failure);
   const phoneDigits = session.phoneNumber ? [session.phoneNumber, `0${session.phoneNumber.slice(4)}`] : [];

@@ -1,11 +1,13 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { PRIVACY_VERSION, TERMS_VERSION } from "~/content/legal";
 import { hasPassword } from "~/domain/auth/flows.server";
 import { hasLineLogin } from "~/domain/line/line.server";
+import { recordConsents } from "~/domain/members/members.server";
 import { getApp, toastSettings } from "~/lib/context.server";
+import { getMemberSession } from "~/lib/current-member.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
 import { links } from "~/lib/links";
-import { getMemberSession } from "~/lib/member-session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
 /** Between "send code" and "verify": the number the code went to and when the terms were accepted. */
@@ -37,4 +39,18 @@ export async function requireSignupStep(context: Readonly<RouterContextProvider>
     throw redirect(links.signupPasswordSetting());
   }
   return session;
+}
+
+/** The terms and privacy notice accepted on step 1 (phone) or step 3 (LINE), once the phone is verified. */
+export async function recordSignupConsents(context: Readonly<RouterContextProvider>, userId: string) {
+  const app = getApp(context);
+  await recordConsents(
+    app.db,
+    userId,
+    [
+      { kind: "terms", version: TERMS_VERSION, granted: true },
+      { kind: "privacy", version: PRIVACY_VERSION, granted: true },
+    ],
+    app.ip,
+  );
 }

@@ -1,0 +1,10 @@
+import type { Permission } from "~/domain/staff/permissions";
+import type { MessageKey } from "~/lib/i18n";
+
+/**
+ * The console's navigation: one line per section, shown to the roles that hold its permission (the page
+ * itself still checks with requirePermission). Sections add themselves here as they are built.
+ */
+export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: Permission | null }[] = [
+  { to: "/admin", label: "console.nav.home", permission: null },
+];

@@ -1,0 +1,264 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { auditChainHead, auditLog } from "@platform/db/schema";
+import { asc, eq, gt, sql } from "drizzle-orm";
+import type { StaffRole } from "../staff/permissions";
+
+/**
+ * The audit log (ADR 020). Every console write, every POS API write and every view of a member's full
+ * personal data calls recordAudit() inside the transaction of the change, so the row exists if and
+ * only if the change committed. Rows are chained: hash = SHA-256(canonical content + previous hash).
+ */
+
+export const GENESIS_HASH = "0".repeat(64);
+
+/** Who acted. */
+export type AuditActor =
+  | { actorType: "staff"; userId: string; role: StaffRole; storeId: string | null }
+  | { actorType: "api_key"; apiKeyId: string; storeId: string }
+  | { actorType: "system"; label: string };
+
+/** From where (any may be unknown). */
+export type AuditWhere = { ip: string | null; userAgent: string | null; requestId: string | null };
+
+/** Who and from where, built once per request and handed to every write (auditContext()). */
+export type AuditContext = AuditActor & AuditWhere;
+
+export type AuditEntry = {
+  context: AuditContext;
+  /** What happened, `area.verb` in the past tense of the business: `purchase.recorded`, `staff.invited`. */
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  /** The target's fields before and after; only changed fields are kept, personal values masked. */
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+};
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+const MAX_TEXT = 500;
+
+/** The who/where of a request: the user agent from the request; IP and request id from the server. */
+export function auditContext(
+  request: Request | null,
+  actor: AuditActor,
+  where: { ip?: string | null; requestId?: string | null } = {},
+): AuditContext {
+  return {
+    ...actor,
+    ip: where.ip ?? null,
+    userAgent: request?.headers.get("user-agent") ?? null,
+    requestId: where.requestId ?? request?.headers.get("x-request-id") ?? null,
+  };
+}
+
+/**
+ * Field names whose values are personal data: the log keeps that they changed, never the values.
+ * Secrets (passwords, tokens, TOTP secrets) are masked the same way.
+ */
+export const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
+  "name",
+  "nameZh",
+  "nameEn",
+  "displayName",
+  "phone",
+  "phoneNumber",
+  "email",
+  "pendingEmail",
+  "birthday",
+  "gender",
+  "address",
+  "postalCode",
+  "city",
+  "district",
+  "companyName",
+  "taxIdNumber",
+  "carrier",
+  "einvoiceCarrier",
+  "password",
+  "secret",
+  "token",
+  "note",
+]);
+
+export const MASKED = "[masked]";
+
+/** JSON values as PostgreSQL's jsonb keeps them (dates as ISO strings, no undefined, no NUL). */
+function jsonValue(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "string") return value.replaceAll("\u0000", "");
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (typeof value === "object") {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonValue(v)]));
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  return value;
+}
+
+/** The changed fields of before → after, personal values masked. Null when nothing changed. */
+export function auditChanges(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+): Record<string, { before: unknown; after: unknown }> | null {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  for (const key of [...keys].sort()) {
+    const b = jsonValue(before?.[key]);
+    const a = jsonValue(after?.[key]);
+    if (canonicalJson(b) === canonicalJson(a)) continue;
+    changes[key] = PERSONAL_FIELDS.has(key)
+      ? { before: b === null ? null : MASKED, after: a === null ? null : MASKED }
+      : { before: b, after: a };
+  }
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/** JSON with object keys sorted at every level: the same content always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+type HashedContent = Omit<AuditRow, "hash">;
+
+/** SHA-256 over the row's canonical content, which includes the previous row's hash. */
+export function auditRowHash(row: HashedContent): string {
+  const content = canonicalJson({
+    seq: row.seq,
+    id: row.id,
+    occurredAt: row.occurredAt.toISOString(),
+    actorType: row.actorType,
+    actorUserId: row.actorUserId,
+    actorRole: row.actorRole,
+    apiKeyId: row.apiKeyId,
+    storeId: row.storeId,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    changes: row.changes ?? null,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    requestId: row.requestId,
+    prevHash: row.prevHash,
+  });
+  return createHash("sha256").update(content).digest("hex");
+}
+
+function text(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.replaceAll("\u0000", "").slice(0, MAX_TEXT);
+}
+
+/**
+ * Appends one row, inside the caller's transaction. The chain head's row lock (held to the commit)
+ * serialises appends across every app instance: each row links to the one committed before it, and
+ * a rolled-back change leaves neither its row nor a gap.
+ */
+export async function recordAudit(tx: Database, entry: AuditEntry, now = new Date()): Promise<AuditRow> {
+  const { context } = entry;
+  // `seq + 1` under the row lock; RETURNING gives the new seq and the (unchanged) previous hash.
+  const [head] = await tx
+    .update(auditChainHead)
+    .set({ seq: sql`${auditChainHead.seq} + 1` })
+    .where(eq(auditChainHead.id, 1))
+    .returning({ seq: auditChainHead.seq, hash: auditChainHead.hash });
+  if (!head) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
+  const content: HashedContent = {
+    seq: head.seq,
+    id: randomUUID(),
+    occurredAt: now,
+    actorType: context.actorType,
+    actorUserId: context.actorType === "staff" ? context.userId : null,
+    actorRole: context.actorType === "staff" ? context.role : context.actorType === "system" ? context.label : null,
+    apiKeyId: context.actorType === "api_key" ? context.apiKeyId : null,
+    storeId: context.actorType === "system" ? null : context.storeId,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    changes: auditChanges(entry.before, entry.after),
+    ip: text(context.ip),
+    userAgent: text(context.userAgent),
+    requestId: text(context.requestId),
+    prevHash: head.hash,
+  };
+  const row: AuditRow = { ...content, hash: auditRowHash(content) };
+  await tx.insert(auditLog).values(row);
+  await tx.update(auditChainHead).set({ hash: row.hash }).where(eq(auditChainHead.id, 1));
+  return row;
+}
+
+export type AuditVerification =
+  | { ok: true; rows: number; lastSeq: number }
+  | {
+      ok: false;
+      /** The first row that does not check out (or the head's seq when rows are missing at the end). */
+      seq: number;
+      reason: "hash_mismatch" | "broken_link" | "missing_rows" | "head_mismatch";
+      rows: number;
+    };
+
+/**
+ * Walks the whole chain in seq order and names the first row that does not check out: its content
+ * does not give its hash (altered), its prev_hash is not the previous row's hash (a row replaced or
+ * re-chained), or a seq is missing (deleted); finally the head must point at the last row.
+ */
+export async function verifyAuditChain(db: Database, options: { batchSize?: number } = {}): Promise<AuditVerification> {
+  const batchSize = options.batchSize ?? 1000;
+  let previousHash = GENESIS_HASH;
+  let expectedSeq = 1;
+  let rows = 0;
+  for (;;) {
+    const batch = await db
+      .select()
+      .from(auditLog)
+      .where(gt(auditLog.seq, expectedSeq - 1))
+      .orderBy(asc(auditLog.seq))
+      .limit(batchSize);
+    for (const row of batch) {
+      if (row.seq !== expectedSeq) return { ok: false, seq: expectedSeq, reason: "missing_rows", rows };
+      if (row.prevHash !== previousHash) return { ok: false, seq: row.seq, reason: "broken_link", rows };
+      if (auditRowHash(row) !== row.hash) return { ok: false, seq: row.seq, reason: "hash_mismatch", rows };
+      previousHash = row.hash;
+      expectedSeq += 1;
+      rows += 1;
+    }
+    if (batch.length < batchSize) break;
+  }
+  const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+  const lastSeq = expectedSeq - 1;
+  if (head && head.seq > lastSeq) return { ok: false, seq: lastSeq + 1, reason: "missing_rows", rows };
+  if (!head || head.seq !== lastSeq || head.hash !== previousHash) {
+    return { ok: false, seq: lastSeq, reason: "head_mismatch", rows };
+  }
+  return { ok: true, rows, lastSeq };
+}
+
+/**
+ * A view of a member's full personal data (an unmasked phone, the profile page): which fields were shown,
+ * never their values. Call it in the transaction (or just before the response) of the read that shows them.
+ */
+export async function recordPersonalDataView(
+  tx: Database,
+  context: AuditContext,
+  view: { memberId: string; fields: string[]; purpose?: string },
+  now = new Date(),
+): Promise<AuditRow> {
+  return recordAudit(
+    tx,
+    {
+      context,
+      action: "member.revealed",
+      targetType: "member",
+      targetId: view.memberId,
+      after: { fieldsShown: [...view.fields].sort(), purpose: view.purpose ?? null },
+    },
+    now,
+  );
+}

@@ -1,0 +1,25 @@
+/** Stable codes of refused staff operations; the console maps them to messages beside the field. */
+export type StaffErrorCode =
+  | "contact_required"
+  | "invalid_email"
+  | "invalid_phone"
+  | "invalid_name"
+  | "invalid_role"
+  | "stores_required"
+  | "unknown_store"
+  | "already_staff"
+  | "staff_not_found"
+  | "cannot_change_self"
+  | "last_admin";
+
+export class StaffError extends Error {
+  readonly code: StaffErrorCode;
+  /** The form field the problem belongs to, when there is one. */
+  readonly field: string | null;
+  constructor(code: StaffErrorCode, message: string, field: string | null = null) {
+    super(message);
+    this.name = "StaffError";
+    this.code = code;
+    this.field = field;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Who may do what in the console (PRODUCT.md §5, ADR 020): the one table of permissions per role.
+ * Pure data and one pure check, shared by the guard (requirePermission), the domain and the UI
+ * (to hide what a role cannot use).
+ */
+
+export const STAFF_ROLES = ["staff", "manager", "admin"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** `auth_user.role`: `member` (the default) has no console; the others are console roles. */
+export type UserRole = "member" | StaffRole;
+
+export function isStaffRole(role: unknown): role is StaffRole {
+  return typeof role === "string" && (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+/**
+ * `store`: granted at the stores assigned to the staff member (every store for an admin); a check
+ * with a storeId asks about that store, one without asks whether the role has it anywhere (e.g. to
+ * show a menu entry; lists are then filtered to the actor's stores).
+ * `global`: not tied to a store (the programme, people, keys, the whole member base).
+ */
+export const PERMISSIONS = {
+  "counter.purchase": "store",
+  "counter.refund": "store",
+  "counter.coupon": "store",
+  /** Find a member and see the masked summary (at the counter, or in the member list). */
+  "member.view": "store",
+  /** See a member's full personal data (unmasked phone, e-mail, address); every reveal is audited. */
+  "member.reveal": "store",
+  /** Adjust points; a manager only up to the adjustment limit (above it an admin approves). */
+  "points.adjust": "store",
+  /** Approve an adjustment above a manager's limit (four-eyes: never one's own). */
+  "points.approve": "global",
+  /** A store's own page: hours, holidays, photos. */
+  "store.edit": "store",
+  "reports.view": "store",
+  /** The shared catalogue: materials, categories, images. */
+  "catalog.edit": "global",
+  /** Rewards, earn rules, tiers, expiry. */
+  "programme.edit": "global",
+  "member.manage": "global",
+  "member.export": "global",
+  "staff.manage": "global",
+  "apikeys.manage": "global",
+  "audit.view": "global",
+} as const satisfies Record<string, "store" | "global">;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+const COUNTER: Permission[] = ["counter.purchase", "counter.refund", "counter.coupon", "member.view"];
+
+/** The table. An admin has every permission at every store. */
+export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {
+  staff: new Set(COUNTER),
+  manager: new Set<Permission>([...COUNTER, "member.reveal", "points.adjust", "store.edit", "reports.view"]),
+  admin: new Set(ALL_PERMISSIONS),
+};
+
+/** Points a manager may adjust in one go without an admin's approval (an admin setting; this is its default). */
+export const DEFAULT_MANAGER_ADJUSTMENT_LIMIT = 1_000;
+
+/** What the check needs to know about the person acting. */
+export type PermissionSubject = { role: StaffRole; storeIds: readonly string[] };
+
+/** Whether the subject holds the permission (at the given store, when one is given). */
+export function hasPermission(
+  subject: PermissionSubject | null | undefined,
+  permission: Permission,
+  options: { storeId?: string | null } = {},
+): boolean {
+  if (!subject || !isStaffRole(subject.role)) return false;
+  if (!ROLE_PERMISSIONS[subject.role].has(permission)) return false;
+  if (subject.role === "admin") return true;
+  if (PERMISSIONS[permission] === "global") return true;
+  if (options.storeId === undefined || options.storeId === null) return subject.storeIds.length > 0;
+  return subject.storeIds.includes(options.storeId);
+}
+
+/** The stores the subject may act at with a store permission; `"all"` for an admin. */
+export function storesFor(subject: PermissionSubject, permission: Permission): readonly string[] | "all" {
+  if (!hasPermission(subject, permission)) return [];
+  if (subject.role === "admin") return "all";
+  return subject.storeIds;
+}
+
+/**
+ * Whether an adjustment of `points` (either sign) books at once for this role, or waits for an admin's
+ * approval. Admins book any amount; a manager up to `managerLimit`; staff may not adjust at all.
+ */
+export function adjustmentNeedsApproval(role: StaffRole, points: number, managerLimit: number): boolean {
+  if (role === "admin") return false;
+  return Math.abs(points) > managerLimit;
+}

@@ -1,0 +1,263 @@
+import type { Database } from "@platform/db/client";
+import { authUser, staffAccount, staffSession, staffStore, store } from "@platform/db/schema";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
+import type { StaffActor } from "./actor";
+import { isStaffRole, type StaffRole } from "./permissions";
+import { checkSecondFactor, hasConfirmedTotp, type StaffSecrets } from "./second-factor.server";
+import { newToken, tokenHash } from "./secrets.server";
+
+/**
+ * Console sessions (ADR 020): their own cookie and table, apart from member sessions. A session starts
+ * `pending` after the password, becomes active with the second factor, and ends after 30 idle minutes,
+ * 12 hours in all, at logout, or at once when the staff member is disabled.
+ */
+export const CONSOLE_SESSION_POLICY = {
+  idleMinutes: 30,
+  absoluteHours: 12,
+  /** Time to give the second factor (or enrol it) after the password. */
+  pendingMinutes: 15,
+  /** Wrong codes on one session before it ends (the password must be given again). */
+  maxFailedCodes: 5,
+  /** A sensitive action asks for the code again when the last one is older than this. */
+  recentSecondFactorMinutes: 5,
+  /** lastSeenAt is written at most this often (a page view is not worth a write every time). */
+  touchSeconds: 60,
+} as const;
+
+export const CONSOLE_COOKIE = "han_console";
+
+export type StaffProfile = {
+  userId: string;
+  role: StaffRole;
+  displayName: string;
+  storeIds: string[];
+  disabled: boolean;
+};
+
+/** The staff profile of a user: null for members and unknown users. Disabled profiles are returned (flagged). */
+export async function staffProfile(db: Database, userId: string): Promise<StaffProfile | null> {
+  const [row] = await db
+    .select({ role: authUser.role, displayName: staffAccount.displayName, disabledAt: staffAccount.disabledAt })
+    .from(staffAccount)
+    .innerJoin(authUser, eq(authUser.id, staffAccount.userId))
+    .where(eq(staffAccount.userId, userId));
+  if (!row || !isStaffRole(row.role)) return null;
+  const stores = await db.select({ storeId: staffStore.storeId }).from(staffStore).where(eq(staffStore.userId, userId));
+  return {
+    userId,
+    role: row.role,
+    displayName: row.displayName,
+    storeIds: stores.map((s) => s.storeId).sort(),
+    disabled: row.disabledAt !== null,
+  };
+}
+
+export type ConsoleSessionStage = "enrol" | "second_factor" | "active";
+
+export type LoadedConsoleSession = {
+  sessionId: string;
+  userId: string;
+  stage: ConsoleSessionStage;
+  profile: StaffProfile;
+  /** Present once the second factor was given. */
+  actor: StaffActor | null;
+};
+
+/**
+ * Starts a console session for a user whose password was just checked: pending until the second
+ * factor (or its enrolment). Returns the cookie's token (only its hash is stored).
+ */
+export async function startConsoleSession(
+  db: Database,
+  input: { userId: string; ip: string | null; userAgent: string | null },
+  now = new Date(),
+): Promise<{ token: string; sessionId: string }> {
+  const token = newToken();
+  const [row] = await db
+    .insert(staffSession)
+    .values({
+      tokenHash: tokenHash(token),
+      userId: input.userId,
+      createdAt: now,
+      lastSeenAt: now,
+      ipAddress: input.ip,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
+    })
+    .returning({ id: staffSession.id });
+  if (!row) throw new Error("staff session insert returned nothing");
+  return { token, sessionId: row.id };
+}
+
+function expired(row: typeof staffSession.$inferSelect, now: Date): boolean {
+  const p = CONSOLE_SESSION_POLICY;
+  const age = now.getTime() - row.createdAt.getTime();
+  if (!row.secondFactorAt) return age > p.pendingMinutes * 60_000;
+  return age > p.absoluteHours * 3_600_000 || now.getTime() - row.lastSeenAt.getTime() > p.idleMinutes * 60_000;
+}
+
+/**
+ * The session behind a console cookie, or null (unknown, expired, ended, staff disabled or no longer
+ * staff). An expired session is deleted. Counts as activity (idle timeout) unless `touch` is false.
+ */
+export async function loadConsoleSession(
+  db: Database,
+  token: string | null | undefined,
+  now = new Date(),
+  options: { touch?: boolean } = {},
+): Promise<LoadedConsoleSession | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await db
+    .select()
+    .from(staffSession)
+    .where(eq(staffSession.tokenHash, tokenHash(token)));
+  if (!row) return null;
+  const profile = await staffProfile(db, row.userId);
+  if (expired(row, now) || !profile || profile.disabled) {
+    await db.delete(staffSession).where(eq(staffSession.id, row.id));
+    return null;
+  }
+  if (!row.secondFactorAt) {
+    const stage = (await hasConfirmedTotp(db, row.userId)) ? "second_factor" : "enrol";
+    return { sessionId: row.id, userId: row.userId, stage, profile, actor: null };
+  }
+  if (
+    options.touch !== false &&
+    now.getTime() - row.lastSeenAt.getTime() > CONSOLE_SESSION_POLICY.touchSeconds * 1000
+  ) {
+    await db.update(staffSession).set({ lastSeenAt: now }).where(eq(staffSession.id, row.id));
+  }
+  // An admin works everywhere; others at their assigned stores (a store removed from them is dropped).
+  const currentStoreId =
+    row.currentStoreId && (profile.role === "admin" || profile.storeIds.includes(row.currentStoreId))
+      ? row.currentStoreId
+      : (profile.storeIds[0] ?? null);
+  return {
+    sessionId: row.id,
+    userId: row.userId,
+    stage: "active",
+    profile,
+    actor: {
+      userId: row.userId,
+      role: profile.role,
+      displayName: profile.displayName,
+      storeIds: profile.storeIds,
+      currentStoreId,
+      sessionId: row.id,
+      secondFactorAt: row.secondFactorAt,
+    },
+  };
+}
+
+export type SecondFactorResult =
+  | { ok: true; method: "totp" | "recovery" }
+  | { ok: false; reason: "invalid_code" | "session_ended" };
+
+/**
+ * Takes a second-factor code on a console session: the login's second step, or the step-up before a
+ * sensitive action. A wrong code counts against the session (atomically); too many end it.
+ */
+export async function giveSecondFactor(
+  deps: StaffSecrets,
+  session: { sessionId: string; userId: string },
+  code: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<SecondFactorResult> {
+  const method = await checkSecondFactor(deps, session.userId, code, now);
+  if (!method) {
+    const [row] = await deps.db
+      .update(staffSession)
+      .set({ failedCodes: sql`${staffSession.failedCodes} + 1` })
+      .where(eq(staffSession.id, session.sessionId))
+      .returning({ failedCodes: staffSession.failedCodes });
+    if (!row || row.failedCodes >= CONSOLE_SESSION_POLICY.maxFailedCodes) {
+      await deps.db.delete(staffSession).where(eq(staffSession.id, session.sessionId));
+      return { ok: false, reason: "session_ended" };
+    }
+    return { ok: false, reason: "invalid_code" };
+  }
+  const ok = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(staffSession)
+      .set({ secondFactorAt: now, lastSeenAt: now, failedCodes: 0 })
+      .where(eq(staffSession.id, session.sessionId))
+      .returning({ wasActive: sql<boolean>`true` });
+    if (!row) return false;
+    await recordAudit(
+      tx as unknown as Database,
+      {
+        context: audit,
+        action: "staff.second_factor_given",
+        targetType: "staff_session",
+        targetId: session.sessionId,
+        after: { method },
+      },
+      now,
+    );
+    return true;
+  });
+  return ok ? { ok: true, method } : { ok: false, reason: "session_ended" };
+}
+
+/** Marks a freshly enrolled session as having given the second factor (the enrolment code was one). */
+export async function activateEnrolledSession(db: Database, sessionId: string, now = new Date()): Promise<void> {
+  await db
+    .update(staffSession)
+    .set({ secondFactorAt: now, lastSeenAt: now, failedCodes: 0 })
+    .where(and(eq(staffSession.id, sessionId), isNull(staffSession.secondFactorAt)));
+}
+
+/** Logout: ends this console session. */
+export async function endConsoleSession(db: Database, token: string | null | undefined): Promise<void> {
+  if (!token) return;
+  await db.delete(staffSession).where(eq(staffSession.tokenHash, tokenHash(token)));
+}
+
+/** Ends every console session of a staff member (disabling, role change to member). */
+export async function endAllConsoleSessions(db: Database, userId: string): Promise<number> {
+  const rows = await db.delete(staffSession).where(eq(staffSession.userId, userId)).returning({ id: staffSession.id });
+  return rows.length;
+}
+
+/** Chooses the store the staff member works at on this session (one of theirs; any for an admin). */
+export async function switchCurrentStore(db: Database, actor: StaffActor, storeId: string): Promise<boolean> {
+  if (actor.role !== "admin" && !actor.storeIds.includes(storeId)) return false;
+  const [known] = await db.select({ id: store.id }).from(store).where(eq(store.id, storeId));
+  if (!known) return false;
+  const rows = await db
+    .update(staffSession)
+    .set({ currentStoreId: storeId })
+    .where(eq(staffSession.id, actor.sessionId))
+    .returning({ id: staffSession.id });
+  return rows.length === 1;
+}
+
+/** The stores a staff member can work at, with their names (every store for an admin). */
+export async function workableStores(db: Database, actor: Pick<StaffActor, "role" | "storeIds">) {
+  const rows = await db
+    .select({ id: store.id, name: store.name })
+    .from(store)
+    .where(actor.role === "admin" ? undefined : inArray(store.id, actor.storeIds.length ? actor.storeIds : [""]))
+    .orderBy(store.id);
+  return rows;
+}
+
+/** Housekeeping: deletes sessions past their idle or absolute limit. */
+export async function purgeExpiredConsoleSessions(db: Database, now = new Date()): Promise<number> {
+  const p = CONSOLE_SESSION_POLICY;
+  const rows = await db
+    .delete(staffSession)
+    .where(
+      or(
+        lt(staffSession.createdAt, new Date(now.getTime() - p.absoluteHours * 3_600_000)),
+        lt(staffSession.lastSeenAt, new Date(now.getTime() - p.idleMinutes * 60_000)),
+        and(
+          isNull(staffSession.secondFactorAt),
+          lt(staffSession.createdAt, new Date(now.getTime() - p.pendingMinutes * 60_000)),
+        ),
+      ),
+    )
+    .returning({ id: staffSession.id });
+  return rows.length;
+}

@@ -1,0 +1,26 @@
+import type { loyaltyZhTW } from "./loyalty.zh-TW";
+
+export const loyaltyEn = {
+  "loyalty.error.invalid_amount": "The amount must be a whole number of NT$, at least 1",
+  "loyalty.error.invalid_input": "The input was not valid and nothing was changed. Please check it and try again.",
+  "loyalty.error.member_not_found": "Unknown member",
+  "loyalty.error.purchase_not_found": "Unknown purchase (or another store's)",
+  "loyalty.error.reward_not_found": "This reward no longer exists. Please reload the page.",
+  "loyalty.error.coupon_not_found": "Unknown coupon",
+  "loyalty.error.receipt_conflict": "This receipt was booked with other details",
+  "loyalty.error.idempotency_conflict": "A retry did not match the first request",
+  "loyalty.error.insufficient_points": "Not enough points to redeem this. You have {balance} points.",
+  "loyalty.error.reward_unavailable": "This reward cannot be redeemed right now.",
+  "loyalty.error.out_of_stock": "This reward has all been redeemed.",
+  "loyalty.error.limit_reached": "You have redeemed this reward as often as allowed.",
+  "loyalty.error.coupon_used": "The coupon was already used",
+  "loyalty.error.coupon_cancelled": "The coupon was cancelled",
+  "loyalty.error.member_disabled": "This member account is disabled",
+  "loyalty.error.purchase_too_old": "The purchase is older than the window for booking it; no points can be earned",
+  "loyalty.error.refund_exceeds_purchase": "Refunds would exceed the purchase",
+  "loyalty.error.coupon_expired": "The coupon has expired",
+  "loyalty.error.coupon_wrong_store": "The coupon is not valid at this store",
+  "loyalty.error.card_token_expired": "The card QR has expired; ask for a fresh one",
+  "loyalty.error.card_token_forged": "The card QR is not genuine",
+  "loyalty.error.card_token_malformed": "The card QR is malformed",
+} as const satisfies Record<keyof typeof loyaltyZhTW, string>;

@@ -1,0 +1,31 @@
+import type { LoyaltyErrorMessageKey } from "~/domain/loyalty/errors";
+
+/**
+ * The loyalty area's refusals (app/domain/loyalty/errors.ts), for members and staff alike; the POS
+ * reference page shows them too. `loyalty.error.` is a route-only namespace: pages render these on
+ * the server, so the shell does not ship them.
+ */
+export const loyaltyZhTW = {
+  "loyalty.error.invalid_amount": "金額必須是 1 以上的整數（新台幣元）",
+  "loyalty.error.invalid_input": "輸入內容不正確，沒有任何變更。請確認後再試一次。",
+  "loyalty.error.member_not_found": "查無此會員",
+  "loyalty.error.purchase_not_found": "查無此消費（或屬於其他門市）",
+  "loyalty.error.reward_not_found": "找不到這項好禮，請重新整理頁面。",
+  "loyalty.error.coupon_not_found": "查無此優惠券",
+  "loyalty.error.receipt_conflict": "此發票號碼已以不同內容入帳",
+  "loyalty.error.idempotency_conflict": "重試的內容與第一次不同",
+  "loyalty.error.insufficient_points": "點數不足，無法兌換。目前可用 {balance} 點。",
+  "loyalty.error.reward_unavailable": "這項好禮目前無法兌換。",
+  "loyalty.error.out_of_stock": "這項好禮已兌換完畢。",
+  "loyalty.error.limit_reached": "您已達到這項好禮的兌換上限。",
+  "loyalty.error.coupon_used": "優惠券已使用",
+  "loyalty.error.coupon_cancelled": "優惠券已取消",
+  "loyalty.error.member_disabled": "此會員帳號已停用",
+  "loyalty.error.purchase_too_old": "購買時間超過可補登的期限，無法累積點數",
+  "loyalty.error.refund_exceeds_purchase": "退貨總額超過原消費金額",
+  "loyalty.error.coupon_expired": "優惠券已過期",
+  "loyalty.error.coupon_wrong_store": "此優惠券不適用於本門市",
+  "loyalty.error.card_token_expired": "會員卡條碼已過期，請會員重新出示",
+  "loyalty.error.card_token_forged": "會員卡條碼無效",
+  "loyalty.error.card_token_malformed": "會員卡條碼格式錯誤",
+} as const satisfies Record<LoyaltyErrorMessageKey, string>;

@@ -1,0 +1,16 @@
+import { redirect } from "react-router";
+import { endConsoleSession } from "~/domain/staff/sessions.server";
+import { clearConsoleCookie, readConsoleToken } from "~/lib/console.server";
+import { getApp } from "~/lib/context.server";
+import type { Route } from "./+types/logout";
+
+/** Ends this console session (the member session, if any, is untouched: two hats, two sessions). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  await endConsoleSession(app.db, readConsoleToken(request));
+  return redirect("/admin/login", { headers: { "Set-Cookie": clearConsoleCookie(app.config.isProduction) } });
+}
+
+export function loader() {
+  return redirect("/admin");
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import { data } from "react-router";
+import { z } from "zod";
+import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
+import { LoyaltyError, type LoyaltyErrorCode, loyaltyErrorMessage, loyaltyErrorStatus } from "~/domain/loyalty/errors";
+import { memberCenterSummary } from "~/domain/loyalty/member-center.server";
+import { redeemReward } from "~/domain/loyalty/rewards.server";
+import { requestNow } from "~/lib/clock.server";
+import { getApp } from "~/lib/context.server";
+import { requireMember } from "~/lib/current-member.server";
+import { readForm } from "~/lib/forms.server";
+import { formatNumber } from "~/lib/i18n";
+import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
+import { pick } from "~/lib/localized";
+import { formatTaipei } from "~/lib/time";
+import type { Route } from "./+types/index";
+
+/**
+ * The member center's server side. The loader turns the one summary read (memberCenterSummary) into
+ * what the page shows — dates formatted here (Taipei, the member's locale), so the page ships no date
+ * code — and the action redeems a reward. The page's view types are these shapes
+ * (`Route.ComponentProps["loaderData"]`), never restated.
+ */
+export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
+  const { member } = requireMember(context, request);
+  const { db, config } = getApp(context);
+  const now = requestNow(request, config);
+  const locale = getLocale(request);
+  const summary = await memberCenterSummary(db, member.id, now);
+  const confirm = new URL(request.url).searchParams.get("redeem");
+  return data(
+    {
+      // The page's own messages (the points-history ones stay on that page).
+      messages: routeMessages(
+        locale,
+        "member.center.title",
+        "member.center.hello",
+        "member.center.lead",
+        "member.center.card.",
+        "member.center.points.",
+        "member.center.tier.",
+        "member.center.coupons.",
+        "member.center.rewards.",
+        "member.center.activity.",
+        "member.center.favourites.",
+        "member.center.settings.",
+      ),
+      name: member.nameZh,
+      memberNumber: member.memberNumber,
+      memberSince: member.createdAt.toISOString(),
+      pendingEmail: member.pendingEmail,
+      card: cardTokenPayload(config.secrets.session, member.id, now),
+      // Per rendering: the same confirmation sent twice books once (see RewardsCatalogue).
+      redeemKey: randomBytes(12).toString("base64url"),
+      confirmId: confirm && /^[0-9a-f-]{36}$/i.test(confirm) ? confirm : null,
+      balance: summary.balance,
+      tier: summary.tier,
+      expiring: summary.expiring
+        ? { points: summary.expiring.points, date: formatTaipei(lastDay(summary.expiring.expiresAt), locale) }
+        : null,
+      spend12Months: summary.spend12Months,
+      next: summary.next
+        ? {
+            tier: summary.next.tier,
+            threshold: summary.next.threshold,
+            amountNeeded: summary.next.amountNeeded,
+            date: formatTaipei(lastDay(summary.next.by), locale),
+          }
+        : null,
+      coupons: summary.coupons.map((c) => ({
+        id: c.id,
+        code: c.code,
+        state: c.state,
+        rewardName: c.rewardName,
+        kind: c.kind,
+        amountOff: c.amountOff,
+        // The last valid day, the day it was used, or the day it expired.
+        date: formatTaipei(
+          c.state === "unused" ? lastDay(c.expiresAt) : c.state === "used" ? (c.usedAt ?? c.expiresAt) : c.expiresAt,
+          locale,
+        ),
+      })),
+      rewards: summary.rewards,
+      activity: summary.activity.map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        amount: a.amount,
+        at: a.at.toISOString(),
+        date: formatTaipei(a.at, locale),
+        purchase: a.purchase
+          ? {
+              netAmount: a.purchase.netAmount,
+              receiptNumber: a.purchase.receiptNumber,
+              store: a.purchase.storeName ? pick(a.purchase.storeName, locale) : null,
+            }
+          : null,
+      })),
+      favourites: summary.favourites.map((f) => ({
+        id: f.id,
+        name: pick(f.name, locale),
+        image: f.image ? { src: f.image.src, alt: pick(f.image.alt, locale) } : null,
+      })),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/** The last moment before an exclusive end (an expiry at Taipei midnight shows the day before). */
+function lastDay(end: Date): Date {
+  return new Date(end.getTime() - 1);
+}
+
+const redeemInput = z.object({
+  intent: z.literal("redeem"),
+  rewardId: z.uuid(),
+  key: z.string().regex(/^[A-Za-z0-9_.-]{8,80}$/),
+});
+
+/** What a redemption answers: the new coupon, or why not (in the member's language) and the balance now. */
+export type RedeemAnswer =
+  | { ok: true; couponId: string; balance: number }
+  | { ok: false; error: LoyaltyErrorCode; message: string; balance: number };
+
+/** Redeems a reward for the logged-in member (the member id never comes from the request). */
+export async function redeemInMemberCenter({ request, context }: Route.ActionArgs) {
+  const { member } = requireMember(context, request);
+  const { db, config, logger } = getApp(context);
+  const now = requestNow(request, config);
+  // A refusal answers the status and the message of the table of loyalty errors, with the balance
+  // as it is now (a changed balance is usually why a redemption was refused).
+  const refuse = async (code: LoyaltyErrorCode) => {
+    const { balance } = await memberCenterSummary(db, member.id, now);
+    const message = serverT(request)(loyaltyErrorMessage(code), { balance: formatNumber(balance, getLocale(request)) });
+    return data<RedeemAnswer>({ ok: false, error: code, message, balance }, { status: loyaltyErrorStatus(code) });
+  };
+  const parsed = redeemInput.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return refuse("invalid_input");
+  try {
+    const result = await redeemReward(
+      db,
+      { memberId: member.id, rewardId: parsed.data.rewardId, idempotencyKey: parsed.data.key },
+      now,
+    );
+    return data<RedeemAnswer>({ ok: true, couponId: result.coupon.id, balance: result.balance });
+  } catch (error) {
+    if (!(error instanceof LoyaltyError)) throw error;
+    logger.info({ code: error.code, memberId: member.id }, "redeem refused");
+    return refuse(error.code);
+  }
+}

@@ -1,0 +1,222 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { reportDatabaseOutcome, setDatabaseProbe } from "@platform/db/availability";
+import { acquireDataDirLock } from "@platform/db/data-dir-lock";
+import * as schema from "@platform/db/schema/index";
+import { instrumentPostgresClient } from "@platform/metrics";
+import { type SQL, sql } from "drizzle-orm";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+
+export type Schema = typeof schema;
+/** One type for both drivers: route code never knows which one it runs on. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseConfig = { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string };
+
+/** How to reach the same database outside Drizzle (the job queue opens its own connections). */
+export type DatabaseConnection = { driver: "postgres"; url: string } | { driver: "pglite"; client: PGlite };
+
+export type DatabaseHandle = {
+  db: Database;
+  driver: "postgres" | "pglite";
+  connection: DatabaseConnection;
+  migrate(): Promise<void>;
+  migrationStatus(): Promise<{ applied: number; expected: number; upToDate: boolean }>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+// Two levels up from platform/db/ (source) and from build/server/ (bundle): the repo root.
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const migrationsFolder = [path.resolve(here, "../../drizzle"), path.resolve(process.cwd(), "drizzle")].find(
+  (dir) => existsSync(path.join(dir, "meta/_journal.json")),
+) as string;
+
+function expectedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/** This instance's request pool as pg_stat_activity names it (≤ 63 characters). */
+export const APPLICATION_NAME = `han-living-app:${hostname()}:${process.pid}`.slice(0, 63);
+
+/** How long a readiness ping may take before the database counts as unreachable. */
+export const PING_TIMEOUT_MS = 2_000;
+
+// Any constant works; it only has to be the same in every instance.
+const MIGRATION_LOCK_KEY = 7_274_019_311;
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (!migrationsFolder) throw new Error("Migrations folder (drizzle/) not found");
+  let db: Database;
+  let migrate: () => Promise<void>;
+  let close: () => Promise<void>;
+  let driver: DatabaseHandle["driver"];
+  let connection: DatabaseConnection;
+
+  if (config.kind === "postgres") {
+    // Named per instance, so /metrics can count this pool's connections in pg_stat_activity; every
+    // statement is timed for the query-duration histogram.
+    const client = instrumentPostgresClient(
+      postgres(config.url, {
+        max: config.poolMax,
+        onnotice: () => {},
+        // Fail a request in seconds, not the driver's default 30, when the server cannot be reached.
+        connect_timeout: 5,
+        connection: { application_name: APPLICATION_NAME },
+      }),
+      reportDatabaseOutcome,
+    );
+    const pgDb = drizzlePostgres(client, { schema });
+    db = pgDb as unknown as Database;
+    driver = "postgres";
+    connection = { driver, url: config.url };
+    // Several instances may start together: an advisory lock lets one migrate at a time. The lock
+    // is held on its own connection outside the pool, so a pool of one can still run the migrations.
+    migrate = async () => {
+      const lockClient = postgres(config.url, { max: 1, onnotice: () => {} });
+      try {
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+        try {
+          await migratePostgres(pgDb, { migrationsFolder });
+        } finally {
+          await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+        }
+      } finally {
+        await lockClient.end({ timeout: 5 });
+      }
+    };
+    close = async () => {
+      setDatabaseProbe(null);
+      await client.end({ timeout: 5 });
+    };
+  } else {
+    const onDisk = !config.dataDir.startsWith("memory://");
+    if (onDisk) await mkdir(config.dataDir, { recursive: true });
+    // One process per data directory: a second app (or the move/backup tools) is refused here.
+    const lock = onDisk ? acquireDataDirLock(path.resolve(config.dataDir)) : null;
+    // relaxedDurability: after every query PGlite awaits a "sync to storage" behind a mutex. On
+    // Node the data directory is mounted with NODEFS, whose sync is a no-op (every write already
+    // went to the file), so the wait only costs time: ~0.45 ms per query, which was a third of a
+    // simple query and most of a logged-in page's database time. Durability is unchanged.
+    let client: PGlite;
+    try {
+      client = await PGlite.create(config.dataDir, { relaxedDurability: true });
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+    const liteDb = drizzlePglite(client, { schema });
+    db = liteDb as unknown as Database;
+    driver = "pglite";
+    connection = { driver, client };
+    migrate = () => migratePglite(liteDb, { migrationsFolder });
+    close = async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    };
+  }
+
+  const expected = expectedMigrationCount();
+  const ping = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      // Bounded: readiness must answer within seconds even when connecting hangs.
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("database ping timed out")), PING_TIMEOUT_MS);
+      });
+      await Promise.race([db.execute(sql`select 1`), timeout]);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  if (driver === "postgres") setDatabaseProbe(ping);
+  return {
+    db,
+    driver,
+    connection,
+    migrate,
+    async migrationStatus() {
+      const exists = await db.execute<{ present: boolean }>(
+        sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+      );
+      const rows = rowsOf<{ present: boolean }>(exists);
+      if (!rows[0]?.present) return { applied: 0, expected, upToDate: false };
+      const counted = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+      );
+      const applied = Number(counted[0]?.n ?? 0);
+      return { applied, expected, upToDate: applied >= expected };
+    },
+    ping,
+    close,
+  };
+}
+
+/** postgres-js returns an array, PGlite an object with `rows`: read both the same way. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+const dialect = new PgDialect();
+const prepared = new WeakMap<PGlite, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs a hot, complex read as a server-side prepared statement on the embedded database, so
+ * PostgreSQL plans it once per process instead of on every request (the member center's summary:
+ * planning its eight subqueries was most of its ~3 ms; executing it is well under 1 ms). PGlite is one
+ * session, so `PREPARE` holds for the life of the process; `EXECUTE` takes no bind parameters,
+ * so the values go in as literals — only numbers and strings, quoted here. On PostgreSQL the
+ * driver (postgres-js) already prepares every statement per connection: the query runs as it is.
+ */
+export async function executePrepared<T>(db: Database, name: string, query: SQL): Promise<T[]> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`prepared statement name must be an identifier: ${name}`);
+  const client = (db as { $client?: unknown }).$client;
+  if (!(client instanceof PGlite)) return rowsOf<T>(await db.execute(query));
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  // The statement's text is part of its name: a changed query (a reloaded module in development,
+  // on the same database session) is prepared anew instead of running the old one.
+  const statement = `${name}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+  let statements = prepared.get(client);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(client, statements);
+  }
+  let ready = statements.get(statement);
+  if (!ready) {
+    ready = client.exec(`prepare ${statement} as ${text}`).catch((error: { code?: string }) => {
+      // 42P05 duplicate_prepared_statement: prepared by an earlier instance of this module.
+      if (error?.code !== "42P05") throw error;
+    });
+    statements.set(statement, ready);
+    ready.catch(() => statements?.delete(statement));
+  }
+  await ready;
+  const args = params.map(literal).join(", ");
+  return (await client.query<T>(args ? `execute ${statement} (${args})` : `execute ${statement}`)).rows;
+}
+
+function literal(value: unknown): string {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string") return `'${value.replace(/'/g, "''")}'`;
+  throw new Error(`executePrepared takes numbers and strings, not ${typeof value}`);
+}

@@ -1,0 +1,12 @@
+// The one schema of the app, split by area. drizzle-kit reads every file in this folder.
+
+export * from "@platform/db/schema/audit";
+export * from "@platform/db/schema/auth";
+export * from "@platform/db/schema/catalog";
+export * from "@platform/db/schema/diagnostics";
+export * from "@platform/db/schema/line";
+export * from "@platform/db/schema/loyalty";
+export * from "@platform/db/schema/members";
+export * from "@platform/db/schema/messaging";
+export * from "@platform/db/schema/pos";
+export * from "@platform/db/schema/staff";

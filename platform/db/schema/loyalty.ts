@@ -1,0 +1,237 @@
+import { member } from "@platform/db/schema/members";
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, check, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Loyalty engine (docs/decisions/011-loyalty-ledger.md). Points are integers; money is integer NT$.
+ * The ledger (`point_entry`) is append-only; `loyalty_account.balance` always equals its sum and is
+ * updated in the same transaction, under `select … for update` on that row.
+ */
+
+export const TIERS = ["basic", "silver", "gold"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const ENTRY_KINDS = [
+  "earn-purchase",
+  "welcome",
+  "birthday",
+  "adjust",
+  "redeem",
+  "expire",
+  "refund-reversal",
+  "coupon-cancel",
+] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/**
+ * Every version of the rules an admin can change; the newest row with effectiveFrom ≤ now applies.
+ * Multipliers are in permille (1.2 → 1200) so no floating point touches points.
+ */
+export const loyaltyRules = pgTable("loyalty_rules", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  /** NT$ of net amount per point (before the multiplier). */
+  amountPerPoint: integer("amount_per_point").notNull().default(100),
+  silverSpend: integer("silver_spend").notNull().default(50_000),
+  goldSpend: integer("gold_spend").notNull().default(200_000),
+  basicMultiplierPermille: integer("basic_multiplier_permille").notNull().default(1000),
+  silverMultiplierPermille: integer("silver_multiplier_permille").notNull().default(1200),
+  goldMultiplierPermille: integer("gold_multiplier_permille").notNull().default(1500),
+  welcomeEnabled: boolean("welcome_enabled").notNull().default(true),
+  welcomePoints: integer("welcome_points").notNull().default(100),
+  birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
+  birthdayPoints: integer("birthday_points").notNull().default(200),
+  effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
+  /** Staff user id of the admin who made the change; null for the seeded defaults. */
+  createdBy: text("created_by"),
+  note: text("note"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One row per member: the balance (= ledger sum) and the tier. The row every mutation locks. */
+export const loyaltyAccount = pgTable("loyalty_account", {
+  memberId: uuid("member_id")
+    .primaryKey()
+    .references(() => member.id, { onDelete: "cascade" }),
+  balance: integer("balance").notNull().default(0),
+  /** Set when a refund took the balance below zero (the only way it can go there). */
+  negativeSince: timestamp("negative_since", { withTimezone: true }),
+  tier: text("tier", { enum: TIERS }).notNull().default("basic"),
+  tierSince: timestamp("tier_since", { withTimezone: true }).notNull().defaultNow(),
+  lastDowngradeAt: timestamp("last_downgrade_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The append-only ledger. */
+export const pointEntry = pgTable(
+  "point_entry",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ENTRY_KINDS }).notNull(),
+    /** Positive for credits, negative for debits. */
+    amount: integer("amount").notNull(),
+    /** Expiry of the lot this entry created (credits that create a lot). */
+    lotExpiresAt: timestamp("lot_expires_at", { withTimezone: true }),
+    storeId: text("store_id"),
+    receiptNumber: text("receipt_number"),
+    staffUserId: text("staff_user_id"),
+    apiKeyId: text("api_key_id"),
+    purchaseId: uuid("purchase_id"),
+    couponId: uuid("coupon_id"),
+    reason: text("reason"),
+    /** A retried operation books once: the database refuses a second entry with the same key. */
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("point_entry_member_idx").on(t.memberId, t.createdAt)],
+);
+
+/** What is left of each credited lot; spending consumes the lots that expire first. */
+export const pointLot = pgTable(
+  "point_lot",
+  {
+    entryId: uuid("entry_id")
+      .primaryKey()
+      .references(() => pointEntry.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    remaining: integer("remaining").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Points of this lot booked as expired so far (part of the expiry entries' keys). */
+    expired: integer("expired").notNull().default(0),
+  },
+  (t) => [
+    index("point_lot_member_idx").on(t.memberId, t.expiresAt),
+    index("point_lot_expiry_idx").on(t.expiresAt).where(sql`${t.remaining} > 0`),
+    check("point_lot_remaining_nonnegative", sql`${t.remaining} >= 0`),
+  ],
+);
+
+/** Which lots a debit took points from (so a cancelled coupon returns them to the same lots). */
+export const pointLotUse = pgTable(
+  "point_lot_use",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    debitEntryId: uuid("debit_entry_id")
+      .notNull()
+      .references(() => pointEntry.id, { onDelete: "cascade" }),
+    lotEntryId: uuid("lot_entry_id")
+      .notNull()
+      .references(() => pointLot.entryId, { onDelete: "cascade" }),
+    points: integer("points").notNull(),
+  },
+  (t) => [index("point_lot_use_debit_idx").on(t.debitEntryId)],
+);
+
+export const purchase = pgTable(
+  "purchase",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    storeId: text("store_id").notNull(),
+    receiptNumber: text("receipt_number").notNull(),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    /** Net amount in NT$ (integer, > 0). */
+    netAmount: integer("net_amount").notNull(),
+    purchasedAt: timestamp("purchased_at", { withTimezone: true }).notNull(),
+    refundedAmount: integer("refunded_amount").notNull().default(0),
+    pointsEarned: integer("points_earned").notNull().default(0),
+    pointsReversed: integer("points_reversed").notNull().default(0),
+    staffUserId: text("staff_user_id"),
+    apiKeyId: text("api_key_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("purchase_store_receipt_unique").on(t.storeId, t.receiptNumber),
+    index("purchase_member_idx").on(t.memberId, t.purchasedAt),
+    check("purchase_amounts", sql`${t.netAmount} > 0 and ${t.refundedAmount} between 0 and ${t.netAmount}`),
+  ],
+);
+
+export const purchaseRefund = pgTable(
+  "purchase_refund",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    purchaseId: uuid("purchase_id")
+      .notNull()
+      .references(() => purchase.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    pointsReversed: integer("points_reversed").notNull(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    staffUserId: text("staff_user_id"),
+    apiKeyId: text("api_key_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("purchase_refund_purchase_idx").on(t.purchaseId)],
+);
+
+export const tierChange = pgTable(
+  "tier_change",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    fromTier: text("from_tier", { enum: TIERS }).notNull(),
+    toTier: text("to_tier", { enum: TIERS }).notNull(),
+    /** e.g. "purchase", "nightly-evaluation". */
+    reason: text("reason").notNull(),
+    spend12Months: integer("spend_12_months").notNull(),
+    rulesId: integer("rules_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("tier_change_member_idx").on(t.memberId, t.createdAt)],
+);
+
+export const reward = pgTable("reward", {
+  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  name: text("name").notNull(),
+  kind: text("kind", { enum: ["amount-off", "gift"] }).notNull(),
+  /** NT$ off, for amount-off rewards. */
+  amountOff: integer("amount_off"),
+  pointsCost: integer("points_cost").notNull(),
+  /** Coupons left; null = unlimited. */
+  stock: integer("stock"),
+  /** Coupons per member (cancelled ones do not count); null = no limit. */
+  perMemberLimit: integer("per_member_limit"),
+  validFrom: timestamp("valid_from", { withTimezone: true }),
+  validUntil: timestamp("valid_until", { withTimezone: true }),
+  /** Stores where its coupons may be used; null = every store. */
+  storeIds: text("store_ids").array(),
+  /** Days a coupon stays usable after it is issued (capped by validUntil). */
+  couponValidDays: integer("coupon_valid_days").notNull().default(90),
+  active: boolean("active").notNull().default(true),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const coupon = pgTable(
+  "coupon",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    /** Unguessable (128 random bits), QR-ready. */
+    code: text("code").notNull().unique(),
+    rewardId: uuid("reward_id")
+      .notNull()
+      .references(() => reward.id),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["issued", "used", "cancelled"] })
+      .notNull()
+      .default("issued"),
+    pointsCost: integer("points_cost").notNull(),
+    redeemEntryId: uuid("redeem_entry_id").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    usedStoreId: text("used_store_id"),
+    usedByStaffUserId: text("used_by_staff_user_id"),
+    usedByApiKeyId: text("used_by_api_key_id"),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [index("coupon_member_idx").on(t.memberId, t.rewardId)],
+);

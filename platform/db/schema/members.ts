@@ -1,0 +1,122 @@
+import { authUser } from "@platform/db/schema/auth";
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** Member numbers: HL + 8 digits from this sequence (never reused, even after deletion). */
+export const memberNumberSeq = pgSequence("member_number_seq", { startWith: 10000001 });
+
+/** The member record (`memberList` in the original specification). */
+export const member = pgTable(
+  "member",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => authUser.id, { onDelete: "cascade" }),
+    memberNumber: text("member_number").notNull().unique(),
+    nameZh: text("name_zh").notNull(),
+    gender: text("gender", { enum: ["male", "female", "undisclosed"] })
+      .notNull()
+      .default("male"),
+    birthday: date("birthday", { mode: "string" }),
+    /** When the birthday on record was entered (sign-up or a later change): the 30-day birthday rule. */
+    birthdayChangedAt: timestamp("birthday_changed_at", { withTimezone: true }),
+    /** E.164, e.g. +886912345678 (the counter finds members by phone). */
+    phoneNumber: text("phone_number").notNull().unique(),
+    /** Lowercased; verified before it is stored here. */
+    email: text("email").unique(),
+    /** An address given but not yet verified by code; it becomes `email` (a login) once verified. */
+    pendingEmail: text("pending_email"),
+    companyName: text("company_name"),
+    taxIdNumber: text("tax_id_number"),
+    einvoiceCarrier: text("einvoice_carrier"),
+    city: text("city"),
+    district: text("district"),
+    postalCode: text("postal_code"),
+    street: text("street"),
+    marketingSms: boolean("marketing_sms").notNull().default(false),
+    marketingEmail: boolean("marketing_email").notNull().default(false),
+    marketingLine: boolean("marketing_line").notNull().default(false),
+    memberLevel: text("member_level").notNull().default("basic"),
+    disabled: boolean("disabled").notNull().default(false),
+    signupMethod: text("signup_method", { enum: ["phone", "line"] })
+      .notNull()
+      .default("phone"),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    /**
+     * Set when the member deleted their account (ADR 015): the row stays, anonymised, so the
+     * points ledger and purchases keep a (nameless) owner for accounting.
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_created_idx").on(t.createdAt)],
+);
+
+/** Every consent given or withdrawn, with the version of the text (個資法 §8 evidence). */
+export const memberConsent = pgTable(
+  "member_consent",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUser.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line"] }).notNull(),
+    version: text("version").notNull(),
+    granted: boolean("granted").notNull(),
+    ipAddress: text("ip_address"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_consent_user_idx").on(t.userId, t.kind)],
+);
+
+/**
+ * One-time codes: only an HMAC of the code is stored; single use; bound to target + purpose. One row
+ * per target and purpose: a new code replaces the previous one in a single upsert, which is also
+ * what makes the resend cooldown atomic (ADR 018).
+ */
+export const oneTimeCode = pgTable(
+  "one_time_code",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    purpose: text("purpose").notNull(),
+    /** E.164 phone number or lowercased e-mail address. */
+    target: text("target").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("one_time_code_target_purpose_uq").on(t.target, t.purpose)],
+);
+
+/**
+ * Fixed-window counters for rate limits, shared by every app instance (an atomic upsert per hit).
+ * key: e.g. "otp:phone:+886912345678:hour"; windowStart: the window's first instant.
+ */
+export const rateLimitCounter = pgTable(
+  "rate_limit_counter",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(0),
+    lastHitAt: timestamp("last_hit_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limit_counter_expires_idx").on(t.expiresAt)],
+);

@@ -1,0 +1,44 @@
+import { store } from "@platform/db/schema/catalog";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Point-of-sale API keys, one store each (a store that exists: a key for a mistyped store would book
+ * purchases nobody can find). Only a SHA-256 of the (256-bit random) secret is stored.
+ */
+export const apiKey = pgTable(
+  "api_key",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => store.id),
+    name: text("name").notNull(),
+    /** The first characters of the key, to recognise it in lists. */
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_key_store_idx").on(t.storeId)],
+);
+
+/**
+ * The first answer to each (key, Idempotency-Key): a retry with the same body gets it again, a
+ * different body gets 409. A row without a status is a request still in progress.
+ */
+export const apiIdempotency = pgTable(
+  "api_idempotency",
+  {
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKey.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    response: jsonb("response"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index("api_idempotency_created_idx").on(t.createdAt)],
+);

@@ -1,0 +1,85 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { rateLimitCounter } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
+import { eq } from "drizzle-orm";
+import express from "express";
+import pino from "pino";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApiKey } from "../../app/domain/pos/api-keys.server";
+import { createApiV1Router } from "./v1";
+
+/**
+ * The per-key rate limit under simultaneous requests, on PostgreSQL: two instances of the POS API
+ * (each with its own connection pool, as two app processes have) over one database. The limit is
+ * decided by one upsert that returns the new count, so however the requests interleave, exactly the
+ * limit passes. The clock is fixed, so the burst never straddles two one-minute windows.
+ */
+const LIMIT = 25;
+const REQUESTS = 80;
+const clock = () => new Date("2026-11-23T04:00:30Z");
+
+let testDb: TestDatabase;
+const handles: DatabaseHandle[] = [];
+const servers: Server[] = [];
+const bases: string[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "pos_rate_limit", poolMax: 20 });
+  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  for (let i = 0; i < 2; i++) {
+    const handle = await openDatabase(testDb.config);
+    if (i === 0) await handle.migrate();
+    handles.push(handle);
+    const app = express();
+    app.use(
+      "/api/v1",
+      createApiV1Router({
+        db: handle.db,
+        cardSecret: "c".repeat(40),
+        logger: pino({ level: "silent" }),
+        requestsPerMinute: LIMIT,
+        clock,
+      }),
+    );
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", resolve));
+    servers.push(server);
+    bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  for (const handle of handles) await handle.close();
+  await testDb?.drop();
+});
+
+it(`lets exactly ${LIMIT} of ${REQUESTS} simultaneous requests of one key through, over two instances`, async () => {
+  const db = handles[0]!.db;
+  await insertTestStores(db, ["TPE01"]);
+  const { key, secret } = await createApiKey(db, { storeId: "TPE01", name: "busy till" });
+  const statuses = await Promise.all(
+    Array.from({ length: REQUESTS }, async (_, i) => {
+      const res = await fetch(`${bases[i % 2]}/members/lookup?memberNumber=HL00000000`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  // Passed requests reach the endpoint (an unknown member: 404); the rest are refused with 429.
+  expect(statuses.filter((s) => s === 404)).toHaveLength(LIMIT);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - LIMIT);
+  // Every request was counted once, refused ones included.
+  const [row] = await db
+    .select()
+    .from(rateLimitCounter)
+    .where(eq(rateLimitCounter.key, `api:${key.id}:minute`));
+  expect(row?.count).toBe(REQUESTS);
+}, 120_000);

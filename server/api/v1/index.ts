@@ -1,0 +1,78 @@
+import type { Database } from "@platform/db/client";
+import type { Logger } from "@platform/logger";
+import express from "express";
+import { DEFAULT_PURCHASE_WINDOW_DAYS } from "../../../app/domain/loyalty/purchases.server";
+import type { ApiContext } from "./context";
+import { redeemCoupon } from "./coupons";
+import { apiErrorHandler, fail } from "./errors";
+import { lookupMember, memberBalance } from "./members";
+import { API_REQUESTS_PER_MINUTE, authenticateKey } from "./middleware/authenticate";
+import { idempotentWrites } from "./middleware/idempotency";
+import { jsonBody } from "./middleware/json-body";
+import { onlyKnownPaths } from "./middleware/known-paths";
+import { openApiDocument } from "./openapi";
+import { bookPurchase, bookRefund } from "./purchases";
+import { renderApiReference } from "./reference-page";
+
+export { API_REQUESTS_PER_MINUTE } from "./middleware/authenticate";
+/**
+ * The point-of-sale REST API (PRODUCT.md §6, docs/api.md). JSON only; Bearer API keys per store;
+ * `Idempotency-Key` on every write; errors as `{ error: { code, message } }` with stable codes.
+ *
+ * Order: unknown paths (404) → the key and its rate limit (401, 429) → the body (415, 413, 400) →
+ * idempotency → the endpoint. The key comes before the body: a caller without one learns nothing
+ * about what it sent and costs no parsing. The handlers are thin: parse, call one domain function, answer.
+ */
+export { API_BODY_LIMIT } from "./middleware/json-body";
+export { openApiDocument } from "./openapi";
+export { LookupQuery, PurchaseBody, RedeemCouponBody, RefundBody } from "./schemas";
+
+export function createApiV1Router(options: {
+  db: Database;
+  cardSecret: string;
+  logger: Logger;
+  /** PURCHASE_WINDOW_DAYS (default 90). */
+  purchaseWindowDays?: number;
+  /** Tests only: a smaller per-key limit. */
+  requestsPerMinute?: number;
+  /** Tests only: a fixed clock (the rate-limit window, card tokens, purchase times). */
+  clock?: () => Date;
+}): express.Router {
+  const { db, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const ctx: ApiContext = {
+    db,
+    cardSecret: options.cardSecret,
+    purchaseWindowDays: options.purchaseWindowDays ?? DEFAULT_PURCHASE_WINDOW_DAYS,
+    clock,
+  };
+  const router = express.Router();
+
+  router.get("/openapi.json", (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.json(openApiDocument());
+  });
+
+  // The human-readable reference, rendered from the same document (self-contained HTML, no scripts).
+  let referencePage: string | null = null;
+  router.get("/docs", (_req, res) => {
+    referencePage ??= renderApiReference(openApiDocument());
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.type("html").send(referencePage);
+  });
+
+  router.use(onlyKnownPaths);
+  router.use(authenticateKey({ db, requestsPerMinute: options.requestsPerMinute ?? API_REQUESTS_PER_MINUTE, clock }));
+  router.use(jsonBody);
+  router.use(idempotentWrites(db));
+
+  router.get("/members/lookup", lookupMember(ctx));
+  router.get("/members/:memberNumber/balance", memberBalance(ctx));
+  router.post("/purchases", bookPurchase(ctx));
+  router.post("/purchases/:id/refunds", bookRefund(ctx));
+  router.post("/coupons/:code/redeem", redeemCoupon(ctx));
+
+  router.use((_req, res) => fail(res, "not_found", "Unknown API endpoint"));
+  router.use(apiErrorHandler(logger));
+  return router;
+}

@@ -1,0 +1,68 @@
+import type { Database } from "@platform/db/client";
+import { rateLimitCounter } from "@platform/db/schema";
+import { countLimitRefusal, countPosRequest } from "@platform/metrics";
+import { sql } from "drizzle-orm";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { type ApiKey, authenticateApiKey } from "../../../../app/domain/pos/api-keys.server";
+import { fail } from "../errors";
+
+export const API_REQUESTS_PER_MINUTE = 600;
+
+type Locals = { apiKey: ApiKey };
+
+/** The key the request was authenticated with (set by authenticateKey). */
+export function apiKeyOf(res: Response): ApiKey {
+  return (res.locals as Locals).apiKey;
+}
+
+/**
+ * Counts one request against the key's fixed one-minute window in the shared rate-limit table (so the
+ * limit holds across instances) in a single upsert that returns the new count; answers the seconds to
+ * wait when over the limit. Unlike the sign-in limits, refused requests are counted too: a POS over
+ * its limit only pushes its own counter further, and the request path saves a round trip.
+ */
+async function countApiRequest(db: Database, apiKeyId: string, limit: number, now: Date): Promise<number | null> {
+  const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const end = new Date(start.getTime() + 60_000);
+  const [row] = await db
+    .insert(rateLimitCounter)
+    .values({ key: `api:${apiKeyId}:minute`, windowStart: start, count: 1, lastHitAt: now, expiresAt: end })
+    .onConflictDoUpdate({
+      target: [rateLimitCounter.key, rateLimitCounter.windowStart],
+      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+    })
+    .returning({ count: rateLimitCounter.count });
+  if ((row?.count ?? 0) <= limit) return null;
+  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+}
+
+/**
+ * The Bearer key, then the key's rate limit — before the body is read, so a caller without a key
+ * gets 401 whatever it sent (never 400, 413 or 415).
+ */
+export function authenticateKey(options: {
+  db: Database;
+  requestsPerMinute: number;
+  clock: () => Date;
+}): RequestHandler {
+  const { db, requestsPerMinute, clock } = options;
+  return async function authenticate(req: Request, res: Response, next: NextFunction) {
+    const match = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "");
+    const key = match ? await authenticateApiKey(db, match[1]!) : null;
+    if (!key) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="api"');
+      fail(res, "unauthorized", "A valid API key is required (Authorization: Bearer …)");
+      return;
+    }
+    countPosRequest(key.id);
+    const retryAfter = await countApiRequest(db, key.id, requestsPerMinute, clock());
+    if (retryAfter !== null) {
+      countLimitRefusal(["api"]);
+      res.setHeader("Retry-After", String(retryAfter));
+      fail(res, "rate_limited", "Too many requests for this API key");
+      return;
+    }
+    (res.locals as Locals).apiKey = key;
+    next();
+  };
+}

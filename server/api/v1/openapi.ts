@@ -1,0 +1,256 @@
+import { z } from "zod";
+import { API_ERROR_CODES } from "./errors";
+import { API_REQUESTS_PER_MINUTE } from "./middleware/authenticate";
+import {
+  BalanceAnswer,
+  CouponAnswer,
+  ErrorBody,
+  MemberSummary,
+  PurchaseAnswer,
+  PurchaseBody,
+  RedeemCouponBody,
+  RefundAnswer,
+  RefundBody,
+} from "./schemas";
+
+/** The POS API's OpenAPI 3.1 document, generated from the request and answer schemas (schemas.ts). */
+
+/** Example values, shared by the document and the reference page. */
+const EXAMPLE = {
+  memberNumber: "HL10000001",
+  cardToken: "AbCdEfGhIjKlMnOpQrStUvWxYz0.AbCdEfGhIjKlMnOpQrStUv",
+  purchaseId: "5b0f1c9e-3f7a-4c53-9d1e-0c2a4b6d8e10",
+  couponCode: "K7QWPX3M9TDAHN4RBEZ2C5LUV8",
+};
+
+/** zh-TW texts beside the English ones (`x-zh-TW`): the reference page shows both. */
+type Texts = { summary: string; description: string; "x-zh-TW": { summary: string; description: string } };
+function texts(en: [string, string], zh: [string, string]): Texts {
+  return { summary: en[0], description: en[1], "x-zh-TW": { summary: zh[0], description: zh[1] } };
+}
+
+let cachedDocument: Record<string, unknown> | null = null;
+
+export function openApiDocument(): Record<string, unknown> {
+  if (cachedDocument) return cachedDocument;
+  const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-2020-12", io: "input" });
+  const errors = (...statuses: number[]) =>
+    Object.fromEntries(
+      statuses.map((status) => {
+        const first = API_ERROR_CODES.find((e) => e.status === status);
+        const codes = API_ERROR_CODES.filter((e) => e.status === status).map((e) => e.code);
+        return [
+          String(status),
+          {
+            description: `Error: ${codes.join(", ")}`,
+            content: {
+              "application/json": {
+                schema: { $ref: "#/components/schemas/Error" },
+                example: { error: { code: first?.code ?? "bad_request", message: first?.en ?? "Error" } },
+              },
+            },
+          },
+        ];
+      }),
+    );
+  const json = (s: z.ZodType, description: string, example: unknown) => ({
+    description,
+    content: { "application/json": { schema: schema(s), example } },
+  });
+  const body = (s: z.ZodType, example: unknown) => ({
+    required: true,
+    content: { "application/json": { schema: schema(s), example } },
+  });
+  const idempotencyKey = {
+    name: "Idempotency-Key",
+    in: "header",
+    required: true,
+    description: "1–200 visible ASCII characters, e.g. a UUID; the same key with the same body replays the answer",
+    schema: { type: "string", minLength: 1, maxLength: 200 },
+    example: "9b6e2c1a-8f0d-4c7e-a1b2-3c4d5e6f7a80",
+  };
+  const memberSummary = { memberNumber: EXAMPLE.memberNumber, maskedName: "王○明", tier: "silver", balance: 1234 };
+  cachedDocument = {
+    openapi: "3.1.0",
+    info: {
+      title: "Han Living point-of-sale API",
+      version: "1.0.0",
+      description:
+        "JSON over HTTPS for the stores' tills: look up members, book purchases and refunds, use coupons. " +
+        "Every write needs an Idempotency-Key; errors carry a stable code.",
+      "x-zh-TW": {
+        title: "漢生活 POS 收銀系統 API",
+        description:
+          "門市收銀系統使用的 JSON API：查詢會員、登錄消費與退貨、核銷優惠券。每個寫入請求都需要 Idempotency-Key；錯誤一律附穩定的代碼。",
+      },
+    },
+    servers: [{ url: "/api/v1" }],
+    security: [{ bearer: [] }],
+    "x-error-codes": API_ERROR_CODES,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: `A store's API key (hlpos_…), shown once when created. ${API_REQUESTS_PER_MINUTE} requests a minute per key.`,
+        },
+      },
+      schemas: { Error: schema(ErrorBody) },
+    },
+    paths: {
+      "/members/lookup": {
+        get: {
+          operationId: "lookupMember",
+          ...texts(
+            [
+              "Look up a member",
+              "By the member card QR (cardToken, valid 45 s), the member number, or the mobile number — exactly one. The name is masked.",
+            ],
+            ["查詢會員", "以會員卡 QR 碼（cardToken，45 秒內有效）、會員編號或手機號碼查詢，三者擇一。姓名會遮蔽。"],
+          ),
+          parameters: [
+            ["cardToken", "The scanned member card QR", EXAMPLE.cardToken],
+            ["memberNumber", "e.g. HL10000001", EXAMPLE.memberNumber],
+            ["phone", "e.g. 0912345678", "0912345678"],
+          ].map(([name, description, example]) => ({
+            name,
+            in: "query",
+            required: false,
+            description,
+            schema: { type: "string" },
+            example,
+          })),
+          responses: { "200": json(MemberSummary, "The member", memberSummary), ...errors(400, 401, 404, 422, 429) },
+        },
+      },
+      "/members/{memberNumber}/balance": {
+        get: {
+          operationId: "memberBalance",
+          ...texts(
+            ["Balance and recent ledger", "The balance, the tier and the newest 20 ledger entries."],
+            ["點數餘額與近期明細", "點數餘額、會員等級與最近 20 筆點數明細。"],
+          ),
+          parameters: [
+            {
+              name: "memberNumber",
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              example: EXAMPLE.memberNumber,
+            },
+          ],
+          responses: {
+            "200": json(BalanceAnswer, "Balance and recent ledger", {
+              memberNumber: EXAMPLE.memberNumber,
+              balance: 1234,
+              tier: "silver",
+              entries: [{ kind: "earn-purchase", amount: 300, createdAt: "2026-11-22T02:00:00.000Z" }],
+            }),
+            ...errors(401, 404, 422, 429),
+          },
+        },
+      },
+      "/purchases": {
+        post: {
+          operationId: "recordPurchase",
+          ...texts(
+            [
+              "Record a purchase",
+              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). The same receipt number at the same store is one purchase: sending it again answers 200 with the first result.",
+            ],
+            [
+              "登錄消費",
+              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果。",
+            ],
+          ),
+          parameters: [idempotencyKey],
+          requestBody: body(PurchaseBody, {
+            memberNumber: EXAMPLE.memberNumber,
+            receiptNumber: "A-0001",
+            netAmount: 25000,
+            purchasedAt: "2026-11-22T10:00:00+08:00",
+          }),
+          responses: {
+            "201": json(PurchaseAnswer, "Booked", {
+              purchaseId: EXAMPLE.purchaseId,
+              receiptNumber: "A-0001",
+              pointsEarned: 300,
+              balance: 1534,
+              tier: "silver",
+            }),
+            "200": json(PurchaseAnswer, "This receipt was already booked", {
+              purchaseId: EXAMPLE.purchaseId,
+              receiptNumber: "A-0001",
+              pointsEarned: 300,
+              balance: 1534,
+              tier: "silver",
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
+        },
+      },
+      "/purchases/{id}/refunds": {
+        post: {
+          operationId: "refundPurchase",
+          ...texts(
+            [
+              "Refund a purchase (full or partial)",
+              "Reverses the points in proportion to the amount. The refunds of a purchase can never add up to more than the purchase.",
+            ],
+            ["退貨（全部或部分）", "依退貨金額比例扣回點數。同一筆消費的退貨總額不得超過原消費金額。"],
+          ),
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              description: "purchaseId from the purchase's answer",
+              schema: { type: "string" },
+              example: EXAMPLE.purchaseId,
+            },
+            idempotencyKey,
+          ],
+          requestBody: body(RefundBody, { amount: 5000 }),
+          responses: {
+            "201": json(RefundAnswer, "Refund booked", {
+              refundId: "0d9c8b7a-6f5e-4d3c-2b1a-098765432100",
+              pointsReversed: 60,
+              balance: 1474,
+              refundedAmount: 5000,
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
+        },
+      },
+      "/coupons/{code}/redeem": {
+        post: {
+          operationId: "redeemCoupon",
+          ...texts(
+            [
+              "Use (redeem) a coupon",
+              "Marks the member's coupon used at the key's store, once. Used, cancelled, expired and other stores' coupons are refused with their code.",
+            ],
+            [
+              "核銷優惠券",
+              "在金鑰所屬門市核銷會員的優惠券，只能使用一次。已使用、已取消、已過期或不適用本門市的優惠券會以對應代碼拒絕。",
+            ],
+          ),
+          parameters: [
+            { name: "code", in: "path", required: true, schema: { type: "string" }, example: EXAMPLE.couponCode },
+            idempotencyKey,
+          ],
+          requestBody: body(RedeemCouponBody, {}),
+          responses: {
+            "200": json(CouponAnswer, "Coupon used", {
+              code: EXAMPLE.couponCode,
+              status: "used",
+              usedAt: "2026-11-22T02:05:00.000Z",
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
+        },
+      },
+    },
+  };
+  return cachedDocument;
+}

@@ -1,0 +1,52 @@
+import { activeMemberByNumber, storePurchase } from "../../../app/domain/loyalty/member-lookup.server";
+import { recordPurchase, refundPurchase } from "../../../app/domain/loyalty/purchases.server";
+import { apiHandler, posAudit } from "./context";
+import { parseBody, send } from "./errors";
+import { PurchaseBody, RefundBody } from "./schemas";
+
+/** POST /purchases — books a purchase for the key's store; the same receipt again answers 200 with the first result. */
+export const bookPurchase = apiHandler(async function bookPurchase({ db, purchaseWindowDays, clock }, req, res, key) {
+  const body = parseBody(PurchaseBody, req.body);
+  const found = await activeMemberByNumber(db, body.memberNumber);
+  const now = clock();
+  const result = await recordPurchase(
+    db,
+    {
+      memberId: found.id,
+      storeId: key.storeId,
+      receiptNumber: body.receiptNumber,
+      netAmount: body.netAmount,
+      purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
+      apiKeyId: key.id,
+      audit: posAudit(req, res, key),
+    },
+    now,
+    { windowDays: purchaseWindowDays },
+  );
+  send(res, result.replayed ? 200 : 201, {
+    purchaseId: result.purchase.id,
+    receiptNumber: result.purchase.receiptNumber,
+    pointsEarned: result.pointsEarned,
+    balance: result.balance,
+    tier: result.tier,
+  });
+});
+
+/** POST /purchases/{id}/refunds — a full or partial refund of one of the key's store's purchases. */
+export const bookRefund = apiHandler(async function bookRefund({ db }, req, res, key) {
+  const body = parseBody(RefundBody, req.body);
+  const found = await storePurchase(db, key.storeId, String(req.params.id));
+  const result = await refundPurchase(db, {
+    purchaseId: found.id,
+    amount: body.amount,
+    idempotencyKey: `api:${key.id}:${req.get("idempotency-key")}`,
+    apiKeyId: key.id,
+    audit: posAudit(req, res, key),
+  });
+  send(res, 201, {
+    refundId: result.refund.id,
+    pointsReversed: result.pointsReversed,
+    balance: result.balance,
+    refundedAmount: result.purchase.refundedAmount,
+  });
+});

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { MAX_AMOUNT } from "../../../app/domain/loyalty/purchases.server";
+
+/**
+ * The POS API's request and answer schemas: the handlers parse with them and the OpenAPI document
+ * (openapi.ts) is generated from them, so the contract and the code cannot drift apart.
+ */
+
+const amount = z.number().int().min(1).max(MAX_AMOUNT).describe("NT$, a whole number");
+
+export const PurchaseBody = z
+  .object({
+    memberNumber: z.string().min(1).max(20),
+    receiptNumber: z.string().min(1).max(100),
+    netAmount: amount,
+    purchasedAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Defaults to now; not in the future, nor older than the booking window (90 days unless configured)"),
+  })
+  .strict();
+export const RefundBody = z.object({ amount }).strict();
+export const RedeemCouponBody = z.object({}).strict();
+export const LookupQuery = z
+  .object({
+    phone: z.string().max(20).optional(),
+    memberNumber: z.string().max(20).optional(),
+    cardToken: z.string().max(100).optional(),
+  })
+  .refine((q) => [q.phone, q.memberNumber, q.cardToken].filter(Boolean).length === 1, {
+    message: "Give exactly one of phone, memberNumber, cardToken",
+  });
+
+export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const MemberSummary = z.object({
+  memberNumber: z.string(),
+  maskedName: z.string(),
+  tier: z.enum(["basic", "silver", "gold"]),
+  balance: z.number().int(),
+});
+export const PurchaseAnswer = z.object({
+  purchaseId: z.string(),
+  receiptNumber: z.string(),
+  pointsEarned: z.number().int(),
+  balance: z.number().int(),
+  tier: z.string(),
+});
+export const RefundAnswer = z.object({
+  refundId: z.string(),
+  pointsReversed: z.number().int(),
+  balance: z.number().int(),
+  refundedAmount: z.number().int(),
+});
+export const CouponAnswer = z.object({ code: z.string(), status: z.literal("used"), usedAt: z.string() });
+export const BalanceAnswer = z.object({
+  memberNumber: z.string(),
+  balance: z.number().int(),
+  tier: z.string(),
+  entries: z.array(z.object({ kind: z.string(), amount: z.number().int(), createdAt: z.string() })),
+});

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import type { DatabaseConfig } from "@platform/db/client";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_MEMBER } from "../app/domain/demo/demo-member";
+import { runBackup, runRestore } from "../app/domain/operations/commands.server";
+import type * as AppModule from "./app";
+
+/**
+ * npm run db:backup / db:restore on the driver this run uses: the embedded database (files under a
+ * DATA_DIR) without TEST_DATABASE_URL, PostgreSQL (pg_dump / pg_restore) with it. A development app
+ * creates the demo member; it is backed up, restored into a fresh database, and the app started on the
+ * restored copy lets the member log in and shows the same balance.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
+
+let vite: ViteDevServer;
+let createApp: typeof AppModule.createApp;
+let loadConfig: typeof ConfigModule.loadConfig;
+const dirs: string[] = [];
+const databases: TestDatabase[] = [];
+
+function tempDir(label: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `${label}-`));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A database to use: a fresh PostgreSQL database, or a new DATA_DIR for the embedded one. */
+async function freshDatabase(): Promise<{ env: Record<string, string>; config: DatabaseConfig; dataDir: string }> {
+  const dataDir = tempDir("backup-data");
+  if (!onPostgres) {
+    return { env: { DATA_DIR: dataDir }, config: { kind: "pglite", dataDir: path.join(dataDir, "pglite") }, dataDir };
+  }
+  const db = await createTestDatabase({ label: "backup" });
+  databases.push(db);
+  return { env: { DATA_DIR: dataDir, DATABASE_URL: db.url as string }, config: db.config, dataDir };
+}
+
+beforeAll(async () => {
+  vite = await createServer({
+    root,
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    server: { middlewareMode: true },
+    appType: "custom",
+  });
+  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
+  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
+}, 120_000);
+
+afterAll(async () => {
+  await vite?.close();
+  for (const db of databases) await db.drop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function serve(target: { config: DatabaseConfig; dataDir: string }) {
+  const running: Running = await createApp({
+    config: {
+      ...loadConfig({
+        LOG_LEVEL: "silent",
+        DATA_DIR: target.dataDir,
+        APP_ENV: "development",
+        SEED_DEMO_CONTENT: "true",
+      }),
+      database: target.config,
+    },
+    dev: {
+      middlewares: vite.middlewares,
+      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    },
+  });
+  const server: Server = running.app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await running.close();
+    },
+  };
+}
+
+async function demoMemberBalance(base: string): Promise<string> {
+  const login = await fetch(`${base}/member-login`, {
+    method: "POST",
+    body: new URLSearchParams({ method: "phone", phone: "0912-345-678", password: DEMO_MEMBER.password }),
+    headers: { origin: base },
+    redirect: "manual",
+  });
+  expect(login.status).toBe(302);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const html = await (await fetch(`${base}/member-center`, { headers: { cookie } })).text();
+  const balance = /data-testid="points-balance"[^>]*>([^<]+)</.exec(html)?.[1];
+  if (!balance) throw new Error("no balance on the member center");
+  return balance;
+}
+
+function capture() {
+  const lines: string[] = [];
+  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) } };
+}
+
+describe(`backup and restore (${onPostgres ? "PostgreSQL: pg_dump / pg_restore" : "embedded: PGlite dump"})`, () => {
+  it("restores a backup into a fresh database where the member logs in and sees the same balance", {
+    timeout: 300_000,
+  }, async () => {
+    const original = await freshDatabase();
+    const app = await serve(original);
+    const balance = await demoMemberBalance(app.base);
+    // The embedded database is one process's files: the app stops for its backup.
+    if (!onPostgres) await app.stop();
+
+    const file = path.join(tempDir("backups"), "nightly.hlbackup");
+    const backup = capture();
+    expect(await runBackup([file], original.env, backup.out)).toBe(0);
+    expect(backup.lines.join("\n")).toMatch(/Backup written: .*nightly\.hlbackup/);
+    if (onPostgres) await app.stop();
+
+    const fresh = await freshDatabase();
+    const restore = capture();
+    expect(await runRestore([file], fresh.env, restore.out)).toBe(0);
+    expect(restore.lines.join("\n")).toMatch(/Restored .*: 1 members, \d+ points/);
+
+    const restored = await serve(fresh);
+    try {
+      expect(await demoMemberBalance(restored.base)).toBe(balance);
+    } finally {
+      await restored.stop();
+    }
+
+    // Restoring again over what is there now is refused, and changes nothing.
+    const again = capture();
+    expect(await runRestore([file], fresh.env, again.out)).toBe(1);
+    expect(again.lines.join("\n")).toMatch(
+      onPostgres ? /not empty.*nothing was changed/ : /already holds a database: nothing was changed/,
+    );
+  });
+
+  // PostgreSQL is backed up online; the embedded database only while the app is stopped.
+  if (!onPostgres)
+    it("refuses to back up the embedded database while the app has it open", async () => {
+      const target = await freshDatabase();
+      const app = await serve(target);
+      try {
+        const result = capture();
+        expect(await runBackup([path.join(target.dataDir, "x.hlbackup")], target.env, result.out)).toBe(1);
+        expect(result.lines.join("\n")).toMatch(/open in another process .* Stop the app first/);
+      } finally {
+        await app.stop();
+      }
+    }, 120_000);
+});

@@ -1,0 +1,78 @@
+import { loadConfig } from "@platform/config";
+import { openDatabase } from "@platform/db/client";
+import { verifyAuditChain } from "../app/domain/audit/audit.server";
+import { createFirstAdmin } from "../app/domain/staff/accounts.server";
+import { StaffError } from "../app/domain/staff/errors";
+
+/**
+ * Operator commands, run from the production build (scripts/*.js) against the configured database
+ * (DATABASE_URL, or the embedded one under DATA_DIR: stop the app first, PGlite has one process).
+ */
+
+export type CommandResult = { exitCode: number; output: string };
+
+/** `npm run audit:verify`: walks the audit chain; exit 1 and the first broken row when it does not hold. */
+export async function auditVerifyCommand(env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
+  const config = loadConfig(env);
+  const database = await openDatabase(config.database);
+  try {
+    const result = await verifyAuditChain(database.db);
+    if (result.ok)
+      return { exitCode: 0, output: `audit log OK: ${result.rows} rows, chain intact to seq ${result.lastSeq}` };
+    const why = {
+      hash_mismatch: "its content does not match its hash (the row was altered)",
+      broken_link: "its prev_hash is not the previous row's hash (a row before it was altered or replaced)",
+      missing_rows: "this row is missing (deleted)",
+      head_mismatch: "the chain head does not point at the last row (rows were removed or rewritten)",
+    }[result.reason];
+    return {
+      exitCode: 1,
+      output: `audit log BROKEN at seq ${result.seq}: ${why} [${result.reason}]; ${result.rows} rows before it verified`,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `npm run staff:create-admin -- --contact admin@example.com --name 王大明`: the first admin of a fresh
+ * install, as a one-time invitation link (72 h). Never a default password.
+ */
+export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
+  const arg = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const contact = arg("contact");
+  const name = arg("name");
+  if (!contact || !name) {
+    return {
+      exitCode: 2,
+      output: "usage: npm run staff:create-admin -- --contact <e-mail or mobile> --name <display name>",
+    };
+  }
+  const config = loadConfig(env);
+  const database = await openDatabase(config.database);
+  try {
+    await database.migrate();
+    const result = await createFirstAdmin(database.db, { contact, displayName: name, baseUrl: config.publicBaseUrl });
+    if (!result.ok) {
+      return { exitCode: 1, output: "An admin exists already: invite further admins from the console (/admin/staff)." };
+    }
+    return {
+      exitCode: 0,
+      output: [
+        "First admin invited. Open this link (once, before it expires) to set the password and the second factor:",
+        "",
+        `  ${result.url}`,
+        "",
+        `Valid until ${result.expiresAt.toISOString()} (72 hours). Only a hash of it is stored; it is not shown again.`,
+      ].join("\n"),
+    };
+  } catch (error) {
+    if (error instanceof StaffError) return { exitCode: 2, output: `${error.field ?? "input"}: ${error.message}` };
+    throw error;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as ApiKeysModule from "../app/domain/pos/api-keys.server";
+import type * as AppModule from "./app";
+
+/**
+ * /metrics scraped from the real app: 404 without METRICS_TOKEN, 401 without (or with a wrong)
+ * bearer token, and with it the Prometheus text with requests labelled by route id, never by URL.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
+type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
+
+let vite: ViteDevServer;
+let createApp: typeof AppModule.createApp;
+let loadConfig: typeof ConfigModule.loadConfig;
+let createApiKey: typeof ApiKeysModule.createApiKey;
+const cleanups: (() => Promise<void>)[] = [];
+let withoutToken: { base: string; running: Running };
+let withToken: { base: string; running: Running };
+
+async function serve(env: Record<string, string>): Promise<{ base: string; running: Running }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "metrics-"));
+  const testDb: TestDatabase = await createTestDatabase({ label: "metrics" });
+  const running = await createApp({
+    config: {
+      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test", ...env }),
+      database: testDb.config,
+    },
+    dev: {
+      middlewares: vite.middlewares,
+      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    },
+  });
+  const server: Server = running.app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await running.close();
+    await testDb.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, running };
+}
+
+beforeAll(async () => {
+  vite = await createServer({
+    root,
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    server: { middlewareMode: true },
+    appType: "custom",
+  });
+  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
+  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
+  ({ createApiKey } = (await vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule);
+  // Started here, not in the tests: the first start transforms the whole app (slow on a busy machine).
+  withoutToken = await serve({});
+  withToken = await serve({ METRICS_TOKEN: TOKEN });
+}, 180_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await vite?.close();
+});
+
+/** The value of one sample line, e.g. `name{a="b"} 3`, or null when absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number | null {
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const body = line.slice(name.length + 1, line.lastIndexOf("}"));
+    if (Object.entries(labels).every(([k, v]) => body.includes(`${k}="${v}"`))) return Number(line.split(" ").at(-1));
+  }
+  return null;
+}
+
+describe("/metrics", () => {
+  it("answers 404 when no METRICS_TOKEN is configured", async () => {
+    const { base } = withoutToken;
+    const response = await fetch(`${base}/metrics`);
+    expect(response.status).toBe(404);
+  });
+
+  it("needs the bearer token, and labels requests by route id, never by URL", { timeout: 120_000 }, async () => {
+    const { base, running } = withToken;
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const wrong = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN.replace(/.$/, "x")}` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
+
+    // Traffic: a page, a page with an id in its URL, its data request, a failed login, a POS call.
+    expect((await fetch(`${base}/`)).status).toBe(200);
+    await fetch(`${base}/material-detail/no-such-material-4711`);
+    await fetch(`${base}/materials.data`);
+    const login = await fetch(`${base}/member-login`, {
+      method: "POST",
+      body: new URLSearchParams({ method: "phone", phone: "0911-111-111", password: "wrong-password-1" }),
+      headers: { origin: base },
+      redirect: "manual",
+    });
+    expect(login.status).toBe(401);
+    await insertTestStores(running.database.db, ["TPE01"]);
+    const { key, secret } = await createApiKey(running.database.db, { storeId: "TPE01", name: "metrics test" });
+    const pos = await fetch(`${base}/api/v1/members/HL99999999/balance`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(pos.status).toBe(404);
+
+    const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    const requests = "hanliving_http_request_duration_seconds_count";
+    expect(sample(text, requests, { route: "routes/home", method: "GET", status: "200" })).toBe(1);
+    expect(sample(text, requests, { route: "routes/material-detail", method: "GET" })).toBe(1);
+    expect(sample(text, requests, { route: "routes/materials", method: "GET" })).toBe(1);
+    expect(sample(text, requests, { route: "routes/member-login", method: "POST", status: "401" })).toBe(1);
+    expect(sample(text, requests, { route: "/api/v1/members/:memberNumber/balance", status: "404" })).toBe(1);
+    expect(text).not.toContain("no-such-material-4711");
+    expect(text).not.toContain("HL99999999");
+    expect(sample(text, "hanliving_login_failures_total", { reason: "invalid" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "hanliving_pos_requests_total", { key_id: key.id })).toBe(1);
+    expect(text).not.toContain(secret);
+    expect(sample(text, "hanliving_db_up", {}) ?? Number(/^hanliving_db_up (\d+)/m.exec(text)?.[1])).toBe(1);
+    expect(text).toContain("# TYPE hanliving_job_queue_jobs gauge");
+    expect(text).toContain("hanliving_process_cpu_seconds_total");
+    if (running.database.driver === "postgres") {
+      expect(sample(text, "hanliving_db_pool_connections", { state: "max" })).toBe(
+        running.config.database.kind === "postgres" ? running.config.database.poolMax : 0,
+      );
+      expect(sample(text, "hanliving_db_query_duration_seconds_count", { outcome: "ok" })).toBeGreaterThan(10);
+    }
+  });
+});

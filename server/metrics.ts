@@ -1,0 +1,132 @@
+import { timingSafeEqual } from "node:crypto";
+import { APPLICATION_NAME, type DatabaseHandle, rowsOf } from "@platform/db/client";
+import { dbPoolConnections, dbUp, jobQueueDepth, observeHttpRequest, registry } from "@platform/metrics";
+import { sql } from "drizzle-orm";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+
+/**
+ * /metrics (Prometheus text format) and the per-request histogram (docs/operations.md "Metrics and
+ * alerts"). Requests are labelled by route id: the React Router route id of a page or resource
+ * route, the Express pattern of an API route (`/api/v1/members/:memberNumber/balance`), `static` for
+ * files, `unmatched` for anything else: never the raw URL, so a scanner cannot grow the series.
+ */
+
+type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean };
+
+const trees = new WeakMap<object, RouteObject[]>();
+
+function routeTree(build: ServerBuild): RouteObject[] {
+  let tree = trees.get(build.routes);
+  if (!tree) {
+    const routes = Object.values(build.routes) as ManifestRoute[];
+    const children = (parentId: string | undefined): RouteObject[] =>
+      routes
+        .filter((r) => r.parentId === parentId)
+        .map((r) =>
+          r.index
+            ? { id: r.id, index: true, path: r.path }
+            : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: children(r.id) },
+        );
+    tree = children(undefined);
+    trees.set(build.routes, tree);
+  }
+  return tree;
+}
+
+/** The React Router route id serving a path (data requests end in `.data`; `/_root.data` is `/`). */
+export function reactRouterRouteId(build: ServerBuild, pathname: string): string {
+  const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+  const matches = matchRoutes(routeTree(build), path);
+  return matches?.at(-1)?.route.id ?? "unmatched";
+}
+
+/** The pattern server/app.ts mounts React Router's request handler on. */
+export const REACT_ROUTER_PATTERN = "/{*splat}";
+
+/** Page requests whose route id is still being looked up: a scrape waits for them, so it never misses one. */
+const pendingRecords = new Set<Promise<void>>();
+
+export function httpMetrics(loadBuild: () => Promise<ServerBuild>): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const pattern = (req.route as { path?: unknown } | undefined)?.path;
+      const record = (route: string) => observeHttpRequest(route, req.method, res.statusCode, seconds);
+      // React Router's catch-all (server/app.ts): the route id comes from the build's route table.
+      if (req.baseUrl === "" && pattern === REACT_ROUTER_PATTERN) {
+        const recorded = loadBuild().then(
+          (build) => record(reactRouterRouteId(build, req.path)),
+          () => record("unmatched"),
+        );
+        pendingRecords.add(recorded);
+        void recorded.finally(() => pendingRecords.delete(recorded));
+      } else if (typeof pattern === "string") record(`${req.baseUrl}${pattern}`);
+      // No Express route: a static file, or a refusal before routing (origin, body size).
+      else record(res.statusCode < 400 ? "static" : "unmatched");
+    });
+    next();
+  };
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Gauges read at scrape time: this instance's pool in pg_stat_activity, and the job queue's depth. */
+async function refreshGauges(database: DatabaseHandle, poolMax: number | null): Promise<void> {
+  try {
+    if (database.driver === "postgres") {
+      const states = rowsOf<{ state: string | null; n: number }>(
+        await database.db.execute(
+          sql`select state, count(*)::int as n from pg_stat_activity where application_name = ${APPLICATION_NAME} group by state`,
+        ),
+      );
+      dbPoolConnections.reset();
+      for (const { state, n } of states) dbPoolConnections.set({ state: state ?? "unknown" }, Number(n));
+      if (poolMax !== null) dbPoolConnections.set({ state: "max" }, poolMax);
+    }
+    const queued = rowsOf<{ name: string; state: string; n: number }>(
+      await database.db.execute(sql`
+        select name, state::text as state, count(*)::int as n from pgboss.job
+        where state in ('created', 'retry', 'active') group by 1, 2`),
+    );
+    jobQueueDepth.reset();
+    for (const { name, state, n } of queued) jobQueueDepth.set({ queue: name, state }, Number(n));
+    dbUp.set(1);
+  } catch {
+    dbUp.set(0);
+  }
+}
+
+/**
+ * GET /metrics: 404 unless METRICS_TOKEN is configured; then 401 without `Authorization: Bearer
+ * <token>`. The endpoint is on the public port on purpose (one port to run), so the token is the
+ * protection: scrape over TLS or a private network.
+ */
+export function metricsEndpoint(options: {
+  token: string | null;
+  database: DatabaseHandle;
+  poolMax: number | null;
+}): RequestHandler {
+  return async (req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (!options.token) {
+      res.status(404).json({ error: { code: "not_found", message: "Not found" } });
+      return;
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "");
+    if (!match?.[1] || !sameToken(match[1], options.token)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+      res.status(401).json({ error: { code: "unauthorized", message: "A valid metrics token is required" } });
+      return;
+    }
+    await Promise.all([...pendingRecords]);
+    await refreshGauges(options.database, options.poolMax);
+    res.setHeader("Content-Type", registry.contentType);
+    res.send(await registry.metrics());
+  };
+}
