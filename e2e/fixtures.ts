@@ -291,7 +291,7 @@ export type OutboxEntry = { to: string; subject: string | null; body: string };
 export async function latestOutboxMessage(
   page: Page,
   filter: { to: string; channel: "sms" | "email" },
-  { timeout = 15_000 } = {},
+  { timeout = 30_000 } = {},
 ): Promise<OutboxEntry> {
   const query = new URLSearchParams(filter).toString();
   const newest = page.getByTestId("outbox-message").first();
