@@ -7,7 +7,7 @@ export const counterEn = {
   "console.counter.lead": "Scan the member's card, or type a phone or member number.",
   "console.counter.find.title": "Find a member",
   "console.counter.find.query": "Phone or member number",
-  "console.counter.find.queryHint": "For example 0912-345-678 or HL00000001",
+  "console.counter.find.queryHint": "For example 0987-654-321 or HL00000001",
   "console.counter.find.submit": "Look up",
   "console.counter.find.or": "or",
   "console.counter.scan.open": "Scan the member card",

@@ -6,7 +6,7 @@ export const counterZhTW = {
   "console.counter.lead": "掃描會員條碼，或輸入手機號碼、會員編號。",
   "console.counter.find.title": "找會員",
   "console.counter.find.query": "手機號碼或會員編號",
-  "console.counter.find.queryHint": "例如 0912-345-678 或 HL00000001",
+  "console.counter.find.queryHint": "例如 0987-654-321 或 HL00000001",
   "console.counter.find.submit": "查詢",
   "console.counter.find.or": "或",
   "console.counter.scan.open": "開啟相機掃描會員條碼",

@@ -27,11 +27,7 @@ export function CounterHeader({ title, lead, back }: { title: ReactNode; lead?: 
 /** NT$1,234 (negative amounts with a minus sign). */
 export function Money({ amount }: { amount: number }) {
   const locale = useLocale();
-  return (
-    <span className="tabular-nums">
-      {amount < 0 ? "−" : ""}NT${formatNumber(Math.abs(amount), locale)}
-    </span>
-  );
+  return <span className="tabular-nums">{`${amount < 0 ? "−" : ""}NT$${formatNumber(Math.abs(amount), locale)}`}</span>;
 }
 
 export function StatTile({
