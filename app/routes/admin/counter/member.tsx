@@ -107,12 +107,14 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
               className="col-span-2 sm:col-span-1"
               label={t("console.counter.member.expiring")}
               value={
-                summary.expiring
-                  ? t("console.counter.member.expiringValue", {
-                      points: formatNumber(summary.expiring.points, locale),
-                      date: formatTaipei(summary.expiring.expiresAt, locale, "date"),
-                    })
-                  : t("console.counter.member.noExpiring")
+                summary.expiring ? (
+                  t("console.counter.member.expiringValue", {
+                    points: formatNumber(summary.expiring.points, locale),
+                    date: formatTaipei(summary.expiring.expiresAt, locale, "date"),
+                  })
+                ) : (
+                  <span className="text-base font-normal text-muted">{t("console.counter.member.noExpiring")}</span>
+                )
               }
               testId="member-expiring"
             />
