@@ -37,6 +37,7 @@ export const counterEn = {
   "console.counter.day.totalCoupons": "Coupons used",
   "console.counter.day.count": "{count} in all",
   "console.counter.day.empty": "Nothing yet today",
+  "console.counter.day.reversedNote": "{points} reversed by refunds",
   "console.counter.day.refundedPart": "NT$ {amount} refunded",
 
   "console.counter.tier.basic": "Member",

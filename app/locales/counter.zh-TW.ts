@@ -36,6 +36,7 @@ export const counterZhTW = {
   "console.counter.day.totalCoupons": "核銷張數",
   "console.counter.day.count": "{count} 筆",
   "console.counter.day.empty": "今天尚無紀錄",
+  "console.counter.day.reversedNote": "退貨扣回 {points} 點",
   "console.counter.day.refundedPart": "已退 NT$ {amount}",
 
   "console.counter.tier.basic": "一般會員",

@@ -207,7 +207,12 @@ function DayList({
         />
         <StatTile
           label={t("console.counter.day.totalPoints")}
-          value={t("console.counter.points", { points: totals.pointsEarned - totals.pointsReversed })}
+          value={t("console.counter.points", { points: totals.pointsEarned })}
+          note={
+            totals.pointsReversed > 0
+              ? t("console.counter.day.reversedNote", { points: totals.pointsReversed })
+              : undefined
+          }
           testId="total-points"
         />
         <StatTile
@@ -222,7 +227,7 @@ function DayList({
           testId="total-coupons"
         />
       </dl>
-      <div className="mt-5 grid gap-4 lg:grid-cols-3">
+      <div className="mt-5 grid gap-4 xl:grid-cols-3">
         <DaySection
           title={t("console.counter.day.purchases")}
           empty={t("console.counter.day.empty")}
@@ -314,7 +319,7 @@ function DayRow({
         <p className="truncate font-medium">{main}</p>
         <p className="text-muted">
           <span className="tabular-nums">{time}</span>
-          {sub ? <span className="ml-2 break-all">{sub}</span> : null}
+          {sub ? <span className="ml-2 break-words">{sub}</span> : null}
         </p>
       </div>
       <div className="shrink-0 text-right">
