@@ -23,6 +23,14 @@ export default [
     layout("routes/admin/shell.tsx", { id: "console-shell" }, [
       index("routes/admin/index.tsx"),
       route("store", "routes/admin/store.tsx"),
+      // The counter (ADR 022).
+      ...prefix("counter", [
+        index("routes/admin/counter/index.tsx"),
+        route("member/:memberId", "routes/admin/counter/member.tsx"),
+        route("member/:memberId/purchase", "routes/admin/counter/purchase.tsx"),
+        route("refund", "routes/admin/counter/refund.tsx"),
+        route("coupon", "routes/admin/counter/coupon.tsx"),
+      ]),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

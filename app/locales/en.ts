@@ -1,6 +1,7 @@
 import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
 import { consoleEn } from "./console.en";
+import { counterEn } from "./counter.en";
 import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
 import { memberEn } from "./member.en";
@@ -13,6 +14,7 @@ export const en = {
   ...memberEn,
   ...loyaltyEn,
   ...consoleEn,
+  ...counterEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

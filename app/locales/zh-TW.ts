@@ -1,6 +1,7 @@
 import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
 import { consoleZhTW } from "./console.zh-TW";
+import { counterZhTW } from "./counter.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
@@ -13,6 +14,7 @@ export const zhTW = {
   ...memberZhTW,
   ...loyaltyZhTW,
   ...consoleZhTW,
+  ...counterZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

@@ -7,4 +7,6 @@ import type { MessageKey } from "~/lib/i18n";
  */
 export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: Permission | null }[] = [
   { to: "/admin", label: "console.nav.home", permission: null },
+  // The counter (ADR 022).
+  { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
 ];

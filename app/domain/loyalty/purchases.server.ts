@@ -4,6 +4,7 @@ import { purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
 import { activeMember, credit, debit, entryByKey, inTransaction, lockAccount, type Source } from "./ledger.server";
 import { currentRules, lotExpiry, pointsForAmount, TIER_ORDER, tierForSpend } from "./rules.server";
@@ -232,8 +233,7 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
           `Only NT$${current.netAmount - current.refundedAmount} of this purchase can still be refunded`,
         );
       }
-      const target = Math.floor((current.pointsEarned * refunded) / current.netAmount);
-      const reverse = target - current.pointsReversed;
+      const { reverse, target } = refundReversal(current, input.amount);
       const [refund] = await tx
         .insert(purchaseRefund)
         .values({

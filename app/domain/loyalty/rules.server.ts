@@ -1,6 +1,9 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyRules, type Tier } from "@platform/db/schema";
 import { desc, lte } from "drizzle-orm";
+
+export { multiplierPermille, pointsForAmount } from "./earn";
+
 import { addDays, endOfTaipeiYear, fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
 
 export type LoyaltyRules = typeof loyaltyRules.$inferSelect;
@@ -61,20 +64,6 @@ export function tierForSpend(rules: LoyaltyRules, spend: number): Tier {
 
 export function tierThreshold(rules: LoyaltyRules, tier: Tier): number {
   return tier === "gold" ? rules.goldSpend : tier === "silver" ? rules.silverSpend : 0;
-}
-
-export function multiplierPermille(rules: LoyaltyRules, tier: Tier): number {
-  return tier === "gold"
-    ? rules.goldMultiplierPermille
-    : tier === "silver"
-      ? rules.silverMultiplierPermille
-      : rules.basicMultiplierPermille;
-}
-
-/** 1 point per NT$100 of net amount (rounded down), times the tier multiplier (rounded down). */
-export function pointsForAmount(rules: LoyaltyRules, tier: Tier, netAmount: number): number {
-  const base = Math.floor(netAmount / rules.amountPerPoint);
-  return Math.floor((base * multiplierPermille(rules, tier)) / 1000);
 }
 
 /** Lots expire at the end of the calendar year after the year they were earned (Taipei). */

@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { apiIdempotency } from "@platform/db/schema";
+import { apiIdempotency, consoleIdempotency } from "@platform/db/schema";
 import type { JobQueue } from "@platform/jobs/queue";
 import { lt } from "drizzle-orm";
 
@@ -14,14 +14,21 @@ export const POS_HOUSEKEEPING_CRON = "40 3 * * *";
  */
 export const IDEMPOTENCY_RETENTION_DAYS = 7;
 
-/** Deletes the stored answers older than the retention (a stuck in-progress row included). */
+/**
+ * Deletes the stored answers older than the retention (a stuck in-progress row included): the POS
+ * API's and the console forms' (ADR 022), which are kept as long.
+ */
 export async function purgeIdempotencyRecords(db: Database, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 86_400_000);
   const deleted = await db
     .delete(apiIdempotency)
     .where(lt(apiIdempotency.createdAt, cutoff))
     .returning({ key: apiIdempotency.key });
-  return deleted.length;
+  const forms = await db
+    .delete(consoleIdempotency)
+    .where(lt(consoleIdempotency.createdAt, cutoff))
+    .returning({ key: consoleIdempotency.key });
+  return deleted.length + forms.length;
 }
 
 /** Nightly at 03:40 Taipei (one run across all instances, ADR 005). */

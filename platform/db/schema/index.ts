@@ -3,6 +3,7 @@
 export * from "@platform/db/schema/audit";
 export * from "@platform/db/schema/auth";
 export * from "@platform/db/schema/catalog";
+export * from "@platform/db/schema/console";
 export * from "@platform/db/schema/diagnostics";
 export * from "@platform/db/schema/line";
 export * from "@platform/db/schema/loyalty";

@@ -148,6 +148,8 @@ export const purchase = pgTable(
   (t) => [
     unique("purchase_store_receipt_unique").on(t.storeId, t.receiptNumber),
     index("purchase_member_idx").on(t.memberId, t.purchasedAt),
+    /** The counter's day list (ADR 022). */
+    index("purchase_store_created_idx").on(t.storeId, t.createdAt),
     check("purchase_amounts", sql`${t.netAmount} > 0 and ${t.refundedAmount} between 0 and ${t.netAmount}`),
   ],
 );
@@ -166,7 +168,11 @@ export const purchaseRefund = pgTable(
     apiKeyId: text("api_key_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("purchase_refund_purchase_idx").on(t.purchaseId)],
+  (t) => [
+    index("purchase_refund_purchase_idx").on(t.purchaseId),
+    /** The counter's day list (ADR 022). */
+    index("purchase_refund_created_idx").on(t.createdAt),
+  ],
 );
 
 export const tierChange = pgTable(
@@ -233,5 +239,9 @@ export const coupon = pgTable(
     usedByApiKeyId: text("used_by_api_key_id"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
-  (t) => [index("coupon_member_idx").on(t.memberId, t.rewardId)],
+  (t) => [
+    index("coupon_member_idx").on(t.memberId, t.rewardId),
+    /** The counter's day list (ADR 022). */
+    index("coupon_used_store_idx").on(t.usedStoreId, t.usedAt),
+  ],
 );

@@ -1,0 +1,91 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { cn } from "~/lib/cn";
+import { formatNumber, useLocale } from "~/lib/i18n";
+import { useConsoleT } from "./use-console-t";
+
+/** Small pieces shared by the counter's pages (ADR 022): headings, amounts, figures, the back link. */
+
+export function CounterHeader({ title, lead, back }: { title: ReactNode; lead?: ReactNode; back?: string }) {
+  const t = useConsoleT();
+  return (
+    <header>
+      {back ? (
+        <Link
+          to={back}
+          className="-ml-3 mb-2 inline-flex min-h-11 items-center rounded-full px-3 text-sm text-muted hover:bg-sand hover:text-ink"
+        >
+          ← {t("console.counter.back")}
+        </Link>
+      ) : null}
+      <h1 className="font-serif text-3xl font-semibold">{title}</h1>
+      {lead ? <p className="mt-1 text-muted">{lead}</p> : null}
+    </header>
+  );
+}
+
+/** NT$1,234 (negative amounts with a minus sign). */
+export function Money({ amount }: { amount: number }) {
+  const locale = useLocale();
+  return <span className="tabular-nums">{`${amount < 0 ? "−" : ""}NT$${formatNumber(Math.abs(amount), locale)}`}</span>;
+}
+
+export function StatTile({
+  label,
+  value,
+  note,
+  testId,
+  className,
+}: {
+  label: ReactNode;
+  value: ReactNode;
+  note?: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
+  return (
+    <div className={cn("min-w-0 rounded-2xl border border-line bg-white px-4 py-3", className)} data-testid={testId}>
+      <dt className="text-sm text-muted">{label}</dt>
+      <dd className="mt-1 text-xl font-semibold tabular-nums break-words">{value}</dd>
+      {note ? <dd className="text-sm text-muted">{note}</dd> : null}
+    </div>
+  );
+}
+
+const TIER_STYLES = {
+  basic: "bg-sand text-ink",
+  silver: "bg-stone text-ink",
+  gold: "bg-brand-100 text-brand-900",
+} as const;
+
+export function TierBadge({ tier }: { tier: "basic" | "silver" | "gold" }) {
+  const t = useConsoleT();
+  return (
+    <span className={cn("rounded-full px-3 py-1 text-sm font-medium", TIER_STYLES[tier])} data-testid="member-tier">
+      {t(`console.counter.tier.${tier}`)}
+    </span>
+  );
+}
+
+/** A confirmation after a booking: what happened, in large figures, and where to go next. */
+export function Done({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
+  return (
+    <section
+      aria-labelledby={`${testId}-title`}
+      className="rounded-3xl border border-success-700/30 bg-white p-5 sm:p-6"
+      data-testid={testId}
+    >
+      <h2
+        id={`${testId}-title`}
+        role="status"
+        className="flex items-center gap-2 text-xl font-semibold text-success-700"
+      >
+        <svg aria-hidden viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="m5 12 4.5 4.5L19 7" />
+        </svg>
+        {title}
+      </h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
