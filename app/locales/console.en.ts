@@ -88,6 +88,7 @@ export const consoleEn = {
   "console.permission.staff.manage": "Manage console staff",
   "console.permission.apikeys.manage": "Manage POS API keys",
   "console.permission.audit.view": "Read the audit log",
+  "console.permission.settings.edit": "Change console settings",
 
   "console.forbidden.title": "No permission",
   "console.forbidden.body": "Your role cannot use this page or action. Ask an administrator if you need it.",

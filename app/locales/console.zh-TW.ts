@@ -84,6 +84,7 @@ export const consoleZhTW = {
   "console.permission.staff.manage": "管理後台人員",
   "console.permission.apikeys.manage": "管理 POS API 金鑰",
   "console.permission.audit.view": "查看稽核紀錄",
+  "console.permission.settings.edit": "變更後台設定",
 
   "console.forbidden.title": "沒有權限",
   "console.forbidden.body": "您的角色無法使用這個頁面或操作。如需權限，請洽管理員。",
