@@ -23,6 +23,9 @@ export default [
     layout("routes/admin/shell.tsx", { id: "console-shell" }, [
       index("routes/admin/index.tsx"),
       route("store", "routes/admin/store.tsx"),
+      route("members/:memberId/adjust", "routes/admin/adjust.tsx"),
+      route("approvals", "routes/admin/approvals.tsx"),
+      route("settings", "routes/admin/settings.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -118,7 +118,7 @@ export function testHooks({
     });
     if (input.email) await confirmMemberEmail(db, user.id, input.email.toLowerCase());
     if (input.disabled) await db.update(member).set({ disabled: true }).where(eq(member.userId, user.id));
-    res.json({ userId: user.id, memberNumber: created.memberNumber });
+    res.json({ userId: user.id, memberId: created.id, memberNumber: created.memberNumber });
   });
 
   router.post("/sessions", async (req, res) => {

@@ -7,4 +7,6 @@ import type { MessageKey } from "~/lib/i18n";
  */
 export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: Permission | null }[] = [
   { to: "/admin", label: "console.nav.home", permission: null },
+  { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
+  { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
 ];

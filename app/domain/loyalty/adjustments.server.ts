@@ -322,3 +322,17 @@ export async function memberForAdjustment(
     .where(eq(member.id, memberId));
   return row ? { ...row, balance: row.balance ?? 0 } : null;
 }
+
+/** What became of an adjustment of this member (the result shown after the form). */
+export async function adjustmentOutcome(
+  db: Database,
+  memberId: string,
+  adjustmentId: string,
+): Promise<{ status: Adjustment["status"]; amount: number } | null> {
+  if (!UUID.test(adjustmentId)) return null;
+  const [row] = await db
+    .select({ status: pointAdjustment.status, amount: pointAdjustment.amount })
+    .from(pointAdjustment)
+    .where(and(eq(pointAdjustment.id, adjustmentId), eq(pointAdjustment.memberId, memberId)));
+  return row ?? null;
+}
