@@ -7,7 +7,7 @@ import { Field, FieldShell, inputClass } from "~/components/ui/field";
 import { ADJUSTMENT_REASONS, MAX_DETAIL_LENGTH, parseAdjustment } from "~/domain/loyalty/adjustment-input";
 import { adjustmentOutcome, memberForAdjustment, requestAdjustment } from "~/domain/loyalty/adjustments.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
-import { requirePermission, requireRecentSecondFactor, requireStaff } from "~/domain/staff/guard.server";
+import { hasRecentSecondFactor, requirePermission, requireStaff } from "~/domain/staff/guard.server";
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
@@ -31,13 +31,14 @@ function adjuster(context: Route.LoaderArgs["context"]) {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = adjuster(context);
-  // A sensitive page asks for the code before the form is filled in (ADR 020).
-  requireRecentSecondFactor(context, requestNow(request, app.config));
   const found = await memberForAdjustment(app.db, actor, params.memberId);
   if (!found) throw data({ memberId: params.memberId }, { status: 404, statusText: "Not Found" });
   const doneId = new URL(request.url).searchParams.get("done");
   const done = doneId ? await adjustmentOutcome(app.db, found.id, doneId) : null;
   return {
+    // A sensitive form shows the code field from the start when the last code is old (ADR 023): asked
+    // before the form is filled in, and never a redirect that would lose what was typed.
+    stepUp: !hasRecentSecondFactor(actor, requestNow(request, app.config)),
     member: found,
     role: actor.role,
     limit: actor.role === "admin" ? null : await managerAdjustmentLimit(app.db),
@@ -208,7 +209,7 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
                 />
               )}
             </FieldShell>
-            <StepUpField show={Boolean(state?.stepUp)} errors={form.errors("stepUpCode")} />
+            <StepUpField show={Boolean(state?.stepUp || loaderData.stepUp)} errors={form.errors("stepUpCode")} />
             <div className="flex flex-wrap items-center gap-3">
               <Button type="submit" pending={pending}>
                 {t("console.adjust.submit")}

@@ -5,7 +5,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { MAX_MANAGER_LIMIT, parsePoints } from "~/domain/loyalty/adjustment-input";
-import { requirePermission, requireRecentSecondFactor } from "~/domain/staff/guard.server";
+import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { managerAdjustmentLimit, setManagerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/lib/console.server";
@@ -22,9 +22,10 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 /** Console settings (admins): the manager's point adjustment limit. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
-  requirePermission(context, "settings.edit");
-  requireRecentSecondFactor(context, requestNow(request, app.config));
+  const actor = requirePermission(context, "settings.edit");
   return {
+    // Asked with the form when the last code is old (ADR 023).
+    stepUp: !hasRecentSecondFactor(actor, requestNow(request, app.config)),
     managerLimit: await managerAdjustmentLimit(app.db),
     saved: new URL(request.url).searchParams.get("saved") === "1",
   };
@@ -100,7 +101,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               className: "tabular-nums sm:max-w-60",
             }}
           />
-          <StepUpField show={Boolean(state?.stepUp)} errors={form.errors("stepUpCode")} />
+          <StepUpField show={Boolean(state?.stepUp || loaderData.stepUp)} errors={form.errors("stepUpCode")} />
           <Button type="submit" pending={pending}>
             {t("console.settings.save")}
           </Button>
