@@ -1,6 +1,6 @@
 import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
 import type { Database } from "@platform/db/client";
-import { authSession, member, reward } from "@platform/db/schema";
+import { authSession, member, reward, staffSession } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
@@ -14,6 +14,8 @@ import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
+import { createTestStaff } from "../app/domain/staff/testing.server";
+import { consoleCookie } from "../app/lib/console.server";
 
 /**
  * Test fixtures over HTTP: browser tests create a member straight in the database and log in by
@@ -116,7 +118,7 @@ export function testHooks({
     });
     if (input.email) await confirmMemberEmail(db, user.id, input.email.toLowerCase());
     if (input.disabled) await db.update(member).set({ disabled: true }).where(eq(member.userId, user.id));
-    res.json({ userId: user.id, memberNumber: created.memberNumber });
+    res.json({ userId: user.id, memberId: created.id, memberNumber: created.memberNumber });
   });
 
   router.post("/sessions", async (req, res) => {
@@ -248,6 +250,36 @@ export function testHooks({
       requestId: null,
     });
     res.json({ path: `${INVITATION_PATH}/${token}` });
+  });
+
+  // A staff member with a role, stores, an enrolled authenticator and a console session that has passed the
+  // second factor (log in by cookie). The TOTP secret is returned, so a test can give codes (the step-up).
+  router.post("/staff", async (req, res) => {
+    const input = z
+      .object({
+        role: z.enum(["staff", "manager", "admin"]),
+        storeIds: z.array(z.string()).default([]),
+        displayName: z.string().min(1).max(60).optional(),
+      })
+      .parse(req.body);
+    // cardSecret is the session secret, which also seals the TOTP secrets (ADR 020).
+    const staff = await createTestStaff(db, cardSecret, input);
+    res.json({
+      userId: staff.userId,
+      displayName: staff.displayName,
+      totpSecret: staff.totpSecret,
+      setCookie: [consoleCookie(staff.token, false)],
+    });
+  });
+
+  // Ages the second factor of a staff member's console sessions (a sensitive action then asks again).
+  router.post("/staff/:userId/second-factor-age", async (req, res) => {
+    const { minutes } = z.object({ minutes: z.number().int().min(1).max(600) }).parse(req.body);
+    await db
+      .update(staffSession)
+      .set({ secondFactorAt: new Date(Date.now() - minutes * 60_000) })
+      .where(eq(staffSession.userId, req.params.userId));
+    res.json({ ok: true });
   });
 
   return router;

@@ -1,9 +1,17 @@
-import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AuditContext } from "~/domain/audit/audit.server";
-import { staffAuditContext } from "~/domain/staff/actor";
-import { consoleContext, requireStaff } from "~/domain/staff/guard.server";
-import { CONSOLE_COOKIE, CONSOLE_SESSION_POLICY, loadConsoleSession } from "~/domain/staff/sessions.server";
+import { type StaffActor, staffAuditContext } from "~/domain/staff/actor";
+import { consoleContext, hasRecentSecondFactor, requireStaff } from "~/domain/staff/guard.server";
+import {
+  CONSOLE_COOKIE,
+  CONSOLE_SESSION_POLICY,
+  giveSecondFactor,
+  loadConsoleSession,
+} from "~/domain/staff/sessions.server";
+import { requestNow } from "./clock.server";
 import { getApp } from "./context.server";
+import { formValues } from "./forms.server";
+import { serverT } from "./i18n.server";
 import { safeRedirectPath } from "./links";
 
 /**
@@ -64,4 +72,46 @@ export function consoleAudit(context: Readonly<RouterContextProvider>, request: 
 /** The console session of this request (also a pending one), or null. */
 export function consoleSession(context: Readonly<RouterContextProvider>) {
   return context.get(consoleContext)?.session ?? null;
+}
+
+/** The form field that carries the step-up code with a sensitive form. */
+export const STEP_UP_FIELD = "stepUpCode";
+
+/** What a sensitive form gets back when the code must be given (again): the values typed, kept. */
+export type StepUpAnswer = { stepUp: true; errors: Record<string, string[]>; values: Record<string, string> };
+
+/**
+ * Sensitive actions (adjustments, approvals, settings; ADR 020, ADR 023): the second factor must have been
+ * given in the last few minutes. When it was not, the form comes back (401) with everything typed and a code
+ * field; sent again with the code, the code renews the session's second factor (a try is claimed before it
+ * is compared, ADR 018) and the action goes ahead. Too many wrong codes end the session (back to the login).
+ */
+export async function requireRecentSecondFactorFor(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  form: FormData,
+): Promise<{ ok: true; actor: StaffActor } | { ok: false; answer: ReturnType<typeof data<StepUpAnswer>> }> {
+  const app = getApp(context);
+  const actor = requireStaff(context);
+  const now = requestNow(request, app.config);
+  if (hasRecentSecondFactor(actor, now)) return { ok: true, actor };
+  const values = formValues(form, ["password", STEP_UP_FIELD]);
+  const code = String(form.get(STEP_UP_FIELD) ?? "").trim();
+  if (!code) return { ok: false, answer: data({ stepUp: true, errors: {}, values }, { status: 401 }) };
+  const result = await giveSecondFactor(
+    { db: app.db, secret: app.config.secrets.session },
+    { sessionId: actor.sessionId, userId: actor.userId },
+    code.slice(0, 32),
+    consoleAudit(context, request),
+    now,
+  );
+  if (result.ok) return { ok: true, actor: { ...actor, secondFactorAt: now } };
+  if (result.reason === "session_ended") {
+    throw redirect("/admin/login?ended=1", { headers: { "Set-Cookie": clearConsoleCookie(app.config.isProduction) } });
+  }
+  const t = serverT(request);
+  return {
+    ok: false,
+    answer: data({ stepUp: true, errors: { [STEP_UP_FIELD]: [t("console.verify.invalid")] }, values }, { status: 400 }),
+  };
 }

@@ -16,7 +16,7 @@ export const STRONG_PASSWORD = "Walnut-Floor-2026!";
 export async function createMember(
   request: APIRequestContext,
   input: { phoneNumber: string; password?: string; name?: string; email?: string; disabled?: boolean },
-): Promise<{ userId: string; memberNumber: string }> {
+): Promise<{ userId: string; memberId: string; memberNumber: string }> {
   const res = await request.post("/__test/members", { data: { password: STRONG_PASSWORD, ...input } });
   expect(res.ok(), await res.text()).toBe(true);
   return res.json();

@@ -9,4 +9,6 @@ export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: 
   { to: "/admin", label: "console.nav.home", permission: null },
   // The counter (ADR 022).
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
+  { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
+  { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
 ];

@@ -14,6 +14,7 @@ import {
   inTransaction,
   lockAccount,
   type Source,
+  type Tx,
 } from "./ledger.server";
 import { currentRules, lotExpiry } from "./rules.server";
 
@@ -77,27 +78,38 @@ export async function grantBirthdayPoints(db: Database, now = new Date()): Promi
   return { granted };
 }
 
+/** The largest adjustment, either way, in one go (a typo guard, not a business limit). */
+export const MAX_ADJUSTMENT_POINTS = 10_000_000;
+
+export function isValidAdjustmentAmount(amount: number): boolean {
+  return Number.isSafeInteger(amount) && amount !== 0 && Math.abs(amount) <= MAX_ADJUSTMENT_POINTS;
+}
+
+type AdjustmentInput = Source & { memberId: string; amount: number; reason: string; idempotencyKey: string };
+
 /** A manual correction by staff (positive: a new lot; negative: spent like a redemption). */
-export async function adjustPoints(
-  db: Database,
-  input: Source & { memberId: string; amount: number; reason: string; idempotencyKey: string },
-  now = new Date(),
-): Promise<Entry> {
-  if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > 10_000_000) {
+export async function adjustPoints(db: Database, input: AdjustmentInput, now = new Date()): Promise<Entry> {
+  return inTransaction(db, (tx) => bookAdjustment(tx, input, now));
+}
+
+/**
+ * The same, inside the caller's transaction (the console books its audit row in it too). A negative
+ * adjustment never takes the balance below zero (insufficient_points). Idempotent per key.
+ */
+export async function bookAdjustment(tx: Tx, input: AdjustmentInput, now: Date): Promise<Entry> {
+  if (!isValidAdjustmentAmount(input.amount)) {
     throw new LoyaltyError("invalid_amount", "The adjustment must be a non-zero whole number of points");
   }
   if (!input.reason.trim()) throw new LoyaltyError("invalid_input", "A reason is required");
   const key = `adjust:${input.memberId}:${input.idempotencyKey}`;
-  return inTransaction(db, async (tx) => {
-    const account = await lockAccount(tx, input.memberId);
-    const previous = await entryByKey(tx, key);
-    if (previous) return previous;
-    await activeMember(tx, input.memberId);
-    const entry = { ...input, kind: "adjust" as const, key, reason: input.reason };
-    return input.amount > 0
-      ? credit(tx, account, { ...entry, expiresAt: lotExpiry(now) }, now)
-      : debit(tx, account, { ...entry, amount: -input.amount }, now);
-  });
+  const account = await lockAccount(tx, input.memberId);
+  const previous = await entryByKey(tx, key);
+  if (previous) return previous;
+  await activeMember(tx, input.memberId);
+  const entry = { ...input, kind: "adjust" as const, key, reason: input.reason };
+  return input.amount > 0
+    ? credit(tx, account, { ...entry, expiresAt: lotExpiry(now) }, now)
+    : debit(tx, account, { ...entry, amount: -input.amount }, now);
 }
 
 /**

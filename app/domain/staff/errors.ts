@@ -10,7 +10,8 @@ export type StaffErrorCode =
   | "already_staff"
   | "staff_not_found"
   | "cannot_change_self"
-  | "last_admin";
+  | "last_admin"
+  | "invalid_setting";
 
 export class StaffError extends Error {
   readonly code: StaffErrorCode;

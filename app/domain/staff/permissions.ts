@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   "staff.manage": "global",
   "apikeys.manage": "global",
   "audit.view": "global",
+  /** Console settings (the manager's adjustment limit). */
+  "settings.edit": "global",
 } as const satisfies Record<string, "store" | "global">;
 
 export type Permission = keyof typeof PERMISSIONS;

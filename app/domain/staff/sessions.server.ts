@@ -155,7 +155,10 @@ export type SecondFactorResult =
 
 /**
  * Takes a second-factor code on a console session: the login's second step, or the step-up before a
- * sensitive action. A wrong code counts against the session (atomically); too many end it.
+ * sensitive action. Like every limit (ADR 018), a try is claimed **before** the code is compared: one
+ * conditional update counts it while the session has tries left, so simultaneous guesses compare at most
+ * `maxFailedCodes` codes. A wrong code keeps its hit; the right one clears the counter; the last wrong
+ * one ends the session.
  */
 export async function giveSecondFactor(
   deps: StaffSecrets,
@@ -164,14 +167,19 @@ export async function giveSecondFactor(
   audit: AuditContext,
   now = new Date(),
 ): Promise<SecondFactorResult> {
+  const max = CONSOLE_SESSION_POLICY.maxFailedCodes;
+  const [claimed] = await deps.db
+    .update(staffSession)
+    .set({ failedCodes: sql`${staffSession.failedCodes} + 1` })
+    .where(and(eq(staffSession.id, session.sessionId), lt(staffSession.failedCodes, max)))
+    .returning({ failedCodes: staffSession.failedCodes });
+  if (!claimed) {
+    await deps.db.delete(staffSession).where(eq(staffSession.id, session.sessionId));
+    return { ok: false, reason: "session_ended" };
+  }
   const method = await checkSecondFactor(deps, session.userId, code, now);
   if (!method) {
-    const [row] = await deps.db
-      .update(staffSession)
-      .set({ failedCodes: sql`${staffSession.failedCodes} + 1` })
-      .where(eq(staffSession.id, session.sessionId))
-      .returning({ failedCodes: staffSession.failedCodes });
-    if (!row || row.failedCodes >= CONSOLE_SESSION_POLICY.maxFailedCodes) {
+    if (claimed.failedCodes >= max) {
       await deps.db.delete(staffSession).where(eq(staffSession.id, session.sessionId));
       return { ok: false, reason: "session_ended" };
     }

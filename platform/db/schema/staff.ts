@@ -1,6 +1,19 @@
 import { authUser } from "@platform/db/schema/auth";
+import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /**
  * Staff of the console (ADR 020). The login identity is the better-auth user (one person, one login,
@@ -108,3 +121,55 @@ export const staffSession = pgTable(
   },
   (t) => [index("staff_session_user_idx").on(t.userId)],
 );
+
+/**
+ * Point adjustments made in the console (issue 13, ADR 023). One row per adjustment: booked at once
+ * (`booked`, within the requester's limit) or `pending` until a second admin approves (`booked`) or
+ * someone rejects it (`rejected`). The decision is one conditional update (status = 'pending' and
+ * requested_by <> the approver), so racing approvals book once; the check constraint refuses a
+ * requester approving their own adjustment even if a caller forgot.
+ */
+export const pointAdjustment = pgTable(
+  "point_adjustment",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    /** One per console form: a double submit or a retry finds the first row. */
+    requestKey: text("request_key").notNull().unique(),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    /** A code of the fixed list (goodwill, correction, missed_purchase, promotion, other). */
+    reason: text("reason").notNull(),
+    /** The requester's own words. */
+    detail: text("detail").notNull().default(""),
+    status: text("status", { enum: ["pending", "booked", "rejected"] }).notNull(),
+    /** User ids as in the audit log (no foreign key: a person's later deletion must not be blocked). */
+    requestedBy: text("requested_by").notNull(),
+    requestedRole: text("requested_role").notNull(),
+    /** The requester's store at the time (null for an admin without one). */
+    storeId: text("store_id"),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The ledger entry it booked. */
+    entryId: uuid("entry_id"),
+  },
+  (t) => [
+    index("point_adjustment_pending_idx").on(t.requestedAt).where(sql`${t.status} = 'pending'`),
+    index("point_adjustment_member_idx").on(t.memberId, t.requestedAt),
+    check("point_adjustment_amount_ck", sql`${t.amount} <> 0`),
+    check(
+      "point_adjustment_four_eyes_ck",
+      sql`${t.status} <> 'booked' or ${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`,
+    ),
+  ],
+);
+
+/** Console settings an admin changes (the manager's adjustment limit): one row per key. */
+export const consoleSetting = pgTable("console_setting", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: text("updated_by").references(() => authUser.id, { onDelete: "set null" }),
+});

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import type { Database } from "@platform/db/client";
+import { auditLog, pointAdjustment, pointEntry } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { and, eq } from "drizzle-orm";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyAuditChain } from "../app/domain/audit/audit.server";
+import { requestAdjustment } from "../app/domain/loyalty/adjustments.server";
+import { memberPoints } from "../app/domain/loyalty/points.server";
+import { newMember } from "../app/domain/loyalty/testing.server";
+import { staffAuditContext } from "../app/domain/staff/actor";
+import { createTestStaff } from "../app/domain/staff/testing.server";
+import type * as AppModule from "./app";
+
+/**
+ * Four-eyes approval under a race (issue 13, ADR 023): two instances of the full app on ONE PostgreSQL
+ * database; two admins send 20 approvals of the same pending adjustment at once, spread over both
+ * instances. The decision is one conditional update, so the adjustment books exactly once, with one
+ * ledger entry and one audit row. PostgreSQL only (PGlite is one process and cannot race).
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
+type Instance = { running: Running; server: Server; base: string };
+
+let vite: ViteDevServer;
+let testDb: TestDatabase;
+let dataDir: string;
+let db: Database;
+let secret: string;
+const instances: Instance[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "adjust_race", poolMax: 20 });
+  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  dataDir = mkdtempSync(path.join(tmpdir(), "adjust-race-"));
+  vite = await createServer({
+    root,
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    server: { middlewareMode: true },
+    appType: "custom",
+  });
+  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
+  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
+  for (let i = 0; i < 2; i++) {
+    const config = {
+      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
+      database: testDb.config,
+    };
+    const running = await createApp({
+      config,
+      dev: {
+        middlewares: vite.middlewares,
+        loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+      },
+    });
+    const server = running.app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+    instances.push({ running, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  }
+  const [first] = instances;
+  if (!first) throw new Error("no app instance");
+  db = first.running.database.db;
+  secret = first.running.config.secrets.session;
+}, 180_000);
+
+afterAll(async () => {
+  for (const { server, running } of instances) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await running.close();
+  }
+  await vite?.close();
+  await testDb?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}, 120_000);
+
+describe("approving one pending adjustment 20 times at once on two instances", () => {
+  it("books it exactly once, with one ledger entry and one audit approval row", async () => {
+    const where = { ip: null, userAgent: "vitest", requestId: null };
+    const member = await newMember(db);
+    const manager = await createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"] });
+    const admins = [
+      await createTestStaff(db, secret, { role: "admin" }),
+      await createTestStaff(db, secret, { role: "admin" }),
+    ];
+    const pending = await requestAdjustment(
+      db,
+      manager.actor,
+      { memberId: member.id, amount: 4_000, reason: "correction", detail: "race", requestKey: crypto.randomUUID() },
+      staffAuditContext(manager.actor, where),
+    );
+    expect(pending.status).toBe("pending");
+
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const instance = instances[i % 2]!;
+        const admin = admins[Math.floor(i / 2) % 2]!;
+        return fetch(`${instance.base}/admin/approvals`, {
+          method: "POST",
+          body: new URLSearchParams({ adjustmentId: pending.adjustment.id, intent: "approve" }),
+          headers: { origin: instance.base, cookie: `han_console=${admin.token}` },
+          redirect: "manual",
+        });
+      }),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 302)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    expect(responses.find((r) => r.status === 302)?.headers.get("location")).toBe("/admin/approvals?done=approved");
+
+    const points = await memberPoints(db, member.id);
+    expect(points.balance).toBe(4_000);
+    const entries = await db
+      .select()
+      .from(pointEntry)
+      .where(and(eq(pointEntry.memberId, member.id), eq(pointEntry.kind, "adjust")));
+    expect(entries).toHaveLength(1);
+    const [row] = await db.select().from(pointAdjustment).where(eq(pointAdjustment.id, pending.adjustment.id));
+    expect(row).toMatchObject({ status: "booked", entryId: entries[0]?.id });
+    expect(admins.map((a) => a.userId)).toContain(row?.decidedBy);
+    const approvals = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, pending.adjustment.id), eq(auditLog.action, "points.adjustment_approved")));
+    expect(approvals).toHaveLength(1);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  }, 120_000);
+});
