@@ -1,4 +1,4 @@
-import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AuditContext } from "~/domain/audit/audit.server";
 import { staffAuditContext } from "~/domain/staff/actor";
 import { consoleContext, requireStaff } from "~/domain/staff/guard.server";
@@ -64,4 +64,27 @@ export function consoleAudit(context: Readonly<RouterContextProvider>, request: 
 /** The console session of this request (also a pending one), or null. */
 export function consoleSession(context: Readonly<RouterContextProvider>) {
   return context.get(consoleContext)?.session ?? null;
+}
+
+/** Where a console sign-in step goes when done: its `redirectTo` parameter, on this site, else the console home. */
+export function consoleRedirectTarget(request: Request): string {
+  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), CONSOLE_HOME);
+}
+
+/**
+ * The session of a sign-in step after the password (the authenticator enrolment or the code): without
+ * a session to the login, and a session that stands at the other step to that step's page, each with
+ * the same `redirectTo`. An active session passes (the code page is also the step-up).
+ */
+export function requireSignInStep(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  step: "enrol" | "verify",
+) {
+  const session = consoleSession(context);
+  const back = new URLSearchParams({ redirectTo: consoleRedirectTarget(request) });
+  if (!session) throw redirect(`/admin/login?${back}`);
+  if (step === "enrol" && session.stage === "second_factor") throw redirect(`/admin/verify?${back}`);
+  if (step === "verify" && session.stage === "enrol") throw redirect(`/admin/enrol?${back}`);
+  return session;
 }
