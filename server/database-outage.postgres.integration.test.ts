@@ -74,6 +74,19 @@ function purchase(receipt: string, idempotencyKey: string, withinMs = 5_000) {
   });
 }
 
+/**
+ * A client-side navigation (React Router's `.data` request) while the database is away: a 503 route
+ * error, which the error boundary shows as the calm view (error-boundary.test.tsx), not a server error.
+ */
+async function expectUnavailableNavigation() {
+  const navigation = await quickly(`${base}/member-center/points.data`, { headers: { cookie: memberCookie } });
+  expect(navigation.status).toBe(503);
+  const body = await navigation.text();
+  expect(body).toMatch(/"ErrorResponse",\d+,\d+,\d+\],\{[^}]*\},503,/);
+  expect(body).toContain('"unavailable",true');
+  expect(body).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+|stack/i);
+}
+
 it("answers 503 calmly while PostgreSQL is down and recovers by itself when it returns", {
   timeout: 180_000,
 }, async () => {
@@ -97,6 +110,9 @@ it("answers 503 calmly while PostgreSQL is down and recovers by itself when it r
   const english = await quickly(`${base}/member-center/points`, { headers: { cookie: `${memberCookie}; locale=en` } });
   expect(english.status).toBe(503);
   expect(await english.text()).toContain("Temporarily unavailable");
+
+  // A client-side navigation: the error boundary's calm view (a 503 route error), not the server error.
+  await expectUnavailableNavigation();
 
   const write = await purchase("R-DURING", "during-outage");
   expect(write.status).toBe(503);
@@ -126,4 +142,9 @@ it("answers 503 calmly while PostgreSQL is down and recovers by itself when it r
   const retried = await purchase("R-DURING", "during-outage");
   expect(retried.status).toBe(201);
   expect((await purchase("R-AFTER", "after-outage")).status).toBe(201);
+
+  // Lost again, and this time a client-side navigation is the first to find out.
+  pg.stop();
+  await expectUnavailableNavigation();
+  pg.start();
 });
