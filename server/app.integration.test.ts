@@ -2,7 +2,7 @@ import http from "node:http";
 import { diagnosticProbe } from "@platform/db/schema";
 import { waitFor } from "@platform/testing/wait";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as AppModule from "./app";
 import { type AppInstance, type DevServer, type Running, startDevServer } from "./testing/dev-app";
 
@@ -108,6 +108,28 @@ describe("the app in development", () => {
     const b = (await fetch(`${base}/healthz`)).headers.get("x-request-id");
     expect(a).toBeTruthy();
     expect(a).not.toBe(b);
+  });
+
+  it("keeps invitation tokens out of the request log", async () => {
+    const info = vi.spyOn(running.logger, "info");
+    try {
+      const token = "invitation-token-for-the-log-test";
+      for (const pathname of [`/admin/invitation/${token}`, `/admin/invitation/${token}.data`])
+        await (await fetch(`${base}${pathname}`)).text();
+      const logged = await waitFor(
+        async () => info.mock.calls.filter(([fields, msg]) => msg === "request" && typeof fields === "object"),
+        (calls) => calls.length >= 2,
+        10_000,
+        50,
+      );
+      const urls = logged.map(([fields]) => (fields as { url?: string }).url);
+      expect(urls).toEqual(
+        expect.arrayContaining(["/admin/invitation/[redacted]", "/admin/invitation/[redacted].data"]),
+      );
+      expect(JSON.stringify(info.mock.calls)).not.toContain(token);
+    } finally {
+      info.mockRestore();
+    }
   });
 
   it("sends security headers with a fresh CSP nonce that the page's scripts carry", async () => {
