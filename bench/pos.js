@@ -16,7 +16,6 @@
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -24,6 +23,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
+import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -53,17 +53,6 @@ const dbUrl = (name) => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...args) => console.error("[bench:pos]", ...args);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin(sql) {
   const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -96,16 +85,6 @@ function runPgbench() {
   const latency = /latency average = ([\d.]+) ms/.exec(out);
   if (!tps) throw new Error(`no tps in pgbench output:\n${out}`);
   return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
-}
-
-/** User + system CPU milliseconds the process has used so far (Linux /proc; null elsewhere). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
-  } catch {
-    return null;
-  }
 }
 
 async function startApp(databaseUrl) {
@@ -195,9 +174,9 @@ async function main() {
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = runPgbench();
-      const cpuBefore = cpuMs(app.child.pid);
+      const cpuBefore = processCpuMs(app.child.pid);
       const result = await runPurchases(app.url, data, round);
-      const cpuAfter = cpuMs(app.child.pid);
+      const cpuAfter = processCpuMs(app.child.pid);
       const ok = result["2xx"];
       if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {

@@ -20,13 +20,13 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
+import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -60,24 +60,6 @@ const dbUrl = (() => {
   url.pathname = `/${DB_NAME}`;
   return url.toString();
 })();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** User + system CPU milliseconds the process has used so far, from /proc (USER_HZ = 100). */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** kB of resident memory now (VmRSS) and at its peak (VmHWM), from /proc. */
 function memoryKb(pid) {
@@ -168,7 +150,7 @@ async function load(instances, seconds, make, expect) {
       req.on("error", reject);
       req.end(body);
     });
-  const cpuBefore = instances.map((i) => cpuMs(i.child.pid));
+  const cpuBefore = instances.map((i) => processCpuMs(i.child.pid));
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -182,7 +164,7 @@ async function load(instances, seconds, make, expect) {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  const appCpu = instances.reduce((sum, i, k) => sum + cpuMs(i.child.pid) - cpuBefore[k], 0);
+  const appCpu = instances.reduce((sum, i, k) => sum + processCpuMs(i.child.pid) - cpuBefore[k], 0);
   for (const agent of agents) agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
