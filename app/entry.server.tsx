@@ -7,6 +7,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { ServerRouter } from "react-router";
 import { appContext } from "./lib/context.server";
 import { NonceProvider } from "./lib/nonce";
+import { redactUrl } from "./lib/redact-url";
 import { databaseIsUnavailable, unavailablePage } from "./lib/unavailable.server";
 
 export const streamTimeout = 5_000;
@@ -69,5 +70,5 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const logger = context.get(appContext).logger;
-  logger.error({ err: error, url: request.url }, "unhandled error");
+  logger.error({ err: error, url: redactUrl(request.url) }, "unhandled error");
 };

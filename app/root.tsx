@@ -27,8 +27,9 @@ import { LIFF_META } from "./lib/liff-detect";
 import { lineClientSettings } from "./lib/line-settings.server";
 import { useNonce } from "./lib/nonce";
 import { readToast } from "./lib/toast.server";
+import { databaseOutageMiddleware } from "./lib/unavailable.server";
 
-export const middleware: Route.MiddlewareFunction[] = [memberSessionMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [databaseOutageMiddleware, memberSessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { config } = getApp(context);

@@ -15,15 +15,15 @@
 //
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { purchaseRequest, seedPos } from "./pos-data.js";
+import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -42,10 +42,8 @@ if (!/^[a-z0-9_]+$/.test(PREFIX)) throw new Error("--db-prefix: lower-case lette
 const TARGET_RATIO = 0.5;
 const ADMIN_URL = process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 const PGBENCH = process.env.PGBENCH || "pgbench";
-const MEMBERS = 500;
 /** The first non-201 answers, for the error message. */
 const failures = [];
-const KEYS = 100;
 
 const dbUrl = (name) => {
   const url = new URL(ADMIN_URL);
@@ -55,17 +53,6 @@ const dbUrl = (name) => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...args) => console.error("[bench:pos]", ...args);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin(sql) {
   const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -98,16 +85,6 @@ function runPgbench() {
   const latency = /latency average = ([\d.]+) ms/.exec(out);
   if (!tps) throw new Error(`no tps in pgbench output:\n${out}`);
   return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
-}
-
-/** User + system CPU milliseconds the process has used so far (Linux /proc; null elsewhere). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
-  } catch {
-    return null;
-  }
 }
 
 async function startApp(databaseUrl) {
@@ -146,42 +123,7 @@ async function startApp(databaseUrl) {
   throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
 }
 
-/** Members and store keys straight in the app's database (the same rows sign-up and `npm run api-key` write). */
-async function seed(databaseUrl) {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const members = [];
-    for (let i = 0; i < MEMBERS; i++) {
-      const userId = randomUUID();
-      const memberNumber = `HL${String(30_000_000 + i)}`;
-      await sql`insert into auth_user (id, name, email) values (${userId}, 'bench', ${`${userId}@phone.invalid`})`;
-      await sql`insert into member (user_id, member_number, name_zh, phone_number)
-        values (${userId}, ${memberNumber}, '測試會員', ${`+8869${String(10_000_000 + i)}`})`;
-      members.push(memberNumber);
-    }
-    // Keys belong to stores that exist (api_key.store_id references store).
-    for (let i = 0; i < 10; i++) {
-      const id = `S${String(i).padStart(2, "0")}`;
-      const text = sql.json({ "zh-TW": id, en: id });
-      await sql`insert into store (id, name, summary, city, district, postal_code, address, phone, email, latitude, longitude, weekly_hours)
-        values (${id}, ${text}, ${text}, 'taipei', ${text}, '110', ${text}, '02-2345-0000', ${`${id}@stores.example`}, 25.03, 121.56, ${sql.json([[], [], [], [], [], [], []])})
-        on conflict (id) do nothing`;
-    }
-    const keys = [];
-    for (let i = 0; i < KEYS; i++) {
-      const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
-      const hash = createHash("sha256").update(secret).digest("hex");
-      await sql`insert into api_key (store_id, name, prefix, secret_hash)
-        values (${`S${String(i % 10).padStart(2, "0")}`}, ${`bench ${i}`}, ${secret.slice(0, 12)}, ${hash})`;
-      keys.push(secret);
-    }
-    return { members, keys };
-  } finally {
-    await sql.end();
-  }
-}
-
-function runPurchases(url, { members, keys }, round, seconds = DURATION) {
+function runPurchases(url, data, round, seconds = DURATION) {
   let n = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -198,20 +140,7 @@ function runPurchases(url, { members, keys }, round, seconds = DURATION) {
             },
             setupRequest(request) {
               n++;
-              const body = JSON.stringify({
-                memberNumber: members[Math.floor(Math.random() * members.length)],
-                receiptNumber: `B${round}-${n}`,
-                netAmount: 100 + Math.floor(Math.random() * 20_000),
-              });
-              return {
-                ...request,
-                body,
-                headers: {
-                  "content-type": "application/json",
-                  authorization: `Bearer ${keys[n % keys.length]}`,
-                  "idempotency-key": `b${round}-${n}`,
-                },
-              };
+              return { ...request, ...purchaseRequest(data, round, n) };
             },
           },
         ],
@@ -238,16 +167,16 @@ async function main() {
   try {
     pgbench(["-i", "-q", "-s", "1"]);
     app = await startApp(dbUrl(`${PREFIX}_app`));
-    const data = await seed(dbUrl(`${PREFIX}_app`));
+    const data = await seedPos(dbUrl(`${PREFIX}_app`));
     log("warm-up");
     await runPurchases(app.url, data, 0, 2);
     runPgbench(); // warm-up too
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = runPgbench();
-      const cpuBefore = cpuMs(app.child.pid);
+      const cpuBefore = processCpuMs(app.child.pid);
       const result = await runPurchases(app.url, data, round);
-      const cpuAfter = cpuMs(app.child.pid);
+      const cpuAfter = processCpuMs(app.child.pid);
       const ok = result["2xx"];
       if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {

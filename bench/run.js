@@ -30,7 +30,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -38,6 +37,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const benchDir = path.join(root, "bench");
@@ -122,7 +122,6 @@ const JS_PAGES = [
 const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE, MEMBER_PAGE];
 const COLD_RUNS = 3;
 const POLL_MS = 20;
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
 
 const started = performance.now();
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "bench-"));
@@ -320,17 +319,6 @@ async function load(server, durationSec, pagePath = "/", extraHeaders = {}) {
     // Server CPU time per request: unlike req/s it barely moves when other processes compete for the cores.
     cpuMsPerRequest: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / r.requests.total,
   };
-}
-
-/** User + system CPU time of a process so far, from /proc (Linux); null elsewhere. */
-function processCpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1005,18 +993,6 @@ async function runCleanups() {
     }
   }
   rmSync(tmpRoot, { recursive: true, force: true });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Status code of a GET, or 0 when nothing answers (connection refused, reset, timeout). */

@@ -8,90 +8,87 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: "hanliving_" });
 
-const httpDuration = new Histogram({
-  name: "hanliving_http_request_duration_seconds",
-  help: "HTTP requests by route id (React Router route id or API route pattern), method and status code",
-  labelNames: ["route", "method", "status"] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
+/** Every metric is registered in `registry`; names are written out whole, so a dashboard's name is found by grep. */
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
 
-const dbQueryDuration = new Histogram({
-  name: "hanliving_db_query_duration_seconds",
-  help: "Database statements run by the app's request pool, by outcome",
-  labelNames: ["outcome"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
-  registers: [registry],
-});
+function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []) {
+  return new Gauge<L>({ name, help, labelNames, registers: [registry] });
+}
 
-export const dbPoolConnections = new Gauge({
-  name: "hanliving_db_pool_connections",
-  help: "This instance's connections to PostgreSQL by state (pg_stat_activity), and the pool's maximum",
-  labelNames: ["state"] as const,
-  registers: [registry],
-});
+function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) {
+  return new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+}
 
-export const dbUp = new Gauge({
-  name: "hanliving_db_up",
-  help: "1 when the database answered the last readiness or metrics check, else 0",
-  registers: [registry],
-});
+const httpDuration = histogram(
+  "hanliving_http_request_duration_seconds",
+  "HTTP requests by route id (React Router route id or API route pattern), method and status code",
+  ["route", "method", "status"],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
 
-export const jobQueueDepth = new Gauge({
-  name: "hanliving_job_queue_jobs",
-  help: "Jobs waiting or running, by queue and state (created, retry, active)",
-  labelNames: ["queue", "state"] as const,
-  registers: [registry],
-});
+const dbQueryDuration = histogram(
+  "hanliving_db_query_duration_seconds",
+  "Database statements run by the app's request pool, by outcome",
+  ["outcome"],
+  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+);
 
-const jobsRun = new Counter({
-  name: "hanliving_jobs_total",
-  help: "Job attempts run on this instance by queue and result (completed, retry, failed = no retries left)",
-  labelNames: ["queue", "result"] as const,
-  registers: [registry],
-});
+export const dbPoolConnections = gauge(
+  "hanliving_db_pool_connections",
+  "This instance's connections to PostgreSQL by state (pg_stat_activity), and the pool's maximum",
+  ["state"],
+);
 
-const messages = new Counter({
-  name: "hanliving_messages_total",
-  help: "Messages handed to a provider, by channel (sms, email), provider and result (sent, failed)",
-  labelNames: ["channel", "provider", "result"] as const,
-  registers: [registry],
-});
+export const dbUp = gauge(
+  "hanliving_db_up",
+  "1 when the database answered the last readiness or metrics check, else 0",
+);
 
-const ledgerEntries = new Counter({
-  name: "hanliving_ledger_entries_total",
-  help: "Ledger entries booked, by kind",
-  labelNames: ["kind"] as const,
-  registers: [registry],
-});
+export const jobQueueDepth = gauge(
+  "hanliving_job_queue_jobs",
+  "Jobs waiting or running, by queue and state (created, retry, active)",
+  ["queue", "state"],
+);
 
-const ledgerReplays = new Counter({
-  name: "hanliving_ledger_replays_total",
-  help: "Ledger operations answered from an earlier identical request (idempotent replays), by operation",
-  labelNames: ["operation"] as const,
-  registers: [registry],
-});
+const jobsRun = counter(
+  "hanliving_jobs_total",
+  "Job attempts run on this instance by queue and result (completed, retry, failed = no retries left)",
+  ["queue", "result"],
+);
 
-const posRequests = new Counter({
-  name: "hanliving_pos_requests_total",
-  help: "Authenticated point-of-sale API requests by API key id (never the secret)",
-  labelNames: ["key_id"] as const,
-  registers: [registry],
-});
+const messages = counter(
+  "hanliving_messages_total",
+  "Messages handed to a provider, by channel (sms, email), provider and result (sent, failed)",
+  ["channel", "provider", "result"],
+);
 
-const loginFailures = new Counter({
-  name: "hanliving_login_failures_total",
-  help: "Failed member logins by reason (invalid, rate_limited, disabled)",
-  labelNames: ["reason"] as const,
-  registers: [registry],
-});
+const ledgerEntries = counter("hanliving_ledger_entries_total", "Ledger entries booked, by kind", ["kind"]);
 
-const limitRefusals = new Counter({
-  name: "hanliving_rate_limit_refusals_total",
-  help: "Requests refused by a rate limit, by limit name (the key's first segment, never the key)",
-  labelNames: ["limit"] as const,
-  registers: [registry],
-});
+const ledgerReplays = counter(
+  "hanliving_ledger_replays_total",
+  "Ledger operations answered from an earlier identical request (idempotent replays), by operation",
+  ["operation"],
+);
+
+const posRequests = counter(
+  "hanliving_pos_requests_total",
+  "Authenticated point-of-sale API requests by API key id (never the secret)",
+  ["key_id"],
+);
+
+const loginFailures = counter(
+  "hanliving_login_failures_total",
+  "Failed member logins by reason (invalid, rate_limited, disabled)",
+  ["reason"],
+);
+
+const limitRefusals = counter(
+  "hanliving_rate_limit_refusals_total",
+  "Requests refused by a rate limit, by limit name (the key's first segment, never the key)",
+  ["limit"],
+);
 
 export function observeHttpRequest(route: string, method: string, status: number, seconds: number): void {
   httpDuration.observe({ route, method, status: String(status) }, seconds);
@@ -173,17 +170,8 @@ export function instrumentPostgresClient<T extends object>(
       get(obj, prop, receiver) {
         const value = Reflect.get(obj, prop, receiver);
         if (prop === "unsafe" && typeof value === "function") return wrapQuery(obj, value);
-        if (prop === "begin" && typeof value === "function") {
-          return (...args: unknown[]) => {
-            const callback = args.findIndex((a) => typeof a === "function");
-            if (callback >= 0) {
-              const inner = args[callback] as (tx: object) => unknown;
-              args[callback] = (tx: object) => inner(wrap(tx));
-            }
-            return value.apply(obj, args);
-          };
-        }
-        if (prop === "savepoint" && typeof value === "function") {
+        // A transaction or savepoint: its callback gets a wrapped handle, so its statements are timed too.
+        if ((prop === "begin" || prop === "savepoint") && typeof value === "function") {
           return (...args: unknown[]) => {
             const callback = args.findIndex((a) => typeof a === "function");
             if (callback >= 0) {

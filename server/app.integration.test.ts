@@ -1,79 +1,29 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import { diagnosticProbe } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { waitFor } from "@platform/testing/wait";
 import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as AppModule from "./app";
+import { type AppInstance, type DevServer, type Running, startDevServer } from "./testing/dev-app";
 
 /**
  * The real Express app from createApp(), served through a Vite dev server in middleware mode exactly
  * as server.js does in development. createApp and loadConfig are loaded through Vite too, so the app
  * and the route modules share one copy of app/lib/context.server.ts (the router context is looked up
  * by identity). One Vite server and one app per file; the database is PGlite in memory, or a fresh
- * PostgreSQL database when TEST_DATABASE_URL is set.
+ * PostgreSQL database when TEST_DATABASE_URL is set (server/testing/dev-app.ts).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+let dev: DevServer;
 
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-
-let vite: ViteDevServer;
-let createApp: typeof AppModule.createApp;
-let loadConfig: typeof ConfigModule.loadConfig;
-const dataDirs: string[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-
-async function startApp(env: Record<string, string>): Promise<{ running: Running; base: string }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "app-test-"));
-  dataDirs.push(dataDir);
-  const testDb: TestDatabase = await createTestDatabase({ label: "app" });
-  const config = { ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, ...env }), database: testDb.config };
-  const running = await createApp({
-    config,
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  const server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await running.close();
-    await testDb.drop();
-  });
-  const { port } = server.address() as AddressInfo;
-  return { running, base: `http://127.0.0.1:${port}` };
+function startApp(env: Record<string, string>): Promise<AppInstance> {
+  return dev.serve(env, { label: "app" });
 }
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
-  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
+  dev = await startDevServer();
 });
 
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  await vite?.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => dev?.close());
 
 /** The `name=value` pair of a Set-Cookie header, as the browser sends it back. */
 function cookieFrom(response: Response, name: string): string {
@@ -160,6 +110,28 @@ describe("the app in development", () => {
     expect(a).not.toBe(b);
   });
 
+  it("keeps invitation tokens out of the request log", async () => {
+    const info = vi.spyOn(running.logger, "info");
+    try {
+      const token = "invitation-token-for-the-log-test";
+      for (const pathname of [`/admin/invitation/${token}`, `/admin/invitation/${token}.data`])
+        await (await fetch(`${base}${pathname}`)).text();
+      const logged = await waitFor(
+        async () => info.mock.calls.filter(([fields, msg]) => msg === "request" && typeof fields === "object"),
+        (calls) => calls.length >= 2,
+        10_000,
+        50,
+      );
+      const urls = logged.map(([fields]) => (fields as { url?: string }).url);
+      expect(urls).toEqual(
+        expect.arrayContaining(["/admin/invitation/[redacted]", "/admin/invitation/[redacted].data"]),
+      );
+      expect(JSON.stringify(info.mock.calls)).not.toContain(token);
+    } finally {
+      info.mockRestore();
+    }
+  });
+
   it("sends security headers with a fresh CSP nonce that the page's scripts carry", async () => {
     const nonces: string[] = [];
     for (let i = 0; i < 2; i += 1) {
@@ -243,7 +215,7 @@ describe("the app in development", () => {
   });
 
   it("refuses a body over 1 MiB with 413 before reading it", async () => {
-    const { BODY_LIMIT_BYTES } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
+    const { BODY_LIMIT_BYTES } = (await dev.vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
     expect(BODY_LIMIT_BYTES).toBe(1024 * 1024);
     const response = await rawRequest(base, {
       method: "POST",
@@ -296,7 +268,7 @@ describe("the app in development", () => {
     const { version } = (await response.json()) as { version: unknown };
     expect(typeof version).toBe("string");
     expect(version).not.toBe("");
-    const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+    const build = (await dev.vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
     expect(version).toBe(build.assets.version);
   });
 

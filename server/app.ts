@@ -18,6 +18,7 @@ import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
+import { redactUrl } from "../app/lib/redact-url";
 import { createApiV1Router } from "./api/v1";
 import { mountAuthEndpoints } from "./auth-endpoints";
 import { httpCache } from "./http-cache";
@@ -125,7 +126,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
         {
           reqId: requestId,
           method: req.method,
-          url: req.originalUrl,
+          url: redactUrl(req.originalUrl),
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
           bytes: Number(res.getHeader("content-length") ?? 0) || undefined,

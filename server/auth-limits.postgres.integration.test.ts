@@ -1,25 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import type { Database } from "@platform/db/client";
 import { oneTimeCode, rateLimitCounter } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { waitFor } from "@platform/testing/wait";
 import { and, eq, sql } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Auth, createAuth } from "../app/domain/auth/auth.server";
 import { createCaptchaChallenge } from "../app/domain/auth/captcha.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { endOfTaipeiDay, startOfTaipeiDay } from "../app/lib/time";
-import type * as AppModule from "./app";
+import { type AppInstance, type DevApps, startDevApps } from "./testing/dev-app";
 
 /**
  * Issue 11 item 2: every sign-in and code limit holds when requests arrive at the same moment; and
@@ -33,53 +23,18 @@ import type * as AppModule from "./app";
  * Every request comes from 127.0.0.1, so the per-IP counters are shared by the whole file; each test
  * starts with no counters and no codes.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const IP = "127.0.0.1";
 const PASSWORD = "Granite-Terrace-2026!";
 
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-type Instance = { running: Running; server: Server; base: string };
-
-let vite: ViteDevServer;
-let testDb: TestDatabase;
-let dataDir: string;
+let apps: DevApps;
 let db: Database;
 let auth: Auth;
 let secret: string;
-const instances: Instance[] = [];
+const instances: AppInstance[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "auth_limits", poolMax: 20 });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  dataDir = mkdtempSync(path.join(tmpdir(), "auth-limits-"));
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  for (let i = 0; i < 2; i++) {
-    const config = {
-      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
-      database: testDb.config,
-    };
-    const running = await createApp({
-      config,
-      dev: {
-        middlewares: vite.middlewares,
-        loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-      },
-    });
-    const server = running.app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve, reject) => {
-      server.once("listening", resolve);
-      server.once("error", reject);
-    });
-    instances.push({ running, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  }
+  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "auth_limits", poolMax: 20, postgresOnly: true });
+  instances.push(...apps.instances);
   const [first] = instances;
   if (!first) throw new Error("no app instance");
   db = first.running.database.db;
@@ -87,16 +42,7 @@ beforeAll(async () => {
   auth = createAuth({ db, config: first.running.config });
 }, 180_000);
 
-afterAll(async () => {
-  for (const { server, running } of instances) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await running.close();
-  }
-  await vite?.close();
-  await testDb?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => apps?.stop(), 120_000);
 
 beforeEach(async () => {
   await db.delete(rateLimitCounter);
@@ -182,7 +128,7 @@ async function post(
   fields: Record<string, string>,
   cookie?: string,
 ): Promise<Answer> {
-  const { base } = instances[instance % 2] as Instance;
+  const { base } = instances[instance % 2] as AppInstance;
   const response = await fetch(`${base}${pathname}`, {
     method: "POST",
     body: new URLSearchParams(fields),

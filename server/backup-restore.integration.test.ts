@@ -1,18 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import type { DatabaseConfig } from "@platform/db/client";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MEMBER } from "../app/domain/demo/demo-member";
 import { runBackup, runRestore } from "../app/domain/operations/commands.server";
-import type * as AppModule from "./app";
+import { type DevServer, tempDir as makeTempDir, startDevServer } from "./testing/dev-app";
 
 /**
  * npm run db:backup / db:restore on the driver this run uses: the embedded database (files under a
@@ -20,18 +13,14 @@ import type * as AppModule from "./app";
  * creates the demo member; it is backed up, restored into a fresh database, and the app started on the
  * restored copy lets the member log in and shows the same balance.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
 
-let vite: ViteDevServer;
-let createApp: typeof AppModule.createApp;
-let loadConfig: typeof ConfigModule.loadConfig;
+let dev: DevServer;
 const dirs: string[] = [];
 const databases: TestDatabase[] = [];
 
 function tempDir(label: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `${label}-`));
+  const dir = makeTempDir(label);
   dirs.push(dir);
   return dir;
 }
@@ -48,52 +37,20 @@ async function freshDatabase(): Promise<{ env: Record<string, string>; config: D
 }
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
-  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
+  dev = await startDevServer();
 }, 120_000);
 
 afterAll(async () => {
-  await vite?.close();
+  await dev?.close();
   for (const db of databases) await db.drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function serve(target: { config: DatabaseConfig; dataDir: string }) {
-  const running: Running = await createApp({
-    config: {
-      ...loadConfig({
-        LOG_LEVEL: "silent",
-        DATA_DIR: target.dataDir,
-        APP_ENV: "development",
-        SEED_DEMO_CONTENT: "true",
-      }),
-      database: target.config,
-    },
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  const server: Server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await running.close();
-    },
-  };
+function serve(target: { config: DatabaseConfig; dataDir: string }) {
+  return dev.serve(
+    { APP_ENV: "development", SEED_DEMO_CONTENT: "true" },
+    { database: target.config, dataDir: target.dataDir },
+  );
 }
 
 async function demoMemberBalance(base: string): Promise<string> {

@@ -1,31 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as AuditModule from "../app/domain/audit/audit.server";
 import type * as DemoMemberModule from "../app/domain/demo/demo-member";
 import type * as DemoStaffModule from "../app/domain/demo/demo-staff";
 import type * as AccountsModule from "../app/domain/staff/accounts.server";
 import type * as TotpModule from "../app/domain/staff/totp";
-import type * as AppModule from "./app";
+import { type DevApp, startDevApp } from "./testing/dev-app";
 
 /**
  * The console over HTTP, in the real app (createApp through Vite, as in app.integration.test.ts) on a
  * development database: the demo member, demo admin and demo clerk exist (README).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-let vite: ViteDevServer;
-let running: Awaited<ReturnType<typeof AppModule.createApp>>;
-let server: ReturnType<Awaited<ReturnType<typeof AppModule.createApp>>["app"]["listen"]>;
-let testDb: TestDatabase;
-let dataDir: string;
+let app: DevApp;
 let base: string;
 let totp: typeof TotpModule;
 let demoStaff: typeof DemoStaffModule;
@@ -34,46 +20,17 @@ let accounts: typeof AccountsModule;
 let audit: typeof AuditModule;
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  totp = (await vite.ssrLoadModule("/app/domain/staff/totp.ts")) as typeof TotpModule;
-  demoStaff = (await vite.ssrLoadModule("/app/domain/demo/demo-staff.ts")) as typeof DemoStaffModule;
-  demoMember = (await vite.ssrLoadModule("/app/domain/demo/demo-member.ts")) as typeof DemoMemberModule;
-  accounts = (await vite.ssrLoadModule("/app/domain/staff/accounts.server.ts")) as typeof AccountsModule;
-  audit = (await vite.ssrLoadModule("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
-  dataDir = mkdtempSync(path.join(tmpdir(), "console-test-"));
-  testDb = await createTestDatabase({ label: "console" });
-  const config = {
-    ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "development" }),
-    database: testDb.config,
-  };
-  running = await createApp({
-    config,
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await startDevApp({ APP_ENV: "development" }, "console");
+  base = app.base;
+  const load = (file: string) => app.vite.ssrLoadModule(file);
+  totp = (await load("/app/domain/staff/totp.ts")) as typeof TotpModule;
+  demoStaff = (await load("/app/domain/demo/demo-staff.ts")) as typeof DemoStaffModule;
+  demoMember = (await load("/app/domain/demo/demo-member.ts")) as typeof DemoMemberModule;
+  accounts = (await load("/app/domain/staff/accounts.server.ts")) as typeof AccountsModule;
+  audit = (await load("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
 }, 180_000);
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await running?.close();
-  await testDb?.drop();
-  await vite?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 function cookiesOf(response: Response): string[] {
   return response.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
@@ -234,17 +191,17 @@ describe("the console over HTTP", () => {
     const clerkCookie = await consoleLogin(clerk.email, clerk.password, clerk.totpSecret, 1);
     expect((await get("/admin", clerkCookie)).status).toBe(200);
     const { eq } = await import("drizzle-orm");
-    const schema = await vite.ssrLoadModule("/platform/db/schema/index.ts");
-    const [clerkUser] = await running.database.db
+    const schema = await app.vite.ssrLoadModule("/platform/db/schema/index.ts");
+    const [clerkUser] = await app.running.database.db
       .select()
       .from(schema.authUser)
       .where(eq(schema.authUser.email, clerk.email));
-    const [adminUser] = await running.database.db
+    const [adminUser] = await app.running.database.db
       .select()
       .from(schema.authUser)
       .where(eq(schema.authUser.email, admin.email));
     await accounts.setStaffDisabled(
-      running.database.db,
+      app.running.database.db,
       {
         userId: adminUser?.id ?? "",
         role: "admin",
@@ -261,6 +218,6 @@ describe("the console over HTTP", () => {
     const after = await get("/admin", clerkCookie);
     expect(after.headers.get("location")).toMatch(/^\/admin\/login/);
     expect(after.headers.getSetCookie().join()).toMatch(/han_console=; Path=\/; Max-Age=0/);
-    expect(await audit.verifyAuditChain(running.database.db)).toMatchObject({ ok: true });
+    expect(await audit.verifyAuditChain(app.running.database.db)).toMatchObject({ ok: true });
   });
 });

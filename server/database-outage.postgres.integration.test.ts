@@ -1,72 +1,40 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import { insertTestStores } from "@platform/testing/stores";
 import { createThrowawayPostgres, type ThrowawayPostgres } from "@platform/testing/throwaway-postgres";
 import { waitFor } from "@platform/testing/wait";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type * as ApiKeysModule from "../app/domain/pos/api-keys.server";
-import type * as AppModule from "./app";
+import { type AppInstance, type DevServer, startDevServer } from "./testing/dev-app";
 
 /**
  * The database goes away under a running app and comes back (ADR 021). The PostgreSQL here is the
  * test's own throwaway cluster (initdb + pg_ctl in a temporary directory), never the shared one;
  * PostgreSQL-only like the other *.postgres.* files, since the app must talk to a server it can lose.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
 /** The per-run secret the APP_ENV=test hooks require (ADR 019 / issue 11 item 7). */
 const HOOKS_SECRET = randomBytes(24).toString("base64url");
 
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-
-let vite: ViteDevServer;
+let dev: DevServer;
 let pg: ThrowawayPostgres;
-let running: Running;
-let server: Server;
+let app: AppInstance;
 let base: string;
-let dataDir: string;
 let posKey: string;
 let memberNumber: string;
 let memberCookie: string;
 
 beforeAll(async () => {
   pg = await createThrowawayPostgres();
-  dataDir = mkdtempSync(path.join(tmpdir(), "outage-"));
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  const { createApiKey } = (await vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule;
-  running = await createApp({
-    config: {
-      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test", TEST_HOOKS_SECRET: HOOKS_SECRET }),
-      database: { kind: "postgres", url: pg.url, poolMax: 4 },
-    },
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await insertTestStores(running.database.db, ["TPE01"]);
-  posKey = (await createApiKey(running.database.db, { storeId: "TPE01", name: "outage test" })).secret;
+  dev = await startDevServer();
+  app = await dev.serve(
+    { APP_ENV: "test", TEST_HOOKS_SECRET: HOOKS_SECRET },
+    { label: "outage", database: { kind: "postgres", url: pg.url, poolMax: 4 } },
+  );
+  base = app.base;
+  const { createApiKey } = (await dev.vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule;
+  const db = app.running.database.db;
+  await insertTestStores(db, ["TPE01"]);
+  posKey = (await createApiKey(db, { storeId: "TPE01", name: "outage test" })).secret;
   // A member with a session (the APP_ENV=test hooks), whose member center needs the database.
   const hook = (p: string, body: object) =>
     fetch(`${base}/__test${p}`, {
@@ -81,14 +49,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  await running?.close().catch(() => {});
-  await vite?.close();
+  await dev?.close().catch(() => {});
   pg?.destroy();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
 /** Every answer must come within 5 s: a request stuck on a connection timeout fails the test. */
@@ -110,6 +72,19 @@ function purchase(receipt: string, idempotencyKey: string, withinMs = 5_000) {
       purchasedAt: new Date(Date.now() - 60_000).toISOString(),
     }),
   });
+}
+
+/**
+ * A client-side navigation (React Router's `.data` request) while the database is away: a 503 route
+ * error, which the error boundary shows as the calm view (error-boundary.test.tsx), not a server error.
+ */
+async function expectUnavailableNavigation() {
+  const navigation = await quickly(`${base}/member-center/points.data`, { headers: { cookie: memberCookie } });
+  expect(navigation.status).toBe(503);
+  const body = await navigation.text();
+  expect(body).toMatch(/"ErrorResponse",\d+,\d+,\d+\],\{[^}]*\},503,/);
+  expect(body).toContain('"unavailable",true');
+  expect(body).not.toMatch(/ECONNREFUSED|at .*\.ts:\d+|stack/i);
 }
 
 it("answers 503 calmly while PostgreSQL is down and recovers by itself when it returns", {
@@ -135,6 +110,9 @@ it("answers 503 calmly while PostgreSQL is down and recovers by itself when it r
   const english = await quickly(`${base}/member-center/points`, { headers: { cookie: `${memberCookie}; locale=en` } });
   expect(english.status).toBe(503);
   expect(await english.text()).toContain("Temporarily unavailable");
+
+  // A client-side navigation: the error boundary's calm view (a 503 route error), not the server error.
+  await expectUnavailableNavigation();
 
   const write = await purchase("R-DURING", "during-outage");
   expect(write.status).toBe(503);
@@ -164,4 +142,9 @@ it("answers 503 calmly while PostgreSQL is down and recovers by itself when it r
   const retried = await purchase("R-DURING", "during-outage");
   expect(retried.status).toBe(201);
   expect((await purchase("R-AFTER", "after-outage")).status).toBe(201);
+
+  // Lost again, and this time a client-side navigation is the first to find out.
+  pg.stop();
+  await expectUnavailableNavigation();
+  pg.start();
 });

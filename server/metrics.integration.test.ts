@@ -1,82 +1,27 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ApiKeysModule from "../app/domain/pos/api-keys.server";
-import type * as AppModule from "./app";
+import { type AppInstance, type DevServer, startDevServer } from "./testing/dev-app";
 
 /**
  * /metrics scraped from the real app: 404 without METRICS_TOKEN, 401 without (or with a wrong)
  * bearer token, and with it the Prometheus text with requests labelled by route id, never by URL.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-
-let vite: ViteDevServer;
-let createApp: typeof AppModule.createApp;
-let loadConfig: typeof ConfigModule.loadConfig;
+let dev: DevServer;
 let createApiKey: typeof ApiKeysModule.createApiKey;
-const cleanups: (() => Promise<void>)[] = [];
-let withoutToken: { base: string; running: Running };
-let withToken: { base: string; running: Running };
-
-async function serve(env: Record<string, string>): Promise<{ base: string; running: Running }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "metrics-"));
-  const testDb: TestDatabase = await createTestDatabase({ label: "metrics" });
-  const running = await createApp({
-    config: {
-      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test", ...env }),
-      database: testDb.config,
-    },
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  const server: Server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await running.close();
-    await testDb.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, running };
-}
+let withoutToken: AppInstance;
+let withToken: AppInstance;
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
-  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
-  ({ createApiKey } = (await vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule);
+  dev = await startDevServer();
+  ({ createApiKey } = (await dev.vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule);
   // Started here, not in the tests: the first start transforms the whole app (slow on a busy machine).
-  withoutToken = await serve({});
-  withToken = await serve({ METRICS_TOKEN: TOKEN });
+  withoutToken = await dev.serve({ APP_ENV: "test" }, { label: "metrics" });
+  withToken = await dev.serve({ APP_ENV: "test", METRICS_TOKEN: TOKEN }, { label: "metrics" });
 }, 180_000);
 
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  await vite?.close();
-});
+afterAll(() => dev?.close());
 
 /** The value of one sample line, e.g. `name{a="b"} 3`, or null when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number | null {

@@ -1,74 +1,37 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_MEMBER } from "../app/domain/demo/demo-member";
 import { moveToPostgres } from "../app/domain/operations/move-to-postgres.server";
-import type * as AppModule from "./app";
+import { type DevServer, startDevServer, tempDir } from "./testing/dev-app";
 
 /**
  * The issue's "done when": a development install on the embedded database (which creates the demo
  * member with a year of history at start) is stopped, moved into a fresh PostgreSQL database, and the
  * app started on PostgreSQL shows the demo member the same balance and tier after logging in.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
 
-let vite: ViteDevServer;
-let createApp: typeof AppModule.createApp;
-let loadConfig: typeof ConfigModule.loadConfig;
+let dev: DevServer;
 let dataDir: string;
 let target: TestDatabase;
 
 beforeAll(async () => {
   target = await createTestDatabase({ label: "move_demo" });
   if (!target.url) throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  dataDir = mkdtempSync(path.join(tmpdir(), "move-demo-"));
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  ({ createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule);
-  ({ loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule);
+  dataDir = tempDir("move-demo");
+  dev = await startDevServer();
 }, 120_000);
 
 afterAll(async () => {
-  await vite?.close();
+  await dev?.close();
   await target?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function serve(env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void> }> {
-  const running: Running = await createApp({
-    config: loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "development", ...env }),
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  const server: Server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await running.close();
-    },
-  };
+/** A development install in the one DATA_DIR, on the database its env names (embedded by default). */
+function serve(env: Record<string, string>) {
+  return dev.serve({ APP_ENV: "development", ...env }, { database: "config", dataDir });
 }
 
 /** Logs the demo member in through the login form; returns the session cookies. */

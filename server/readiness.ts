@@ -68,7 +68,8 @@ export const pagesWhileDatabaseUnavailable: RequestHandler = async (
   res: Response,
   next: NextFunction,
 ) => {
-  // Client-side navigations (.data) go on to React Router, whose error boundary handles them.
+  // Client-side navigations (.data) go on to React Router: its root middleware answers them with a
+  // 503 route error, shown as the same calm view by the error boundary (app/lib/unavailable.server.ts).
   if (!databaseIsUnavailable() || !["GET", "HEAD"].includes(req.method) || req.path.endsWith(".data")) return next();
   const page = unavailablePage(
     new Request(new URL(req.originalUrl, "http://localhost"), { headers: { cookie: req.get("cookie") ?? "" } }),

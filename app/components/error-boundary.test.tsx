@@ -1,6 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, data, type RouteObject, StaticRouterProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
+import { unavailableError } from "~/lib/unavailable.server";
 import { en } from "~/locales/en";
 import { zhTW } from "~/locales/zh-TW";
 import { ERROR_VIEWS, type ErrorKind, GeneralErrorBoundary } from "./error-boundary";
@@ -50,6 +51,8 @@ const CASES: [number, ErrorKind, string, string][] = [
   [409, "conflict", "資料已經變更", "Conflict"],
   [429, "tooManyRequests", "操作太頻繁", "Too Many Requests"],
   [500, "server", "系統發生錯誤", "Internal Server Error"],
+  // The database outage's 503 (app/lib/unavailable.server.ts) on a client-side navigation.
+  [503, "unavailable", "暫時無法使用", "Service Unavailable"],
 ];
 
 describe("the error boundary's status views", () => {
@@ -84,6 +87,15 @@ describe("the error boundary's status views", () => {
     expect((await renderError(status(409), "zh-TW")).text).toContain("重新整理");
     expect((await renderError(status(400), "zh-TW")).text).toContain("回上一頁");
     expect((await renderError(status(403), "zh-TW")).html).toContain('href="/"');
+  });
+
+  it("shows the database outage's 503 as the calm view, with a reload first", async () => {
+    const { html, text, status: code } = await renderError(unavailableError(), "zh-TW", "/member-center/points");
+    expect(code).toBe(503);
+    expect(html).toContain('data-testid="temporarily-unavailable"');
+    expect(text).toContain("您的點數與會員資料都安全保存");
+    expect(html).toMatch(/<a href="\/member-center\/points"[^>]*>重新整理/);
+    expect(html).not.toContain('data-testid="server-error"');
   });
 
   it("treats a thrown Error as the server error and never shows its message in a production build", async () => {

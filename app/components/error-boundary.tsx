@@ -12,6 +12,7 @@ export type ErrorKind =
   | "notFound"
   | "conflict"
   | "tooManyRequests"
+  | "unavailable"
   | "server";
 
 type Action = "home" | "reload" | "login" | "back";
@@ -77,6 +78,15 @@ export const ERROR_VIEWS: Record<ErrorKind, ErrorView> = {
     actions: ["home"],
     testId: "too-many-requests",
   },
+  /** The database is away (ADR 021): the calm view of app/lib/unavailable.server.ts, for client-side navigations. */
+  unavailable: {
+    title: "error.unavailableTitle",
+    local: "error.unavailableLocal",
+    english: "error.serviceUnavailable",
+    hint: "error.unavailableHint",
+    actions: ["reload", "home"],
+    testId: "temporarily-unavailable",
+  },
   server: {
     title: "error.serverTitle",
     local: "error.serverLocal",
@@ -89,7 +99,8 @@ export const ERROR_VIEWS: Record<ErrorKind, ErrorView> = {
 
 /**
  * The status table: which view an HTTP status gets. Other 4xx (415 and 413 from form bodies, 405)
- * are a bad request; everything else, and any thrown Error, is the server error.
+ * are a bad request; 503 is the database outage's calm view; everything else, and any thrown Error,
+ * is the server error.
  */
 export function errorKindOf(error: unknown): { kind: ErrorKind; status: number } {
   if (!isRouteErrorResponse(error)) return { kind: "server", status: 500 };
@@ -99,6 +110,7 @@ export function errorKindOf(error: unknown): { kind: ErrorKind; status: number }
     404: "notFound",
     409: "conflict",
     429: "tooManyRequests",
+    503: "unavailable",
   };
   const kind = byStatus[error.status] ?? (error.status >= 400 && error.status < 500 ? "badRequest" : "server");
   return { kind, status: error.status };

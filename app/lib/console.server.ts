@@ -115,3 +115,26 @@ export async function requireRecentSecondFactorFor(
     answer: data({ stepUp: true, errors: { [STEP_UP_FIELD]: [t("console.verify.invalid")] }, values }, { status: 400 }),
   };
 }
+
+/** Where a console sign-in step goes when done: its `redirectTo` parameter, on this site, else the console home. */
+export function consoleRedirectTarget(request: Request): string {
+  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), CONSOLE_HOME);
+}
+
+/**
+ * The session of a sign-in step after the password (the authenticator enrolment or the code): without
+ * a session to the login, and a session that stands at the other step to that step's page, each with
+ * the same `redirectTo`. An active session passes (the code page is also the step-up).
+ */
+export function requireSignInStep(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  step: "enrol" | "verify",
+) {
+  const session = consoleSession(context);
+  const back = new URLSearchParams({ redirectTo: consoleRedirectTarget(request) });
+  if (!session) throw redirect(`/admin/login?${back}`);
+  if (step === "enrol" && session.stage === "second_factor") throw redirect(`/admin/verify?${back}`);
+  if (step === "verify" && session.stage === "enrol") throw redirect(`/admin/enrol?${back}`);
+  return session;
+}

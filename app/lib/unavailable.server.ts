@@ -1,5 +1,6 @@
 import { BRAND_NAME } from "@platform/constants";
 import { databaseUnavailableSince } from "@platform/db/availability";
+import { data, type MiddlewareFunction } from "react-router";
 import { HTML_LANG } from "~/lib/i18n";
 import { catalogT, getLocale } from "~/lib/i18n.server";
 
@@ -13,6 +14,37 @@ export const RETRY_AFTER_SECONDS = 10;
 export function databaseIsUnavailable(): boolean {
   return databaseUnavailableSince() !== null;
 }
+
+/**
+ * What React Router answers while the database is away: a 503 route error, which the error boundary
+ * shows as the same calm, localized "temporarily unavailable" view as the full page. Full page loads
+ * never get this far (server/readiness.ts, entry.server.tsx); client-side navigations (`.data`
+ * requests) do, and React Router encodes the error for them.
+ */
+export function unavailableError() {
+  return data(
+    { unavailable: true },
+    { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } },
+  );
+}
+
+/**
+ * First of the root middleware: while the database is known to be away, no loader or action runs;
+ * and a request that finds it gone (a middleware or handler failed and the database is now marked
+ * unavailable) ends the same way instead of as a server error.
+ */
+export const databaseOutageMiddleware: MiddlewareFunction<Response> = async (_args, next) => {
+  if (databaseIsUnavailable()) throw unavailableError();
+  let response: Response;
+  try {
+    response = await next();
+  } catch (error) {
+    if (databaseIsUnavailable()) throw unavailableError();
+    throw error;
+  }
+  if (response.status >= 500 && response.status !== 503 && databaseIsUnavailable()) throw unavailableError();
+  return response;
+};
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -55,6 +55,8 @@ export const en = {
   "error.unavailableTitle": "Temporarily unavailable",
   "error.unavailable": "We are reconnecting. Please try again in a few minutes.",
   "error.unavailableHint": "Your points and member details are safe and nothing is lost.",
+  "error.unavailableLocal": "Service Unavailable",
+  "error.serviceUnavailable": "Service Unavailable",
   "error.badRequestTitle": "We couldn’t process that",
   "error.badRequestLocal": "Bad Request",
   "error.badRequest": "Bad Request",

@@ -57,6 +57,8 @@ export const zhTW = {
   "error.unavailableTitle": "暫時無法使用",
   "error.unavailable": "系統正在恢復連線，請稍候幾分鐘再試。",
   "error.unavailableHint": "您的點數與會員資料都安全保存，不會因此遺失。",
+  "error.unavailableLocal": "系統正在恢復連線，請稍候幾分鐘再試。",
+  "error.serviceUnavailable": "Service Unavailable",
   "error.badRequestTitle": "無法處理這個請求",
   "error.badRequestLocal": "送出的資料格式不正確，系統無法處理。",
   "error.badRequest": "Bad Request",

@@ -1,22 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoyaltyError } from "../../app/domain/loyalty/errors";
 import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
-import type * as AppModule from "../app";
+import { type DevApps, type Running, startDevApps } from "../testing/dev-app";
 
 /**
  * The issue's reliability test, on PostgreSQL only (vitest.config.ts includes *.postgres.* files only
@@ -30,69 +20,25 @@ import type * as AppModule from "../app";
  * through the same domain function the member center calls, on each instance's own database pool, so
  * they contend with the HTTP traffic for the same rows.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const OPERATIONS = 5_000;
 const CLIENTS = 20;
 const STORES = ["TPE01", "TPE02", "TXG01", "KHH01"];
 const MEMBERS = 40;
 
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-type Instance = { running: Running; server: Server; base: string };
 // biome-ignore lint/suspicious/noExplicitAny: the test reads arbitrary JSON answers.
 type Json = any;
 type Answer = { status: number; body: Json; replayed: boolean };
 
-let vite: ViteDevServer;
-let testDb: TestDatabase;
-let dataDir: string;
-const instances: Instance[] = [];
+let apps: DevApps;
+const instances: { running: Running; base: string }[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_reliability", poolMax: 12 });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  dataDir = mkdtempSync(path.join(tmpdir(), "pos-reliability-"));
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  // One after the other: the first migrates, the second finds the schema up to date (as in a rollout).
-  for (let i = 0; i < 2; i++) {
-    const config = {
-      // APP_ENV=test: no demo member, whose purchases would count in the totals below.
-      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
-      database: testDb.config,
-    };
-    const running = await createApp({
-      config,
-      dev: {
-        middlewares: vite.middlewares,
-        loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-      },
-    });
-    const server = running.app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve, reject) => {
-      server.once("listening", resolve);
-      server.once("error", reject);
-    });
-    instances.push({ running, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` });
-  }
+  // APP_ENV=test: no demo member, whose purchases would count in the totals below.
+  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "pos_reliability", poolMax: 12, postgresOnly: true });
+  for (const { running, base } of apps.instances) instances.push({ running, base: `${base}/api/v1` });
 }, 180_000);
 
-afterAll(async () => {
-  for (const { server, running } of instances) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await running.close();
-  }
-  await vite?.close();
-  await testDb?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => apps?.stop(), 120_000);
 
 /** A small seeded PRNG (mulberry32): the same mix of operations on every run. */
 function random(seed: number): () => number {

@@ -4,62 +4,171 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as ConfigModule from "@platform/config";
-import { createTestDatabase } from "@platform/testing/database";
+import type { DatabaseConfig } from "@platform/db/client";
+import { type CreateTestDatabaseOptions, createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import type * as AppModule from "../app";
 
 /**
  * The real Express app from createApp(), served through a Vite dev server in middleware mode as
- * server.js does in development, on a fresh test database (PGlite in memory, or PostgreSQL with
- * TEST_DATABASE_URL). createApp and loadConfig come through Vite too, so the app and the route
- * modules share one copy of the router context. For integration tests; call stop() in afterAll.
+ * server.js does in development, for integration tests. createApp and loadConfig come through Vite
+ * too, so the app and the route modules share one copy of the router context (looked up by identity);
+ * load other app modules with `vite.ssrLoadModule` for the same reason.
+ *
+ * - startDevApp(env, label): one instance on a fresh test database (PGlite in memory, or a PostgreSQL
+ *   database with TEST_DATABASE_URL). Call stop() in afterAll.
+ * - startDevApps(count, env, options): one install scaled out: `count` instances over ONE fresh test
+ *   database and one DATA_DIR, started one after the other (the first migrates, as in a rollout).
+ * - startDevServer(): the Vite server alone; serve() starts instances with any database and DATA_DIR.
+ *
+ * Vite runs without HMR and its WebSocket server: tests edit no files, and several Vite servers
+ * (in one file or in parallel files) would otherwise race for the HMR port 24678.
  */
-export type DevApp = {
+export type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
+
+/** One listening app instance. */
+export type AppInstance = {
   base: string;
-  running: Awaited<ReturnType<typeof AppModule.createApp>>;
-  vite: ViteDevServer;
+  running: Running;
+  /** Closes the connections, the server and the app; drops what serve() created for it. Safe twice. */
   stop(): Promise<void>;
+};
+
+export type ServeOptions = {
+  /**
+   * The database: a config to use as given (not dropped), "config" for what loadConfig finds in the
+   * env (DATABASE_URL, else the embedded database under DATA_DIR), or by default a fresh test database
+   * dropped at stop().
+   */
+  database?: DatabaseConfig | "config";
+  /** The DATA_DIR (kept at stop); by default a fresh temporary one, removed at stop(). */
+  dataDir?: string;
+  /** Names the temporary database and directory, to tell where a leftover came from. */
+  label?: string;
+};
+
+export type DevServer = {
+  vite: ViteDevServer;
+  /** Starts an instance; env is what loadConfig reads, LOG_LEVEL=silent unless given. */
+  serve(env?: Record<string, string>, options?: ServeOptions): Promise<AppInstance>;
+  /** Stops every instance still running, then Vite. */
+  close(): Promise<void>;
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export async function startDevApp(env: Record<string, string>, label: string): Promise<DevApp> {
+export function tempDir(label: string): string {
+  return mkdtempSync(path.join(tmpdir(), `${label}-`));
+}
+
+export async function startDevServer(): Promise<DevServer> {
   const vite = await createServer({
     root,
     configFile: path.join(root, "vite.config.ts"),
     logLevel: "warn",
-    server: { middlewareMode: true },
+    server: { middlewareMode: true, hmr: false, ws: false },
     appType: "custom",
   });
   const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
   const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  const dataDir = mkdtempSync(path.join(tmpdir(), `${label}-`));
-  const testDb = await createTestDatabase({ label });
-  const config = { ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, ...env }), database: testDb.config };
-  const running = await createApp({
-    config,
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  const server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
+  const live = new Set<AppInstance>();
+
+  async function serve(env: Record<string, string> = {}, options: ServeOptions = {}): Promise<AppInstance> {
+    const label = options.label ?? "app";
+    const ownDataDir = options.dataDir ? null : tempDir(label.replace(/_/g, "-"));
+    const dataDir = options.dataDir ?? (ownDataDir as string);
+    const ownDb = options.database ? null : await createTestDatabase({ label });
+    const fromEnv = loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, ...env });
+    const database = ownDb ? ownDb.config : options.database === "config" ? fromEnv.database : options.database;
+    const running = await createApp({
+      config: { ...fromEnv, database: database as DatabaseConfig },
+      dev: {
+        middlewares: vite.middlewares,
+        loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+      },
+    });
+    const server = running.app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+    let stopped: Promise<void> | null = null;
+    const instance: AppInstance = {
+      base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      running,
+      stop() {
+        stopped ??= (async () => {
+          live.delete(instance);
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          await running.close();
+          await ownDb?.drop();
+          if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+        })();
+        return stopped;
+      },
+    };
+    live.add(instance);
+    return instance;
+  }
+
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    running,
     vite,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await running.close();
-      await testDb.drop();
-      await vite.close();
-      rmSync(dataDir, { recursive: true, force: true });
+    serve,
+    async close() {
+      try {
+        for (const instance of [...live].reverse()) await instance.stop();
+      } finally {
+        await vite.close();
+      }
     },
   };
+}
+
+/** One instance on a fresh test database: its URL, the running app and the Vite server. */
+export type DevApp = AppInstance & { vite: ViteDevServer };
+
+export async function startDevApp(env: Record<string, string>, label: string): Promise<DevApp> {
+  const dev = await startDevServer();
+  const instance = await dev.serve(env, { label });
+  return { ...instance, vite: dev.vite, stop: () => dev.close() };
+}
+
+export type DevApps = {
+  instances: AppInstance[];
+  vite: ViteDevServer;
+  database: TestDatabase;
+  stop(): Promise<void>;
+};
+
+/**
+ * `count` instances of one install over ONE fresh test database and one DATA_DIR (so one
+ * SESSION_SECRET), as a deployment with several app processes behind a load balancer.
+ */
+export async function startDevApps(
+  count: number,
+  env: Record<string, string>,
+  options: Pick<CreateTestDatabaseOptions, "label" | "poolMax"> & { postgresOnly?: boolean } = {},
+): Promise<DevApps> {
+  const label = options.label ?? "apps";
+  const database = await createTestDatabase({ label, poolMax: options.poolMax });
+  if (options.postgresOnly && database.driver !== "postgres")
+    throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  const dataDir = tempDir(label.replace(/_/g, "-"));
+  const dev = await startDevServer();
+  const instances: AppInstance[] = [];
+  const stop = async () => {
+    await dev.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // One after the other: the first migrates, the next find the schema up to date.
+    for (let i = 0; i < count; i++) instances.push(await dev.serve(env, { database: database.config, dataDir }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { instances, vite: dev.vite, database, stop };
 }

@@ -6,7 +6,7 @@ import { CheckboxField } from "~/components/ui/checkbox";
 import { useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { useFormState } from "~/lib/use-form-state";
-import { CodeField, PhoneField } from "./fields";
+import { CodeForm, PhoneField } from "./fields";
 
 /**
  * The second half of every code flow (sign-up, forgot password): where the code went, with a way
@@ -36,12 +36,7 @@ export function CodeStep({
           </button>
         </Form>
       </Alert>
-      <Form method="post" className="space-y-5" noValidate>
-        <CodeField errors={codeErrors} />
-        <Button type="submit" name="intent" value="verify" block size="lg" pending={pending}>
-          {t("auth.verify")}
-        </Button>
-      </Form>
+      <CodeForm errors={codeErrors} intent="verify" submitLabel={t("auth.verify")} pending={pending} />
       <Form method="post">
         {captcha.field}
         <Button

@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { Form } from "react-router";
+import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Eye, EyeOff } from "~/components/ui/icons";
 import { estimateStrength, PASSWORD_MAX, PASSWORD_MIN } from "~/domain/auth/password-policy";
@@ -52,6 +54,28 @@ export function CodeField({ errors }: { errors?: Errors }) {
         className: "text-center font-mono text-2xl tracking-[0.5em]",
       }}
     />
+  );
+}
+
+/** The code form of a code flow: the 6-digit code and its submit button, which posts `intent`. */
+export function CodeForm({
+  errors,
+  intent,
+  submitLabel,
+  pending,
+}: {
+  errors?: Errors;
+  intent: string;
+  submitLabel: string;
+  pending: boolean;
+}) {
+  return (
+    <Form method="post" className="space-y-5" noValidate>
+      <CodeField errors={errors} />
+      <Button type="submit" name="intent" value={intent} block size="lg" pending={pending}>
+        {submitLabel}
+      </Button>
+    </Form>
   );
 }
 

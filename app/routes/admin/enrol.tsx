@@ -1,36 +1,20 @@
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
+import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Button } from "~/components/ui/button";
 import { buttonVariants } from "~/components/ui/button-variants";
-import { Field } from "~/components/ui/field";
 import { beginTotpEnrolment, confirmTotpEnrolment } from "~/domain/staff/second-factor.server";
 import { activateEnrolledSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { CONSOLE_HOME, consoleSession, requestWhere } from "~/lib/console.server";
+import { consoleRedirectTarget, requestWhere, requireSignInStep } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
-import { safeRedirectPath } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import { qrSvg } from "~/lib/qr.server";
-import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/enrol";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.enrol.title");
-
-function redirectTarget(request: Request): string {
-  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), CONSOLE_HOME);
-}
-
-/** Only a session that passed the password and has no authenticator yet enrols here. */
-function requireEnrolment(context: Route.LoaderArgs["context"], request: Request) {
-  const session = consoleSession(context);
-  const back = new URLSearchParams({ redirectTo: redirectTarget(request) });
-  if (!session) throw redirect(`/admin/login?${back}`);
-  if (session.stage === "second_factor") throw redirect(`/admin/verify?${back}`);
-  return session;
-}
 
 /**
  * After the enrolment the session is active and the loader would send the page on: the recovery codes
@@ -41,27 +25,29 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
   return defaultShouldRevalidate;
 }
 
+/** Only a session that passed the password and has no authenticator yet enrols here. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
-  const session = requireEnrolment(context, request);
-  if (session.stage === "active") throw redirect(redirectTarget(request));
+  const session = requireSignInStep(context, request, "enrol");
+  if (session.stage === "active") throw redirect(consoleRedirectTarget(request));
   const started = await beginTotpEnrolment(
     { db: app.db, secret: app.config.secrets.session },
     session.userId,
     requestNow(request, app.config),
   );
-  if (!started.ok) throw redirect(`/admin/verify?${new URLSearchParams({ redirectTo: redirectTarget(request) })}`);
+  if (!started.ok)
+    throw redirect(`/admin/verify?${new URLSearchParams({ redirectTo: consoleRedirectTarget(request) })}`);
   return {
     secret: started.secret.replace(/(.{4})/g, "$1 ").trim(),
     qr: qrSvg(started.uri, { border: 2 }),
-    redirectTo: redirectTarget(request),
+    redirectTo: consoleRedirectTarget(request),
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
-  const session = requireEnrolment(context, request);
-  if (session.stage === "active") throw redirect(redirectTarget(request));
+  const session = requireSignInStep(context, request, "enrol");
+  if (session.stage === "active") throw redirect(consoleRedirectTarget(request));
   const form = await readForm(request);
   const code = String(form.get("code") ?? "").replace(/\s/g, "");
   const t = serverT(request);
@@ -88,8 +74,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ConsoleEnrol({ loaderData, actionData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const form = useFormState();
-  const pending = useNavigation().state === "submitting";
   const codes = actionData && "recoveryCodes" in actionData ? actionData.recoveryCodes : null;
   if (codes) {
     return (
@@ -121,23 +105,7 @@ export default function ConsoleEnrol({ loaderData, actionData }: Route.Component
       <p className="text-center font-mono text-base tracking-wider break-all" data-testid="totp-secret">
         {loaderData.secret}
       </p>
-      <Form method="post" className="mt-6 space-y-5">
-        <Field
-          label={t("console.verify.code")}
-          errors={form.errors("code")}
-          inputProps={{
-            name: "code",
-            type: "text",
-            inputMode: "numeric",
-            autoComplete: "one-time-code",
-            required: true,
-            maxLength: 16,
-          }}
-        />
-        <Button type="submit" block pending={pending}>
-          {t("console.enrol.submit")}
-        </Button>
-      </Form>
+      <ConsoleCodeForm submitLabel={t("console.enrol.submit")} inputMode="numeric" maxLength={16} className="mt-6" />
     </ConsoleAuthFrame>
   );
 }

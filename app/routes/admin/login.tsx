@@ -9,20 +9,15 @@ import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { hasConfirmedTotp } from "~/domain/staff/second-factor.server";
 import { endConsoleSession, staffProfile, startConsoleSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { CONSOLE_HOME, consoleCookie, consoleSession, readConsoleToken } from "~/lib/console.server";
+import { consoleCookie, consoleRedirectTarget, consoleSession, readConsoleToken } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
-import { safeRedirectPath } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.login.title");
-
-function redirectTarget(request: Request): string {
-  return safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), CONSOLE_HOME);
-}
 
 function next(stage: "enrol" | "second_factor", redirectTo: string): string {
   return `${stage === "enrol" ? "/admin/enrol" : "/admin/verify"}?${new URLSearchParams({ redirectTo })}`;
@@ -30,7 +25,7 @@ function next(stage: "enrol" | "second_factor", redirectTo: string): string {
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const session = consoleSession(context);
-  if (session?.stage === "active") throw redirect(redirectTarget(request));
+  if (session?.stage === "active") throw redirect(consoleRedirectTarget(request));
   return { ended: new URL(request.url).searchParams.get("ended") === "1" };
 }
 
@@ -76,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     now,
   );
   const stage = (await hasConfirmedTotp(app.db, result.userId)) ? "second_factor" : "enrol";
-  return redirect(next(stage, redirectTarget(request)), {
+  return redirect(next(stage, consoleRedirectTarget(request)), {
     headers: { "Set-Cookie": consoleCookie(started.token, app.config.isProduction) },
   });
 }

@@ -1,6 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { CodeField, PhoneField } from "~/components/auth/fields";
+import { CodeForm, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { codeSchema, phoneSchema } from "~/domain/auth/auth-schemas.server";
@@ -102,12 +102,12 @@ export default function ChangePhonePage({ loaderData }: Route.ComponentProps) {
     >
       {loaderData.pending ? (
         <>
-          <Form method="post" className="space-y-5" noValidate>
-            <CodeField errors={form.errors("code")} />
-            <Button type="submit" name="intent" value="confirm" block size="lg" pending={pending}>
-              {t("account.phone.confirm")}
-            </Button>
-          </Form>
+          <CodeForm
+            errors={form.errors("code")}
+            intent="confirm"
+            submitLabel={t("account.phone.confirm")}
+            pending={pending}
+          />
           <p className="mt-6 text-center">
             <a href={`${links.changePhone()}?restart`} className="text-muted underline underline-offset-4">
               {t("account.phone.other")}

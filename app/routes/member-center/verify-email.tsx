@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { CodeField } from "~/components/auth/fields";
+import { CodeForm } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -71,12 +71,7 @@ export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
           {t("auth.code.sentEmail", { target: loaderData.email, minutes: loaderData.minutes })}
         </Alert>
       ) : null}
-      <Form method="post" className="space-y-5" noValidate>
-        <CodeField errors={form.errors("code")} />
-        <Button type="submit" name="intent" value="verify" block size="lg" pending={pending}>
-          {t("auth.verify")}
-        </Button>
-      </Form>
+      <CodeForm errors={form.errors("code")} intent="verify" submitLabel={t("auth.verify")} pending={pending} />
       <div className="mt-4 flex flex-col items-center gap-3">
         <Form method="post">
           <Button type="submit" name="intent" value="resend" variant="ghost">

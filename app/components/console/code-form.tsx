@@ -1,0 +1,49 @@
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { cn } from "~/lib/cn";
+import { useFormState } from "~/lib/use-form-state";
+import { useConsoleT } from "./use-console-t";
+
+/**
+ * The code form of the console's sign-in steps (the enrolment's first code, the login's code and the
+ * step-up): one `code` field with its errors beside it, and the submit button.
+ */
+export function ConsoleCodeForm({
+  submitLabel,
+  maxLength,
+  inputMode,
+  inputClassName,
+  className,
+}: {
+  submitLabel: string;
+  maxLength: number;
+  /** "numeric" where only the app's six digits fit; "text" where a recovery code is welcome too. */
+  inputMode: "numeric" | "text";
+  inputClassName?: string;
+  className?: string;
+}) {
+  const t = useConsoleT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  return (
+    <Form method="post" className={cn("space-y-5", className)}>
+      <Field
+        label={t("console.verify.code")}
+        errors={form.errors("code")}
+        inputProps={{
+          name: "code",
+          type: "text",
+          inputMode,
+          autoComplete: "one-time-code",
+          required: true,
+          maxLength,
+          className: inputClassName,
+        }}
+      />
+      <Button type="submit" block pending={pending}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}
