@@ -33,7 +33,7 @@ let secret: string;
 const instances: AppInstance[] = [];
 
 beforeAll(async () => {
-  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "auth_limits", poolMax: 20, postgresOnly: true });
+  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "auth_limits", poolMax: 20 });
   instances.push(...apps.instances);
   const [first] = instances;
   if (!first) throw new Error("no app instance");

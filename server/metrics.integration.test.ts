@@ -47,10 +47,13 @@ describe("/metrics", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
 
-    // Traffic: a page, a page with an id in its URL, its data request, a failed login, a POS call.
-    expect((await fetch(`${base}/`)).status).toBe(200);
-    await fetch(`${base}/material-detail/no-such-material-4711`);
-    await fetch(`${base}/materials.data`);
+    // Traffic: a page, a page with an id in its URL, its data request, a failed login, a POS call. Each
+    // body is read to the end: a request is counted when its answer has finished.
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    await page.text();
+    await (await fetch(`${base}/material-detail/no-such-material-4711`)).text();
+    await (await fetch(`${base}/materials.data`)).text();
     const login = await fetch(`${base}/member-login`, {
       method: "POST",
       body: new URLSearchParams({ method: "phone", phone: "0911-111-111", password: "wrong-password-1" }),
@@ -58,12 +61,14 @@ describe("/metrics", () => {
       redirect: "manual",
     });
     expect(login.status).toBe(401);
+    await login.text();
     await insertTestStores(running.database.db, ["TPE01"]);
     const { key, secret } = await createApiKey(running.database.db, { storeId: "TPE01", name: "metrics test" });
     const pos = await fetch(`${base}/api/v1/members/HL99999999/balance`, {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(pos.status).toBe(404);
+    await pos.text();
 
     const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);

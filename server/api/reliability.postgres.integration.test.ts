@@ -34,7 +34,7 @@ const instances: { running: Running; base: string }[] = [];
 
 beforeAll(async () => {
   // APP_ENV=test: no demo member, whose purchases would count in the totals below.
-  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "pos_reliability", poolMax: 12, postgresOnly: true });
+  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "pos_reliability", poolMax: 12 });
   for (const { running, base } of apps.instances) instances.push({ running, base: `${base}/api/v1` });
 }, 180_000);
 

@@ -18,8 +18,9 @@ import type * as AppModule from "../app";
  *
  * - startDevApp(env, label): one instance on a fresh test database (PGlite in memory, or a PostgreSQL
  *   database with TEST_DATABASE_URL). Call stop() in afterAll.
- * - startDevApps(count, env, options): one install scaled out: `count` instances over ONE fresh test
- *   database and one DATA_DIR, started one after the other (the first migrates, as in a rollout).
+ * - startDevApps(count, env, options): one install scaled out: `count` instances over ONE fresh
+ *   PostgreSQL test database and one DATA_DIR, started one after the other (the first migrates, as in
+ *   a rollout). PostgreSQL only (TEST_DATABASE_URL): the embedded database is one process's.
  * - startDevServer(): the Vite server alone; serve() starts instances with any database and DATA_DIR.
  *
  * Vite runs without HMR and its WebSocket server: tests edit no files, and several Vite servers
@@ -149,12 +150,11 @@ export type DevApps = {
 export async function startDevApps(
   count: number,
   env: Record<string, string>,
-  options: Pick<CreateTestDatabaseOptions, "label" | "poolMax"> & { postgresOnly?: boolean } = {},
+  options: Pick<CreateTestDatabaseOptions, "label" | "poolMax"> = {},
 ): Promise<DevApps> {
   const label = options.label ?? "apps";
   const database = await createTestDatabase({ label, poolMax: options.poolMax });
-  if (options.postgresOnly && database.driver !== "postgres")
-    throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  if (database.driver !== "postgres") throw new Error("Several app instances need TEST_DATABASE_URL (PostgreSQL)");
   const dataDir = tempDir(label.replace(/_/g, "-"));
   const dev = await startDevServer();
   const instances: AppInstance[] = [];
