@@ -205,8 +205,9 @@ test.describe("forgot password", () => {
     await expect(page).toHaveURL(/\/member-login$/);
     await expect(page.getByText("密碼已重設，請使用新密碼登入")).toBeVisible();
 
-    // The ended session may be sent to the login page by a client-side navigation that interrupts this one
-    // (seen after the merges of session 3; to be investigated): only where it ends up is asserted.
+    // The ended session's tab may already be on its way to the login page: the member card refreshes its token
+    // every ~40 s, gets a 401 and sends the member to log in (member-card.tsx), which can interrupt this goto.
+    // The server never renders the member center for an ended session; where the tab ends up is asserted.
     await otherPage.goto("/member-center").catch((error: Error) => {
       if (!/interrupted by another navigation/.test(error.message)) throw error;
     });
