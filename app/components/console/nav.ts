@@ -10,5 +10,6 @@ export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: 
   // The counter (ADR 022).
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
+  { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage" },
   { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
 ];

@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { authAccount, authUser, staffAccount, staffInvitation, staffStore, store } from "@platform/db/schema";
 import { generateId } from "better-auth";
-import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
 import { placeholderEmail } from "../auth/flows.server";
 import { checkPassword, type PasswordProblem } from "../auth/password-check.server";
@@ -336,12 +336,15 @@ export async function updateStaffAccess(
 ): Promise<void> {
   requirePermission(actor, "staff.manage");
   if (userId === actor.userId) throw new StaffError("cannot_change_self", "You cannot change your own access", "role");
-  const before = await staffProfile(db, userId);
-  if (!before) throw new StaffError("staff_not_found", "Unknown staff member");
+  if (!(await staffProfile(db, userId))) throw new StaffError("staff_not_found", "Unknown staff member");
   const access = await validateAccess(db, input.role, input.storeIds);
   await db.transaction(async (tx) => {
-    // Serialise admin demotions so two cannot each leave the other as the "last" admin.
+    // Serialise access changes: two cannot each leave the other as the "last" admin, and the "before" read
+    // under the lock is the state this change replaces (a repeated or simultaneous save audits once).
     await tx.execute(sql`select pg_advisory_xact_lock(7274019312)`);
+    const before = await staffProfile(tx as unknown as Database, userId);
+    if (!before) throw new StaffError("staff_not_found", "Unknown staff member");
+    if (before.role === access.role && before.storeIds.join() === access.storeIds.join()) return;
     if (
       before.role === "admin" &&
       access.role !== "admin" &&
@@ -370,7 +373,10 @@ export async function updateStaffAccess(
   });
 }
 
-/** Disables (or re-enables) a staff member; disabling ends their console sessions at once. */
+/**
+ * Disables (or re-enables) a staff member; disabling ends their console sessions at once. The change is one
+ * conditional update, so simultaneous requests change (and audit) it once.
+ */
 export async function setStaffDisabled(
   db: Database,
   actor: StaffActor,
@@ -389,10 +395,17 @@ export async function setStaffDisabled(
     if (disabled && before.role === "admin" && (await activeAdminCount(tx as unknown as Database, userId)) === 0) {
       throw new StaffError("last_admin", "The last admin cannot be disabled");
     }
-    await tx
+    const changed = await tx
       .update(staffAccount)
       .set({ disabledAt: disabled ? now : null, updatedAt: now })
-      .where(eq(staffAccount.userId, userId));
+      .where(
+        and(
+          eq(staffAccount.userId, userId),
+          disabled ? isNull(staffAccount.disabledAt) : isNotNull(staffAccount.disabledAt),
+        ),
+      )
+      .returning({ userId: staffAccount.userId });
+    if (changed.length === 0) return;
     if (disabled) await endAllConsoleSessions(tx as unknown as Database, userId);
     await recordAudit(
       tx as unknown as Database,
@@ -401,7 +414,7 @@ export async function setStaffDisabled(
         action: disabled ? "staff.disabled" : "staff.enabled",
         targetType: "staff",
         targetId: userId,
-        before: { disabled: before.disabled },
+        before: { disabled: !disabled },
         after: { disabled },
       },
       now,

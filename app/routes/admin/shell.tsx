@@ -121,7 +121,7 @@ function ConsoleFrame({
                   <li key={item.to}>
                     <NavLink
                       to={item.to}
-                      end
+                      end={item.to === "/admin"}
                       className={({ isActive }) =>
                         cn(
                           "flex min-h-11 items-center rounded-xl px-3 whitespace-nowrap hover:bg-sand",

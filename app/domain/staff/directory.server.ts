@@ -1,0 +1,253 @@
+import type { Database } from "@platform/db/client";
+import {
+  auditLog,
+  authUser,
+  staffAccount,
+  staffInvitation,
+  staffRecoveryCode,
+  staffSession,
+  staffStore,
+  staffTotp,
+} from "@platform/db/schema";
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, max, or, sql } from "drizzle-orm";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
+import type { StaffActor } from "./actor";
+import { StaffError } from "./errors";
+import { requirePermission } from "./guard.server";
+import { isStaffRole, type StaffRole } from "./permissions";
+import { endAllConsoleSessions, staffProfile } from "./sessions.server";
+
+/**
+ * The console's staff pages (admins, `staff.manage`): who is on the staff, open invitations, one
+ * person's access and recent actions, and a second-factor reset. Writes go through the same permission
+ * check and write their audit row in the same transaction (ADR 020).
+ */
+
+export type StaffStatusFilter = "active" | "disabled" | "all";
+
+export type StaffListRow = {
+  userId: string;
+  displayName: string;
+  role: StaffRole;
+  email: string | null;
+  phoneNumber: string | null;
+  storeIds: string[];
+  disabled: boolean;
+  enrolled: boolean;
+  lastSeenAt: Date | null;
+  createdAt: Date;
+};
+
+/** A search term as typed: trimmed, at most 100 characters, LIKE's own characters taken literally. */
+function likePattern(q: string): string | null {
+  const value = q.trim().slice(0, 100);
+  if (!value) return null;
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function contactOf(email: string | null): string | null {
+  // Phone-only logins carry a placeholder address (flows.server placeholderEmail): not a contact.
+  return email && !email.endsWith(".invalid") ? email : null;
+}
+
+/**
+ * Every staff member (a staff list is short: tens of people), filtered by a search over name, e-mail and
+ * phone and by status, sorted by name. Admins first, then managers, then clerks.
+ */
+export async function listStaff(
+  db: Database,
+  actor: StaffActor,
+  options: { q?: string; status?: StaffStatusFilter } = {},
+): Promise<StaffListRow[]> {
+  requirePermission(actor, "staff.manage");
+  const pattern = likePattern(options.q ?? "");
+  const digits = (options.q ?? "").replace(/\D/g, "");
+  const status = options.status ?? "active";
+  const rows = await db
+    .select({
+      userId: staffAccount.userId,
+      displayName: staffAccount.displayName,
+      role: authUser.role,
+      email: authUser.email,
+      phoneNumber: authUser.phoneNumber,
+      disabledAt: staffAccount.disabledAt,
+      createdAt: staffAccount.createdAt,
+      enrolledAt: staffTotp.confirmedAt,
+      lastSeenAt: sql<Date | null>`(select ${max(staffSession.lastSeenAt)} from ${staffSession} where ${staffSession.userId} = ${staffAccount.userId})`,
+    })
+    .from(staffAccount)
+    .innerJoin(authUser, eq(authUser.id, staffAccount.userId))
+    .leftJoin(staffTotp, eq(staffTotp.userId, staffAccount.userId))
+    .where(
+      and(
+        status === "active"
+          ? isNull(staffAccount.disabledAt)
+          : status === "disabled"
+            ? isNotNull(staffAccount.disabledAt)
+            : undefined,
+        pattern
+          ? or(
+              ilike(staffAccount.displayName, pattern),
+              ilike(authUser.email, pattern),
+              digits.length >= 3 ? ilike(authUser.phoneNumber, `%${digits.replace(/^0/, "")}%`) : undefined,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(
+      sql`case ${authUser.role} when 'admin' then 0 when 'manager' then 1 else 2 end`,
+      asc(staffAccount.displayName),
+      asc(staffAccount.userId),
+    );
+  const staff = rows.filter((r) => isStaffRole(r.role));
+  const ids = staff.map((r) => r.userId);
+  const stores = ids.length
+    ? await db
+        .select({ userId: staffStore.userId, storeId: staffStore.storeId })
+        .from(staffStore)
+        .where(inArray(staffStore.userId, ids))
+    : [];
+  return staff.map((r) => ({
+    userId: r.userId,
+    displayName: r.displayName,
+    role: r.role as StaffRole,
+    email: contactOf(r.email),
+    phoneNumber: r.phoneNumber,
+    storeIds: stores
+      .filter((s) => s.userId === r.userId)
+      .map((s) => s.storeId)
+      .sort(),
+    disabled: r.disabledAt !== null,
+    enrolled: r.enrolledAt !== null,
+    lastSeenAt: r.lastSeenAt ? new Date(r.lastSeenAt) : null,
+    createdAt: r.createdAt,
+  }));
+}
+
+/** Invitations that can still be accepted (not used, not revoked, not expired), newest first. */
+export async function openInvitations(db: Database, actor: StaffActor, now = new Date()) {
+  requirePermission(actor, "staff.manage");
+  return db
+    .select({
+      id: staffInvitation.id,
+      email: staffInvitation.email,
+      phoneNumber: staffInvitation.phoneNumber,
+      displayName: staffInvitation.displayName,
+      role: staffInvitation.role,
+      storeIds: staffInvitation.storeIds,
+      createdAt: staffInvitation.createdAt,
+      expiresAt: staffInvitation.expiresAt,
+      invitedBy: staffAccount.displayName,
+    })
+    .from(staffInvitation)
+    .leftJoin(staffAccount, eq(staffAccount.userId, staffInvitation.invitedByUserId))
+    .where(
+      and(isNull(staffInvitation.acceptedAt), isNull(staffInvitation.revokedAt), gt(staffInvitation.expiresAt, now)),
+    )
+    .orderBy(desc(staffInvitation.createdAt))
+    .limit(100);
+}
+
+export type StaffDetail = StaffListRow & { recoveryCodesLeft: number; sessions: number };
+
+/** One staff member, for their page; null when the user is not on the staff. */
+export async function staffDetail(db: Database, actor: StaffActor, userId: string): Promise<StaffDetail | null> {
+  requirePermission(actor, "staff.manage");
+  const profile = await staffProfile(db, userId);
+  if (!profile) return null;
+  const [row] = await db
+    .select({
+      email: authUser.email,
+      phoneNumber: authUser.phoneNumber,
+      createdAt: staffAccount.createdAt,
+      enrolledAt: staffTotp.confirmedAt,
+    })
+    .from(staffAccount)
+    .innerJoin(authUser, eq(authUser.id, staffAccount.userId))
+    .leftJoin(staffTotp, eq(staffTotp.userId, staffAccount.userId))
+    .where(eq(staffAccount.userId, userId));
+  const [sessions] = await db
+    .select({ n: sql<number>`count(*)::int`, lastSeenAt: max(staffSession.lastSeenAt) })
+    .from(staffSession)
+    .where(and(eq(staffSession.userId, userId), isNotNull(staffSession.secondFactorAt)));
+  const [codes] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(staffRecoveryCode)
+    .where(and(eq(staffRecoveryCode.userId, userId), isNull(staffRecoveryCode.usedAt)));
+  return {
+    userId,
+    displayName: profile.displayName,
+    role: profile.role,
+    email: contactOf(row?.email ?? null),
+    phoneNumber: row?.phoneNumber ?? null,
+    storeIds: profile.storeIds,
+    disabled: profile.disabled,
+    enrolled: Boolean(row?.enrolledAt),
+    lastSeenAt: sessions?.lastSeenAt ? new Date(sessions.lastSeenAt) : null,
+    createdAt: row?.createdAt ?? new Date(0),
+    recoveryCodesLeft: codes?.n ?? 0,
+    sessions: sessions?.n ?? 0,
+  };
+}
+
+/** What a staff member did lately (their rows of the audit log, newest first). */
+export async function staffRecentActions(db: Database, actor: StaffActor, userId: string, limit = 20) {
+  requirePermission(actor, "staff.manage");
+  return db
+    .select({
+      seq: auditLog.seq,
+      occurredAt: auditLog.occurredAt,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      storeId: auditLog.storeId,
+      changes: auditLog.changes,
+    })
+    .from(auditLog)
+    .where(eq(auditLog.actorUserId, userId))
+    .orderBy(desc(auditLog.seq))
+    .limit(Math.min(Math.max(limit, 1), 100));
+}
+
+/**
+ * Resets a staff member's second factor (a lost phone with the recovery codes gone): the authenticator and
+ * the recovery codes are removed and every console session ends, so the next login must enrol again
+ * before the console opens. Nobody resets their own.
+ */
+export async function resetSecondFactor(
+  db: Database,
+  actor: StaffActor,
+  userId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<void> {
+  requirePermission(actor, "staff.manage");
+  if (userId === actor.userId) throw new StaffError("cannot_change_self", "You cannot reset your own second factor");
+  const profile = await staffProfile(db, userId);
+  if (!profile) throw new StaffError("staff_not_found", "Unknown staff member");
+  await db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(staffTotp)
+      .where(eq(staffTotp.userId, userId))
+      .returning({ confirmedAt: staffTotp.confirmedAt });
+    const codes = await tx
+      .delete(staffRecoveryCode)
+      .where(eq(staffRecoveryCode.userId, userId))
+      .returning({ id: staffRecoveryCode.id });
+    const sessions = await endAllConsoleSessions(tx as unknown as Database, userId);
+    // Nothing to reset (a simultaneous reset did it): nothing to audit either.
+    if (removed.length === 0 && codes.length === 0 && sessions === 0) return;
+    await recordAudit(
+      tx as unknown as Database,
+      {
+        context: audit,
+        action: "staff.second_factor_reset",
+        targetType: "staff",
+        targetId: userId,
+        before: { enrolled: Boolean(removed[0]?.confirmedAt) },
+        after: { enrolled: false },
+      },
+      now,
+    );
+  });
+}
