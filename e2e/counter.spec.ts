@@ -5,7 +5,7 @@ import { type Browser, chromium, type Page } from "@playwright/test";
 import { encode } from "uqr";
 import config from "../playwright.config";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
-import { acceptAndEnrol, invite } from "./support/console";
+import { acceptAndEnrol, inviteThroughConsole } from "./support/console";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 
 /**
@@ -70,6 +70,7 @@ async function screenshots(page: Page, name: string) {
 
 test("a clerk scans a member card with the camera, books a purchase, refunds half and uses a coupon", async ({
   page,
+  browser,
   baseURL,
 }, testInfo) => {
   test.setTimeout(600_000);
@@ -78,7 +79,12 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
   const email = `counter-${Date.now()}@example.com`;
   await acceptAndEnrol(
     page,
-    await invite(page, { contact: email, displayName: "林櫃台", role: "staff", storeIds: ["xinyi-flagship"] }),
+    await inviteThroughConsole(browser, base, {
+      contact: email,
+      displayName: "林櫃台",
+      role: "staff",
+      storeNames: ["信義旗艦店"],
+    }),
   );
 
   // A member with a coupon.

@@ -14,6 +14,7 @@ import {
   tooManyRequestsText,
 } from "./forms.server";
 import type { Translate } from "./i18n";
+import { getLocale } from "./i18n.server";
 
 /**
  * The HTTP side of a page that sends a code and takes it back (sign-up by phone, the phone step of a
@@ -105,6 +106,38 @@ export async function codePageAction<F extends { resendAt: number }>(page: CodeP
     return page.verify(flow, code.data);
   }
   return formFailure({ errors: {}, values: {} });
+}
+
+/** The 6-digit code of a code form, or the answer beside its field when it is not one. */
+export function readCode(
+  form: FormData,
+  t: Translate,
+): { ok: true; code: string } | { ok: false; answer: ReturnType<typeof fieldFailure> } {
+  const code = codeSchema(t).safeParse(form.get("code"));
+  if (!code.success) return { ok: false, answer: fieldFailure(form, "code", t("auth.code.format")) };
+  return { ok: true, code: code.data };
+}
+
+/**
+ * A code form's last step: the typed code, checked by `verify` (the domain's completeVerification for the
+ * flow), or the answer beside the code field (not a code, expired, wrong, or `taken` meanwhile).
+ */
+export async function checkFormCode<R extends { ok: true } | { ok: false; reason: string }>(
+  form: FormData,
+  t: Translate,
+  taken: string,
+  verify: (code: string) => Promise<R>,
+): Promise<{ ok: true; result: Extract<R, { ok: true }> } | { ok: false; answer: ReturnType<typeof fieldFailure> }> {
+  const code = readCode(form, t);
+  if (!code.ok) return code;
+  const result = await verify(code.code);
+  if (!result.ok) return { ok: false, answer: codeFailure(form, result.reason, t, taken) };
+  return { ok: true, result: result as Extract<R, { ok: true }> };
+}
+
+/** Where a verification request comes from (the client address and the page's language). */
+export function requestOrigin(context: Readonly<RouterContextProvider>, request: Request) {
+  return { ip: getApp(context).ip, locale: getLocale(request) };
 }
 
 /**

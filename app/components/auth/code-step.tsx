@@ -6,7 +6,8 @@ import { CheckboxField } from "~/components/ui/checkbox";
 import { useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { useFormState } from "~/lib/use-form-state";
-import { CodeForm, PhoneField } from "./fields";
+import { type CaptchaChallenge, useCaptcha } from "./captcha";
+import { CodeForm, PhoneField, useCountdown } from "./fields";
 
 /**
  * The second half of every code flow (sign-up, forgot password): where the code went, with a way
@@ -51,6 +52,48 @@ export function CodeStep({
         </Button>
       </Form>
     </div>
+  );
+}
+
+/**
+ * A phone verified by SMS (sign-up step 1, the phone step of a LINE sign-up): the number and consents
+ * until a code was sent, then the code step for that number. Owns the captcha and the resend countdown.
+ */
+export function PhoneCodeSteps({
+  sentTo,
+  minutes,
+  challenge,
+  resendAt,
+  form,
+  pending,
+  children,
+}: {
+  sentTo: string | null;
+  minutes: number;
+  challenge: CaptchaChallenge;
+  resendAt: number | null;
+  form: ReturnType<typeof useFormState>;
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  const t = useT();
+  const captcha = useCaptcha(challenge);
+  const secondsLeft = useCountdown(resendAt);
+  if (!sentTo) {
+    return (
+      <PhoneConsentForm form={form} captcha={captcha} pending={pending}>
+        {children}
+      </PhoneConsentForm>
+    );
+  }
+  return (
+    <CodeStep
+      sentNotice={t("auth.code.sentSms", { target: sentTo, minutes })}
+      codeErrors={form.errors("code")}
+      pending={pending}
+      captcha={captcha}
+      secondsLeft={secondsLeft}
+    />
   );
 }
 

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { CodeForm, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
-import { codeSchema, phoneSchema } from "~/domain/auth/auth-schemas.server";
+import { phoneSchema } from "~/domain/auth/auth-schemas.server";
 import { isRecentLogin } from "~/domain/auth/identity.server";
 import { completeVerification, requestVerification } from "~/domain/auth/verification.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { codeFailure, contactSendFailure } from "~/lib/code-step.server";
+import { checkFormCode, contactSendFailure, requestOrigin } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { type MemberSession, requireMember } from "~/lib/current-member.server";
 import { flowCookie } from "~/lib/flow-cookie.server";
@@ -57,8 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       flow: "change-phone",
       userId: session.userId,
       phoneNumber: phone.data,
-      ip: getApp(context).ip,
-      locale: getLocale(request),
+      ...requestOrigin(context, request),
     });
     if (!sent.ok) {
       return contactSendFailure(form, "phone", sent, t, {
@@ -73,15 +72,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const pending = await pendingPhone.read(context, request);
   if (!pending || pending.userId !== session.userId) return redirect(links.changePhone());
-  const code = codeSchema(t).safeParse(form.get("code"));
-  if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-  const result = await completeVerification(deps, {
-    flow: "change-phone",
-    userId: session.userId,
-    phoneNumber: pending.phoneNumber,
-    code: code.data,
-  });
-  if (!result.ok) return codeFailure(form, result.reason, t, t("account.phone.taken"));
+  const { phoneNumber } = pending;
+  const checked = await checkFormCode(form, t, t("account.phone.taken"), (code) =>
+    completeVerification(deps, { flow: "change-phone", userId: session.userId, phoneNumber, code }),
+  );
+  if (!checked.ok) return checked.answer;
   return redirectWithToast(
     toastSettings(context),
     links.editInfo(),

@@ -10,7 +10,7 @@ import { addressOptions } from "~/domain/members/address";
 import { profileSchema } from "~/domain/members/profile.server";
 import { updateMemberProfile } from "~/domain/members/profile-update.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { contactSendFailure } from "~/lib/code-step.server";
+import { contactSendFailure, requestOrigin } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { requireMember } from "~/lib/current-member.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
@@ -83,8 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       flow: "change-email",
       userId: session.userId,
       email: newEmail,
-      ip: app.ip,
-      locale: getLocale(request),
+      ...requestOrigin(context, request),
     });
     if (!sent.ok) {
       return contactSendFailure(form, "email", sent, t, {

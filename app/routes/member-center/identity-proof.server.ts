@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
-import { codeSchema } from "~/domain/auth/auth-schemas.server";
 import { hasPasswordLogin, proveIdentity } from "~/domain/auth/identity.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { requestVerification } from "~/domain/auth/verification.server";
 import { maskTaiwanMobile } from "~/domain/members/taiwan";
+import { readCode } from "~/lib/code-step.server";
 import { authDeps, getApp } from "~/lib/context.server";
 import type { MemberSession } from "~/lib/current-member.server";
 import { codeFailureText, fieldFailure, tooManyRequestsText } from "~/lib/forms.server";
@@ -62,9 +62,9 @@ export async function handleIdentityProof(
     }
     proof = { method: "password", password };
   } else {
-    const code = codeSchema(t).safeParse(form.get("code"));
-    if (!code.success) return { kind: "answer", response: fieldFailure(form, "code", t("auth.code.format")) };
-    proof = { method: "sms", code: code.data };
+    const code = readCode(form, t);
+    if (!code.ok) return { kind: "answer", response: code.answer };
+    proof = { method: "sms", code: code.code };
   }
   const result = await proveIdentity(deps, { userId: session.userId, phoneNumber, proof });
   if (result.ok) return { kind: "proven" };

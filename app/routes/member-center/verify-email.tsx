@@ -3,13 +3,12 @@ import { CodeForm } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { codeSchema } from "~/domain/auth/auth-schemas.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, emailCodePurpose, requestVerification } from "~/domain/auth/verification.server";
-import { codeFailure } from "~/lib/code-step.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
+import { checkFormCode, requestOrigin } from "~/lib/code-step.server";
+import { authDeps, toastSettings } from "~/lib/context.server";
 import { requireMember } from "~/lib/current-member.server";
-import { fieldFailure, rateLimitedFailure, readForm } from "~/lib/forms.server";
+import { rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
@@ -36,23 +35,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const sent = await requestVerification(deps, {
       flow: "email",
       email: session.member.pendingEmail,
-      ip: getApp(context).ip,
-      locale: getLocale(request),
+      ...requestOrigin(context, request),
       purpose: emailCodePurpose(session.member),
       memberUserId: session.userId,
     });
     if (!sent.ok) return rateLimitedFailure(form, "code", sent.retryAfterSeconds, t);
     return { ok: true as const, resent: true };
   }
-  const code = codeSchema(t).safeParse(form.get("code"));
-  if (!code.success) return fieldFailure(form, "code", t("auth.code.format"));
-  const result = await completeVerification(deps, {
-    flow: "email",
-    userId: session.userId,
-    code: code.data,
-    locale: getLocale(request),
-  });
-  if (!result.ok) return codeFailure(form, result.reason, t, t("auth.email.taken"));
+  const locale = getLocale(request);
+  const checked = await checkFormCode(form, t, t("auth.email.taken"), (code) =>
+    completeVerification(deps, { flow: "email", userId: session.userId, code, locale }),
+  );
+  if (!checked.ok) return checked.answer;
   return redirectWithToast(toastSettings(context), links["member-center"](), {
     type: "success",
     message: "notice.emailVerified",

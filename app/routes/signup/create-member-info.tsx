@@ -10,10 +10,11 @@ import { grantWelcomePoints } from "~/domain/loyalty/points.server";
 import { addressOptions, findDistrict } from "~/domain/members/address";
 import { createMember } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
+import { requestOrigin } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm, rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
-import { getLocale, serverT } from "~/lib/i18n.server";
+import { serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -75,8 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requestVerification(authDeps(context), {
       flow: "email",
       email: profile.email,
-      ip: app.ip,
-      locale: getLocale(request),
+      ...requestOrigin(context, request),
       memberUserId: session.userId,
     });
     return redirectWithToast(toastSettings(context), links.verifyEmail(), {

@@ -1,7 +1,6 @@
 import { Form, useNavigation } from "react-router";
-import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
-import { CodeStep, PhoneConsentForm } from "~/components/auth/code-step";
-import { useCountdown } from "~/components/auth/fields";
+import type { CaptchaChallenge } from "~/components/auth/captcha";
+import { PhoneCodeSteps } from "~/components/auth/code-step";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
@@ -24,8 +23,6 @@ export function LinePhoneStep({ data }: { data: LinePhoneStepData }) {
   const t = useT(data.messages);
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
-  const captcha = useCaptcha(data.challenge);
-  const secondsLeft = useCountdown(data.resendAt);
 
   return (
     <Page title={t("lineSignup.phoneTitle")} lead={t("lineSignup.phoneLead")} width="narrow">
@@ -47,16 +44,8 @@ export function LinePhoneStep({ data }: { data: LinePhoneStepData }) {
             </Button>
           </Form>
         </Alert>
-      ) : data.sentTo ? (
-        <CodeStep
-          sentNotice={t("auth.code.sentSms", { target: data.sentTo, minutes: data.minutes })}
-          codeErrors={form.errors("code")}
-          pending={pending}
-          captcha={captcha}
-          secondsLeft={secondsLeft}
-        />
       ) : (
-        <PhoneConsentForm form={form} captcha={captcha} pending={pending} />
+        <PhoneCodeSteps {...data} form={form} pending={pending} />
       )}
     </Page>
   );

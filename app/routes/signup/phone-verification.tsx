@@ -1,7 +1,6 @@
 import { data, Link, redirect, useNavigation } from "react-router";
-import { type CaptchaChallenge, useCaptcha } from "~/components/auth/captcha";
-import { CodeStep, PhoneConsentForm } from "~/components/auth/code-step";
-import { useCountdown } from "~/components/auth/fields";
+import type { CaptchaChallenge } from "~/components/auth/captcha";
+import { PhoneCodeSteps } from "~/components/auth/code-step";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { LineSignupButton } from "~/components/line/line-signup-button";
@@ -74,8 +73,6 @@ export default function SignupPhoneVerificationPage({ loaderData }: Route.Compon
   const form = useFormState();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
-  const captcha = useCaptcha(loaderData.challenge);
-  const secondsLeft = useCountdown(loaderData.resendAt);
   const alreadyMember = (form.state as { alreadyMember?: boolean } | undefined)?.alreadyMember;
 
   return (
@@ -100,24 +97,14 @@ export default function SignupPhoneVerificationPage({ loaderData }: Route.Compon
         </Alert>
       ) : null}
 
-      {loaderData.sentTo ? (
-        <CodeStep
-          sentNotice={t("auth.code.sentSms", { target: loaderData.sentTo, minutes: loaderData.minutes })}
-          codeErrors={form.errors("code")}
-          pending={pending}
-          captcha={captcha}
-          secondsLeft={secondsLeft}
-        />
-      ) : (
-        <PhoneConsentForm form={form} captcha={captcha} pending={pending}>
-          <p className="text-center text-muted">
-            {t("auth.signup.haveAccount")}{" "}
-            <Link to={links["member-login"]()} className="font-semibold text-ink underline underline-offset-4">
-              {t("auth.login.submit")}
-            </Link>
-          </p>
-        </PhoneConsentForm>
-      )}
+      <PhoneCodeSteps {...loaderData} form={form} pending={pending}>
+        <p className="text-center text-muted">
+          {t("auth.signup.haveAccount")}{" "}
+          <Link to={links["member-login"]()} className="font-semibold text-ink underline underline-offset-4">
+            {t("auth.login.submit")}
+          </Link>
+        </p>
+      </PhoneCodeSteps>
       {loaderData.sentTo ? null : <LineSignupButton />}
     </Page>
   );
