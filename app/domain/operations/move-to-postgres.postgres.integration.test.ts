@@ -7,10 +7,12 @@ import { createTestDatabase, type TestDatabase } from "@platform/testing/databas
 import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordAudit, verifyAuditChain } from "../audit/audit.server";
 import { seedCatalog } from "../demo";
 import { bookHistory, realisticHistory, seedDemoRewards } from "../demo/member-history";
 import { checkLedger } from "../loyalty/ledger-check.server";
 import { newMember } from "../loyalty/testing.server";
+import { runMoveToPostgres } from "./commands.server";
 import { MoveRefused, moveToPostgres } from "./move-to-postgres.server";
 
 /**
@@ -44,6 +46,18 @@ async function sourceWithHistory(members: number): Promise<{ dataDir: string; me
         }),
       );
       memberIds.push(created.id);
+    }
+    // Console and POS writes leave a hash-chained audit trail; the move must keep it verifiable.
+    for (const [i, memberId] of memberIds.entries()) {
+      await source.db.transaction(async (tx) => {
+        await recordAudit(tx as unknown as typeof source.db, {
+          context: { actorType: "system", label: "move-test", ip: null, userAgent: null, requestId: null },
+          action: "member.note_added",
+          targetType: "member",
+          targetId: memberId,
+          after: { note: `note ${i}` },
+        });
+      });
     }
     // Sign-ups draw member numbers from this sequence; the move must carry its position along.
     await source.db.execute(sql`select nextval('member_number_seq') from generate_series(1, 3)`);
@@ -95,6 +109,8 @@ describe("npm run db:move-to-postgres", () => {
     expect(report.members).toBe(2);
     expect(report.tables.find((t) => t.name === '"public"."point_entry"')?.rows).toBeGreaterThan(20);
     expect(report.tables.find((t) => t.name === '"public"."loyalty_rules"')?.rows).toBe(1);
+    expect(report.auditRows).toBe(2);
+    expect(lines).toContain("Verifying the target's audit log (its hash chain)…");
 
     const before = await openDatabase({ kind: "pglite", dataDir: source.dataDir });
     const after = await openDatabase(target.config);
@@ -105,6 +121,7 @@ describe("npm run db:move-to-postgres", () => {
         expect(b).toEqual(a);
       }
       expect((await checkLedger(after.db)).mismatches).toEqual([]);
+      expect(await verifyAuditChain(after.db)).toEqual({ ok: true, rows: 2, lastSeq: 2 });
       expect(await after.migrationStatus()).toMatchObject({ upToDate: true });
       // The next member number and rules id follow the copied ones instead of colliding with them.
       const fresh = await newMember(after.db);
@@ -201,4 +218,52 @@ describe("npm run db:move-to-postgres", () => {
     expect(error.message).toContain("difference +37");
     expect(await relationCount(target.url as string)).toBe(0);
   }, 120_000);
+
+  it("refuses a source whose audit log was altered, naming the row, and copies nothing", async () => {
+    const tampered = await sourceWithHistory(1);
+    const handle = await openDatabase({ kind: "pglite", dataDir: tampered.dataDir });
+    await handle.db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+    await handle.db.execute(sql`update audit_log set target_id = 'someone-else' where seq = 1`);
+    await handle.close();
+    const target = await freshTarget();
+    const refusal = moveToPostgres({ sourceDataDir: tampered.dataDir, targetUrl: target.url as string });
+    await expect(refusal).rejects.toMatchObject({ code: "audit_broken" });
+    await expect(refusal).rejects.toThrow(/audit log does not verify: row 1 \(hash_mismatch\)/);
+    expect(await relationCount(target.url as string)).toBe(0);
+  }, 120_000);
+
+  it("as a command: prints the summary and exits 0; a refusal is one clear message and exit 1; bad usage exits 2", async () => {
+    const run = async (args: string[], dataDir: string) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runMoveToPostgres(
+        args,
+        { DATA_DIR: path.dirname(dataDir) },
+        { log: (l: string) => out.push(l), error: (l: string) => err.push(l) },
+      );
+      return { code, out: out.join("\n"), err: err.join("\n") };
+    };
+    const target = await freshTarget();
+    const moved = await run([target.url as string], source.dataDir);
+    expect(moved.code).toBe(0);
+    expect(moved.out).toContain("Moved the embedded database to PostgreSQL.");
+    expect(moved.out).toMatch(/Verified: row counts of every table; 2 members, every balance equals its ledger/);
+    expect(moved.out).toContain("the audit log's 2 rows verify as one hash chain");
+    expect(moved.err).toBe("");
+
+    const again = await run([target.url as string], source.dataDir);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already has this app's schema/);
+
+    const broken = await sourceWithHistory(1);
+    const handle = await openDatabase({ kind: "pglite", dataDir: broken.dataDir });
+    await handle.db.update(loyaltyAccount).set({ balance: sql`${loyaltyAccount.balance} - 5` });
+    await handle.close();
+    const refused = await run([(await freshTarget()).url as string], broken.dataDir);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/ledger is inconsistent for 1 member\(s\).*\n.*difference -5/s);
+
+    expect((await run([], source.dataDir)).code).toBe(2);
+    expect((await run(["mysql://x"], source.dataDir)).code).toBe(2);
+  }, 180_000);
 });

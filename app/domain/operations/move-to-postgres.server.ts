@@ -18,6 +18,7 @@ import {
   type TableLayout,
 } from "@platform/db/transfer";
 import postgres from "postgres";
+import { verifyAuditChain } from "../audit/audit.server";
 import { checkLedger, type LedgerMismatch } from "../loyalty/ledger-check.server";
 
 /**
@@ -32,6 +33,7 @@ export type MoveRefusalCode =
   | "source_open"
   | "source_schema"
   | "ledger_broken"
+  | "audit_broken"
   | "target_not_empty"
   | "target_older_schema"
   | "schema_mismatch"
@@ -55,6 +57,8 @@ export type MoveReport = {
   sequences: number;
   members: number;
   totalPoints: number;
+  /** Rows of the audit log, whose hash chain verified on the source and again on the target. */
+  auditRows: number;
   /** Jobs that were waiting in the source's queue: not moved (the app recreates its schedules). */
   queuedJobsLeftBehind: { name: string; count: number }[];
   migrations: number;
@@ -126,6 +130,15 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveReport> 
       );
     }
 
+    say("Checking the source's audit log (its hash chain)…");
+    const sourceAudit = await verifyAuditChain(source.db);
+    if (!sourceAudit.ok) {
+      throw new MoveRefused(
+        "audit_broken",
+        `The embedded database's audit log does not verify: row ${sourceAudit.seq} (${sourceAudit.reason}); nothing was copied. Run npm run audit:verify and look into that row first.`,
+      );
+    }
+
     say("Checking that the target database is empty…");
     const state = await inspectTarget(admin);
     if (state.kind === "app-schema") {
@@ -192,6 +205,16 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveReport> 
         moved.mismatches,
       );
     }
+    say("Verifying the target's audit log (its hash chain)…");
+    const movedAudit = await verifyAuditChain(target.db);
+    if (!movedAudit.ok || movedAudit.rows !== sourceAudit.rows) {
+      throw new MoveRefused(
+        "verification_failed",
+        movedAudit.ok
+          ? `The moved audit log has ${movedAudit.rows} rows, the source ${sourceAudit.rows}.`
+          : `The moved audit log does not verify: row ${movedAudit.seq} (${movedAudit.reason}).`,
+      );
+    }
     migrated = false; // Done: the target keeps its schema and rows.
     const tables = layout.map((t) => ({ name: qualified(t), rows: sourceCounts.get(qualified(t)) ?? 0 }));
     return {
@@ -201,6 +224,7 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveReport> 
       sequences: sequencesSet,
       members: ledger.members,
       totalPoints: ledger.totalBalance,
+      auditRows: sourceAudit.rows,
       queuedJobsLeftBehind,
       migrations: status.expected,
       ms: Math.round(performance.now() - started),
@@ -240,7 +264,7 @@ export function formatMoveReport(report: MoveReport): string {
     ...report.tables.map((t) => `  ${t.name.padEnd(width)}  ${String(t.rows).padStart(9)}`),
     "",
     `  ${report.rows} rows in ${report.tables.length} tables (${(report.bytes / 1024 / 1024).toFixed(1)} MB), ${report.sequences} sequences set, schema at migration ${report.migrations}.`,
-    `  Verified: row counts of every table; ${report.members} members, every balance equals its ledger (total ${report.totalPoints} points).`,
+    `  Verified: row counts of every table; ${report.members} members, every balance equals its ledger (total ${report.totalPoints} points); the audit log's ${report.auditRows} rows verify as one hash chain.`,
   ];
   if (report.queuedJobsLeftBehind.length > 0) {
     lines.push(
