@@ -1,5 +1,6 @@
 import { insertTestStores } from "@platform/testing/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as LoyaltyTestingModule from "../app/domain/loyalty/testing.server";
 import type * as ApiKeysModule from "../app/domain/pos/api-keys.server";
 import { type AppInstance, type DevServer, startDevServer } from "./testing/dev-app";
 
@@ -10,12 +11,16 @@ import { type AppInstance, type DevServer, startDevServer } from "./testing/dev-
 const TOKEN = "metrics-token-for-the-test-0123456789abcdef";
 let dev: DevServer;
 let createApiKey: typeof ApiKeysModule.createApiKey;
+let newMember: typeof LoyaltyTestingModule.newMember;
 let withoutToken: AppInstance;
 let withToken: AppInstance;
 
 beforeAll(async () => {
   dev = await startDevServer();
   ({ createApiKey } = (await dev.vite.ssrLoadModule("/app/domain/pos/api-keys.server.ts")) as typeof ApiKeysModule);
+  ({ newMember } = (await dev.vite.ssrLoadModule(
+    "/app/domain/loyalty/testing.server.ts",
+  )) as typeof LoyaltyTestingModule);
   // Started here, not in the tests: the first start transforms the whole app (slow on a busy machine).
   withoutToken = await dev.serve({ APP_ENV: "test" }, { label: "metrics" });
   withToken = await dev.serve({ APP_ENV: "test", METRICS_TOKEN: TOKEN }, { label: "metrics" });
@@ -94,5 +99,74 @@ describe("/metrics", () => {
       );
       expect(sample(text, "hanliving_db_query_duration_seconds_count", { outcome: "ok" })).toBeGreaterThan(10);
     }
+  });
+
+  it("counts ledger entries, idempotent replays, messages, jobs and limit refusals", { timeout: 120_000 }, async () => {
+    const { base, running } = withToken;
+    const scrape = async () =>
+      (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const before = await scrape();
+    const value = (text: string, name: string, labels: Record<string, string>) => sample(text, name, labels) ?? 0;
+
+    // A purchase booked, then the same request again (answered from the first: a replay).
+    await insertTestStores(running.database.db, ["TPE02"]);
+    const { secret } = await createApiKey(running.database.db, { storeId: "TPE02", name: "metrics ledger" });
+    const buyer = await newMember(running.database.db);
+    const purchase = () =>
+      fetch(`${base}/api/v1/purchases`, {
+        method: "POST",
+        body: JSON.stringify({ memberNumber: buyer.memberNumber, receiptNumber: "M-1", netAmount: 1200 }),
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${secret}`,
+          "idempotency-key": "metrics-purchase-1",
+        },
+      });
+    const first = await purchase();
+    expect(first.status).toBe(201);
+    await first.text();
+    const replay = await purchase();
+    expect(replay.status).toBe(201);
+    await replay.text();
+
+    // A text message through the job queue and the SMS outbox.
+    await running.messaging.messaging.sendSms({ to: "+886912000111", text: "metrics test 123456" });
+
+    // Wrong passwords for one number until its limit refuses.
+    for (let i = 0; i < 7; i++) {
+      const login = await fetch(`${base}/member-login`, {
+        method: "POST",
+        body: new URLSearchParams({ method: "phone", phone: "0933-222-111", password: `wrong-password-${i}` }),
+        headers: { origin: base },
+        redirect: "manual",
+      });
+      await login.text();
+    }
+
+    // The SMS job runs on the queue: wait (bounded) until it has been counted.
+    let after = await scrape();
+    for (
+      let i = 0;
+      i < 60 &&
+      value(after, "hanliving_messages_total", { channel: "sms", result: "sent" }) <=
+        value(before, "hanliving_messages_total", { channel: "sms", result: "sent" });
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      after = await scrape();
+    }
+    const grew = (name: string, labels: Record<string, string>) =>
+      value(after, name, labels) - value(before, name, labels);
+    expect(grew("hanliving_ledger_entries_total", { kind: "earn-purchase" })).toBeGreaterThanOrEqual(1);
+    expect(grew("hanliving_ledger_replays_total", {})).toBeGreaterThanOrEqual(1);
+    expect(grew("hanliving_messages_total", { channel: "sms", result: "sent" })).toBe(1);
+    expect(grew("hanliving_jobs_total", { queue: "messaging.sms", result: "completed" })).toBe(1);
+    expect(grew("hanliving_login_failures_total", { reason: "rate_limited" })).toBeGreaterThanOrEqual(1);
+    const refusals = after
+      .split("\n")
+      .filter((line) => line.startsWith("hanliving_rate_limit_refusals_total{"))
+      .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+    expect(refusals).toBeGreaterThanOrEqual(1);
+    expect(after).not.toContain("0933222111");
   });
 });
