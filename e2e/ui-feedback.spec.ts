@@ -66,6 +66,12 @@ test.describe("a refused form takes the member to the problem", () => {
     const describedBy = (await taxId.getAttribute("aria-describedby")) ?? "";
     const errorId = describedBy.split(" ").find((id) => id.endsWith("-error")) ?? "missing";
     await expect(page.locator(`[id="${errorId}"]`)).toHaveText("統一編號格式不正確");
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({
+      path: "test-results/screenshots/signup-step3-error-phone.png",
+      fullPage: true,
+      animations: "disabled",
+    });
   });
 });
 
@@ -135,6 +141,16 @@ test.describe("account pages on a phone", () => {
       const box = await legend.boundingBox();
       const card = await legend.locator("xpath=..").boundingBox();
       expect(box!.y, title).toBeGreaterThan(card!.y + 8);
+    }
+    // The selects are drawn like the text fields (the brand's chevron, the same box), not as grey platform controls.
+    const city = page.getByRole("combobox", { name: "縣市" });
+    const street = page.getByRole("textbox", { name: "街道地址" });
+    await expect(city).toHaveCSS("appearance", "none");
+    await expect(city).toHaveCSS("background-image", /url\("data:image\/svg\+xml/);
+    for (const property of ["border-top-left-radius", "border-top-color", "background-color", "font-size"]) {
+      expect(await city.evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property), property).toBe(
+        await street.evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property),
+      );
     }
     // The note on changing the e-mail is the e-mail field's own description.
     await expect(page.getByRole("textbox", { name: "電子郵件" })).toHaveAccessibleDescription(
