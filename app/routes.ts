@@ -37,6 +37,7 @@ export default [
       route("staff", "routes/admin/staff/index.tsx"),
       route("staff/invite", "routes/admin/staff/invite.tsx"),
       route("staff/:userId", "routes/admin/staff/member.tsx"),
+      route("audit", "routes/admin/audit.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -1,7 +1,13 @@
 // `npm run bench:scale`: what one and two app instances on one PostgreSQL serve on this machine (docs/scaling.md).
 //
 //   - PostgreSQL: BENCH_PG_URL, an admin connection URL (default postgres://postgres@127.0.0.1:5432/postgres); one fresh
-//     database is created there and dropped at the end.
+//     database is created there and dropped at the end. With --database-url URL the bench uses that database as it
+//     is instead (e.g. one filled by `npm run db:seed:scale`, docs/scaling.md): nothing is created or dropped; the
+//     member center is measured for two members already there — the one with the most ledger entries ("heavy")
+//     and a random member with purchases ("typical") — and the POS purchases go to 500 random members of it
+//     through 100 store keys the bench adds (and deletes at the end; the purchases it booked stay).
+//   - --only member-center,purchase,catalogue: the targets to measure (healthz, the baseline, always runs);
+//     --instances 1: only the one-instance figures.
 //   - The app: `node server.js` with NODE_ENV=production (build/ must exist: `npm run build`), LOG_LEVEL=info as in
 //     production, APP_ENV=test for the test hooks that create the member (a realistic history of 200 ledger
 //     entries and 10 coupons) and its session. Both instances share SESSION_SECRET, as replicas do.
@@ -17,7 +23,7 @@
 //
 // Prints a table and writes bench/results/scale.json. Exit code 1 only when the bench itself broke.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -25,7 +31,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { purchaseRequest, seedPos } from "./pos-data.js";
+import { POS_KEYS, purchaseRequest, seedPos } from "./pos-data.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -35,14 +41,22 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "pool-max": { type: "string", default: "10" },
+    "database-url": { type: "string" },
+    only: { type: "string", default: "member-center,purchase,catalogue" },
+    instances: { type: "string", default: "2" },
   },
 });
+const EXISTING_URL = opts["database-url"];
+const ONLY = new Set(opts.only.split(",").map((s) => s.trim()));
+const INSTANCES = Number(opts.instances);
 const ROUNDS = Number(opts.rounds);
 const DURATION = Number(opts.duration);
 const CONNECTIONS = Number(opts.connections);
 const POOL_MAX = Number(opts["pool-max"]);
 const ADMIN_URL = process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-const DB_NAME = `bench_scale_${process.pid}`;
+const DB_NAME = EXISTING_URL
+  ? decodeURIComponent(new URL(EXISTING_URL).pathname.slice(1))
+  : `bench_scale_${process.pid}`;
 const HOOKS_SECRET = randomBytes(24).toString("base64url");
 const SESSION_SECRET = randomBytes(32).toString("base64url");
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), "bench-scale-"));
@@ -56,6 +70,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...args) => console.error("[bench:scale]", ...args);
 const dbUrl = (() => {
+  if (EXISTING_URL) return EXISTING_URL;
   const url = new URL(ADMIN_URL);
   url.pathname = `/${DB_NAME}`;
   return url.toString();
@@ -122,6 +137,45 @@ async function hook(instance, hookPath, body) {
   });
   if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}: ${await res.text()}`);
   return res.json();
+}
+
+/** The POS data on an existing database: 500 random members of it and 100 new keys for its first 10 stores. */
+async function posDataOnExisting(url) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const members = (
+      await sql`select member_number from member tablesample system (1)
+        where deleted_at is null and not disabled limit 500`
+    ).map((r) => r.member_number);
+    const stores = (await sql`select id from store order by published desc, sort_order, id limit 10`).map((r) => r.id);
+    const keys = [];
+    for (let i = 0; i < POS_KEYS; i++) {
+      const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
+      const hash = createHash("sha256").update(secret).digest("hex");
+      await sql`insert into api_key (store_id, name, prefix, secret_hash)
+        values (${stores[i % stores.length]}, ${`bench:scale ${i}`}, ${secret.slice(0, 12)}, ${hash})`;
+      keys.push(secret);
+    }
+    return { members, keys };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The members whose member center is measured on an existing database, and their ledger entries. */
+async function membersOnExisting(url) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [heavy] = await sql`select m.user_id, m.member_number, e.n::int as entries
+      from (select member_id, count(*) as n from point_entry group by member_id order by n desc limit 1) e
+      join member m on m.id = e.member_id`;
+    const [typical] = await sql`select m.user_id, m.member_number,
+        (select count(*)::int from point_entry e where e.member_id = m.id) as entries
+      from (select member_id from purchase tablesample system (0.1) limit 1) p join member m on m.id = p.member_id`;
+    return { heavy, typical };
+  } finally {
+    await sql.end();
+  }
 }
 
 /**
@@ -241,39 +295,59 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(" ")} · ${CONNECTIONS} connections · ${DURATION} s × ${ROUNDS} rounds per figure`,
   );
-  const adminSql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await adminSql.unsafe(`create database "${DB_NAME}"`);
-  const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const adminSql = EXISTING_URL ? null : postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await adminSql?.unsafe(`create database "${DB_NAME}"`);
+  const sql = postgres(EXISTING_URL ?? ADMIN_URL, { max: 1, onnotice: () => {} });
   const instances = [];
+  const cookieFor = async (userId) =>
+    (await hook(instances[0], "/sessions", { userId })).setCookie.map((c) => c.split(";")[0]).join("; ");
   try {
     instances.push(await startInstance("app-1"));
-    const data = await seedPos(dbUrl);
-    const { userId } = await hook(instances[0], "/members", { phoneNumber: "+886955123456", name: "林雅婷" });
-    await hook(instances[0], `/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
-    const { setCookie } = await hook(instances[0], "/sessions", { userId });
-    const cookie = setCookie.map((c) => c.split(";")[0]).join("; ");
+    const targets = { healthz: { status: 200, make: () => ({ path: "/healthz" }) } };
+    const seeded = EXISTING_URL && ONLY.has("member-center") ? await membersOnExisting(dbUrl) : null;
+    if (seeded) {
+      for (const [label, m] of Object.entries(seeded)) {
+        log(`member center (${label}): ${m.member_number}, ${m.entries} ledger entries`);
+        const cookie = await cookieFor(m.user_id);
+        targets[`member center (${label})`] = {
+          status: 200,
+          make: () => ({ path: "/member-center", headers: { cookie } }),
+        };
+      }
+    } else if (ONLY.has("member-center")) {
+      const { userId } = await hook(instances[0], "/members", { phoneNumber: "+886955123456", name: "林雅婷" });
+      await hook(instances[0], `/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
+      const cookie = await cookieFor(userId);
+      targets["member center"] = { status: 200, make: () => ({ path: "/member-center", headers: { cookie } }) };
+    }
     let run = 0;
-    const targets = {
-      healthz: { status: 200, make: () => ({ path: "/healthz" }) },
-      "member center": { status: 200, make: () => ({ path: "/member-center", headers: { cookie } }) },
-      "POS purchase": {
+    if (ONLY.has("purchase")) {
+      const data = EXISTING_URL ? await posDataOnExisting(dbUrl) : await seedPos(dbUrl);
+      targets["POS purchase"] = {
         status: 201,
         make: (n) => ({ method: "POST", path: "/api/v1/purchases", ...purchaseRequest(data, run, n) }),
-      },
-      catalogue: { status: 200, make: () => ({ path: "/materials" }) },
-    };
-    // Each load() numbers its requests from 0: a new run number keeps receipts and idempotency keys unique.
-    const purchase = targets["POS purchase"].make;
-    targets["POS purchase"].make = (n) => {
-      if (n === 0) run++;
-      return purchase(n);
-    };
+      };
+    }
+    if (ONLY.has("catalogue")) targets.catalogue = { status: 200, make: () => ({ path: "/materials" }) };
+    // Each load() numbers its requests from 0: a new run number keeps receipts and idempotency keys unique
+    // (with the time: a seeded database may already hold an earlier run's receipts).
+    const purchase = targets["POS purchase"]?.make;
+    if (purchase) {
+      run = Date.now();
+      targets["POS purchase"].make = (n) => {
+        if (n === 0) run++;
+        return purchase(n);
+      };
+    }
     log("warm-up");
     for (const target of Object.values(targets)) await load(instances, 2, target.make, target.status);
     const one = await measure(instances, targets, sql);
-    instances.push(await startInstance("app-2"));
-    for (const target of Object.values(targets)) await load(instances, 2, target.make, target.status);
-    const two = await measure(instances, targets, sql);
+    let two = null;
+    if (INSTANCES >= 2) {
+      instances.push(await startInstance("app-2"));
+      for (const target of Object.values(targets)) await load(instances, 2, target.make, target.status);
+      two = await measure(instances, targets, sql);
+    }
     const appSql = postgres(dbUrl, { max: 1, onnotice: () => {} });
     const sizes = (
       await appSql`select relname as table, n_live_tup::int as rows, pg_total_relation_size(relid)::bigint as bytes
@@ -288,6 +362,7 @@ async function main() {
       durationSec: DURATION,
       rounds: ROUNDS,
       poolMax: POOL_MAX,
+      database: EXISTING_URL ? DB_NAME : "fresh",
       one,
       two,
       largestTables: sizes,
@@ -301,6 +376,7 @@ async function main() {
       ["1", one],
       ["2", two],
     ]) {
+      if (!summary) continue;
       for (const name of Object.keys(targets)) {
         const f = summary[name];
         console.log(
@@ -318,9 +394,10 @@ async function main() {
     for (const t of sizes) console.log(`  table ${t.table}: ${t.rows} rows, ${(t.bytes / 1024).toFixed(0)} kB`);
   } finally {
     for (const instance of instances) await stopInstance(instance);
+    if (EXISTING_URL) await sql`delete from api_key where name like 'bench:scale %'`.catch(() => {});
     await sql.end();
-    await adminSql.unsafe(`drop database if exists "${DB_NAME}" with (force)`);
-    await adminSql.end();
+    await adminSql?.unsafe(`drop database if exists "${DB_NAME}" with (force)`);
+    await adminSql?.end();
     rmSync(tmpRoot, { recursive: true, force: true });
   }
 }

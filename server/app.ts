@@ -9,6 +9,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { registerAuditCheck } from "../app/domain/audit/viewer.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
@@ -87,6 +88,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   await registerAccountHousekeeping(jobs, database.db);
   await registerLoyaltyJobs(jobs, database.db);
   await registerPosHousekeeping(jobs, database.db);
+  await registerAuditCheck(jobs, database.db);
   logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
 
   // Development reloads the build on every request (HMR); production loads it once, so React

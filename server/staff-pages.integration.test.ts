@@ -309,3 +309,95 @@ describe("one staff member's page", () => {
     expect((await post("/admin/staff", { invitationId: "nonsense" }, cookieOf(admin))).status).toBe(409);
   });
 });
+
+/** The actions of the audit rows on a page (not the filter's list of all actions). */
+function rowActions(html: string): string[] {
+  return [...html.matchAll(/<p class="font-mono text-sm font-medium">([^<]+)</g)].map((m) => m[1] ?? "");
+}
+
+describe("the audit log viewer", () => {
+  it("is for admins; filters by who, action prefix, target and Taipei dates; pages by 50; refuses bad ranges", async () => {
+    expect((await get("/admin/audit")).headers.get("location")).toMatch(/^\/admin\/login/);
+    expect((await get("/admin/audit", cookieOf(clerk))).status).toBe(403);
+    expect((await get("/admin/audit", cookieOf(manager))).status).toBe(403);
+    expect((await post("/admin/audit", {}, cookieOf(manager))).status).toBe(403);
+
+    // 60 notes on one target by the admin, so there is more than one page.
+    const target = crypto.randomUUID();
+    for (let i = 0; i < 60; i++) {
+      await db.transaction(async (tx) => {
+        await audit.recordAudit(tx as unknown as Database, {
+          context: {
+            ...admin.actor,
+            actorType: "staff",
+            storeId: null,
+            ip: "203.0.113.9",
+            userAgent: null,
+            requestId: `r${i}`,
+          },
+          action: "member.note_added",
+          targetType: "member",
+          targetId: target,
+          after: { note: `n${i}` },
+        });
+      });
+    }
+    const first = await get(`/admin/audit?targetType=member&targetId=${target}`, cookieOf(admin));
+    expect(first.status).toBe(200);
+    const html = await first.text();
+    expect(html.match(/data-testid="audit-row"/g)).toHaveLength(50);
+    expect(html).toContain("王總監");
+    expect(html).toContain("203.0.113.9");
+    const next = /href="(\/admin\/audit\?[^"]*before=\d+[^"]*)"/.exec(html)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect(next).toContain(`targetId=${target}`);
+    const second = await (await get(next, cookieOf(admin))).text();
+    expect(second.match(/data-testid="audit-row"/g)).toHaveLength(10);
+    expect(second).not.toMatch(/href="\/admin\/audit\?[^"]*before=/);
+
+    // By who and by an action prefix (the staff changes of the tests above).
+    const byWho = await (await get(`/admin/audit?who=${admin.userId}&action=staff.`, cookieOf(admin))).text();
+    expect(rowActions(byWho)).toContain("staff.access_changed");
+    expect(rowActions(byWho)).not.toContain("member.note_added");
+    expect(rowActions(byWho).every((a) => a.startsWith("staff."))).toBe(true);
+    const exact = await (await get("/admin/audit?action=staff.disabled", cookieOf(admin))).text();
+    expect(new Set(rowActions(exact))).toEqual(new Set(["staff.disabled"]));
+
+    // Taipei dates: today's rows are found by today's date; bad or reversed or too wide ranges are told.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Taipei" }).format(new Date());
+    const todays = await (
+      await get(`/admin/audit?from=${today}&to=${today}&targetId=${target}`, cookieOf(admin))
+    ).text();
+    expect(todays.match(/data-testid="audit-row"/g)).toHaveLength(50);
+    for (const [query, message] of [
+      ["from=2026-02-30", "請輸入正確的日期"],
+      ["from=2026-05-10&to=2026-05-01", "迄日不能早於起日"],
+      ["from=2000-01-01&to=2026-01-01", "查詢區間最長 5 年"],
+    ] as const) {
+      const response = await get(`/admin/audit?${query}`, cookieOf(admin));
+      expect(response.status, query).toBe(200);
+      expect(await response.text(), query).toContain(message);
+    }
+    const odd = await get(
+      `/admin/audit?targetId=${encodeURIComponent("' or 1=1 --%_")}&action=.*&before=-4`,
+      cookieOf(admin),
+    );
+    expect(odd.status).toBe(200);
+    expect(await odd.text()).toContain("沒有符合條件的紀錄");
+  });
+
+  it("shows the chain check, and a broken chain after a row is altered by hand", async () => {
+    const never = await (await get("/admin/audit", cookieOf(admin))).text();
+    expect(never).toMatch(/雜湊鏈尚未檢查過|雜湊鏈完整/);
+    const run = await post("/admin/audit", {}, cookieOf(admin));
+    expect(run.headers.get("location")).toBe("/admin/audit?checked=1");
+    expect(await (await get("/admin/audit?checked=1", cookieOf(admin))).text()).toContain("雜湊鏈完整");
+
+    const { sql } = await import("drizzle-orm");
+    await db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+    await db.execute(sql`update audit_log set target_id = 'changed-by-hand' where seq = 2`);
+    await db.execute(sql`alter table audit_log enable trigger audit_log_append_only`);
+    await post("/admin/audit", {}, cookieOf(admin));
+    const broken = await (await get("/admin/audit", cookieOf(admin))).text();
+    expect(broken).toContain("雜湊鏈異常：第 2 筆無法驗證");
+  });
+});

@@ -11,5 +11,6 @@ export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: 
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
   { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage" },
+  { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view" },
   { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
 ];

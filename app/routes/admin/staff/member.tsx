@@ -235,9 +235,17 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
       )}
 
       <section className="mt-8" aria-labelledby="actions-title">
-        <h2 id="actions-title" className="text-xl font-semibold">
-          {t("console.staff.detail.actions")}
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-3">
+          <h2 id="actions-title" className="text-xl font-semibold">
+            {t("console.staff.detail.actions")}
+          </h2>
+          <Link
+            to={`/admin/audit?who=${encodeURIComponent(person.userId)}`}
+            className="text-sm underline underline-offset-4"
+          >
+            {t("console.staff.detail.auditLink")}
+          </Link>
+        </div>
         {loaderData.actions.length === 0 ? (
           <p className="mt-3 text-sm text-muted">{t("console.staff.detail.actionsEmpty")}</p>
         ) : (
