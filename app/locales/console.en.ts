@@ -187,7 +187,7 @@ export const consoleEn = {
   "console.staff.col.lastSeen": "Last seen",
   "console.staff.enrolled": "Set up",
   "console.staff.notEnrolled": "Not set up",
-  "console.staff.never": "Never signed in",
+  "console.staff.never": "Not signed in now",
   "console.staff.allStores": "All stores",
   "console.staff.disabledBadge": "Disabled",
   "console.staff.invitations": "Open invitations",

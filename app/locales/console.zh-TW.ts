@@ -174,7 +174,7 @@ export const consoleZhTW = {
   "console.staff.col.lastSeen": "最近使用",
   "console.staff.enrolled": "已設定",
   "console.staff.notEnrolled": "尚未設定",
-  "console.staff.never": "尚未登入",
+  "console.staff.never": "目前未登入",
   "console.staff.allStores": "全部門市",
   "console.staff.disabledBadge": "已停用",
   "console.staff.invitations": "尚未接受的邀請",
