@@ -31,6 +31,8 @@ export default [
         route("refund", "routes/admin/counter/refund.tsx"),
         route("coupon", "routes/admin/counter/coupon.tsx"),
       ]),
+      route("members", "routes/admin/members/index.tsx"),
+      route("members/:memberId", "routes/admin/members/member.tsx"),
       route("members/:memberId/adjust", "routes/admin/adjust.tsx"),
       route("approvals", "routes/admin/approvals.tsx"),
       route("settings", "routes/admin/settings.tsx"),

@@ -169,9 +169,11 @@ async function membersOnExisting(url) {
     const [heavy] = await sql`select m.user_id, m.member_number, e.n::int as entries
       from (select member_id, count(*) as n from point_entry group by member_id order by n desc limit 1) e
       join member m on m.id = e.member_id`;
+    // Uniform over the members with purchases (sampling purchases would favour the heaviest).
     const [typical] = await sql`select m.user_id, m.member_number,
         (select count(*)::int from point_entry e where e.member_id = m.id) as entries
-      from (select member_id from purchase tablesample system (0.1) limit 1) p join member m on m.id = p.member_id`;
+      from member m tablesample system (1)
+      where exists (select 1 from purchase p where p.member_id = m.id) limit 1`;
     return { heavy, typical };
   } finally {
     await sql.end();

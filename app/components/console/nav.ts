@@ -9,6 +9,7 @@ export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: 
   { to: "/admin", label: "console.nav.home", permission: null },
   // The counter (ADR 022).
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
+  { to: "/admin/members", label: "console.nav.members", permission: "member.view" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
   { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage" },
   { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view" },

@@ -63,8 +63,35 @@ export const member = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The name's single characters and pairs of characters (lowercased), for the console's search by part of a
+     * Chinese name (雅婷 finds 林雅婷) through a GIN index: works in any collation, on PostgreSQL and PGlite alike
+     * (pg_trgm's trigrams need three characters and a locale that knows CJK letters). Computed by the database.
+     */
+    nameGrams: text("name_grams")
+      .array()
+      .generatedAlwaysAs(sql`member_name_grams(name_zh)`),
   },
-  (t) => [index("member_created_idx").on(t.createdAt)],
+  (t) => [
+    index("member_created_idx").on(t.createdAt),
+    index("member_name_grams_idx").using("gin", t.nameGrams),
+  ],
+);
+
+/** Notes staff keep about a member (console only; never shown to the member). */
+export const memberNote = pgTable(
+  "member_note",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    /** The staff member's user id (no foreign key: a later deletion of the person must not be blocked). */
+    authorUserId: text("author_user_id").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_note_member_idx").on(t.memberId, t.createdAt)],
 );
 
 /** Every consent given or withdrawn, with the version of the text (個資法 §8 evidence). */

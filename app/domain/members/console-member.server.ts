@@ -1,0 +1,323 @@
+import type { Database } from "@platform/db/client";
+import {
+  authAccount,
+  authPasskey,
+  authSession,
+  coupon,
+  loyaltyAccount,
+  member,
+  memberNote,
+  pointEntry,
+  purchase,
+  reward,
+  staffAccount,
+  tierChange,
+} from "@platform/db/schema";
+import { and, count, desc, eq, max } from "drizzle-orm";
+import { type AuditContext, recordAudit, recordPersonalDataView } from "../audit/audit.server";
+import { LoyaltyError } from "../loyalty/errors";
+import { maskName } from "../loyalty/member-lookup.server";
+import { cancelCoupon } from "../loyalty/rewards.server";
+import type { StaffActor } from "../staff/actor";
+import { requirePermission } from "../staff/guard.server";
+import { hasPermission } from "../staff/permissions";
+import { maskPhone } from "./console-search.server";
+import { currentConsents } from "./privacy.server";
+
+/**
+ * One member in the console (issue 15, PRODUCT.md §5): everything about them, personal fields masked until a
+ * role that may see them reveals them (audited), and the console's actions on them — disable / enable with a
+ * reason (ends their sessions), end sessions, cancel an unused coupon (points return), an internal note. Each
+ * action checks its permission and writes its audit row in the same transaction as the change.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class MemberActionError extends Error {
+  constructor(
+    readonly code: "member_not_found" | "member_deleted" | "reason_required" | "note_required" | "already",
+    readonly field: string | null = null,
+  ) {
+    super(code);
+  }
+}
+
+/** Personal fields as the role sees them: masked, unless revealed (and then audited). */
+const PERSONAL = ["nameZh", "phoneNumber", "email", "birthday", "companyName", "taxIdNumber", "address"] as const;
+
+function maskEmail(email: string | null): string | null {
+  if (!email) return null;
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}•••@${domain}`;
+}
+
+async function memberRow(db: Database, memberId: string) {
+  if (!UUID.test(memberId)) return null;
+  const [row] = await db.select().from(member).where(eq(member.id, memberId));
+  return row ?? null;
+}
+
+/** The detail page's data. `reveal` shows the personal fields in full and records that they were shown. */
+export async function consoleMemberDetail(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  options: { reveal?: boolean; audit?: AuditContext; now?: Date } = {},
+) {
+  requirePermission(actor, "member.view");
+  const found = await memberRow(db, memberId);
+  if (!found) return null;
+  const reveal = Boolean(options.reveal) && !found.deletedAt;
+  if (reveal) {
+    requirePermission(actor, "member.reveal");
+    if (!options.audit) throw new Error("a reveal needs its audit context");
+    await recordPersonalDataView(
+      db,
+      options.audit,
+      { memberId, fields: [...PERSONAL], purpose: "console" },
+      options.now,
+    );
+  }
+  const uid = found.userId;
+  const [account, consents, line, passkeys, sessions, entries, purchases, coupons, tiers, notes] = await Promise.all([
+    db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)),
+    currentConsents(db, uid),
+    db
+      .select({ id: authAccount.id, since: authAccount.createdAt })
+      .from(authAccount)
+      .where(and(eq(authAccount.userId, uid), eq(authAccount.providerId, "line"))),
+    db.select({ n: count() }).from(authPasskey).where(eq(authPasskey.userId, uid)),
+    db
+      .select({ n: count(), last: max(authSession.updatedAt) })
+      .from(authSession)
+      .where(eq(authSession.userId, uid)),
+    db
+      .select({
+        id: pointEntry.id,
+        kind: pointEntry.kind,
+        amount: pointEntry.amount,
+        storeId: pointEntry.storeId,
+        reason: pointEntry.reason,
+        at: pointEntry.createdAt,
+      })
+      .from(pointEntry)
+      .where(eq(pointEntry.memberId, memberId))
+      .orderBy(desc(pointEntry.createdAt))
+      .limit(20),
+    db.select().from(purchase).where(eq(purchase.memberId, memberId)).orderBy(desc(purchase.purchasedAt)).limit(10),
+    db
+      .select({
+        id: coupon.id,
+        code: coupon.code,
+        status: coupon.status,
+        name: reward.name,
+        pointsCost: coupon.pointsCost,
+        issuedAt: coupon.issuedAt,
+        expiresAt: coupon.expiresAt,
+        usedAt: coupon.usedAt,
+      })
+      .from(coupon)
+      .innerJoin(reward, eq(reward.id, coupon.rewardId))
+      .where(eq(coupon.memberId, memberId))
+      .orderBy(desc(coupon.issuedAt))
+      .limit(20),
+    db.select().from(tierChange).where(eq(tierChange.memberId, memberId)).orderBy(desc(tierChange.createdAt)).limit(10),
+    db
+      .select({ id: memberNote.id, body: memberNote.body, at: memberNote.createdAt, author: staffAccount.displayName })
+      .from(memberNote)
+      .leftJoin(staffAccount, eq(staffAccount.userId, memberNote.authorUserId))
+      .where(eq(memberNote.memberId, memberId))
+      .orderBy(desc(memberNote.createdAt))
+      .limit(50),
+  ]);
+  const address = [found.postalCode, found.city, found.district, found.street].filter(Boolean).join(" ");
+  return {
+    id: found.id,
+    memberNumber: found.memberNumber,
+    revealed: reveal,
+    canReveal: hasPermission(actor, "member.reveal") && !found.deletedAt,
+    canManage: hasPermission(actor, "member.manage"),
+    canAdjust: hasPermission(actor, "points.adjust"),
+    deleted: found.deletedAt !== null,
+    disabled: found.disabled,
+    name: reveal ? found.nameZh : maskName(found.nameZh),
+    phone: reveal ? found.phoneNumber : maskPhone(found.phoneNumber),
+    email: reveal ? found.email : maskEmail(found.email),
+    pendingEmail: reveal ? found.pendingEmail : maskEmail(found.pendingEmail),
+    birthday: reveal ? found.birthday : found.birthday ? "••••-••-••" : null,
+    companyName: reveal ? found.companyName : found.companyName ? "•••" : null,
+    taxIdNumber: reveal ? found.taxIdNumber : found.taxIdNumber ? "••••••••" : null,
+    address: reveal ? address || null : address ? `${found.city ?? ""}${found.district ?? ""} •••` : null,
+    signupMethod: found.signupMethod,
+    createdAt: found.createdAt,
+    lastLoginAt: found.lastLoginAt,
+    tier: account[0]?.tier ?? "basic",
+    balance: account[0]?.balance ?? 0,
+    logins: {
+      phone: true,
+      email: Boolean(found.email),
+      line: line.length > 0,
+      lineSince: line[0]?.since ?? null,
+      passkeys: passkeys[0]?.n ?? 0,
+    },
+    consents,
+    marketing: { sms: found.marketingSms, email: found.marketingEmail, line: found.marketingLine },
+    sessions: { count: sessions[0]?.n ?? 0, lastActiveAt: sessions[0]?.last ?? null },
+    entries,
+    purchases,
+    coupons,
+    tiers,
+    notes,
+  };
+}
+
+/** Disables or enables a member, with a reason; disabling ends every session at once. Audited once. */
+export async function setMemberDisabled(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  input: { disabled: boolean; reason: string },
+  audit: AuditContext,
+  now = new Date(),
+): Promise<{ changed: boolean }> {
+  requirePermission(actor, "member.manage");
+  const reason = input.reason.trim();
+  if (!reason || reason.length > 200) throw new MemberActionError("reason_required", "reason");
+  const found = await memberRow(db, memberId);
+  if (!found) throw new MemberActionError("member_not_found");
+  if (found.deletedAt) throw new MemberActionError("member_deleted");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const changed = await t
+      .update(member)
+      .set({ disabled: input.disabled, updatedAt: now })
+      .where(and(eq(member.id, memberId), eq(member.disabled, !input.disabled)))
+      .returning({ id: member.id });
+    if (changed.length === 0) return { changed: false };
+    const ended = input.disabled
+      ? await t.delete(authSession).where(eq(authSession.userId, found.userId)).returning({ id: authSession.id })
+      : [];
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: input.disabled ? "member.disabled" : "member.enabled",
+        targetType: "member",
+        targetId: memberId,
+        before: { disabled: !input.disabled },
+        after: { disabled: input.disabled, reason, sessionsEnded: ended.length },
+      },
+      now,
+    );
+    return { changed: true };
+  });
+}
+
+/** Ends every session of the member (a lost phone, a shared computer). */
+export async function endMemberSessions(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<number> {
+  requirePermission(actor, "member.manage");
+  const found = await memberRow(db, memberId);
+  if (!found) throw new MemberActionError("member_not_found");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const ended = await t
+      .delete(authSession)
+      .where(eq(authSession.userId, found.userId))
+      .returning({ id: authSession.id });
+    if (ended.length > 0) {
+      await recordAudit(
+        t,
+        {
+          context: audit,
+          action: "member.sessions_ended",
+          targetType: "member",
+          targetId: memberId,
+          after: { sessionsEnded: ended.length },
+        },
+        now,
+      );
+    }
+    return ended.length;
+  });
+}
+
+/** Cancels one of the member's unused coupons: its points go back to the lots they came from. */
+export async function cancelMemberCoupon(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  couponId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<{ balance: number }> {
+  requirePermission(actor, "member.manage");
+  if (!UUID.test(couponId)) throw new LoyaltyError("coupon_not_found", "Unknown coupon");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [own] = await t
+      .select({ id: coupon.id })
+      .from(coupon)
+      .where(and(eq(coupon.id, couponId), eq(coupon.memberId, memberId)));
+    if (!own) throw new LoyaltyError("coupon_not_found", "Unknown coupon");
+    const result = await cancelCoupon(
+      t,
+      { couponId, reason: "cancelled in the console", staffUserId: actor.userId },
+      now,
+    );
+    if (!result.replayed) {
+      await recordAudit(
+        t,
+        {
+          context: audit,
+          action: "coupon.cancelled",
+          targetType: "coupon",
+          targetId: couponId,
+          before: { status: "issued" },
+          after: { status: "cancelled", memberId, pointsReturned: result.coupon.pointsCost },
+        },
+        now,
+      );
+    }
+    return { balance: result.balance };
+  });
+}
+
+/** An internal note (up to 1,000 characters) from a manager or an admin. */
+export async function addMemberNote(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  body: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<void> {
+  requirePermission(actor, "member.reveal");
+  const text = body.trim();
+  if (!text || text.length > 1000) throw new MemberActionError("note_required", "note");
+  const found = await memberRow(db, memberId);
+  if (!found) throw new MemberActionError("member_not_found");
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [note] = await t
+      .insert(memberNote)
+      .values({ memberId, authorUserId: actor.userId, body: text, createdAt: now })
+      .returning({ id: memberNote.id });
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: "member.note_added",
+        targetType: "member",
+        targetId: memberId,
+        after: { noteId: note?.id ?? null, note: text },
+      },
+      now,
+    );
+  });
+}

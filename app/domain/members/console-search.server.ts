@@ -1,0 +1,159 @@
+import type { Database } from "@platform/db/client";
+import { authAccount, loyaltyAccount, member } from "@platform/db/schema";
+import { and, arrayContains, desc, eq, exists, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { maskName } from "../loyalty/member-lookup.server";
+import type { StaffActor } from "../staff/actor";
+import { requirePermission } from "../staff/guard.server";
+import { hasPermission } from "../staff/permissions";
+import { normalizeTaiwanMobile } from "./taiwan";
+
+/**
+ * The console's member search (issue 15, PRODUCT.md §5): one box that takes a mobile number in any accepted
+ * format, a member number, an e-mail address or part of a Chinese name, plus filters; newest members first,
+ * keyset pagination. Every lookup is an index lookup: phone, number and e-mail are unique columns; a name
+ * part goes through the GIN index of the name's characters and character pairs (member.name_grams).
+ */
+
+export const MEMBER_PAGE_SIZE = 25;
+export const MEMBER_SEARCH_MAX = 100;
+
+export type MemberSearch = {
+  q?: string;
+  tier?: string | null;
+  disabled?: boolean | null;
+  hasLine?: boolean | null;
+  signedUpFrom?: Date | null;
+  signedUpTo?: Date | null;
+  /** The last row of the previous page: `createdAt ISO|id`. */
+  after?: string | null;
+};
+
+export type SearchKind = "all" | "phone" | "number" | "email" | "name";
+
+/** What the box holds: a member number, an e-mail, a mobile number, or a name part. */
+export function classifySearch(raw: string): { kind: SearchKind; value: string } {
+  const q = raw.trim();
+  if (!q) return { kind: "all", value: "" };
+  if (/^hl\d{6,10}$/i.test(q)) return { kind: "number", value: q.toUpperCase() };
+  if (q.includes("@")) return { kind: "email", value: q.toLowerCase() };
+  const phone = /^[\d\s+()-]+$/.test(q) ? normalizeTaiwanMobile(q) : null;
+  if (phone) return { kind: "phone", value: phone };
+  return { kind: "name", value: q.toLowerCase() };
+}
+
+/** The character pairs a name part must contain (or its one character). */
+export function nameGramsOf(part: string): string[] {
+  const chars = Array.from(part.toLowerCase());
+  if (chars.length === 1) return chars;
+  const grams = new Set<string>();
+  for (let i = 0; i < chars.length - 1; i++) grams.add(`${chars[i]}${chars[i + 1]}`);
+  return [...grams];
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function decodeCursor(after: string | null | undefined): { createdAt: Date; id: string } | null {
+  if (!after) return null;
+  const [at, id] = after.split("|");
+  const createdAt = new Date(at ?? "");
+  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id ?? "")) return null;
+  return { createdAt, id: id as string };
+}
+
+export type MemberListRow = {
+  id: string;
+  memberNumber: string;
+  name: string;
+  phone: string;
+  tier: string;
+  balance: number;
+  disabled: boolean;
+  deleted: boolean;
+  createdAt: Date;
+};
+
+/** The last three digits of a number, the rest as dots: •••• ••• 678. */
+export function maskPhone(e164: string): string {
+  const local = e164.startsWith("+886") ? `0${e164.slice(4)}` : e164;
+  return `${"•".repeat(Math.max(local.length - 3, 0))}${local.slice(-3)}`;
+}
+
+export async function searchMembers(db: Database, actor: StaffActor, search: MemberSearch) {
+  requirePermission(actor, "member.view");
+  const { kind, value } = classifySearch((search.q ?? "").slice(0, MEMBER_SEARCH_MAX));
+  const cursor = decodeCursor(search.after);
+  const where: (SQL | undefined)[] = [
+    kind === "number" ? eq(member.memberNumber, value) : undefined,
+    kind === "email" ? or(eq(member.email, value), eq(member.pendingEmail, value)) : undefined,
+    kind === "phone" ? eq(member.phoneNumber, value) : undefined,
+    kind === "name"
+      ? and(arrayContains(member.nameGrams, nameGramsOf(value)), ilike(member.nameZh, `%${escapeLike(value)}%`))
+      : undefined,
+    search.tier ? eq(loyaltyAccount.tier, search.tier as "basic") : undefined,
+    search.disabled === true
+      ? eq(member.disabled, true)
+      : search.disabled === false
+        ? eq(member.disabled, false)
+        : undefined,
+    search.hasLine === true || search.hasLine === false
+      ? (() => {
+          const linked = exists(
+            db
+              .select({ one: sql`1` })
+              .from(authAccount)
+              .where(and(eq(authAccount.userId, member.userId), eq(authAccount.providerId, "line"))),
+          );
+          return search.hasLine ? linked : sql`not ${linked}`;
+        })()
+      : undefined,
+    search.signedUpFrom ? gte(member.createdAt, search.signedUpFrom) : undefined,
+    search.signedUpTo ? lt(member.createdAt, search.signedUpTo) : undefined,
+    cursor
+      ? or(
+          lt(member.createdAt, cursor.createdAt),
+          and(eq(member.createdAt, cursor.createdAt), lt(member.id, cursor.id)),
+        )
+      : undefined,
+  ];
+  const rows = await db
+    .select({
+      id: member.id,
+      memberNumber: member.memberNumber,
+      nameZh: member.nameZh,
+      phoneNumber: member.phoneNumber,
+      tier: loyaltyAccount.tier,
+      balance: loyaltyAccount.balance,
+      disabled: member.disabled,
+      deletedAt: member.deletedAt,
+      createdAt: member.createdAt,
+    })
+    .from(member)
+    .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
+    .where(and(...where))
+    .orderBy(desc(member.createdAt), desc(member.id))
+    .limit(MEMBER_PAGE_SIZE + 1);
+  const more = rows.length > MEMBER_PAGE_SIZE;
+  const page = more ? rows.slice(0, MEMBER_PAGE_SIZE) : rows;
+  // Names in full for the roles that may see a member's personal data; the phone is masked for all.
+  const fullNames = hasPermission(actor, "member.reveal");
+  const last = page.at(-1);
+  return {
+    kind,
+    rows: page.map(
+      (r): MemberListRow => ({
+        id: r.id,
+        memberNumber: r.memberNumber,
+        name: fullNames ? r.nameZh : maskName(r.nameZh),
+        phone: maskPhone(r.phoneNumber),
+        tier: r.tier ?? "basic",
+        balance: r.balance ?? 0,
+        disabled: r.disabled,
+        deleted: r.deletedAt !== null,
+        createdAt: r.createdAt,
+      }),
+    ),
+    nextAfter: more && last ? `${last.createdAt.toISOString()}|${last.id}` : null,
+  };
+}

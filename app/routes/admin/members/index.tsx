@@ -1,0 +1,227 @@
+import { Form, Link } from "react-router";
+import { useConsoleT } from "~/components/console/use-console-t";
+import { Button } from "~/components/ui/button";
+import { ErrorList } from "~/components/ui/field";
+import { inputClass } from "~/components/ui/input-class";
+import { MEMBER_SEARCH_MAX, searchMembers } from "~/domain/members/console-search.server";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { cn } from "~/lib/cn";
+import { getApp } from "~/lib/context.server";
+import { useLocale } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { pageMeta } from "~/lib/meta";
+import { addDays, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
+import type { Route } from "./+types/index";
+
+const TIERS = ["basic", "silver", "gold"] as const;
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.title");
+
+function taipeiDay(value: string) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  const at = fromTaipeiWallClock(date);
+  return Number.isNaN(at.getTime()) || date.month > 12 || date.day > 31 ? null : date;
+}
+
+/** Member search (any staff; names in full for managers and admins): one box, filters, 25 a page. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = requirePermission(context, "member.view");
+  const t = serverT(request);
+  const url = new URL(request.url);
+  const get = (name: string) => (url.searchParams.get(name) ?? "").trim();
+  const q = get("q");
+  const filters = {
+    q: q.slice(0, 1000),
+    tier: get("tier"),
+    status: get("status"),
+    line: get("line"),
+    from: get("from"),
+    to: get("to"),
+  };
+  const errors: Record<string, string[]> = {};
+  if (q.length > MEMBER_SEARCH_MAX) errors.q = [t("console.members.error.tooLong", { max: MEMBER_SEARCH_MAX })];
+  const from = filters.from ? taipeiDay(filters.from) : null;
+  const to = filters.to ? taipeiDay(filters.to) : null;
+  if (filters.from && !from) errors.from = [t("console.audit.error.date")];
+  if (filters.to && !to) errors.to = [t("console.audit.error.date")];
+  const fromAt = from ? fromTaipeiWallClock(from) : null;
+  const toAt = to ? fromTaipeiWallClock(addDays(to, 1)) : null;
+  if (fromAt && toAt && toAt <= fromAt) errors.to = [t("console.audit.error.order")];
+  const valid = Object.keys(errors).length === 0;
+  const result = valid
+    ? await searchMembers(getApp(context).db, actor, {
+        q,
+        tier: (TIERS as readonly string[]).includes(filters.tier) ? filters.tier : null,
+        disabled: filters.status === "disabled" ? true : filters.status === "active" ? false : null,
+        hasLine: filters.line === "yes" ? true : filters.line === "no" ? false : null,
+        signedUpFrom: fromAt,
+        signedUpTo: toAt,
+        after: url.searchParams.get("after"),
+      })
+    : { kind: "all" as const, rows: [], nextAfter: null };
+  const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+  if (result.nextAfter) next.set("after", result.nextAfter);
+  return {
+    filters,
+    errors,
+    kind: result.kind,
+    rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    nextHref: result.nextAfter ? `/admin/members?${next.toString()}` : null,
+    searched: Boolean(q || filters.tier || filters.status || filters.line || filters.from || filters.to),
+  };
+}
+
+function Select({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: [string, string][];
+}) {
+  const t = useConsoleT();
+  return (
+    <label className="text-sm">
+      <span className="block font-medium">{label}</span>
+      <select name={name} defaultValue={value} className={cn(inputClass, "select-chevron mt-1")}>
+        <option value="">{t("console.audit.any")}</option>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export default function MemberSearch({ loaderData }: Route.ComponentProps) {
+  const t = useConsoleT();
+  const locale = useLocale();
+  const { filters, errors } = loaderData;
+  const dateField = (name: "from" | "to", label: string) => (
+    <label className="text-sm">
+      <span className="block font-medium">{label}</span>
+      <input
+        type="date"
+        name={name}
+        defaultValue={filters[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `members-${name}-error` : undefined}
+        className={cn(inputClass, "mt-1")}
+      />
+      <ErrorList id={`members-${name}-error`} errors={errors[name]} />
+    </label>
+  );
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
+      <h1 className="font-serif text-3xl font-semibold">{t("console.members.title")}</h1>
+      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.members.lead")}</p>
+      <Form method="get" role="search" className="mt-6 space-y-4 rounded-2xl border border-line bg-white p-4">
+        <label className="block text-sm">
+          <span className="block font-medium">{t("console.members.search")}</span>
+          <input
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            placeholder={t("console.members.searchHint")}
+            aria-invalid={errors.q ? true : undefined}
+            aria-describedby={errors.q ? "members-q-error" : undefined}
+            className={cn(inputClass, "mt-1")}
+          />
+          <ErrorList id="members-q-error" errors={errors.q} />
+        </label>
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+          <Select
+            name="tier"
+            label={t("console.members.tier")}
+            value={filters.tier}
+            options={TIERS.map((tier) => [tier, t(`console.counter.tier.${tier}`)])}
+          />
+          <Select
+            name="status"
+            label={t("console.staff.status")}
+            value={filters.status}
+            options={[
+              ["active", t("console.staff.status.active")],
+              ["disabled", t("console.staff.status.disabled")],
+            ]}
+          />
+          <Select
+            name="line"
+            label={t("console.members.line")}
+            value={filters.line}
+            options={[
+              ["yes", t("console.members.line.yes")],
+              ["no", t("console.members.line.no")],
+            ]}
+          />
+          {dateField("from", t("console.members.signedUpFrom"))}
+          {dateField("to", t("console.members.signedUpTo"))}
+        </div>
+        <Button type="submit">{t("console.members.submit")}</Button>
+      </Form>
+
+      {loaderData.rows.length === 0 ? (
+        <p
+          className="mt-6 rounded-2xl border border-line bg-white p-6 text-center text-muted"
+          data-testid="members-empty"
+        >
+          {loaderData.searched ? t("console.members.empty") : t("console.members.none")}
+        </p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
+          <table className="w-full min-w-[40rem] text-left text-sm" data-testid="members-table">
+            <thead className="border-b border-line bg-sand/50 text-muted">
+              <tr>
+                {(["number", "name", "phone", "tier", "balance", "since"] as const).map((col) => (
+                  <th key={col} scope="col" className="px-4 py-3 font-medium">
+                    {t(`console.members.col.${col}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {loaderData.rows.map((m) => (
+                <tr key={m.id} data-testid="member-row">
+                  <td className="px-4 py-3 font-mono">
+                    <Link
+                      to={`/admin/members/${m.id}`}
+                      className="underline decoration-line underline-offset-4 hover:decoration-ink"
+                    >
+                      {m.memberNumber}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-3">
+                    {m.name}
+                    {m.disabled ? (
+                      <span className="ml-2 rounded-full bg-danger-700/10 px-2 py-0.5 text-xs text-danger-800">
+                        {m.deleted ? t("console.members.deleted") : t("console.staff.disabledBadge")}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="px-4 py-3 font-mono tabular-nums">{m.phone}</td>
+                  <td className="px-4 py-3">{t(`console.counter.tier.${m.tier}` as "console.counter.tier.basic")}</td>
+                  <td className="px-4 py-3 tabular-nums">{m.balance.toLocaleString("en-US")}</td>
+                  <td className="px-4 py-3 tabular-nums">{formatTaipei(m.createdAt, locale, "date")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {loaderData.nextHref ? (
+        <p className="mt-6 text-center">
+          <Link to={loaderData.nextHref} className="underline underline-offset-4">
+            {t("console.members.more")}
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,393 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useConsoleT } from "~/components/console/use-console-t";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { LoyaltyError } from "~/domain/loyalty/errors";
+import {
+  addMemberNote,
+  cancelMemberCoupon,
+  consoleMemberDetail,
+  endMemberSessions,
+  MemberActionError,
+  setMemberDisabled,
+} from "~/domain/members/console-member.server";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { requestNow } from "~/lib/clock.server";
+import { consoleAudit } from "~/lib/console.server";
+import { getApp } from "~/lib/context.server";
+import { formValues, readForm } from "~/lib/forms.server";
+import { useLocale } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { pageMeta } from "~/lib/meta";
+import { formatTaipei } from "~/lib/time";
+import { useFormState } from "~/lib/use-form-state";
+import type { Route } from "./+types/member";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.detailTitle");
+
+type Detail = NonNullable<Awaited<ReturnType<typeof consoleMemberDetail>>>;
+
+function view(detail: Detail) {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    ...detail,
+    createdAt: detail.createdAt.toISOString(),
+    lastLoginAt: iso(detail.lastLoginAt),
+    logins: { ...detail.logins, lineSince: iso(detail.logins.lineSince) },
+    consents: detail.consents.map((c) => ({ ...c, at: c.at.toISOString() })),
+    sessions: { count: detail.sessions.count, lastActiveAt: iso(detail.sessions.lastActiveAt) },
+    entries: detail.entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+    purchases: detail.purchases.map((p) => ({
+      id: p.id,
+      storeId: p.storeId,
+      receiptNumber: p.receiptNumber,
+      netAmount: p.netAmount,
+      refundedAmount: p.refundedAmount,
+      pointsEarned: p.pointsEarned,
+      purchasedAt: p.purchasedAt.toISOString(),
+    })),
+    coupons: detail.coupons.map((c) => ({
+      ...c,
+      issuedAt: c.issuedAt.toISOString(),
+      expiresAt: c.expiresAt.toISOString(),
+      usedAt: iso(c.usedAt),
+    })),
+    tiers: detail.tiers.map((c) => ({ id: c.id, from: c.fromTier, to: c.toTier, at: c.createdAt.toISOString() })),
+    notes: detail.notes.map((n) => ({ ...n, at: n.at.toISOString() })),
+  };
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const actor = requirePermission(context, "member.view");
+  const detail = await consoleMemberDetail(getApp(context).db, actor, params.memberId);
+  if (!detail) throw data(null, { status: 404 });
+  return { member: view(detail) };
+}
+
+const INTENTS = ["reveal", "disable", "enable", "end-sessions", "cancel-coupon", "note"] as const;
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const app = getApp(context);
+  const actor = requirePermission(context, "member.view");
+  const form = await readForm(request);
+  const t = serverT(request);
+  const intent = INTENTS.find((i) => i === form.get("intent"));
+  if (!intent) return data({ formError: t("console.staff.error.intent") }, { status: 400 });
+  const audit = consoleAudit(context, request);
+  const now = requestNow(request, app.config);
+  const memberId = params.memberId;
+  const values = formValues(form);
+  try {
+    if (intent === "reveal") {
+      const detail = await consoleMemberDetail(app.db, actor, memberId, { reveal: true, audit, now });
+      if (!detail) throw data(null, { status: 404 });
+      return { revealed: view(detail) };
+    }
+    if (intent === "disable" || intent === "enable") {
+      await setMemberDisabled(
+        app.db,
+        actor,
+        memberId,
+        { disabled: intent === "disable", reason: String(form.get("reason") ?? "").slice(0, 1000) },
+        audit,
+        now,
+      );
+    } else if (intent === "end-sessions") {
+      await endMemberSessions(app.db, actor, memberId, audit, now);
+    } else if (intent === "cancel-coupon") {
+      await cancelMemberCoupon(app.db, actor, memberId, String(form.get("couponId") ?? ""), audit, now);
+    } else {
+      await addMemberNote(app.db, actor, memberId, String(form.get("note") ?? "").slice(0, 5000), audit, now);
+    }
+  } catch (error) {
+    if (error instanceof MemberActionError) {
+      const message = t(`console.members.error.${error.code}`);
+      const status = error.code === "member_not_found" ? 404 : error.code === "member_deleted" ? 409 : 400;
+      return data(error.field ? { errors: { [error.field]: [message] }, values } : { formError: message, values }, {
+        status,
+      });
+    }
+    if (error instanceof LoyaltyError) {
+      const key =
+        error.code === "coupon_used" ? "console.members.error.coupon_used" : "console.members.error.coupon_not_found";
+      return data({ formError: t(key), values }, { status: error.status });
+    }
+    throw error;
+  }
+  return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
+}
+
+function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div>
+      <dt className="text-muted">{label}</dt>
+      <dd className="mt-1 break-words" data-testid={testId}>
+        {children ?? "—"}
+      </dd>
+    </div>
+  );
+}
+
+export default function ConsoleMember({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useConsoleT();
+  const locale = useLocale();
+  const form = useFormState();
+  const navigation = useNavigation();
+  const revealed = actionData && "revealed" in actionData ? actionData.revealed : null;
+  const m = revealed ?? loaderData.member;
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const n = (v: number) => v.toLocaleString("en-US");
+  const date = (v: string | null) => (v ? formatTaipei(v, locale, "dateTime") : "—");
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
+      <p className="text-sm">
+        <Link to="/admin/members" className="text-muted underline underline-offset-4 hover:text-ink">
+          {t("console.members.back")}
+        </Link>
+      </p>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <h1 className="font-serif text-3xl font-semibold" data-testid="member-name">
+          {m.name}
+        </h1>
+        <span className="font-mono text-sm text-muted">{m.memberNumber}</span>
+        <span className="rounded-full bg-sand px-3 py-1 text-sm">
+          {t(`console.counter.tier.${m.tier}` as "console.counter.tier.basic")}
+        </span>
+        {m.disabled ? (
+          <span
+            className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
+            data-testid="member-disabled"
+          >
+            {m.deleted ? t("console.members.deleted") : t("console.staff.disabledBadge")}
+          </span>
+        ) : null}
+      </div>
+      <div className="mt-4 space-y-3" aria-live="polite">
+        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="profile-title">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="profile-title" className="text-lg font-semibold">
+              {t("console.members.profile")}
+            </h2>
+            {m.canReveal && !revealed ? (
+              <Form method="post">
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="reveal"
+                  size="sm"
+                  variant="secondary"
+                  pending={busy("reveal")}
+                >
+                  {t("console.members.reveal")}
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+          <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2">
+            <Row label={t("console.members.col.phone")} testId="member-phone">
+              <span className="font-mono">{m.phone}</span>
+            </Row>
+            <Row label={t("console.members.email")}>{m.email}</Row>
+            <Row label={t("console.members.birthday")}>{m.birthday}</Row>
+            <Row label={t("console.members.address")}>{m.address}</Row>
+            <Row label={t("console.members.company")}>
+              {m.companyName || m.taxIdNumber ? `${m.companyName ?? ""} ${m.taxIdNumber ?? ""}` : null}
+            </Row>
+            <Row label={t("console.members.col.since")}>{date(m.createdAt)}</Row>
+            <Row label={t("console.members.lastLogin")}>{date(m.lastLoginAt)}</Row>
+            <Row label={t("console.members.logins")}>
+              {[
+                t("console.members.login.phone"),
+                m.logins.email ? t("console.members.login.email") : null,
+                m.logins.line ? "LINE" : null,
+                m.logins.passkeys ? t("console.members.login.passkeys", { count: m.logins.passkeys }) : null,
+              ]
+                .filter(Boolean)
+                .join("、")}
+            </Row>
+            <Row label={t("console.members.consents")}>
+              {m.consents.map((c) => `${c.kind} ${c.granted ? "✓" : "✗"} v${c.version}`).join("；")}
+            </Row>
+            <Row label={t("console.members.sessions")} testId="member-sessions">
+              {t("console.members.sessionsValue", { count: m.sessions.count, time: date(m.sessions.lastActiveAt) })}
+            </Row>
+          </dl>
+        </section>
+
+        <section className="space-y-4 rounded-2xl border border-line bg-white p-5" aria-labelledby="points-title">
+          <h2 id="points-title" className="text-lg font-semibold">
+            {t("console.members.points")}
+          </h2>
+          <p className="font-serif text-4xl font-semibold tabular-nums" data-testid="member-balance">
+            {n(m.balance)}
+          </p>
+          {m.canAdjust && !m.deleted ? (
+            <Link to={`/admin/members/${m.id}/adjust`} className="inline-block text-sm underline underline-offset-4">
+              {t("console.adjust.title")}
+            </Link>
+          ) : null}
+          {m.canManage && !m.deleted ? (
+            <>
+              <Form method="post" className="space-y-3 border-t border-line pt-4">
+                <Field
+                  label={m.disabled ? t("console.members.enableReason") : t("console.members.disableReason")}
+                  errors={form.errors("reason")}
+                  inputProps={{ name: "reason", required: true, maxLength: 200, defaultValue: form.value("reason") }}
+                />
+                <Button
+                  type="submit"
+                  name="intent"
+                  value={m.disabled ? "enable" : "disable"}
+                  variant={m.disabled ? "primary" : "danger"}
+                  pending={busy(m.disabled ? "enable" : "disable")}
+                >
+                  {m.disabled ? t("console.members.enable") : t("console.members.disable")}
+                </Button>
+              </Form>
+              <Form method="post" className="border-t border-line pt-4">
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="end-sessions"
+                  variant="secondary"
+                  pending={busy("end-sessions")}
+                >
+                  {t("console.members.endSessions")}
+                </Button>
+              </Form>
+            </>
+          ) : null}
+        </section>
+      </div>
+
+      <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="coupons-title">
+        <h2 id="coupons-title" className="text-lg font-semibold">
+          {t("console.members.coupons")}
+        </h2>
+        {m.coupons.length === 0 ? (
+          <p className="mt-2 text-sm text-muted">—</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-line" data-testid="member-coupons">
+            {m.coupons.map((c) => (
+              <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <span>
+                  <span className="font-medium">{c.name}</span>
+                  <span className="ml-2 text-muted">
+                    {t(`console.members.coupon.${c.status}`)} · {n(c.pointsCost)} {t("console.members.pointsUnit")} ·{" "}
+                    {formatTaipei(c.expiresAt, locale, "date")}
+                  </span>
+                </span>
+                {c.status === "issued" && m.canManage ? (
+                  <Form method="post">
+                    <input type="hidden" name="couponId" value={c.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="cancel-coupon"
+                      size="sm"
+                      variant="secondary"
+                      aria-label={t("console.members.cancelCouponFor", { name: c.name })}
+                    >
+                      {t("console.members.cancelCoupon")}
+                    </Button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="ledger-title">
+          <h2 id="ledger-title" className="text-lg font-semibold">
+            {t("console.members.ledger")}
+          </h2>
+          <ol className="mt-3 divide-y divide-line text-sm" data-testid="member-ledger">
+            {m.entries.map((e) => (
+              <li key={e.id} className="flex justify-between gap-3 py-2">
+                <span>
+                  {e.kind}
+                  {e.reason ? <span className="ml-2 text-muted">{e.reason}</span> : null}
+                </span>
+                <span className="shrink-0 tabular-nums">
+                  {e.amount > 0 ? `+${n(e.amount)}` : n(e.amount)} · {formatTaipei(e.at, locale, "date")}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </section>
+        <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="purchases-title">
+          <h2 id="purchases-title" className="text-lg font-semibold">
+            {t("console.members.purchases")}
+          </h2>
+          <ol className="mt-3 divide-y divide-line text-sm">
+            {m.purchases.map((p) => (
+              <li key={p.id} className="flex justify-between gap-3 py-2">
+                <span>
+                  {p.storeId} <span className="font-mono text-muted">{p.receiptNumber}</span>
+                </span>
+                <span className="shrink-0 tabular-nums">
+                  NT$ {n(p.netAmount - p.refundedAmount)} · {formatTaipei(p.purchasedAt, locale, "date")}
+                </span>
+              </li>
+            ))}
+          </ol>
+          {m.tiers.length ? (
+            <>
+              <h3 className="mt-4 font-semibold">{t("console.members.tierHistory")}</h3>
+              <ol className="mt-2 text-sm">
+                {m.tiers.map((c) => (
+                  <li key={c.id}>
+                    {t(`console.counter.tier.${c.from}` as "console.counter.tier.basic")} →{" "}
+                    {t(`console.counter.tier.${c.to}` as "console.counter.tier.basic")} ·{" "}
+                    {formatTaipei(c.at, locale, "date")}
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+        </section>
+      </div>
+
+      <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="notes-title">
+        <div className="flex flex-wrap items-baseline justify-between gap-3">
+          <h2 id="notes-title" className="text-lg font-semibold">
+            {t("console.members.notes")}
+          </h2>
+          <Link to={`/admin/audit?targetType=member&targetId=${m.id}`} className="text-sm underline underline-offset-4">
+            {t("console.members.trail")}
+          </Link>
+        </div>
+        {m.canReveal ? (
+          <Form method="post" className="mt-3 space-y-3">
+            <Field
+              label={t("console.members.note")}
+              errors={form.errors("note")}
+              inputProps={{ name: "note", maxLength: 1000, defaultValue: form.value("note") }}
+            />
+            <Button type="submit" name="intent" value="note" size="sm" pending={busy("note")}>
+              {t("console.members.addNote")}
+            </Button>
+          </Form>
+        ) : null}
+        <ul className="mt-4 space-y-2 text-sm" data-testid="member-notes">
+          {m.notes.map((note) => (
+            <li key={note.id} className="rounded-xl bg-sand/50 p-3">
+              <p className="whitespace-pre-wrap">{note.body}</p>
+              <p className="mt-1 text-xs text-muted">
+                {note.author ?? "—"} · {formatTaipei(note.at, locale, "dateTime")}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,249 @@
+import type { Database } from "@platform/db/client";
+import type * as Schema from "@platform/db/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as AuditModule from "../app/domain/audit/audit.server";
+import type * as PointsModule from "../app/domain/loyalty/points.server";
+import type * as RewardsModule from "../app/domain/loyalty/rewards.server";
+import type * as LoyaltyTestingModule from "../app/domain/loyalty/testing.server";
+import type * as StaffTestingModule from "../app/domain/staff/testing.server";
+import type { TestStaff } from "../app/domain/staff/testing.server";
+import { type DevApp, startDevApp } from "./testing/dev-app";
+
+/**
+ * The console's member pages over HTTP (issue 15 items 1 and 2): search by phone in any spelling, member number,
+ * e-mail and part of a Chinese name through the name's character pairs; masked for clerks; the audited reveal;
+ * disable / enable with a reason (ends the member's sessions), end sessions, cancel a coupon (points return),
+ * notes; every bad input answered with a 4xx beside its field, nothing written.
+ */
+
+let app: DevApp;
+let base: string;
+let db: Database;
+let schema: typeof Schema;
+let loyalty: typeof LoyaltyTestingModule;
+let points: typeof PointsModule;
+let rewards: typeof RewardsModule;
+let audit: typeof AuditModule;
+let admin: TestStaff;
+let manager: TestStaff;
+let clerk: TestStaff;
+let yating: Awaited<ReturnType<typeof LoyaltyTestingModule.newMember>>;
+
+beforeAll(async () => {
+  app = await startDevApp({ APP_ENV: "test", TEST_HOOKS_SECRET: "z".repeat(40) }, "console_members");
+  base = app.base;
+  db = app.running.database.db;
+  const load = (file: string) => app.vite.ssrLoadModule(file);
+  schema = (await load("/platform/db/schema/index.ts")) as typeof Schema;
+  loyalty = (await load("/app/domain/loyalty/testing.server.ts")) as typeof LoyaltyTestingModule;
+  points = (await load("/app/domain/loyalty/points.server.ts")) as typeof PointsModule;
+  rewards = (await load("/app/domain/loyalty/rewards.server.ts")) as typeof RewardsModule;
+  audit = (await load("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
+  const staff = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
+  const secret = app.running.config.secrets.session;
+  admin = await staff.createTestStaff(db, secret, { role: "admin", displayName: "王總監" });
+  manager = await staff.createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"] });
+  clerk = await staff.createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
+  yating = await loyalty.newMember(db, {
+    nameZh: "林雅婷",
+    phoneNumber: "+886912345611",
+    email: "yating@example.com",
+    birthday: "1990-05-17",
+  });
+  await loyalty.newMember(db, { nameZh: "王美玲", phoneNumber: "+886912345622" });
+  await loyalty.newMember(db, { nameZh: "陳雅琪", phoneNumber: "+886912345633" });
+}, 180_000);
+
+afterAll(() => app?.stop());
+
+const cookieOf = (staff: TestStaff) => `han_console=${staff.token}`;
+
+function get(pathname: string, cookie = "") {
+  return fetch(`${base}${pathname}`, { headers: { cookie }, redirect: "manual" });
+}
+
+function post(pathname: string, fields: Record<string, string>, cookie = "") {
+  return fetch(`${base}${pathname}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { origin: base, cookie },
+    redirect: "manual",
+  });
+}
+
+/** The member numbers listed on a search page. */
+async function listed(query: string, staff: TestStaff = admin): Promise<string[]> {
+  const response = await get(`/admin/members?${query}`, cookieOf(staff));
+  expect(response.status, query).toBe(200);
+  return [...(await response.text()).matchAll(/href="\/admin\/members\/[0-9a-f-]{36}"[^>]*>(HL\d+)</g)].map(
+    (m) => m[1] ?? "",
+  );
+}
+
+async function auditRows(action: string, targetId: string) {
+  const { and, eq } = await import("drizzle-orm");
+  return db
+    .select()
+    .from(schema.auditLog)
+    .where(and(eq(schema.auditLog.action, action), eq(schema.auditLog.targetId, targetId)));
+}
+
+describe("member search", () => {
+  it("finds a member by part of a Chinese name, a phone typed any way, the number and the e-mail", async () => {
+    expect((await get("/admin/members")).headers.get("location")).toMatch(/^\/admin\/login/);
+    expect(await listed(`q=${encodeURIComponent("雅婷")}`)).toEqual([yating.memberNumber]);
+    const ya = await listed(`q=${encodeURIComponent("雅")}`);
+    expect(ya).toContain(yating.memberNumber);
+    expect(ya).toHaveLength(2);
+    expect(await listed(`q=${encodeURIComponent("0912-345-611")}`)).toEqual([yating.memberNumber]);
+    expect(await listed(`q=${encodeURIComponent("+886 912 345 611")}`)).toEqual([yating.memberNumber]);
+    expect(await listed(`q=${yating.memberNumber.toLowerCase()}`)).toEqual([yating.memberNumber]);
+    expect(await listed("q=YaTing%40Example.com")).toEqual([yating.memberNumber]);
+    // Names in full for a manager, masked for a clerk; the phone masked for both.
+    const managerPage = await (await get(`/admin/members?q=${encodeURIComponent("雅婷")}`, cookieOf(manager))).text();
+    expect(managerPage).toContain("林雅婷");
+    expect(managerPage).not.toContain("0912345611");
+    const clerkPage = await (await get(`/admin/members?q=${encodeURIComponent("雅婷")}`, cookieOf(clerk))).text();
+    expect(clerkPage).toContain("林○婷");
+    expect(clerkPage).not.toContain("林雅婷");
+    expect(clerkPage).toContain("•••••••611");
+  });
+
+  it("takes SQL and regex characters literally, refuses a 1,000-character search and reversed dates beside the field", async () => {
+    for (const q of ["' or 1=1 --", "%", "_", ".*", "\\", "雅%婷", "(?<x>)"]) {
+      expect(await listed(`q=${encodeURIComponent(q)}`), q).toEqual([]);
+    }
+    const long = await get(`/admin/members?q=${"雅".repeat(1000)}`, cookieOf(admin));
+    expect(long.status).toBe(200);
+    const longHtml = await long.text();
+    expect(longHtml).toContain("搜尋字串最多 100 個字");
+    expect(longHtml).toContain('aria-invalid="true"');
+    const reversed = await (await get("/admin/members?from=2026-05-10&to=2026-05-01", cookieOf(admin))).text();
+    expect(reversed).toContain("迄日不能早於起日");
+    const badDate = await (await get("/admin/members?from=2026-13-45", cookieOf(admin))).text();
+    expect(badDate).toContain("請輸入正確的日期");
+  });
+
+  it("pages by 25 with a keyset cursor, newest members first, no row twice", async () => {
+    for (let i = 0; i < 30; i++) await loyalty.newMember(db, { nameZh: `分頁${String(i).padStart(2, "0")}號` });
+    const page1 = await (await get(`/admin/members?q=${encodeURIComponent("分頁")}`, cookieOf(admin))).text();
+    const first = [...page1.matchAll(/>(HL\d+)</g)].map((m) => m[1]);
+    expect(first).toHaveLength(25);
+    const next = /href="(\/admin\/members\?[^"]*after=[^"]+)"/.exec(page1)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    const page2 = await (await get(next, cookieOf(admin))).text();
+    const second = [...page2.matchAll(/>(HL\d+)</g)].map((m) => m[1]);
+    expect(second).toHaveLength(5);
+    expect(new Set([...first, ...second]).size).toBe(30);
+    expect((await get("/admin/members?after=garbage", cookieOf(admin))).status).toBe(200);
+  });
+});
+
+describe("one member in the console", () => {
+  it("masks for a clerk, reveals for a manager (audited), and refuses a clerk's reveal", async () => {
+    const page = `/admin/members/${yating.id}`;
+    const clerkView = await (await get(page, cookieOf(clerk))).text();
+    expect(clerkView).toContain("林○婷");
+    expect(clerkView).not.toContain("yating@example.com");
+    expect(clerkView).not.toContain("1990-05-17");
+    expect((await post(page, { intent: "reveal" }, cookieOf(clerk))).status).toBe(403);
+    expect(await auditRows("member.revealed", yating.id)).toHaveLength(0);
+
+    const revealed = await post(page, { intent: "reveal" }, cookieOf(manager));
+    expect(revealed.status).toBe(200);
+    const html = await revealed.text();
+    expect(html).toContain("林雅婷");
+    expect(html).toContain("+886912345611");
+    expect(html).toContain("yating@example.com");
+    const rows = await auditRows("member.revealed", yating.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.actorUserId).toBe(manager.userId);
+    expect(JSON.stringify(rows[0]?.changes)).not.toContain("林雅婷");
+    expect((await get("/admin/members/not-a-uuid", cookieOf(admin))).status).toBe(404);
+  });
+
+  it("disables with a reason (ending the member's sessions) once, enables again; refuses without a reason", async () => {
+    const member = await loyalty.newMember(db, { nameZh: "停用測試" });
+    const page = `/admin/members/${member.id}`;
+    await db.insert(schema.authSession).values({
+      id: crypto.randomUUID(),
+      token: crypto.randomUUID(),
+      userId: member.userId,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await post(page, { intent: "disable", reason: "x" }, cookieOf(manager))).status).toBe(403);
+    const noReason = await post(page, { intent: "disable", reason: "   " }, cookieOf(admin));
+    expect(noReason.status).toBe(400);
+    expect(await noReason.text()).toContain("請填寫原因");
+    const disabled = await post(page, { intent: "disable", reason: "客訴調查中" }, cookieOf(admin));
+    expect(disabled.headers.get("location")).toBe(`${page}?done=disable`);
+    const again = await post(page, { intent: "disable", reason: "再一次" }, cookieOf(admin));
+    expect(again.status).toBe(302);
+    expect(await auditRows("member.disabled", member.id)).toHaveLength(1);
+    const { eq } = await import("drizzle-orm");
+    expect(await db.select().from(schema.authSession).where(eq(schema.authSession.userId, member.userId))).toHaveLength(
+      0,
+    );
+    expect(await (await get(page, cookieOf(admin))).text()).toContain('data-testid="member-disabled"');
+    await post(page, { intent: "enable", reason: "調查結束" }, cookieOf(admin));
+    const [after] = await db.select().from(schema.member).where(eq(schema.member.id, member.id));
+    expect(after?.disabled).toBe(false);
+
+    // A deleted (anonymised) member cannot be changed.
+    const gone = await loyalty.newMember(db, { nameZh: "已刪除", disabled: true, deletedAt: new Date() });
+    const refused = await post(`/admin/members/${gone.id}`, { intent: "enable", reason: "試試" }, cookieOf(admin));
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("已刪除帳號");
+  });
+
+  it("cancels an unused coupon (the points come back) once, adds a note, and refuses a used or foreign coupon", async () => {
+    const member = await loyalty.newMember(db, { nameZh: "優惠測試" });
+    await points.adjustPoints(db, { memberId: member.id, amount: 500, reason: "seed", idempotencyKey: "seed" });
+    const [item] = await db
+      .insert(schema.reward)
+      .values({ name: "NT$100 折價券", kind: "amount-off", amountOff: 100, pointsCost: 300 })
+      .returning();
+    const { coupon } = await rewards.redeemReward(db, {
+      memberId: member.id,
+      rewardId: item?.id ?? "",
+      idempotencyKey: "c1",
+    });
+    const page = `/admin/members/${member.id}`;
+    const other = await loyalty.newMember(db);
+    const foreign = await post(
+      `/admin/members/${other.id}`,
+      { intent: "cancel-coupon", couponId: coupon.id },
+      cookieOf(admin),
+    );
+    expect(foreign.status).toBe(404);
+    const cancelled = await post(page, { intent: "cancel-coupon", couponId: coupon.id }, cookieOf(admin));
+    expect(cancelled.status).toBe(302);
+    expect((await points.memberPoints(db, member.id)).balance).toBe(500);
+    await post(page, { intent: "cancel-coupon", couponId: coupon.id }, cookieOf(admin));
+    expect(await auditRows("coupon.cancelled", coupon.id)).toHaveLength(1);
+
+    const emptyNote = await post(page, { intent: "note", note: "" }, cookieOf(manager));
+    expect(emptyNote.status).toBe(400);
+    expect(await emptyNote.text()).toContain("請輸入備註");
+    expect((await post(page, { intent: "note", note: "想看大理石" }, cookieOf(clerk))).status).toBe(403);
+    expect(
+      (await post(page, { intent: "note", note: "來電詢問<script>alert(1)</script>" }, cookieOf(manager))).status,
+    ).toBe(302);
+    const html = await (await get(page, cookieOf(admin))).text();
+    expect(html).toContain("來電詢問&lt;script&gt;");
+    const notes = await auditRows("member.note_added", member.id);
+    expect(notes).toHaveLength(1);
+    expect(JSON.stringify(notes[0]?.changes)).not.toContain("來電詢問");
+    for (const [type, body] of [
+      ["application/json", JSON.stringify({ intent: "note", note: "x" })],
+      ["text/plain", "intent=note&note=x"],
+    ] as const) {
+      const response = await fetch(`${base}${page}`, {
+        method: "POST",
+        body,
+        headers: { origin: base, "content-type": type, cookie: cookieOf(admin) },
+      });
+      expect(response.status, type).toBe(415);
+    }
+    expect(await audit.verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+});
