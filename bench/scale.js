@@ -372,7 +372,7 @@ async function main() {
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     writeFileSync(path.join(root, "bench", "results", "scale.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
-      "figure            instances  req/s   p50 ms  p95 ms  ÷ healthz  app CPU ms/req  most PG connections per instance",
+      "figure                    instances  req/s   p50 ms  p95 ms  ÷ healthz  app CPU ms/req  most PG connections per instance",
     );
     for (const [label, summary] of [
       ["1", one],
@@ -382,7 +382,7 @@ async function main() {
       for (const name of Object.keys(targets)) {
         const f = summary[name];
         console.log(
-          `${name.padEnd(18)}${label.padEnd(11)}${f.rps.toFixed(0).padEnd(8)}${f.p50Ms.toFixed(1).padEnd(8)}${f.p95Ms
+          `${name.padEnd(26)}${label.padEnd(11)}${f.rps.toFixed(0).padEnd(8)}${f.p50Ms.toFixed(1).padEnd(8)}${f.p95Ms
             .toFixed(1)
             .padEnd(
               8,
