@@ -32,6 +32,7 @@ export default [
         route("coupon", "routes/admin/counter/coupon.tsx"),
       ]),
       route("members", "routes/admin/members/index.tsx"),
+      route("members/export", "routes/admin/members/export.ts"),
       route("members/:memberId", "routes/admin/members/member.tsx"),
       route("members/:memberId/adjust", "routes/admin/adjust.tsx"),
       route("approvals", "routes/admin/approvals.tsx"),

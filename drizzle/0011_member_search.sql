@@ -18,4 +18,5 @@ CREATE TABLE "member_note" (
 ALTER TABLE "member" ADD COLUMN "name_grams" text[] GENERATED ALWAYS AS (member_name_grams(name_zh)) STORED;--> statement-breakpoint
 ALTER TABLE "member_note" ADD CONSTRAINT "member_note_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "member_note_member_idx" ON "member_note" USING btree ("member_id","created_at");--> statement-breakpoint
+CREATE INDEX "coupon_member_issued_idx" ON "coupon" USING btree ("member_id","issued_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "member_name_grams_idx" ON "member" USING gin ("name_grams");

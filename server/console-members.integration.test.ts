@@ -246,4 +246,36 @@ describe("one member in the console", () => {
     }
     expect(await audit.verifyAuditChain(db)).toMatchObject({ ok: true });
   });
+
+  it("exports the filtered list as CSV for admins only, formulas neutralised, consents included, audited", async () => {
+    await loyalty.newMember(db, { nameZh: '=HYPERLINK("http://x")', phoneNumber: "+886912345644", marketingSms: true });
+    await loyalty.newMember(db, { nameZh: "@雅婷", phoneNumber: "+886912345655" });
+    expect((await get("/admin/members/export", cookieOf(manager))).status).toBe(403);
+    expect((await get("/admin/members/export", cookieOf(clerk))).status).toBe(403);
+    expect((await get("/admin/members/export?from=2026-99-99", cookieOf(admin))).status).toBe(400);
+    const response = await get(`/admin/members/export?q=${encodeURIComponent("0912-345-644")}`, cookieOf(admin));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(
+      /attachment; filename="members-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    const csv = (await response.text()).replace(/^\uFEFF/, "");
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "member_number,name,phone,email,tier,balance,disabled,signed_up_at,signup_method,marketing_sms,marketing_email,marketing_line",
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
+    expect(lines[1]).toContain(`"+886912345644"`.replace('"+', `"'+`));
+    expect(lines[1]).toMatch(/"true","false","false"$/);
+    const all = (
+      await (await get(`/admin/members/export?q=${encodeURIComponent("雅婷")}`, cookieOf(admin))).text()
+    ).trim();
+    expect(all).toContain(`"'@雅婷"`);
+    expect(all).toContain(`"林雅婷"`);
+    const { eq } = await import("drizzle-orm");
+    const exports = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "member.exported"));
+    expect(exports).toHaveLength(2);
+    expect(exports[0]?.actorUserId).toBe(admin.userId);
+  });
 });

@@ -355,6 +355,7 @@ export const consoleEn = {
   "console.members.error.coupon_used": "This coupon was used and cannot be cancelled",
   "console.members.error.coupon_not_found": "No such coupon",
 
+  "console.members.export": "Download CSV (these filters; recorded in the audit log)",
   "console.forbidden.title": "No permission",
   "console.forbidden.body": "Your role cannot use this page or action. Ask an administrator if you need it.",
   "console.notFound.title": "Page not found",

@@ -337,6 +337,7 @@ export const consoleZhTW = {
   "console.members.error.coupon_used": "這張優惠券已使用，無法取消",
   "console.members.error.coupon_not_found": "找不到這張優惠券",
 
+  "console.members.export": "下載 CSV（依目前篩選，會記錄在稽核紀錄）",
   "console.forbidden.title": "沒有權限",
   "console.forbidden.body": "您的角色無法使用這個頁面或操作。如需權限，請洽管理員。",
   "console.notFound.title": "找不到頁面",

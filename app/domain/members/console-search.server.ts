@@ -80,43 +80,47 @@ export function maskPhone(e164: string): string {
   return `${"•".repeat(Math.max(local.length - 3, 0))}${local.slice(-3)}`;
 }
 
+/** The conditions of a search (without the page cursor). */
+function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; where: (SQL | undefined)[] } {
+  const { kind, value } = classifySearch((search.q ?? "").slice(0, MEMBER_SEARCH_MAX));
+  const linked = exists(
+    db
+      .select({ one: sql`1` })
+      .from(authAccount)
+      .where(and(eq(authAccount.userId, member.userId), eq(authAccount.providerId, "line"))),
+  );
+  return {
+    kind,
+    where: [
+      kind === "number" ? eq(member.memberNumber, value) : undefined,
+      kind === "email" ? or(eq(member.email, value), eq(member.pendingEmail, value)) : undefined,
+      kind === "phone" ? eq(member.phoneNumber, value) : undefined,
+      kind === "name"
+        ? and(arrayContains(member.nameGrams, nameGramsOf(value)), ilike(member.nameZh, `%${escapeLike(value)}%`))
+        : undefined,
+      search.tier ? eq(loyaltyAccount.tier, search.tier as "basic") : undefined,
+      search.disabled === true
+        ? eq(member.disabled, true)
+        : search.disabled === false
+          ? eq(member.disabled, false)
+          : undefined,
+      search.hasLine === true ? linked : search.hasLine === false ? sql`not ${linked}` : undefined,
+      search.signedUpFrom ? gte(member.createdAt, search.signedUpFrom) : undefined,
+      search.signedUpTo ? lt(member.createdAt, search.signedUpTo) : undefined,
+    ],
+  };
+}
+
+function afterCursor(cursor: { createdAt: Date; id: string } | null): SQL | undefined {
+  return cursor
+    ? or(lt(member.createdAt, cursor.createdAt), and(eq(member.createdAt, cursor.createdAt), lt(member.id, cursor.id)))
+    : undefined;
+}
+
 export async function searchMembers(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.view");
-  const { kind, value } = classifySearch((search.q ?? "").slice(0, MEMBER_SEARCH_MAX));
-  const cursor = decodeCursor(search.after);
-  const where: (SQL | undefined)[] = [
-    kind === "number" ? eq(member.memberNumber, value) : undefined,
-    kind === "email" ? or(eq(member.email, value), eq(member.pendingEmail, value)) : undefined,
-    kind === "phone" ? eq(member.phoneNumber, value) : undefined,
-    kind === "name"
-      ? and(arrayContains(member.nameGrams, nameGramsOf(value)), ilike(member.nameZh, `%${escapeLike(value)}%`))
-      : undefined,
-    search.tier ? eq(loyaltyAccount.tier, search.tier as "basic") : undefined,
-    search.disabled === true
-      ? eq(member.disabled, true)
-      : search.disabled === false
-        ? eq(member.disabled, false)
-        : undefined,
-    search.hasLine === true || search.hasLine === false
-      ? (() => {
-          const linked = exists(
-            db
-              .select({ one: sql`1` })
-              .from(authAccount)
-              .where(and(eq(authAccount.userId, member.userId), eq(authAccount.providerId, "line"))),
-          );
-          return search.hasLine ? linked : sql`not ${linked}`;
-        })()
-      : undefined,
-    search.signedUpFrom ? gte(member.createdAt, search.signedUpFrom) : undefined,
-    search.signedUpTo ? lt(member.createdAt, search.signedUpTo) : undefined,
-    cursor
-      ? or(
-          lt(member.createdAt, cursor.createdAt),
-          and(eq(member.createdAt, cursor.createdAt), lt(member.id, cursor.id)),
-        )
-      : undefined,
-  ];
+  const { kind, where } = memberWhere(db, search);
+  where.push(afterCursor(decodeCursor(search.after)));
   const rows = await db
     .select({
       id: member.id,
@@ -156,4 +160,81 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
     ),
     nextAfter: more && last ? `${last.createdAt.toISOString()}|${last.id}` : null,
   };
+}
+
+/** A CSV cell: quoted, and a leading = + - @ tab or CR neutralised (spreadsheet formula injection). */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export const MEMBER_CSV_COLUMNS = [
+  "member_number",
+  "name",
+  "phone",
+  "email",
+  "tier",
+  "balance",
+  "disabled",
+  "signed_up_at",
+  "signup_method",
+  "marketing_sms",
+  "marketing_email",
+  "marketing_line",
+] as const;
+
+/**
+ * Every member the search finds, for the CSV export (admins, `member.export`), in batches of 1,000 by the same
+ * keyset as the pages: a large export streams instead of holding the member base in memory.
+ */
+export async function* memberExportRows(db: Database, actor: StaffActor, search: MemberSearch) {
+  requirePermission(actor, "member.export");
+  let cursor: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const { where } = memberWhere(db, search);
+    where.push(afterCursor(cursor));
+    const batch = await db
+      .select({
+        id: member.id,
+        memberNumber: member.memberNumber,
+        nameZh: member.nameZh,
+        phoneNumber: member.phoneNumber,
+        email: member.email,
+        tier: loyaltyAccount.tier,
+        balance: loyaltyAccount.balance,
+        disabled: member.disabled,
+        createdAt: member.createdAt,
+        signupMethod: member.signupMethod,
+        marketingSms: member.marketingSms,
+        marketingEmail: member.marketingEmail,
+        marketingLine: member.marketingLine,
+      })
+      .from(member)
+      .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
+      .where(and(...where))
+      .orderBy(desc(member.createdAt), desc(member.id))
+      .limit(1000);
+    for (const r of batch) {
+      yield [
+        r.memberNumber,
+        r.nameZh,
+        r.phoneNumber,
+        r.email,
+        r.tier ?? "basic",
+        r.balance ?? 0,
+        r.disabled,
+        r.createdAt.toISOString(),
+        r.signupMethod,
+        r.marketingSms,
+        r.marketingEmail,
+        r.marketingLine,
+      ]
+        .map(csvCell)
+        .join(",");
+    }
+    const last = batch.at(-1);
+    if (batch.length < 1000 || !last) return;
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
 }

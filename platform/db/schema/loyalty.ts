@@ -241,6 +241,8 @@ export const coupon = pgTable(
   },
   (t) => [
     index("coupon_member_idx").on(t.memberId, t.rewardId),
+    /** A member's coupons newest first (member center, console): no sort of a heavy member's whole list. */
+    index("coupon_member_issued_idx").on(t.memberId, t.issuedAt.desc()),
     /** The counter's day list (ADR 022). */
     index("coupon_used_store_idx").on(t.usedStoreId, t.usedAt),
   ],

@@ -3,63 +3,27 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import { inputClass } from "~/components/ui/input-class";
-import { MEMBER_SEARCH_MAX, searchMembers } from "~/domain/members/console-search.server";
+import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { hasPermission } from "~/domain/staff/permissions";
 import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { addDays, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
+import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
-
-const TIERS = ["basic", "silver", "gold"] as const;
+import { memberFilters, TIERS } from "./filters.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.title");
-
-function taipeiDay(value: string) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  const at = fromTaipeiWallClock(date);
-  return Number.isNaN(at.getTime()) || date.month > 12 || date.day > 31 ? null : date;
-}
 
 /** Member search (any staff; names in full for managers and admins): one box, filters, 25 a page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requirePermission(context, "member.view");
   const t = serverT(request);
-  const url = new URL(request.url);
-  const get = (name: string) => (url.searchParams.get(name) ?? "").trim();
-  const q = get("q");
-  const filters = {
-    q: q.slice(0, 1000),
-    tier: get("tier"),
-    status: get("status"),
-    line: get("line"),
-    from: get("from"),
-    to: get("to"),
-  };
-  const errors: Record<string, string[]> = {};
-  if (q.length > MEMBER_SEARCH_MAX) errors.q = [t("console.members.error.tooLong", { max: MEMBER_SEARCH_MAX })];
-  const from = filters.from ? taipeiDay(filters.from) : null;
-  const to = filters.to ? taipeiDay(filters.to) : null;
-  if (filters.from && !from) errors.from = [t("console.audit.error.date")];
-  if (filters.to && !to) errors.to = [t("console.audit.error.date")];
-  const fromAt = from ? fromTaipeiWallClock(from) : null;
-  const toAt = to ? fromTaipeiWallClock(addDays(to, 1)) : null;
-  if (fromAt && toAt && toAt <= fromAt) errors.to = [t("console.audit.error.order")];
-  const valid = Object.keys(errors).length === 0;
+  const { filters, errors, search, valid } = memberFilters(new URL(request.url), t);
   const result = valid
-    ? await searchMembers(getApp(context).db, actor, {
-        q,
-        tier: (TIERS as readonly string[]).includes(filters.tier) ? filters.tier : null,
-        disabled: filters.status === "disabled" ? true : filters.status === "active" ? false : null,
-        hasLine: filters.line === "yes" ? true : filters.line === "no" ? false : null,
-        signedUpFrom: fromAt,
-        signedUpTo: toAt,
-        after: url.searchParams.get("after"),
-      })
+    ? await searchMembers(getApp(context).db, actor, search)
     : { kind: "all" as const, rows: [], nextAfter: null };
   const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
   if (result.nextAfter) next.set("after", result.nextAfter);
@@ -69,7 +33,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     kind: result.kind,
     rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     nextHref: result.nextAfter ? `/admin/members?${next.toString()}` : null,
-    searched: Boolean(q || filters.tier || filters.status || filters.line || filters.from || filters.to),
+    canExport: hasPermission(actor, "member.export"),
+    exportHref: `/admin/members/export?${new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString()}`,
+    searched: Boolean(filters.q || filters.tier || filters.status || filters.line || filters.from || filters.to),
   };
 }
 
@@ -164,7 +130,14 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
           {dateField("from", t("console.members.signedUpFrom"))}
           {dateField("to", t("console.members.signedUpTo"))}
         </div>
-        <Button type="submit">{t("console.members.submit")}</Button>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit">{t("console.members.submit")}</Button>
+          {loaderData.canExport ? (
+            <a href={loaderData.exportHref} className="text-sm underline underline-offset-4" download>
+              {t("console.members.export")}
+            </a>
+          ) : null}
+        </div>
       </Form>
 
       {loaderData.rows.length === 0 ? (

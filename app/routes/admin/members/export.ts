@@ -1,0 +1,69 @@
+import type { Database } from "@platform/db/client";
+import { data } from "react-router";
+import { recordAudit } from "~/domain/audit/audit.server";
+import { MEMBER_CSV_COLUMNS, memberExportRows } from "~/domain/members/console-search.server";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { requestNow } from "~/lib/clock.server";
+import { consoleAudit } from "~/lib/console.server";
+import { getApp } from "~/lib/context.server";
+import { serverT } from "~/lib/i18n.server";
+import { taipeiIsoDate } from "~/lib/time";
+import type { Route } from "./+types/export";
+import { memberFilters } from "./filters.server";
+
+/**
+ * The member list as CSV (admins, `member.export`), with the same filters as the search page, the consent
+ * flags, streamed in batches. The export itself is audited (who, when, which filters) before the first row.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const actor = requirePermission(context, "member.export");
+  const url = new URL(request.url);
+  const { filters, search, valid } = memberFilters(url, serverT(request));
+  if (!valid) throw data(null, { status: 400 });
+  const now = requestNow(request, app.config);
+  await app.db.transaction(async (tx) => {
+    await recordAudit(
+      tx as unknown as Database,
+      {
+        context: consoleAudit(context, request),
+        action: "member.exported",
+        targetType: "member_export",
+        targetId: null,
+        after: { filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) },
+      },
+      now,
+    );
+  });
+  const rows = memberExportRows(app.db, actor, { ...search, after: null });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // A byte-order mark, so spreadsheet programs read the Chinese names as UTF-8.
+      controller.enqueue(encoder.encode(`\uFEFF${MEMBER_CSV_COLUMNS.join(",")}\r\n`));
+    },
+    async pull(controller) {
+      const chunk: string[] = [];
+      for (let i = 0; i < 500; i++) {
+        const next = await rows.next();
+        if (next.done) {
+          if (chunk.length) controller.enqueue(encoder.encode(chunk.join("")));
+          controller.close();
+          return;
+        }
+        chunk.push(`${next.value}\r\n`);
+      }
+      controller.enqueue(encoder.encode(chunk.join("")));
+    },
+    async cancel() {
+      await rows.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="members-${taipeiIsoDate(now)}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

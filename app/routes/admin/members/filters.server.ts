@@ -1,0 +1,47 @@
+import type { MemberSearch } from "~/domain/members/console-search.server";
+import { MEMBER_SEARCH_MAX } from "~/domain/members/console-search.server";
+import type { serverT } from "~/lib/i18n.server";
+import { addDays, fromTaipeiWallClock } from "~/lib/time";
+
+/** The member list's filters as the URL carries them (the search page and the CSV export read the same). */
+export const TIERS = ["basic", "silver", "gold"] as const;
+
+function taipeiDay(value: string) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  const check = new Date(Date.UTC(date.year, date.month - 1, date.day));
+  return check.getUTCMonth() === date.month - 1 && check.getUTCDate() === date.day ? date : null;
+}
+
+export function memberFilters(url: URL, t: ReturnType<typeof serverT>) {
+  const get = (name: string) => (url.searchParams.get(name) ?? "").trim();
+  const q = get("q");
+  const filters = {
+    q: q.slice(0, 1000),
+    tier: get("tier"),
+    status: get("status"),
+    line: get("line"),
+    from: get("from"),
+    to: get("to"),
+  };
+  const errors: Record<string, string[]> = {};
+  if (q.length > MEMBER_SEARCH_MAX) errors.q = [t("console.members.error.tooLong", { max: MEMBER_SEARCH_MAX })];
+  const from = filters.from ? taipeiDay(filters.from) : null;
+  const to = filters.to ? taipeiDay(filters.to) : null;
+  if (filters.from && !from) errors.from = [t("console.audit.error.date")];
+  if (filters.to && !to) errors.to = [t("console.audit.error.date")];
+  const fromAt = from ? fromTaipeiWallClock(from) : null;
+  const toAt = to ? fromTaipeiWallClock(addDays(to, 1)) : null;
+  if (fromAt && toAt && toAt <= fromAt) errors.to = [t("console.audit.error.order")];
+  const search: MemberSearch = {
+    q,
+    tier: (TIERS as readonly string[]).includes(filters.tier) ? filters.tier : null,
+    disabled: filters.status === "disabled" ? true : filters.status === "active" ? false : null,
+    hasLine: filters.line === "yes" ? true : filters.line === "no" ? false : null,
+    signedUpFrom: fromAt,
+    signedUpTo: toAt,
+    after: url.searchParams.get("after"),
+  };
+  return { filters, errors, search, valid: Object.keys(errors).length === 0 };
+}
