@@ -212,7 +212,12 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
                 .join("、")}
             </Row>
             <Row label={t("console.members.consents")}>
-              {m.consents.map((c) => `${c.kind} ${c.granted ? "✓" : "✗"} v${c.version}`).join("；")}
+              {m.consents
+                .map(
+                  (c) =>
+                    `${t(`console.members.consent.${c.kind}` as "console.members.consent.terms")} ${c.granted ? t("console.members.consent.yes") : t("console.members.consent.no")}（v${c.version}）`,
+                )
+                .join("；")}
             </Row>
             <Row label={t("console.members.sessions")} testId="member-sessions">
               {t("console.members.sessionsValue", { count: m.sessions.count, time: date(m.sessions.lastActiveAt) })}
@@ -234,7 +239,11 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           ) : null}
           {m.canManage && !m.deleted ? (
             <>
-              <Form method="post" className="space-y-3 border-t border-line pt-4">
+              <Form
+                method="post"
+                className="space-y-3 border-t border-line pt-4"
+                key={m.disabled ? "enable" : "disable"}
+              >
                 <Field
                   label={m.disabled ? t("console.members.enableReason") : t("console.members.disableReason")}
                   errors={form.errors("reason")}
@@ -271,7 +280,7 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           {t("console.members.coupons")}
         </h2>
         {m.coupons.length === 0 ? (
-          <p className="mt-2 text-sm text-muted">—</p>
+          <p className="mt-2 text-sm text-muted">{t("console.members.nothingYet")}</p>
         ) : (
           <ul className="mt-3 divide-y divide-line" data-testid="member-coupons">
             {m.coupons.map((c) => (
@@ -309,6 +318,7 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           <h2 id="ledger-title" className="text-lg font-semibold">
             {t("console.members.ledger")}
           </h2>
+          {m.entries.length === 0 ? <p className="mt-2 text-sm text-muted">{t("console.members.nothingYet")}</p> : null}
           <ol className="mt-3 divide-y divide-line text-sm" data-testid="member-ledger">
             {m.entries.map((e) => (
               <li key={e.id} className="flex justify-between gap-3 py-2">
@@ -327,6 +337,9 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           <h2 id="purchases-title" className="text-lg font-semibold">
             {t("console.members.purchases")}
           </h2>
+          {m.purchases.length === 0 ? (
+            <p className="mt-2 text-sm text-muted">{t("console.members.nothingYet")}</p>
+          ) : null}
           <ol className="mt-3 divide-y divide-line text-sm">
             {m.purchases.map((p) => (
               <li key={p.id} className="flex justify-between gap-3 py-2">
