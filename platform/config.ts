@@ -45,6 +45,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * "false" behind a pooler in transaction mode that cannot keep prepared statements (PgBouncer before 1.21,
+   * e.g. Debian 12's 1.18): the driver then sends every statement unprepared (docs/scaling.md).
+   */
+  DATABASE_PREPARE: z.enum(["true", "false"]).default("true"),
   DATA_DIR: z.string().min(1).default("./data"),
   SESSION_SECRET: secret.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -160,7 +165,7 @@ export type AppConfig = {
   port: number;
   host: string;
   publicBaseUrl: string;
-  database: { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string };
+  database: { kind: "postgres"; url: string; poolMax: number; prepare?: boolean } | { kind: "pglite"; dataDir: string };
   dataDir: string;
   secrets: { session: string };
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
@@ -300,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, prepare: e.DATABASE_PREPARE === "true" }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     secrets,

@@ -21,7 +21,9 @@ export type Schema = typeof schema;
 /** One type for both drivers: route code never knows which one it runs on. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
-export type DatabaseConfig = { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string };
+export type DatabaseConfig =
+  | { kind: "postgres"; url: string; poolMax: number; prepare?: boolean }
+  | { kind: "pglite"; dataDir: string };
 
 /** How to reach the same database outside Drizzle (the job queue opens its own connections). */
 export type DatabaseConnection = { driver: "postgres"; url: string } | { driver: "pglite"; client: PGlite };
@@ -72,6 +74,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     const client = instrumentPostgresClient(
       postgres(config.url, {
         max: config.poolMax,
+        // Off only behind a transaction-mode pooler that cannot keep prepared statements (DATABASE_PREPARE).
+        prepare: config.prepare ?? true,
         onnotice: () => {},
         // Fail a request in seconds, not the driver's default 30, when the server cannot be reached.
         connect_timeout: 5,

@@ -68,14 +68,9 @@ export const member = pgTable(
      * Chinese name (雅婷 finds 林雅婷) through a GIN index: works in any collation, on PostgreSQL and PGlite alike
      * (pg_trgm's trigrams need three characters and a locale that knows CJK letters). Computed by the database.
      */
-    nameGrams: text("name_grams")
-      .array()
-      .generatedAlwaysAs(sql`member_name_grams(name_zh)`),
+    nameGrams: text("name_grams").array().generatedAlwaysAs(sql`member_name_grams(name_zh)`),
   },
-  (t) => [
-    index("member_created_idx").on(t.createdAt),
-    index("member_name_grams_idx").using("gin", t.nameGrams),
-  ],
+  (t) => [index("member_created_idx").on(t.createdAt), index("member_name_grams_idx").using("gin", t.nameGrams)],
 );
 
 /** Notes staff keep about a member (console only; never shown to the member). */
