@@ -1,10 +1,10 @@
+import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import type { MemberSearch } from "~/domain/members/console-search.server";
 import { MEMBER_SEARCH_MAX } from "~/domain/members/console-search.server";
 import type { serverT } from "~/lib/i18n.server";
 import { addDays, fromTaipeiWallClock } from "~/lib/time";
 
 /** The member list's filters as the URL carries them (the search page and the CSV export read the same). */
-export const TIERS = ["basic", "silver", "gold"] as const;
 
 function taipeiDay(value: string) {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

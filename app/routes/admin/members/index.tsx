@@ -3,6 +3,7 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import { inputClass } from "~/components/ui/input-class";
+import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
@@ -13,7 +14,7 @@ import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
-import { memberFilters, TIERS } from "./filters.server";
+import { memberFilters } from "./filters.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.title");
 
