@@ -102,6 +102,8 @@ async function startInstance(name) {
       DATA_DIR: dataDir,
       DATABASE_URL: dbUrl,
       DATABASE_POOL_MAX: String(POOL_MAX),
+      // "false" through a transaction-mode pooler (docs/scaling.md, PgBouncer).
+      DATABASE_PREPARE: process.env.DATABASE_PREPARE ?? "true",
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info",
     },
     stdio: ["ignore", fd, fd],
