@@ -544,9 +544,14 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
     const english = await get("/our-store?city=tainan", { cookie: "locale=en" });
     expect(english.headers.get("x-render-cache")).toBeNull();
     expect(await english.text()).toContain("Tainan Showroom");
-    // A hard reload (no-cache), a pinned clock and a session always render.
+    // A client's no-cache does not bypass the cache (anyone could force a render per request: issue 17).
+    for (const headers of <Record<string, string>[]>[{ "cache-control": "no-cache" }, { pragma: "no-cache" }]) {
+      const response = await get("/our-store?city=tainan", headers);
+      expect(response.headers.get("x-render-cache"), JSON.stringify(headers)).toBe("hit");
+      await response.text();
+    }
+    // A pinned clock (APP_ENV=test only) and a session always render.
     for (const headers of <Record<string, string>[]>[
-      { "cache-control": "no-cache" },
       pinned(WEDNESDAY_MORNING),
       { cookie: "better-auth.session_token=abc" },
     ]) {
@@ -583,6 +588,11 @@ describe("the public catalogue over HTTP (APP_ENV=test, demo content seeded)", (
   it("ignores X-Test-Now outside APP_ENV=test, and without the run's secret", async () => {
     const dev = await fetch(`${devBase}/our-store`, { headers: pinned(SUNDAY_NIGHT) });
     expect(await dev.text()).not.toContain("臺北時間 21:15");
+    // Nor does the header bypass the render cache there (it would force a render per request).
+    await (await fetch(`${devBase}/our-store?city=hualien`)).text();
+    const again = await fetch(`${devBase}/our-store?city=hualien`, { headers: pinned(SUNDAY_NIGHT) });
+    expect(again.headers.get("x-render-cache")).toBe("hit");
+    await again.text();
     for (const secret of [undefined, "wrong-secret-wrong-secret-wrong-secret-00"]) {
       const headers: Record<string, string> = { "x-test-now": SUNDAY_NIGHT, "cache-control": "no-cache" };
       if (secret) headers["x-test-hooks-secret"] = secret;

@@ -234,7 +234,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   );
 
   // ETags for public pages; `private, no-store` for any request with a session.
-  app.use(httpCache({ renderCacheMs: config.renderCacheMs }));
+  app.use(httpCache({ renderCacheMs: config.renderCacheMs, testClock: config.appEnv === "test" }));
 
   app.use(pagesWhileDatabaseUnavailable);
   app.all(

@@ -15,8 +15,10 @@ import { SESSION_COOKIE_NAMES } from "../app/lib/session-cookie";
  *    header, so the client keeps the policy (and nonce) stored with its copy of the body.
  * 3. A render cache in front of public pages (what a CDN does with `s-maxage`, kept briefly in the
  *    instance): the same URL in the same locale is rendered at most once per `renderCacheMs`; other
- *    anonymous requests get the stored body with their own fresh nonce put in. A request asking
- *    `Cache-Control: no-cache` (a hard reload) or pinning the clock (X-Test-Now) is always rendered.
+ *    anonymous requests get the stored body with their own fresh nonce put in. A client's
+ *    `Cache-Control: no-cache` does **not** bypass it (anyone could otherwise force a render per request,
+ *    issue 17); `RENDER_CACHE_MS=0` turns it off. Under APP_ENV=test only, a request pinning the clock
+ *    (X-Test-Now) is rendered, since its page depends on that time.
  */
 const PRIVATE_COOKIES: readonly string[] = [...SESSION_COOKIE_NAMES, "toast"];
 /** Headers that belong to one response, never to a stored page. */
@@ -77,11 +79,13 @@ type StoredPage = {
 export type HttpCacheOptions = {
   /** How long a rendered public page is reused within this instance; 0 turns the render cache off. */
   renderCacheMs?: number;
+  /** APP_ENV=test: a request pinning the clock (X-Test-Now) is rendered for that time, never from the cache. */
+  testClock?: boolean;
   /** Most pages kept (least recently stored go first). */
   maxEntries?: number;
 };
 
-export function httpCache({ renderCacheMs = 5_000, maxEntries = 500 }: HttpCacheOptions = {}) {
+export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock = false }: HttpCacheOptions = {}) {
   const store = new Map<string, StoredPage>();
 
   const remember = (key: string, page: StoredPage) => {
@@ -100,13 +104,7 @@ export function httpCache({ renderCacheMs = 5_000, maxEntries = 500 }: HttpCache
     // HEAD answers carry no body to hash; they get the same Cache-Control without an ETag.
     const cacheable = req.method === "GET";
     const nonce = res.locals.nonce as string | undefined;
-    const renderCacheable =
-      cacheable &&
-      renderCacheMs > 0 &&
-      !privateRequest &&
-      !req.get("x-test-now") &&
-      !/no-cache/.test(req.get("cache-control") ?? "") &&
-      !/no-cache/.test(req.get("pragma") ?? "");
+    const renderCacheable = cacheable && renderCacheMs > 0 && !privateRequest && !(testClock && req.get("x-test-now"));
     const key = `${localeCookie(cookieHeader)}|${req.originalUrl}`;
 
     if (renderCacheable) {
