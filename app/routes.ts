@@ -41,6 +41,7 @@ export default [
       route("staff/invite", "routes/admin/staff/invite.tsx"),
       route("staff/:userId", "routes/admin/staff/member.tsx"),
       route("audit", "routes/admin/audit.tsx"),
+      route("api-keys", "routes/admin/api-keys.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

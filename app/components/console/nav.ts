@@ -12,6 +12,7 @@ export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: 
   { to: "/admin/members", label: "console.nav.members", permission: "member.view" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
   { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage" },
+  { to: "/admin/api-keys", label: "console.nav.keys", permission: "apikeys.manage" },
   { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view" },
   { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
 ];

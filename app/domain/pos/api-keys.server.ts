@@ -1,9 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
-import { apiKey } from "@platform/db/schema";
-import { and, eq, isNull } from "drizzle-orm";
+import { apiKey, store } from "@platform/db/schema";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
+import type { StaffActor } from "../staff/actor";
+import { StaffError } from "../staff/errors";
+import { requirePermission } from "../staff/guard.server";
 
 export type ApiKey = typeof apiKey.$inferSelect;
+
+/** Requests a key may make per minute (counted across instances; the POS API answers 429 above it). */
+export const API_REQUESTS_PER_MINUTE = 600;
 
 function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
@@ -49,4 +56,91 @@ export async function authenticateApiKey(db: Database, secret: string, now = new
     key.lastUsedAt = now;
   }
   return key;
+}
+
+// ─── The console's key pages (admins, `apikeys.manage`; ADR 020: permission check and audit in one transaction) ──
+
+/** Every key, newest first, with its store's name. */
+export async function listApiKeys(db: Database, actor: StaffActor) {
+  requirePermission(actor, "apikeys.manage");
+  return db
+    .select({
+      id: apiKey.id,
+      name: apiKey.name,
+      prefix: apiKey.prefix,
+      storeId: apiKey.storeId,
+      storeName: store.name,
+      createdAt: apiKey.createdAt,
+      lastUsedAt: apiKey.lastUsedAt,
+      revokedAt: apiKey.revokedAt,
+    })
+    .from(apiKey)
+    .innerJoin(store, eq(store.id, apiKey.storeId))
+    .orderBy(desc(apiKey.createdAt))
+    .limit(500);
+}
+
+/** A new key for a store, named; the secret is returned once (only its hash is kept). */
+export async function createApiKeyInConsole(
+  db: Database,
+  actor: StaffActor,
+  input: { storeId: string; name: string },
+  audit: AuditContext,
+  now = new Date(),
+): Promise<{ key: ApiKey; secret: string }> {
+  requirePermission(actor, "apikeys.manage");
+  const name = input.name.trim();
+  if (!name || name.length > 50) throw new StaffError("invalid_name", "1–50 characters", "name");
+  const [known] = await db.select({ id: store.id }).from(store).where(eq(store.id, input.storeId));
+  if (!known) throw new StaffError("unknown_store", "Unknown store", "storeId");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const created = await createApiKey(t, { storeId: input.storeId, name });
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: "api_key.created",
+        targetType: "api_key",
+        targetId: created.key.id,
+        after: { storeId: input.storeId, name, prefix: created.key.prefix },
+      },
+      now,
+    );
+    return created;
+  });
+}
+
+/** Revokes a key at once (its next request is a 401); one conditional update, audited once. */
+export async function revokeApiKeyInConsole(
+  db: Database,
+  actor: StaffActor,
+  id: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<boolean> {
+  requirePermission(actor, "apikeys.manage");
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [revoked] = await t
+      .update(apiKey)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKey.id, id), isNull(apiKey.revokedAt)))
+      .returning({ id: apiKey.id, name: apiKey.name });
+    if (!revoked) return false;
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: "api_key.revoked",
+        targetType: "api_key",
+        targetId: id,
+        before: { revoked: false },
+        after: { revoked: true },
+      },
+      now,
+    );
+    return true;
+  });
 }

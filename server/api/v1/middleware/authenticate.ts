@@ -6,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type ApiKey, authenticateApiKey } from "../../../../app/domain/pos/api-keys.server";
 import { fail } from "../errors";
 
-export const API_REQUESTS_PER_MINUTE = 600;
+export { API_REQUESTS_PER_MINUTE } from "../../../../app/domain/pos/api-keys.server";
 
 type Locals = { apiKey: ApiKey };
 
