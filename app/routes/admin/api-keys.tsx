@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { CopyField } from "~/components/console/copy-field";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -80,39 +80,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 function CreatedSecret({ name, secret }: { name: string; secret: string }) {
   const t = useConsoleT();
-  const [copied, setCopied] = useState(false);
   return (
     <section className="mt-6 space-y-3 rounded-2xl border border-success-700/30 bg-white p-5" data-testid="key-created">
       <Alert tone="success" title={t("console.keys.createdTitle", { name })}>
         {t("console.keys.createdBody")}
       </Alert>
-      <label htmlFor="key-secret" className="block text-sm font-medium">
-        {t("console.keys.secret")}
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <input
-          id="key-secret"
-          readOnly
-          value={secret}
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-h-11 min-w-0 flex-1 rounded-xl border border-line bg-sand/40 px-3 font-mono text-sm"
-          data-testid="key-secret"
-        />
-        <Button
-          type="button"
-          variant="secondary"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(secret);
-              setCopied(true);
-            } catch {
-              setCopied(false);
-            }
-          }}
-        >
-          {copied ? t("console.staff.invite.copied") : t("console.keys.copy")}
-        </Button>
-      </div>
+      <CopyField
+        id="key-secret"
+        label={t("console.keys.secret")}
+        value={secret}
+        copyLabel={t("console.keys.copy")}
+        testId="key-secret"
+      />
     </section>
   );
 }

@@ -1,9 +1,8 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
+import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { ErrorList } from "~/components/ui/field";
-import { inputClass } from "~/components/ui/input-class";
 import {
   AUDIT_MAX_RANGE_DAYS,
   auditActions,
@@ -134,64 +133,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   await readForm(request);
   await runAuditCheck(app.db, requestNow(request, app.config));
   return redirect("/admin/audit?checked=1");
-}
-
-function FilterSelect({
-  name,
-  label,
-  value,
-  options,
-}: {
-  name: FilterName;
-  label: string;
-  value: string;
-  options: { value: string; label: string }[];
-}) {
-  const t = useConsoleT();
-  return (
-    <label className="text-sm">
-      <span className="block font-medium">{label}</span>
-      <select name={name} defaultValue={value} className={cn(inputClass, "select-chevron mt-1")}>
-        <option value="">{t("console.audit.any")}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function FilterInput({
-  name,
-  label,
-  value,
-  errors,
-  type = "text",
-}: {
-  name: FilterName;
-  label: string;
-  value: string;
-  errors?: string[];
-  type?: "text" | "date";
-}) {
-  const errorId = `audit-${name}-error`;
-  return (
-    <label className="text-sm">
-      <span className="block font-medium">{label}</span>
-      <input
-        type={type}
-        name={name}
-        defaultValue={value}
-        maxLength={200}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? errorId : undefined}
-        className={cn(inputClass, "mt-1")}
-      />
-      <ErrorList id={errorId} errors={errors} />
-    </label>
-  );
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
@@ -40,51 +41,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function Select({
-  name,
-  label,
-  value,
-  options,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  options: [string, string][];
-}) {
-  const t = useConsoleT();
-  return (
-    <label className="text-sm">
-      <span className="block font-medium">{label}</span>
-      <select name={name} defaultValue={value} className={cn(inputClass, "select-chevron mt-1")}>
-        <option value="">{t("console.audit.any")}</option>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 export default function MemberSearch({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   const { filters, errors } = loaderData;
-  const dateField = (name: "from" | "to", label: string) => (
-    <label className="text-sm">
-      <span className="block font-medium">{label}</span>
-      <input
-        type="date"
-        name={name}
-        defaultValue={filters[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `members-${name}-error` : undefined}
-        className={cn(inputClass, "mt-1")}
-      />
-      <ErrorList id={`members-${name}-error`} errors={errors[name]} />
-    </label>
-  );
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
       <h1 className="font-serif text-3xl font-semibold">{t("console.members.title")}</h1>
@@ -104,32 +64,44 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
           <ErrorList id="members-q-error" errors={errors.q} />
         </label>
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-          <Select
+          <FilterSelect
             name="tier"
             label={t("console.members.tier")}
             value={filters.tier}
-            options={TIERS.map((tier) => [tier, t(`console.counter.tier.${tier}`)])}
+            options={TIERS.map((tier) => ({ value: tier, label: t(`console.counter.tier.${tier}`) }))}
           />
-          <Select
+          <FilterSelect
             name="status"
             label={t("console.staff.status")}
             value={filters.status}
             options={[
-              ["active", t("console.staff.status.active")],
-              ["disabled", t("console.staff.status.disabled")],
+              { value: "active", label: t("console.staff.status.active") },
+              { value: "disabled", label: t("console.staff.status.disabled") },
             ]}
           />
-          <Select
+          <FilterSelect
             name="line"
             label={t("console.members.line")}
             value={filters.line}
             options={[
-              ["yes", t("console.members.line.yes")],
-              ["no", t("console.members.line.no")],
+              { value: "yes", label: t("console.members.line.yes") },
+              { value: "no", label: t("console.members.line.no") },
             ]}
           />
-          {dateField("from", t("console.members.signedUpFrom"))}
-          {dateField("to", t("console.members.signedUpTo"))}
+          <FilterInput
+            name="from"
+            type="date"
+            label={t("console.members.signedUpFrom")}
+            value={filters.from}
+            errors={errors.from}
+          />
+          <FilterInput
+            name="to"
+            type="date"
+            label={t("console.members.signedUpTo")}
+            value={filters.to}
+            errors={errors.to}
+          />
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit">{t("console.members.submit")}</Button>

@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { CopyField } from "~/components/console/copy-field";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -70,7 +70,6 @@ type Created = { url: string; displayName: string; contact: string; expiresAt: s
 function CreatedLink({ created }: { created: Created }) {
   const t = useConsoleT();
   const locale = useLocale();
-  const [copied, setCopied] = useState(false);
   return (
     <section
       className="mt-6 space-y-4 rounded-2xl border border-success-700/30 bg-white p-5"
@@ -83,33 +82,13 @@ function CreatedLink({ created }: { created: Created }) {
           time: formatTaipei(created.expiresAt, locale, "dateTime"),
         })}
       </Alert>
-      <label className="block text-sm font-medium" htmlFor="invitation-link">
-        {t("console.staff.invite.link")}
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <input
-          id="invitation-link"
-          readOnly
-          value={created.url}
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-h-11 min-w-0 flex-1 rounded-xl border border-line bg-sand/40 px-3 font-mono text-sm"
-          data-testid="invitation-link"
-        />
-        <Button
-          type="button"
-          variant="secondary"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(created.url);
-              setCopied(true);
-            } catch {
-              setCopied(false);
-            }
-          }}
-        >
-          {copied ? t("console.staff.invite.copied") : t("console.staff.invite.copy")}
-        </Button>
-      </div>
+      <CopyField
+        id="invitation-link"
+        label={t("console.staff.invite.link")}
+        value={created.url}
+        copyLabel={t("console.staff.invite.copy")}
+        testId="invitation-link"
+      />
       <div className="flex flex-wrap gap-3">
         <Link to="/admin/staff/invite" reloadDocument className={buttonVariants({ variant: "secondary" })}>
           {t("console.staff.invite.another")}

@@ -1,0 +1,64 @@
+import { ErrorList } from "~/components/ui/field";
+import { inputClass } from "~/components/ui/input-class";
+import { cn } from "~/lib/cn";
+import { useConsoleT } from "./use-console-t";
+
+/** The filter fields of the console's lists (GET forms: the filters live in the URL). */
+
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+}) {
+  const t = useConsoleT();
+  return (
+    <label className="text-sm">
+      <span className="block font-medium">{label}</span>
+      <select name={name} defaultValue={value} className={cn(inputClass, "select-chevron mt-1")}>
+        <option value="">{t("console.audit.any")}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function FilterInput({
+  name,
+  label,
+  value,
+  errors,
+  type = "text",
+}: {
+  name: string;
+  label: string;
+  value: string;
+  errors?: string[];
+  type?: "text" | "date" | "search";
+}) {
+  const errorId = `filter-${name}-error`;
+  return (
+    <label className="text-sm">
+      <span className="block font-medium">{label}</span>
+      <input
+        type={type}
+        name={name}
+        defaultValue={value}
+        maxLength={200}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? errorId : undefined}
+        className={cn(inputClass, "mt-1")}
+      />
+      <ErrorList id={errorId} errors={errors} />
+    </label>
+  );
+}
