@@ -163,21 +163,11 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
           <table className="w-full min-w-[44rem] text-left text-sm" data-testid="staff-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  {t("console.staff.col.name")}
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  {t("console.staff.col.role")}
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  {t("console.staff.col.stores")}
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  {t("console.staff.col.secondFactor")}
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  {t("console.staff.col.lastSeen")}
-                </th>
+                {(["name", "role", "stores", "secondFactor", "lastSeen"] as const).map((col) => (
+                  <th key={col} scope="col" className="px-4 py-3 font-medium">
+                    {t(`console.staff.col.${col}`)}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-line">
