@@ -1,6 +1,12 @@
 // Entry point: `node server.js`. Development (NODE_ENV unset) serves through Vite with HMR;
 // NODE_ENV=production serves the bundle from build/ (npm start builds it first).
+import module from "node:module";
 import process from "node:process";
+
+// V8's compiled code for every module, kept on disk (os.tmpdir()/node-compile-cache) and reused by the next
+// start: a restart compiles nothing it compiled before (ADR 030, cold start). A cache that cannot be
+// written only costs that saving.
+module.enableCompileCache?.();
 
 const isViteDev = process.env.NODE_ENV !== "production";
 

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -10,6 +11,7 @@ import { defineConfig } from "vitest/config";
  *                                              integration on PostgreSQL, one fresh database per file
  */
 const unitSetup = ["./platform/testing/fail-on-console-error.ts"];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -18,6 +20,16 @@ export default defineConfig({
     // Used when --reporter=json is passed (CI also passes --outputFile.json explicitly).
     outputFile: { json: "reports/vitest.json" },
     teardownTimeout: 30_000,
+    // Vitest's default is one worker fewer than the cores: a single file at a time on the 2-core machines,
+    // while most integration files wait on a child process, a socket or PostgreSQL. Two at a time at least.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Each integration file's Vite dev server runs React Router's type generation into .react-router/types
+    // (for the editor and tsc, not for the tests). Two files starting at once race on that folder (one
+    // removes it while the other writes): that error says nothing about the tests, so it is not counted.
+    onUnhandledError(error) {
+      const { code, path: where } = error as { code?: string; path?: string };
+      return !(code === "ENOENT" && typeof where === "string" && where.includes(".react-router"));
+    },
     projects: [
       {
         extends: true,
@@ -61,9 +73,11 @@ export default defineConfig({
             "scripts/**/*.integration.test.ts",
           ],
           // Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
+          // Tests of the embedded database's own commands (npm start, npm run api-key on DATA_DIR) ignore
+          // TEST_DATABASE_URL: a PostgreSQL run would repeat them unchanged.
           exclude: [
             "**/node_modules/**",
-            ...(process.env.TEST_DATABASE_URL ? [] : ["**/*.postgres.integration.test.ts"]),
+            ...(onPostgres ? ["**/*.embedded.integration.test.ts"] : ["**/*.postgres.integration.test.ts"]),
           ],
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -18,14 +18,16 @@ import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { Toaster } from "./components/ui/toaster";
 import { LiveAnnouncer } from "./lib/announcer";
+import { requestNow } from "./lib/clock.server";
 import { getApp } from "./lib/context.server";
 import { getMemberSession, memberSessionMiddleware } from "./lib/current-member.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
-import { HTML_LANG, type Locale, translator, useLocale } from "./lib/i18n";
-import { getLocale, messagesFor } from "./lib/i18n.server";
+import { HTML_LANG, type Locale, shellMessages, translator, useLocale } from "./lib/i18n";
+import { getLocale, shellMessagesJson } from "./lib/i18n.server";
 import { LIFF_META } from "./lib/liff-detect";
 import { lineClientSettings } from "./lib/line-settings.server";
 import { useNonce } from "./lib/nonce";
+import { taipeiParts } from "./lib/time";
 import { readToast } from "./lib/toast.server";
 import { databaseOutageMiddleware } from "./lib/unavailable.server";
 
@@ -39,11 +41,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       locale,
-      messages: messagesFor(locale),
+      messages: shellMessagesJson(locale),
       toast,
       appEnv: config.appEnv,
       member: member ? { name: member.nameZh, level: member.memberLevel } : null,
       line: lineClientSettings(config),
+      /** The footer's copyright year (Taipei). */
+      year: taipeiParts(requestNow(request, config)).year,
     },
     { headers: headers ?? undefined },
   );
@@ -54,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * `meta`; an error page has no page meta, and a document without a title fails WCAG 2.4.2.
  */
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
-  const t = translator(loaderData?.messages ?? {});
+  const t = translator(shellMessages(loaderData?.messages));
   if (!error) return [{ title: t("brand.name") }];
   return [{ title: `${t(errorTitleKey(error))}｜${t("brand.name")}` }];
 };

@@ -20,8 +20,11 @@ export default [
     route("enrol", "routes/admin/enrol.tsx"),
     route("invitation/:token", "routes/admin/invitation.tsx"),
     route("logout", "routes/admin/logout.ts"),
+    // A draft as the public page renders it (ADR 027): outside the shell, like the site.
+    route("stores/:storeId/preview", "routes/admin/stores/preview.tsx"),
     layout("routes/admin/shell.tsx", { id: "console-shell" }, [
       index("routes/admin/index.tsx"),
+      route("dashboard/export", "routes/admin/dashboard-export.ts"),
       route("store", "routes/admin/store.tsx"),
       // The counter (ADR 022).
       ...prefix("counter", [
@@ -35,13 +38,30 @@ export default [
       route("members/export", "routes/admin/members/export.ts"),
       route("members/:memberId", "routes/admin/members/member.tsx"),
       route("members/:memberId/adjust", "routes/admin/adjust.tsx"),
+      route("materials", "routes/admin/materials/index.tsx"),
+      route("materials/new", "routes/admin/materials/edit.tsx", { id: "console-material-new" }),
+      route("materials/:materialId", "routes/admin/materials/edit.tsx", { id: "console-material-edit" }),
+      route("categories", "routes/admin/categories/index.tsx"),
+      route("categories/new", "routes/admin/categories/edit.tsx", { id: "console-category-new" }),
+      route("categories/:categoryId", "routes/admin/categories/edit.tsx", { id: "console-category-edit" }),
       route("approvals", "routes/admin/approvals.tsx"),
+      // Stores: drafts, preview and publishing (ADR 027).
+      route("stores", "routes/admin/stores/index.tsx"),
+      route("stores/new", "routes/admin/stores/new.tsx"),
+      route("stores/:storeId", "routes/admin/stores/edit.tsx"),
       route("settings", "routes/admin/settings.tsx"),
       route("staff", "routes/admin/staff/index.tsx"),
       route("staff/invite", "routes/admin/staff/invite.tsx"),
       route("staff/:userId", "routes/admin/staff/member.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("api-keys", "routes/admin/api-keys.tsx"),
+      route("rewards", "routes/admin/rewards/index.tsx"),
+      route("rewards/new", "routes/admin/rewards/new.tsx"),
+      route("rewards/:rewardId", "routes/admin/rewards/reward.tsx"),
+      route("rules", "routes/admin/rules.tsx"),
+      // Uploaded images (ADR 028): the media library and the upload endpoint of every image field.
+      route("images", "routes/admin/images/index.tsx"),
+      route("images/upload", "routes/admin/images/upload.ts"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

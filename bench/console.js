@@ -5,7 +5,8 @@
 //   - The database is used as it is (nothing created or dropped): --database-url, or BENCH_CONSOLE_URL, default
 //     postgres://postgres@127.0.0.1:5432/console_1m. The search terms and members are picked from it: a phone
 //     typed with dashes (0912-345-678), a member number, a two-character part of a Chinese name (and, for
-//     reference, a one-character surname, which matches ~5 % of the members); the member detail page of the
+//     reference, a one-character surname, which matches ~5 % of the members); the filter "store of last
+//     purchase" for the store most members last bought at and the one fewest did; the member detail page of the
 //     member with the most ledger entries ("heavy") and of a random member with purchases ("typical").
 //   - The app: `node server.js` from --app-dir (default: this repository; build/ must exist: `npm run build`)
 //     with NODE_ENV=production, APP_ENV=test (its test hooks create an admin with a console session that passed
@@ -130,7 +131,22 @@ async function pickTargets(sql) {
         (select count(*)::int from point_entry e where e.member_id = m.id) as entries
       from member m where exists (select 1 from purchase p where p.member_id = m.id) limit 1`),
   ];
-  return { phone: dashed, number: sample.member_number, nameMatches, surname, surnameMatches, heavy, typical };
+  // The store of last purchase: the store most members last bought at, and the one fewest did.
+  const stores = await sql`select last_purchase_store_id as id, count(*)::int as n from member
+    where last_purchase_store_id is not null group by 1 order by 2 desc, 1`;
+  const busiestStore = stores[0] ?? null;
+  const quietestStore = stores.at(-1) ?? null;
+  return {
+    phone: dashed,
+    number: sample.member_number,
+    nameMatches,
+    surname,
+    surnameMatches,
+    heavy,
+    typical,
+    busiestStore,
+    quietestStore,
+  };
 }
 
 /** One request at a time on one keep-alive connection; every answer must be 200 (and hold `expect` if given). */
@@ -300,6 +316,12 @@ async function main() {
         expect: NAME_PART,
       },
       { name: `search surname ${t.surname} (${t.surnameMatches}, ref.)`, path: q(t.surname), goal: null },
+      ...[t.busiestStore, t.quietestStore].filter(Boolean).map((store) => ({
+        name: `last store ${store.id} (${store.n})`,
+        path: `/admin/members?store=${encodeURIComponent(store.id)}`,
+        goal: GOALS.search,
+        expect: 'data-testid="member-row"',
+      })),
       {
         name: `detail heavy (${t.heavy.entries} entries)`,
         path: `/admin/members/${t.heavy.id}`,

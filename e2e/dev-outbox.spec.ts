@@ -82,8 +82,14 @@ test("messages queued on /test-crud arrive in /dev/outbox", async ({ page }) => 
   });
   // Chromium leaves sandboxed (out-of-process) frames blank in full-page captures: the e-mail
   // preview gets a viewport screenshot of its own.
-  await page.getByTestId("outbox-html").scrollIntoViewIfNeeded();
-  await expect(page.frameLocator('[data-testid="outbox-html"]').getByText(/^\d{6}$/)).toBeVisible();
+  // Newest first: this test's e-mail heads the list (other journeys of this worker may have left theirs below).
+  await page.getByTestId("outbox-html").first().scrollIntoViewIfNeeded();
+  await expect(
+    page
+      .frameLocator('[data-testid="outbox-html"]')
+      .first()
+      .getByText(/^\d{6}$/),
+  ).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, "dev-outbox-email-390x844.png"), animations: "disabled" });
 });
 

@@ -306,6 +306,48 @@ describe("messaging configuration", () => {
   });
 });
 
+describe("media storage (ADR 028)", () => {
+  const S3 = {
+    MEDIA_STORAGE: "s3",
+    S3_ENDPOINT: "https://s3.ap-northeast-1.amazonaws.com/",
+    S3_REGION: "ap-northeast-1",
+    S3_BUCKET: "han-media",
+    S3_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    S3_SECRET_ACCESS_KEY: "secret",
+  };
+
+  it("keeps images in the database unless a bucket is configured", () => {
+    expect(load({}).media).toEqual({ storage: "database" });
+    expect(load({ ...PRODUCTION }).media).toEqual({ storage: "database" });
+    expect(load(S3).media).toEqual({
+      storage: "s3",
+      endpoint: "https://s3.ap-northeast-1.amazonaws.com",
+      region: "ap-northeast-1",
+      bucket: "han-media",
+      accessKeyId: "AKIDEXAMPLE",
+      secretAccessKey: "secret",
+    });
+    expect(load({ ...S3, MEDIA_STORAGE: undefined, S3_REGION: undefined }).media).toMatchObject({
+      storage: "s3",
+      region: "us-east-1",
+    });
+  });
+
+  it("never falls back: a bucket asked for needs all its settings, and https in production", () => {
+    for (const name of ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]) {
+      expect(configError({ ...S3, [name]: undefined }).message).toMatch(new RegExp(`${name} is required`));
+    }
+    expect(configError({ ...S3, MEDIA_STORAGE: "database" }).message).toMatch(/S3_BUCKET/);
+    expect(configError({ ...S3, S3_BUCKET: "Bad_Bucket" }).message).toMatch(/S3_BUCKET/);
+    expect(configError({ ...PRODUCTION, ...S3, S3_ENDPOINT: "http://minio:9000" }).message).toMatch(
+      /S3_ENDPOINT must be an https/,
+    );
+    expect(load({ ...S3, S3_ENDPOINT: "http://127.0.0.1:9000" }).media).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+    });
+  });
+});
+
 describe(".env.example", () => {
   it("documents every variable the server reads", () => {
     const example = readFileSync(path.resolve(import.meta.dirname, "../.env.example"), "utf8");

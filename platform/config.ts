@@ -50,6 +50,14 @@ const envSchema = z.object({
    * e.g. Debian 12's 1.18): the driver then sends every statement unprepared (docs/scaling.md).
    */
   DATABASE_PREPARE: z.enum(["true", "false"]).default("true"),
+  /**
+   * PostgreSQL itself for the cache invalidation bus's LISTEN connection when DATABASE_URL goes through a
+   * pooler in transaction mode, where LISTEN does not work (ADR 026); default DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   SESSION_SECRET: secret.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -108,6 +116,29 @@ const envSchema = z.object({
   LINE_ACCESS_BASE_URL: httpUrl.default(LINE_DEFAULT_ACCESS_BASE_URL),
   LINE_API_BASE_URL: httpUrl.default(LINE_DEFAULT_API_BASE_URL),
   LINE_CERTS_URL: httpUrl.optional(),
+
+  MEDIA_STORAGE: z.enum(["database", "s3"]).optional(),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,32}$/, "must be a region name such as ap-northeast-1 (or auto)")
+    .default("us-east-1"),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3–63 lowercase letters, digits, dots, dashes)")
+    .optional(),
+  S3_ACCESS_KEY_ID: present.optional(),
+  S3_SECRET_ACCESS_KEY: present.optional(),
+  /** The Messaging API channel of the brand's Official Account (same provider as the login channel). */
+  LINE_MESSAGING_CHANNEL_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{16,64}$/, "must be the Messaging API channel secret (hex)")
+    .optional(),
+  LINE_MESSAGING_ACCESS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=._-]{20,400}$/, "must be a channel access token")
+    .optional(),
+  LINE_MESSAGING_API_BASE_URL: httpUrl.optional(),
 });
 
 /**
@@ -157,6 +188,38 @@ export type LineConfig =
       certsUrl: string;
     };
 
+/**
+ * Where uploaded images' variants are kept (ADR 028): the app's own database by default (works for
+ * the embedded database and for several instances on PostgreSQL), or an S3-compatible bucket.
+ */
+export type MediaConfig =
+  | { storage: "database" }
+  | {
+      storage: "s3";
+      /** The service's base URL (path-style requests: `<endpoint>/<bucket>/<key>`). */
+      endpoint: string;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+    };
+
+/**
+ * The LINE Messaging API (the Official Account: pushes, webhook). `channel`: configured; `local`: the
+ * local fake on this server (development and tests, never production); `disabled`: production without
+ * a channel, so the other channels carry every message.
+ */
+export type LineMessagingConfig =
+  | { mode: "disabled" }
+  | {
+      mode: "channel" | "local";
+      /** Verifies the webhook's x-line-signature (HMAC-SHA256 of the raw body). */
+      channelSecret: string;
+      accessToken: string;
+      /** Where the server sends pushes: `${apiBaseUrl}/v2/bot/message/push`. */
+      apiBaseUrl: string;
+    };
+
 export type EmailConfig = { provider: "outbox"; from: string } | { provider: "smtp"; url: string; from: string };
 
 export type AppConfig = {
@@ -165,7 +228,9 @@ export type AppConfig = {
   port: number;
   host: string;
   publicBaseUrl: string;
-  database: { kind: "postgres"; url: string; poolMax: number; prepare?: boolean } | { kind: "pglite"; dataDir: string };
+  database:
+    | { kind: "postgres"; url: string; poolMax: number; prepare?: boolean; listenUrl?: string }
+    | { kind: "pglite"; dataDir: string };
   dataDir: string;
   secrets: { session: string };
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
@@ -191,8 +256,10 @@ export type AppConfig = {
   /** Point of sale: purchases older than this many days are refused (purchase_too_old). */
   pos: { purchaseWindowDays: number };
   line: LineConfig;
+  lineMessaging: LineMessagingConfig;
   /** Bearer token for /metrics; null: /metrics answers 404. */
   metricsToken: string | null;
+  media: MediaConfig;
 };
 
 export type TrustProxy = false | number | string[];
@@ -305,7 +372,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, prepare: e.DATABASE_PREPARE === "true" }
+      ? {
+          kind: "postgres",
+          url: e.DATABASE_URL,
+          poolMax: e.DATABASE_POOL_MAX,
+          prepare: e.DATABASE_PREPARE === "true",
+          listenUrl: e.DATABASE_LISTEN_URL,
+        }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     dataDir,
     secrets,
@@ -325,7 +398,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobs: { poolMax: e.JOBS_POOL_MAX },
     pos: { purchaseWindowDays: e.PURCHASE_WINDOW_DAYS },
     line: lineConfig(e, isProduction, secrets.session),
+    lineMessaging: lineMessagingConfig(e, isProduction, secrets.session),
     metricsToken: e.METRICS_TOKEN ?? null,
+    media: mediaConfig(e, isProduction),
   };
 }
 
@@ -405,6 +480,40 @@ function emailConfig(e: Env, isProduction: boolean): EmailConfig {
 }
 
 /**
+ * The LINE Messaging API: the secret and the access token come together. Without them, development and
+ * tests use the local fake mounted beside the local LINE provider (secrets derived from the session
+ * secret, so every instance agrees); production turns LINE messages off.
+ */
+function lineMessagingConfig(e: Env, isProduction: boolean, sessionSecret: string): LineMessagingConfig {
+  if (e.LINE_MESSAGING_CHANNEL_SECRET || e.LINE_MESSAGING_ACCESS_TOKEN) {
+    const channelSecret = requireValue(
+      e.LINE_MESSAGING_CHANNEL_SECRET,
+      "LINE_MESSAGING_CHANNEL_SECRET",
+      "LINE_MESSAGING_ACCESS_TOKEN is set",
+    );
+    const accessToken = requireValue(
+      e.LINE_MESSAGING_ACCESS_TOKEN,
+      "LINE_MESSAGING_ACCESS_TOKEN",
+      "LINE_MESSAGING_CHANNEL_SECRET is set",
+    );
+    const apiBaseUrl = requireHttpsInProduction(
+      e.LINE_MESSAGING_API_BASE_URL ?? e.LINE_API_BASE_URL,
+      "LINE_MESSAGING_API_BASE_URL",
+      isProduction,
+    );
+    return { mode: "channel", channelSecret, accessToken, apiBaseUrl };
+  }
+  if (isProduction) return { mode: "disabled" };
+  const derive = (purpose: string) => createHmac("sha256", sessionSecret).update(purpose).digest("hex");
+  return {
+    mode: "local",
+    channelSecret: derive("local-line-messaging-secret").slice(0, 32),
+    accessToken: derive("local-line-messaging-token"),
+    apiBaseUrl: `http://127.0.0.1:${e.PORT}${LOCAL_LINE_PATH}`,
+  };
+}
+
+/**
  * LINE: a configured channel needs its id and secret together. Without one, development and tests
  * use the local provider mounted on this server (its secret derived from the session secret, so
  * every instance agrees); production never does: LINE is then off and its buttons hidden.
@@ -446,5 +555,28 @@ function lineConfig(e: Env, isProduction: boolean, sessionSecret: string): LineC
     authorizeUrl: `${LOCAL_LINE_PATH}/oauth2/v2.1/authorize`,
     apiBaseUrl,
     certsUrl: `${apiBaseUrl}/oauth2/v2.1/certs`,
+  };
+}
+
+/**
+ * Media storage: the database unless MEDIA_STORAGE=s3 (or an S3_BUCKET is set, which asks for the bucket).
+ * A bucket asked for needs all of its settings: the app never quietly keeps images somewhere else.
+ */
+function mediaConfig(e: Env, isProduction: boolean): MediaConfig {
+  const storage = e.MEDIA_STORAGE ?? (e.S3_BUCKET ? "s3" : "database");
+  if (storage === "database") {
+    if (e.S3_BUCKET) {
+      throw new ConfigError("Invalid configuration: S3_BUCKET is set but MEDIA_STORAGE=database (remove one)");
+    }
+    return { storage };
+  }
+  const when = "MEDIA_STORAGE=s3";
+  return {
+    storage,
+    endpoint: requireHttpsInProduction(requireValue(e.S3_ENDPOINT, "S3_ENDPOINT", when), "S3_ENDPOINT", isProduction),
+    region: e.S3_REGION,
+    bucket: requireValue(e.S3_BUCKET, "S3_BUCKET", when),
+    accessKeyId: requireValue(e.S3_ACCESS_KEY_ID, "S3_ACCESS_KEY_ID", when),
+    secretAccessKey: requireValue(e.S3_SECRET_ACCESS_KEY, "S3_SECRET_ACCESS_KEY", when),
   };
 }

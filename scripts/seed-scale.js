@@ -18,7 +18,8 @@
 // a lot expiring at the end of the next Taipei calendar year; redemptions (with their coupons) take points from
 // the previous year's lots (the soonest expiring) in the engine's order; lots still holding points when they
 // expired were booked as `expire` entries; loyalty_account.balance is each member's ledger sum and equals the
-// points left in their unexpired lots. Not seeded: refunds, adjustments, sessions, audit rows.
+// points left in their unexpired lots; the store and time of each member's last purchase (member,
+// loyalty_account) follow the purchases. Not seeded: refunds, adjustments, sessions, audit rows.
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
@@ -355,8 +356,10 @@ async function generate(now) {
     analyze slx`,
   );
 
-  // ── The real tables.
+  // ── The real tables. The dashboard's summary triggers (ADR 025) are off while loading (one row at a time
+  // would take hours); report_rebuild() computes the summaries from the loaded rows at the end.
   const ddl = await dropKeys();
+  for (const t of LOADED) await sql.unsafe(`alter table ${t} disable trigger user`);
   try {
     await step(
       "auth_user",
@@ -369,13 +372,15 @@ async function generate(now) {
       `
       insert into member (id, user_id, member_number, name_zh, gender, birthday, birthday_changed_at, phone_number,
                           marketing_sms, marketing_email, marketing_line, member_level, signup_method, last_login_at,
-                          created_at, updated_at)
+                          created_at, updated_at, last_purchase_store_id)
       select m.id, m.user_id, m.member_number, m.name, m.gender, m.birthday, case when m.birthday is not null then m.created_at end,
              m.phone, random() < 0.4, random() < 0.3, m.line and random() < 0.6, coalesce(t.tier, 'basic'),
              case when m.line then 'line' else 'phone' end,
              case when m.class = 0 then m.created_at else ${nowSql} - random() * (${nowSql} - m.created_at) end,
-             m.created_at, m.created_at
-        from sm m left join mt t on t.member_id = m.id`,
+             m.created_at, m.created_at, lp.store_id
+        from sm m left join mt t on t.member_id = m.id
+        left join (select distinct on (member_id) member_id, store_id from spt
+                    order by member_id, purchased_at desc) lp on lp.member_id = m.id`,
     );
     await sql.unsafe(`select setval('member_number_seq', ${base} + ${MEMBERS} - 1)`);
     await step(
@@ -449,26 +454,32 @@ async function generate(now) {
     await step(
       "loyalty_account",
       `
-      insert into loyalty_account (member_id, balance, tier, tier_since, updated_at)
+      insert into loyalty_account (member_id, balance, tier, tier_since, updated_at, last_purchase_at)
       select m.id, b.balance, coalesce(t.tier, 'basic'),
              coalesce(t.since, m.created_at),
-             greatest(m.created_at, b.last_at)
+             greatest(m.created_at, b.last_at),
+             lp.purchased_at
         from sm m
         join (select member_id, sum(amount)::int as balance, max(at) as last_at from (
                 select member_id, amount, at from sl
                 union all select member_id, -cost, at from sr
                 union all select member_id, -left_over, expires_at from slx where expire_entry_id is not null) e
                group by member_id) b on b.member_id = m.id
-        left join mt t on t.member_id = m.id`,
+        left join mt t on t.member_id = m.id
+        left join (select member_id, max(purchased_at) as purchased_at from spt group by member_id) lp
+          on lp.member_id = m.id`,
     );
   } finally {
     await restoreKeys(ddl);
+    for (const t of LOADED) await sql.unsafe(`alter table ${t} enable trigger user`);
   }
   if (VACUUM) {
     for (const t of LOADED) await step(`vacuum analyze ${t}`, `vacuum (analyze) ${t}`);
   } else {
     await step("analyze", `analyze ${LOADED.join(", ")}`);
   }
+  await step("dashboard summaries (report_rebuild)", "select report_rebuild()");
+  await step("analyze summaries", "analyze report_day_store, report_member_store, report_member_month, report_cohort");
 }
 
 async function main() {

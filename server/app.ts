@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type CacheBus, startCacheBus } from "@platform/cache/bus";
+import { attachCacheBus, detachCacheBus } from "@platform/cache/shared-cache";
 import { type AppConfig, CLIENT_ADDRESS_HEADER, LOCAL_LINE_PATH, loadConfig } from "@platform/config";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
@@ -13,18 +16,25 @@ import { registerAuditCheck } from "../app/domain/audit/viewer.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
+import { bumpContentVersion } from "../app/domain/content/drafts.server";
 import { seedCatalog, seedCatalogIfEmpty } from "../app/domain/demo";
 import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
 import { seedDemoStaff } from "../app/domain/demo/demo-staff";
+import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
+import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
 import { redactUrl } from "../app/lib/redact-url";
 import { createApiV1Router } from "./api/v1";
 import { mountAuthEndpoints } from "./auth-endpoints";
+import { watchContentVersion } from "./content-version";
 import { httpCache } from "./http-cache";
 import { lineCspOrigins } from "./line/csp";
+import { createLocalLineMessaging } from "./line/local-messaging";
 import { createLocalLineProvider } from "./line/local-provider";
+import { lineWebhookRouter } from "./line/webhook";
+import { mediaHandler } from "./media";
 import { type MessagingSetup, startMessaging } from "./messaging";
 import { httpMetrics, metricsEndpoint } from "./metrics";
 import { apiWhileDatabaseUnavailable, pagesWhileDatabaseUnavailable, readiness } from "./readiness";
@@ -33,6 +43,11 @@ import { testHooks } from "./test-hooks";
 
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The one path with a larger body: the console's image upload (the file itself, ADR 028). */
+function bodyLimitFor(path: string): number {
+  return path === IMAGE_UPLOAD_PATH ? MAX_IMAGE_BYTES : BODY_LIMIT_BYTES;
+}
 
 export { auditVerifyCommand, createAdminCommand } from "./cli";
 
@@ -51,6 +66,8 @@ export type RunningApp = {
   logger: Logger;
   database: DatabaseHandle;
   jobs: JobQueue;
+  /** The invalidation bus of this instance's session, summary and API-key caches (ADR 026). */
+  cacheBus: CacheBus;
   messaging: MessagingSetup;
   /** Marks the app as draining (readyz answers 503), stops the job workers and closes the database. */
   close(): Promise<void>;
@@ -59,37 +76,71 @@ export type RunningApp = {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
+/** gzip level of pages and data responses (see the compression middleware below). */
+export const PAGE_GZIP_LEVEL = 3;
+
+/** Names in the client build's folder besides `assets` (public/ files: favicon.svg…), read once at start. */
+function topLevelFiles(clientDir: string): Set<string> {
+  try {
+    return new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
+  } catch {
+    return new Set();
+  }
+}
+
 export async function createApp(options: CreateAppOptions = {}): Promise<RunningApp> {
   const config = options.config ?? loadConfig();
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database);
   await database.migrate();
-  const auth = createAuth({ db: database.db, config });
-  if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
-  // A demo member with a year of history, on development databases only (its password is public).
-  if (config.seedDemoContent && config.appEnv === "development") {
-    await seedDemoMember({ db: database.db, auth })
-      .then((created) => created && logger.info({ phone: DEMO_MEMBER.phoneNumber }, "demo member created"))
-      .catch((err) => logger.warn({ err }, "demo member not created"));
-    await seedDemoStaff(database.db, config.secrets.session)
-      .then((created) => created > 0 && logger.info("demo admin and clerk created (README: console)"))
-      .catch((err) => logger.warn({ err }, "demo staff not created"));
-  }
-  await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
-  logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
-
-  // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).
-  const jobs = await startJobQueue({
-    connection: database.connection,
+  // The caches' invalidation bus (ADR 026): listening before the first request, so nothing is cached
+  // that a change could leave stale.
+  const listenUrl = config.database.kind === "postgres" ? config.database.listenUrl : undefined;
+  const cacheBus = await startCacheBus(
+    listenUrl ? { driver: "postgres", url: listenUrl } : database.connection,
     logger,
-    poolMax: config.jobs.poolMax,
-  });
-  const messaging = await startMessaging({ sms: config.sms, email: config.email, db: database.db, jobs });
-  await registerAccountHousekeeping(jobs, database.db);
-  await registerLoyaltyJobs(jobs, database.db);
-  await registerPosHousekeeping(jobs, database.db);
-  await registerAuditCheck(jobs, database.db);
-  logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
+  );
+  attachCacheBus(database.db, cacheBus);
+  const auth = createAuth({ db: database.db, config });
+  // The catalogue (seed, warm-up) and the job queue start side by side on PostgreSQL: they are independent,
+  // and each is mostly waiting on the database (ADR 030, cold start).
+  const catalogue = async () => {
+    if (config.seedDemoContent && (await seedCatalogIfEmpty(database.db))) logger.info("demo catalogue loaded");
+    // A demo member with a year of history, on development databases only (its password is public).
+    if (config.seedDemoContent && config.appEnv === "development") {
+      await seedDemoMember({ db: database.db, auth })
+        .then((created) => created && logger.info({ phone: DEMO_MEMBER.phoneNumber }, "demo member created"))
+        .catch((err) => logger.warn({ err }, "demo member not created"));
+      await seedDemoStaff(database.db, config.secrets.session)
+        .then((created) => created > 0 && logger.info("demo admin and clerk created (README: console)"))
+        .catch((err) => logger.warn({ err }, "demo staff not created"));
+    }
+    await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
+    logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
+  };
+  // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).
+  const queue = async () => {
+    const jobs = await startJobQueue({
+      connection: database.connection,
+      logger,
+      poolMax: config.jobs.poolMax,
+    });
+    const messaging = await startMessaging({ sms: config.sms, email: config.email, db: database.db, jobs });
+    await Promise.all([
+      registerAccountHousekeeping(jobs, database.db),
+      registerLoyaltyJobs(jobs, database.db),
+      registerPosHousekeeping(jobs, database.db),
+      registerReportsHousekeeping(jobs, database.db),
+      registerAuditCheck(jobs, database.db),
+    ]);
+    logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
+    return { jobs, messaging };
+  };
+  // On the embedded database, one connection serves both anyway: in turn, as before.
+  const { jobs, messaging } =
+    database.driver === "postgres" ? (await Promise.all([queue(), catalogue()]))[0] : await catalogue().then(queue);
+  // Published catalogue changes empty every instance's render cache within seconds (ADR 027).
+  const contentVersion = await watchContentVersion(database.db);
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.
@@ -104,6 +155,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     requestBuild = build;
   }
   let shuttingDown = false;
+
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+  const staticFiles = options.dev ? null : topLevelFiles(clientDir);
+  /** A path naming one of the build's top-level files or folders other than /assets (production only). */
+  const isStaticFile = (requestPath: string) => staticFiles?.has(requestPath.split("/", 2)[1] ?? "") === true;
 
   const app = express();
   app.disable("x-powered-by");
@@ -149,7 +205,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       lineOrigins: lineCspOrigins(config.line),
     }),
   );
-  app.use(compression());
+  // Pages and data are compressed per response (each carries its own CSP nonce), so their level is
+  // chosen for CPU: level 3 costs about a quarter of the default 6 on a 60 kB page for ~6 % more bytes
+  // (issue 17, bench/README.md). Other responses (the hashed assets, files) keep the default.
+  const pageCompression = compression({ level: PAGE_GZIP_LEVEL });
+  const fileCompression = compression();
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    (req.path.startsWith("/assets/") || isStaticFile(req.path) ? fileCompression : pageCompression)(req, res, next),
+  );
 
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -174,7 +237,21 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     res.json({ version: build.assets.version });
   });
 
+  // The local LINE Messaging API fake (no Messaging channel configured; never in production, ADR 032).
+  let localMessaging: ReturnType<typeof createLocalLineMessaging> | null = null;
+  if (config.lineMessaging.mode === "local") {
+    if (config.isProduction) throw new Error("the local LINE Messaging API must never run in production");
+    localMessaging = createLocalLineMessaging({
+      channelSecret: config.lineMessaging.channelSecret,
+      accessToken: config.lineMessaging.accessToken,
+      webhookUrl: (req) => `${req.protocol}://${req.get("host")}/api/line/webhook`,
+    });
+  }
+
   app.use(originCheck(config.publicBaseUrl));
+
+  // The Messaging fake takes LINE's own body sizes (a 500-id multicast is over the app's form limit).
+  if (localMessaging) app.use(LOCAL_LINE_PATH, localMessaging.router);
 
   // Bodies: refuse oversized (413) and unmeasured (411) uploads before React Router reads them.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -184,7 +261,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       res.status(411).json({ error: { code: "length_required", message: "Content-Length is required" } });
       return;
     }
-    if (length !== undefined && Number(length) > BODY_LIMIT_BYTES) {
+    if (length !== undefined && Number(length) > bodyLimitFor(req.path)) {
       res.setHeader("Connection", "close");
       res.status(413).json({ error: { code: "payload_too_large", message: "Request body is too large" } });
       return;
@@ -195,10 +272,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   if (options.dev) {
     app.use(options.dev.middlewares);
   } else {
-    const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
     // Hashed file names: cache for a year and never revalidate.
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The other files of the build (favicon…) are looked up only for their own names, not for every page
+    // request (a stat of the disk each).
+    const files = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      isStaticFile(req.path) ? files(req, res, next) : next(),
+    );
   }
 
   // better-auth over HTTP: only the endpoints our pages call (passkeys; ADR 019), every other
@@ -216,9 +297,25 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       channelSecret: config.line.channelSecret,
       keySeed: config.secrets.session,
       allowedRedirectOrigins: (req) => [new URL(config.publicBaseUrl).origin, `${req.protocol}://${req.get("host")}`],
+      officialAccount: localMessaging ? officialAccountOf(localMessaging) : undefined,
     });
     app.use(LOCAL_LINE_PATH, localLine.router);
     logger.info({ path: LOCAL_LINE_PATH }, "local LINE provider mounted (no LINE channel configured)");
+  }
+
+  // The LINE Messaging API: its local fake (no Messaging channel configured, never in production)
+  // and the webhook LINE calls (ADR 032). Without a channel in production there is no webhook.
+  if (config.lineMessaging.mode !== "disabled") {
+    app.use("/api/line/webhook", apiWhileDatabaseUnavailable);
+    app.use(
+      "/api/line/webhook",
+      lineWebhookRouter({
+        db: database.db,
+        channel: config.lineMessaging,
+        publicBaseUrl: config.publicBaseUrl,
+        logger,
+      }),
+    );
   }
 
   // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
@@ -233,8 +330,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     }),
   );
 
+  // Uploaded images' variants (immutable addresses), before the page caches and React Router.
+  app.get("/media/:hash/:file", mediaHandler({ db: database.db, config, logger }));
+
   // ETags for public pages; `private, no-store` for any request with a session.
-  app.use(httpCache({ renderCacheMs: config.renderCacheMs, testClock: config.appEnv === "test" }));
+  const pageCache = httpCache({
+    renderCacheMs: config.renderCacheMs,
+    testClock: config.appEnv === "test",
+    contentVersion: contentVersion.current,
+  });
+  app.use(pageCache);
 
   app.use(pagesWhileDatabaseUnavailable);
   app.all(
@@ -255,6 +360,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
           requestId: res.locals.requestId as string,
           auth,
           ip: req.ip ?? null,
+          // This instance at once; every other one within seconds, through the catalogue version (ADR 027).
+          publicPages: {
+            async invalidate() {
+              pageCache.clear();
+              await bumpContentVersion(database.db, new Date());
+            },
+          },
         });
         return context;
       },
@@ -267,6 +379,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     logger,
     database,
     jobs,
+    cacheBus,
     messaging,
     beginShutdown() {
       shuttingDown = true;
@@ -274,10 +387,21 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     async close() {
       shuttingDown = true;
       // Running jobs finish first (they may still write to the database).
+      contentVersion.stop();
       await jobs.stop(config.shutdownTimeoutMs);
       messaging.close();
+      detachCacheBus(database.db);
+      await cacheBus.close();
       await database.close();
     },
+  };
+}
+
+/** The local Official Account as the local LINE Login provider's consent screen sees it. */
+function officialAccountOf(fake: ReturnType<typeof createLocalLineMessaging>) {
+  return {
+    addFriend: (req: Request, userId: string) => fake.follow(req, userId),
+    isFriend: (userId: string) => fake.following.get(userId) === true,
   };
 }
 

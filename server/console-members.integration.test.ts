@@ -1,10 +1,15 @@
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
+import { waitFor } from "@platform/testing/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as AuditModule from "../app/domain/audit/audit.server";
+import type * as OneTimeCodesModule from "../app/domain/auth/one-time-codes.server";
 import type * as PointsModule from "../app/domain/loyalty/points.server";
+import type * as PurchasesModule from "../app/domain/loyalty/purchases.server";
 import type * as RewardsModule from "../app/domain/loyalty/rewards.server";
 import type * as LoyaltyTestingModule from "../app/domain/loyalty/testing.server";
+import type * as PrivacyModule from "../app/domain/members/privacy.server";
+import type * as OutboxModule from "../app/domain/messaging/outbox.server";
 import type * as StaffTestingModule from "../app/domain/staff/testing.server";
 import type { TestStaff } from "../app/domain/staff/testing.server";
 import { type DevApp, startDevApp } from "./testing/dev-app";
@@ -24,6 +29,10 @@ let loyalty: typeof LoyaltyTestingModule;
 let points: typeof PointsModule;
 let rewards: typeof RewardsModule;
 let audit: typeof AuditModule;
+let purchases: typeof PurchasesModule;
+let privacy: typeof PrivacyModule;
+let outbox: typeof OutboxModule;
+let codes: typeof OneTimeCodesModule;
 let admin: TestStaff;
 let manager: TestStaff;
 let clerk: TestStaff;
@@ -39,6 +48,10 @@ beforeAll(async () => {
   points = (await load("/app/domain/loyalty/points.server.ts")) as typeof PointsModule;
   rewards = (await load("/app/domain/loyalty/rewards.server.ts")) as typeof RewardsModule;
   audit = (await load("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
+  purchases = (await load("/app/domain/loyalty/purchases.server.ts")) as typeof PurchasesModule;
+  privacy = (await load("/app/domain/members/privacy.server.ts")) as typeof PrivacyModule;
+  outbox = (await load("/app/domain/messaging/outbox.server.ts")) as typeof OutboxModule;
+  codes = (await load("/app/domain/auth/one-time-codes.server.ts")) as typeof OneTimeCodesModule;
   const staff = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
   const secret = app.running.config.secrets.session;
   admin = await staff.createTestStaff(db, secret, { role: "admin", displayName: "王總監" });
@@ -122,6 +135,20 @@ describe("member search", () => {
     expect(reversed).toContain("迄日不能早於起日");
     const badDate = await (await get("/admin/members?from=2026-13-45", cookieOf(admin))).text();
     expect(badDate).toContain("請輸入正確的日期");
+    // Twenty years of sign-ups is a range like any other (the keyset pages keep it cheap).
+    expect(await listed(`q=${encodeURIComponent("雅婷")}&from=2010-01-01&to=2030-01-01`)).toEqual([
+      yating.memberNumber,
+    ]);
+    expect(await listed(`q=${encodeURIComponent("雅婷")}&from=1990-01-01&to=2010-01-01`)).toEqual([]);
+    expect(
+      (
+        await get(
+          `/admin/members/export?q=${encodeURIComponent("雅婷")}&from=2006-01-01&to=2026-12-31`,
+          cookieOf(admin),
+        )
+      ).status,
+    ).toBe(200);
+    expect((await get("/admin/members/export?from=2026-05-10&to=2026-05-01", cookieOf(admin))).status).toBe(400);
   });
 
   it("pages by 25 with a keyset cursor, newest members first, no row twice", async () => {
@@ -250,6 +277,7 @@ describe("one member in the console", () => {
   it("exports the filtered list as CSV for admins only, formulas neutralised, consents included, audited", async () => {
     await loyalty.newMember(db, { nameZh: '=HYPERLINK("http://x")', phoneNumber: "+886912345644", marketingSms: true });
     await loyalty.newMember(db, { nameZh: "@雅婷", phoneNumber: "+886912345655" });
+    await loyalty.newMember(db, { nameZh: "-雅婷+1", phoneNumber: "+886912345666" });
     expect((await get("/admin/members/export", cookieOf(manager))).status).toBe(403);
     expect((await get("/admin/members/export", cookieOf(clerk))).status).toBe(403);
     expect((await get("/admin/members/export?from=2026-99-99", cookieOf(admin))).status).toBe(400);
@@ -262,20 +290,178 @@ describe("one member in the console", () => {
     const csv = (await response.text()).replace(/^\uFEFF/, "");
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe(
-      "member_number,name,phone,email,tier,balance,disabled,signed_up_at,signup_method,marketing_sms,marketing_email,marketing_line",
+      "member_number,name,phone,email,tier,balance,disabled,signed_up_at,signup_method,marketing_sms,marketing_email,marketing_line,last_purchase_store,last_purchase_at",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
     expect(lines[1]).toContain(`"+886912345644"`.replace('"+', `"'+`));
-    expect(lines[1]).toMatch(/"true","false","false"$/);
+    expect(lines[1]).toMatch(/"true","false","false","",""$/);
     const all = (
       await (await get(`/admin/members/export?q=${encodeURIComponent("雅婷")}`, cookieOf(admin))).text()
     ).trim();
     expect(all).toContain(`"'@雅婷"`);
+    expect(all).toContain(`"'-雅婷+1"`);
     expect(all).toContain(`"林雅婷"`);
     const { eq } = await import("drizzle-orm");
     const exports = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "member.exported"));
-    expect(exports).toHaveLength(2);
+    // Two here and the twenty-year export of the search test.
+    expect(exports).toHaveLength(3);
     expect(exports[0]?.actorUserId).toBe(admin.userId);
+  });
+});
+
+describe("the store of the last purchase", () => {
+  it("filters the list and the CSV by it, a manager by their own stores only; an older receipt booked late does not move it", async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const buy = (memberId: string, storeId: string, daysAgo: number) =>
+      purchases.recordPurchase(db, {
+        memberId,
+        storeId,
+        receiptNumber: `R-${crypto.randomUUID()}`,
+        netAmount: 1200,
+        purchasedAt: new Date(now - daysAgo * day),
+      });
+    const movedOn = await loyalty.newMember(db, { nameZh: "門市測試甲" });
+    await buy(movedOn.id, "xinyi-flagship", 3);
+    await buy(movedOn.id, "neihu-design-center", 1);
+    const xinyiOnly = await loyalty.newMember(db, { nameZh: "門市測試乙" });
+    await buy(xinyiOnly.id, "xinyi-flagship", 2);
+    const lateReceipt = await loyalty.newMember(db, { nameZh: "門市測試丙" });
+    await buy(lateReceipt.id, "xinyi-flagship", 1);
+    await buy(lateReceipt.id, "neihu-design-center", 5);
+    await loyalty.newMember(db, { nameZh: "門市測試丁" });
+
+    const q = `q=${encodeURIComponent("門市測試")}`;
+    expect(await listed(q)).toHaveLength(4);
+    expect(await listed(`${q}&store=xinyi-flagship`)).toEqual([lateReceipt.memberNumber, xinyiOnly.memberNumber]);
+    expect(await listed(`${q}&store=neihu-design-center`)).toEqual([movedOn.memberNumber]);
+    expect(await listed(`${q}&store=neihu-design-center&tier=basic`)).toEqual([movedOn.memberNumber]);
+    const { eq } = await import("drizzle-orm");
+    const [account] = await db
+      .select()
+      .from(schema.loyaltyAccount)
+      .where(eq(schema.loyaltyAccount.memberId, lateReceipt.id));
+    expect(account?.lastPurchaseAt?.getTime()).toBe(now - day);
+    const [row] = await db.select().from(schema.member).where(eq(schema.member.id, lateReceipt.id));
+    expect(row?.lastPurchaseStoreId).toBe("xinyi-flagship");
+
+    // A manager chooses among their own stores; another store in the URL is refused beside the field.
+    const own = await (await get(`/admin/members?${q}`, cookieOf(manager))).text();
+    expect(own).toContain('value="xinyi-flagship"');
+    expect(own).not.toContain('value="neihu-design-center"');
+    expect(await listed(`${q}&store=xinyi-flagship`, manager)).toHaveLength(2);
+    const foreign = await get(`/admin/members?${q}&store=neihu-design-center`, cookieOf(manager));
+    expect(foreign.status).toBe(200);
+    const foreignHtml = await foreign.text();
+    expect(foreignHtml).toContain("請選擇您負責的門市");
+    expect(foreignHtml).not.toContain(movedOn.memberNumber);
+    expect(await listed(`${q}&store=${encodeURIComponent("' or 1=1 --")}`)).toEqual([]);
+
+    const csv = await get(`/admin/members/export?${q}&store=neihu-design-center`, cookieOf(admin));
+    expect(csv.status).toBe(200);
+    const rows = (await csv.text()).trim().split("\r\n").slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain(`"${movedOn.memberNumber}"`);
+    expect(rows[0]).toMatch(/"neihu-design-center","\d{4}-\d{2}-\d{2}T[^"]+"$/);
+    expect((await get("/admin/members/export?store=nowhere", cookieOf(admin))).status).toBe(400);
+  });
+});
+
+describe("resend the e-mail verification", () => {
+  const HOOKS = { "x-test-hooks-secret": "z".repeat(40) };
+  /** A POST at a pinned server time (the test clock of APP_ENV=test, X-Test-Now). */
+  function postAt(at: Date, pathname: string, fields: Record<string, string>, cookie: string) {
+    return fetch(`${base}${pathname}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { origin: base, cookie, ...HOOKS, "x-test-now": at.toISOString() },
+      redirect: "manual",
+    });
+  }
+
+  it("sends a new code to an unverified address (admins, audited), within the address's cooldown and limits; the code verifies", async () => {
+    const address = `pending-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const m = await loyalty.newMember(db, { nameZh: "驗證信測試", pendingEmail: address });
+    const page = `/admin/members/${m.id}`;
+    const shown = await (await get(page, cookieOf(admin))).text();
+    expect(shown).toContain('value="resend-verification"');
+    expect(shown).toContain('data-testid="member-pending-email"');
+    expect(shown).not.toContain(address);
+    expect(await (await get(page, cookieOf(manager))).text()).not.toContain('value="resend-verification"');
+    for (const staff of [manager, clerk]) {
+      expect((await post(page, { intent: "resend-verification" }, cookieOf(staff))).status).toBe(403);
+    }
+
+    // Within one clock hour (the address's hourly limit is 5), a minute apart (the cooldown is 60 s).
+    const hour = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
+    const at = (seconds: number) => new Date(hour + seconds * 1000);
+    const first = await postAt(at(0), page, { intent: "resend-verification" }, cookieOf(admin));
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe(`${page}?done=resend-verification`);
+    expect(await (await get(`${page}?done=resend-verification`, cookieOf(admin))).text()).toContain("已寄出新的驗證碼");
+    const [mail] = await waitFor(
+      () => outbox.readOutbox(db, { to: address, channel: "email" }),
+      (messages) => messages.length === 1,
+    );
+    const code = /\b(\d{6})\b/.exec(mail?.body ?? "")?.[1] ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+    const secret = app.running.config.secrets.session;
+    expect(await codes.verifyCode(db, { purpose: "verify-email", target: address, code, secret }, at(1))).toEqual({
+      ok: true,
+    });
+
+    const tooSoon = await postAt(at(30), page, { intent: "resend-verification" }, cookieOf(admin));
+    expect(tooSoon.status).toBe(429);
+    expect(await tooSoon.text()).toContain("嘗試次數過多");
+    for (let i = 1; i <= 4; i++) {
+      expect((await postAt(at(61 * i), page, { intent: "resend-verification" }, cookieOf(admin))).status).toBe(302);
+    }
+    const sixth = await postAt(at(61 * 5), page, { intent: "resend-verification" }, cookieOf(admin));
+    expect(sixth.status).toBe(429);
+    const sent = await auditRows("member.email_verification_sent", m.id);
+    expect(sent).toHaveLength(5);
+    expect(sent[0]?.actorUserId).toBe(admin.userId);
+    expect(JSON.stringify(sent.map((r) => r.changes))).not.toContain(address);
+
+    // Nothing to verify: a verified address, or a deleted member.
+    const verified = await loyalty.newMember(db, { email: `ok-${crypto.randomUUID().slice(0, 8)}@example.com` });
+    const none = await post(`/admin/members/${verified.id}`, { intent: "resend-verification" }, cookieOf(admin));
+    expect(none.status).toBe(409);
+    expect(await none.text()).toContain("這位會員沒有待驗證的 E-mail");
+    const gone = await loyalty.newMember(db, {
+      pendingEmail: "gone@example.com",
+      disabled: true,
+      deletedAt: new Date(),
+    });
+    expect((await post(`/admin/members/${gone.id}`, { intent: "resend-verification" }, cookieOf(admin))).status).toBe(
+      409,
+    );
+    expect(await auditRows("member.email_verification_sent", verified.id)).toHaveLength(0);
+  });
+});
+
+describe("an adjustment on a deleted member", () => {
+  it("is refused on the page and in the action, nothing booked", async () => {
+    const m = await loyalty.newMember(db, { nameZh: "刪除後調整" });
+    await points.adjustPoints(db, { memberId: m.id, amount: 300, reason: "seed", idempotencyKey: `seed-${m.id}` });
+    expect(await privacy.deleteMemberAccount(db, { userId: m.userId, ip: null, revokers: [] })).toMatchObject({
+      ok: true,
+    });
+    const pathname = `/admin/members/${m.id}/adjust`;
+    const html = await (await get(pathname, cookieOf(admin))).text();
+    expect(html).toContain("此會員帳號已停用，無法調整點數。");
+    const posted = await post(
+      pathname,
+      { amount: "100", reason: "goodwill", detail: "", requestKey: crypto.randomUUID() },
+      cookieOf(admin),
+    );
+    expect(posted.status).toBe(422);
+    const { eq } = await import("drizzle-orm");
+    expect(await db.select().from(schema.pointAdjustment).where(eq(schema.pointAdjustment.memberId, m.id))).toEqual([]);
+    // The member page offers no adjustment, no disable and no reveal for a deleted member.
+    const member = await (await get(`/admin/members/${m.id}`, cookieOf(admin))).text();
+    expect(member).not.toContain(`href="${pathname}"`);
+    expect(member).not.toContain('value="reveal"');
   });
 });

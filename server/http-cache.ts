@@ -54,7 +54,17 @@ function localeCookie(cookieHeader: string | undefined): string {
 
 export function etagOf(body: Buffer, nonce: string | undefined): string {
   const hash = createHash("sha256");
-  hash.update(nonce ? body.toString("utf8").split(nonce).join("") : body);
+  if (!nonce) hash.update(body);
+  else {
+    // The bytes between the nonce's occurrences, hashed in place: no string copy of the page.
+    const needle = Buffer.from(nonce, "utf8");
+    let start = 0;
+    for (let at = body.indexOf(needle, start); at !== -1; at = body.indexOf(needle, start)) {
+      hash.update(body.subarray(start, at));
+      start = at + needle.length;
+    }
+    hash.update(body.subarray(start));
+  }
   return `"${hash.digest("base64url").slice(0, 27)}"`;
 }
 
@@ -83,10 +93,22 @@ export type HttpCacheOptions = {
   testClock?: boolean;
   /** Most pages kept (least recently stored go first). */
   maxEntries?: number;
+  /**
+   * The catalogue's version (ADR 027), as last read from the database (every couple of seconds): when
+   * it moves on (a publish on any instance), every stored page is dropped, so a published change is
+   * rendered anew within the poll interval here and on every other instance.
+   */
+  contentVersion?: () => number;
 };
 
-export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock = false }: HttpCacheOptions = {}) {
+export function httpCache({
+  renderCacheMs = 5_000,
+  maxEntries = 500,
+  testClock = false,
+  contentVersion,
+}: HttpCacheOptions = {}) {
   const store = new Map<string, StoredPage>();
+  let storedVersion = contentVersion?.() ?? 0;
 
   const remember = (key: string, page: StoredPage) => {
     store.delete(key);
@@ -98,7 +120,7 @@ export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock =
     }
   };
 
-  return (req: Request, res: Response, next: NextFunction) => {
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
     const cookieHeader = req.get("cookie");
     const privateRequest = hasPrivateCookie(cookieHeader);
     // HEAD answers carry no body to hash; they get the same Cache-Control without an ETag.
@@ -106,6 +128,11 @@ export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock =
     const nonce = res.locals.nonce as string | undefined;
     const renderCacheable = cacheable && renderCacheMs > 0 && !privateRequest && !(testClock && req.get("x-test-now"));
     const key = `${localeCookie(cookieHeader)}|${req.originalUrl}`;
+    const version = contentVersion?.() ?? 0;
+    if (version !== storedVersion) {
+      store.clear();
+      storedVersion = version;
+    }
 
     if (renderCacheable) {
       const hit = store.get(key);
@@ -168,7 +195,8 @@ export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock =
       const body = Buffer.concat(chunks);
       const etag = etagOf(body, nonce);
       res.setHeader("ETag", etag);
-      if (renderCacheable) {
+      // A page rendered before a publish that landed meanwhile is not kept.
+      if (renderCacheable && version === storedVersion) {
         const text = nonce ? body.toString("utf8") : null;
         remember(key, {
           expires: Date.now() + renderCacheMs,
@@ -193,4 +221,11 @@ export function httpCache({ renderCacheMs = 5_000, maxEntries = 500, testClock =
 
     next();
   };
+  /**
+   * Forgets every stored page of this instance: called after a catalogue change is published in the
+   * console (ADR 033), so this instance renders the next request afresh; other instances drop theirs
+   * within `renderCacheMs` as for any other change.
+   */
+  const clear = () => store.clear();
+  return Object.assign(middleware, { clear });
 }

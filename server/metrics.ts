@@ -34,11 +34,25 @@ function routeTree(build: ServerBuild): RouteObject[] {
   return tree;
 }
 
+/** Route ids of the paths seen lately, per build: `matchRoutes` flattens and ranks the whole route table on every call. */
+const routeIds = new WeakMap<object, Map<string, string>>();
+/** Paths remembered per build; a scanner's random paths only ever cost what every request cost before. */
+export const ROUTE_ID_CACHE_SIZE = 1000;
+
 /** The React Router route id serving a path (data requests end in `.data`; `/_root.data` is `/`). */
 export function reactRouterRouteId(build: ServerBuild, pathname: string): string {
+  let known = routeIds.get(build.routes);
+  if (!known) {
+    known = new Map();
+    routeIds.set(build.routes, known);
+  }
+  const cached = known.get(pathname);
+  if (cached !== undefined) return cached;
   const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
-  const matches = matchRoutes(routeTree(build), path);
-  return matches?.at(-1)?.route.id ?? "unmatched";
+  const id = matchRoutes(routeTree(build), path)?.at(-1)?.route.id ?? "unmatched";
+  if (known.size >= ROUTE_ID_CACHE_SIZE) known.delete(known.keys().next().value as string);
+  known.set(pathname, id);
+  return id;
 }
 
 /** The pattern server/app.ts mounts React Router's request handler on. */

@@ -25,6 +25,11 @@ describe("contentSecurityPolicy", () => {
   const development = { isProduction: false, isViteDev: false };
   const production = { isProduction: true, isViteDev: false };
 
+  it("allows images from this site (uploaded variants at /media), data: and blob: (the uploader's preview) only", () => {
+    const policy = directives(contentSecurityPolicy("abc123==", production));
+    expect(policy.get("img-src")).toBe("'self' data: blob:");
+  });
+
   it("allows scripts only with the nonce, and scripts they load through 'strict-dynamic'", () => {
     const policy = directives(contentSecurityPolicy("abc123==", development));
     expect(policy.get("script-src")).toBe("'nonce-abc123==' 'strict-dynamic'");

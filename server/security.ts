@@ -23,6 +23,7 @@ export function contentSecurityPolicy(
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
     // Radix and sonner set inline styles; scripts stay locked down.
     "style-src 'self' 'unsafe-inline'",
+    // Uploaded images are served by this app (/media, ADR 028); blob: is the uploader's local preview.
     "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src 'self'${line}${isViteDev ? " ws: wss:" : ""}`,

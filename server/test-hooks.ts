@@ -29,6 +29,8 @@ const newMember = z.object({
   password: z.string().min(8).optional(),
   name: z.string().default("測試會員"),
   email: z.email().optional(),
+  /** An address given but not verified yet (member.pending_email). */
+  pendingEmail: z.email().optional(),
   disabled: z.boolean().default(false),
 });
 
@@ -117,6 +119,9 @@ export function testHooks({
       profile: { nameZh: input.name, gender: "male", marketingSms: false, marketingEmail: false, marketingLine: false },
     });
     if (input.email) await confirmMemberEmail(db, user.id, input.email.toLowerCase());
+    if (input.pendingEmail) {
+      await db.update(member).set({ pendingEmail: input.pendingEmail.toLowerCase() }).where(eq(member.userId, user.id));
+    }
     if (input.disabled) await db.update(member).set({ disabled: true }).where(eq(member.userId, user.id));
     res.json({ userId: user.id, memberId: created.id, memberNumber: created.memberNumber });
   });

@@ -23,6 +23,8 @@ export type AppContext = {
   auth: Auth;
   /** The client IP (from X-Forwarded-For only when TRUST_PROXY is set). */
   ip: string | null;
+  /** The render cache of public pages (server/http-cache.ts): emptied here and, through the catalogue version, on every instance. */
+  publicPages: { invalidate(): Promise<void> };
 };
 
 export const appContext = createContext<AppContext>();

@@ -11,6 +11,7 @@ import {
   LOCALES,
   localeCookie,
   localeFromCookieHeader,
+  shellMessages,
   translator,
 } from "./i18n";
 import {
@@ -20,6 +21,7 @@ import {
   routeMessages,
   SERVER_ONLY_NAMESPACES,
   serverT,
+  shellMessagesJson,
 } from "./i18n.server";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -69,6 +71,19 @@ describe("catalogs", () => {
     const routeOnly = ROUTE_NAMESPACES.map((ns) => Object.keys(routeMessages("zh-TW", ns)).length);
     expect(shellKeys.length + routeOnly.reduce((a, b) => a + b, 0) + serverOnly.length).toBe(Object.keys(zhTW).length);
     expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
+  });
+
+  it("reach the browser as one JSON string per locale, parsed back to the same messages", () => {
+    const json = shellMessagesJson("en");
+    expect(typeof json).toBe("string");
+    expect(shellMessagesJson("en")).toBe(json);
+    expect(shellMessages(json)).toEqual(messagesFor("en"));
+    // Parsed once while the same string comes back; a route's own object passes through.
+    expect(shellMessages(json)).toBe(shellMessages(json));
+    expect(shellMessages(shellMessagesJson("zh-TW"))["nav.home"]).toBe(zhTW["nav.home"]);
+    const own = { "nav.home": "x" };
+    expect(shellMessages(own)).toBe(own);
+    expect(shellMessages(undefined)).toEqual({});
   });
 
   it("send a page only the sub-namespaces it asks for", () => {

@@ -83,7 +83,22 @@ const FALLBACK: Partial<Messages> = {
   "common.loading": "請稍候...",
 };
 
-type RootData = { locale: Locale; messages: Partial<Messages> } | undefined;
+/** The shell catalog as the root loader sends it: a JSON object of messages (see `shellMessagesJson`). */
+export type ShellMessagesJson = string & { readonly __shellMessages: true };
+
+let parsedShell: { json: string; messages: Partial<Messages> } | null = null;
+
+/**
+ * The messages of a loader's `messages`: the root's JSON string (parsed once, then reused while the
+ * same string comes back), or a route's own object as it is.
+ */
+export function shellMessages(value: ShellMessagesJson | Partial<Messages> | null | undefined): Partial<Messages> {
+  if (typeof value !== "string") return value ?? {};
+  if (parsedShell?.json !== value) parsedShell = { json: value, messages: JSON.parse(value) as Partial<Messages> };
+  return parsedShell.messages;
+}
+
+type RootData = { locale: Locale; messages: ShellMessagesJson } | undefined;
 
 /** The active locale (from the root loader); zh-TW when the root has no data (e.g. a root error). */
 export function useLocale(): Locale {
@@ -93,9 +108,12 @@ export function useLocale(): Locale {
 
 /** Translate with the root's messages, plus a route's own namespace when it loads one. */
 export function useT(routeMessages?: Partial<Messages>): Translate {
-  const messages = (useRouteLoaderData("root") as RootData)?.messages;
-  return useMemo(
-    () => translator(routeMessages ? { ...messages, ...routeMessages } : (messages ?? FALLBACK)),
-    [messages, routeMessages],
-  );
+  const json = (useRouteLoaderData("root") as RootData)?.messages;
+  return useMemo(() => {
+    const messages = json === undefined ? FALLBACK : shellMessages(json);
+    if (!routeMessages) return translator(messages);
+    // The route's namespace first, then the shell: no merged copy of the catalog per component (on the
+    // server every component's useMemo runs on every render).
+    return (key, values) => format(routeMessages[key] ?? messages[key] ?? FALLBACK[key] ?? key, values);
+  }, [json, routeMessages]);
 }

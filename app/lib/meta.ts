@@ -1,5 +1,5 @@
-import type { MessageKey, Messages } from "./i18n";
-import { format } from "./i18n";
+import type { MessageKey, Messages, ShellMessagesJson } from "./i18n";
+import { format, shellMessages } from "./i18n";
 
 type MatchLike = { id: string; loaderData?: unknown } | undefined;
 
@@ -14,8 +14,8 @@ export function pageMeta(
 ) {
   const messages: Partial<Messages> = {};
   for (const match of matches) {
-    const data = match?.loaderData as { messages?: Partial<Messages> } | undefined;
-    if (data?.messages) Object.assign(messages, data.messages);
+    const data = match?.loaderData as { messages?: Partial<Messages> | ShellMessagesJson } | undefined;
+    if (data?.messages) Object.assign(messages, shellMessages(data.messages));
   }
   const title = messages[titleKey];
   if (!title) return [{ title: "漢生活" }];

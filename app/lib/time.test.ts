@@ -64,6 +64,14 @@ describe("Taipei day boundaries (UTC+8, no daylight saving time)", () => {
     expect(taipeiParts(at("2024-03-10T15:59:59Z"))).toMatchObject({ day: 10, hour: 23, minute: 59, weekday: 0 });
   });
 
+  it("gives each caller its own parts when it answers the same instant again", () => {
+    const first = taipeiParts(at("2024-07-01T04:00:00Z"));
+    first.year = 1999;
+    first.hour = 99;
+    expect(taipeiParts(at("2024-07-01T04:00:00Z"))).toMatchObject({ year: 2024, hour: 12 });
+    expect(() => taipeiParts(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
   it("starts and ends the Taipei day at 16:00 UTC", () => {
     // 2024-03-10 is the day New York moves its clocks forward: local-time code would be off here.
     for (const instant of ["2024-03-10T16:00:00Z", "2024-03-11T03:30:00Z", "2024-03-11T15:59:59.999Z"]) {

@@ -22,8 +22,27 @@ const partsFormatter = new Intl.DateTimeFormat("en-US", {
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
+/**
+ * The parts of the last instants asked for, by millisecond: `formatToParts` costs ~20 µs, and one page
+ * asks for the same "now" many times (the open status of every showroom, the footer's year).
+ */
+const recentParts = new Map<number, TaipeiParts>();
+const RECENT_PARTS_SIZE = 64;
+
 /** Wall-clock parts of an instant in Taipei. weekday: 0 = Sunday … 6 = Saturday. */
 export function taipeiParts(instant: Date): TaipeiParts {
+  const time = instant.getTime();
+  const known = recentParts.get(time);
+  if (known) return { ...known };
+  const parts = formatParts(instant);
+  if (Number.isFinite(time)) {
+    if (recentParts.size >= RECENT_PARTS_SIZE) recentParts.delete(recentParts.keys().next().value as number);
+    recentParts.set(time, parts);
+  }
+  return { ...parts };
+}
+
+function formatParts(instant: Date): TaipeiParts {
   const out: Record<string, string> = {};
   for (const part of partsFormatter.formatToParts(instant)) out[part.type] = part.value;
   return {

@@ -1,10 +1,17 @@
 import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
 import { consoleEn } from "./console.en";
+import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
+import { dashboardEn } from "./dashboard.en";
+import { imagesEn } from "./images.en";
 import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
+import { materialsEn } from "./materials.en";
 import { memberEn } from "./member.en";
+import { programmeEn } from "./programme.en";
+import { shellEn } from "./shell.en";
+import { storesEn } from "./stores.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
@@ -15,6 +22,13 @@ export const en = {
   ...loyaltyEn,
   ...consoleEn,
   ...counterEn,
+  ...consoleMembersEn,
+  ...programmeEn,
+  ...storesEn,
+  ...imagesEn,
+  ...dashboardEn,
+  ...materialsEn,
+  ...shellEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -1,10 +1,17 @@
 import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
 import { consoleZhTW } from "./console.zh-TW";
+import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
+import { dashboardZhTW } from "./dashboard.zh-TW";
+import { imagesZhTW } from "./images.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
+import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
+import { programmeZhTW } from "./programme.zh-TW";
+import { shellZhTW } from "./shell.zh-TW";
+import { storesZhTW } from "./stores.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
@@ -15,6 +22,13 @@ export const zhTW = {
   ...loyaltyZhTW,
   ...consoleZhTW,
   ...counterZhTW,
+  ...consoleMembersZhTW,
+  ...programmeZhTW,
+  ...storesZhTW,
+  ...imagesZhTW,
+  ...dashboardZhTW,
+  ...materialsZhTW,
+  ...shellZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

@@ -15,7 +15,14 @@ export const STRONG_PASSWORD = "Walnut-Floor-2026!";
 /** Creates a member straight in the database (through the APP_ENV=test hooks). */
 export async function createMember(
   request: APIRequestContext,
-  input: { phoneNumber: string; password?: string; name?: string; email?: string; disabled?: boolean },
+  input: {
+    phoneNumber: string;
+    password?: string;
+    name?: string;
+    email?: string;
+    pendingEmail?: string;
+    disabled?: boolean;
+  },
 ): Promise<{ userId: string; memberId: string; memberNumber: string }> {
   const res = await request.post("/__test/members", { data: { password: STRONG_PASSWORD, ...input } });
   expect(res.ok(), await res.text()).toBe(true);

@@ -62,6 +62,19 @@ const MIGRATION_LOCK_KEY = 7_274_019_311;
 
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (!migrationsFolder) throw new Error("Migrations folder (drizzle/) not found");
+  const expected = expectedMigrationCount();
+  /** How many migrations the database has applied (0 before the first migration). */
+  const status = async () => {
+    const exists = rowsOf<{ present: boolean }>(
+      await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`),
+    );
+    if (!exists[0]?.present) return { applied: 0, expected, upToDate: false };
+    const counted = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+    );
+    const applied = Number(counted[0]?.n ?? 0);
+    return { applied, expected, upToDate: applied >= expected };
+  };
   let db: Database;
   let migrate: () => Promise<void>;
   let close: () => Promise<void>;
@@ -71,19 +84,20 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   if (config.kind === "postgres") {
     // Named per instance, so /metrics can count this pool's connections in pg_stat_activity; every
     // statement is timed for the query-duration histogram.
-    const client = instrumentPostgresClient(
-      postgres(config.url, {
-        max: config.poolMax,
-        // Off only behind a transaction-mode pooler that cannot keep prepared statements (DATABASE_PREPARE).
-        prepare: config.prepare ?? true,
-        onnotice: () => {},
-        // Fail a request in seconds, not the driver's default 30, when the server cannot be reached.
-        connect_timeout: 5,
-        connection: { application_name: APPLICATION_NAME },
-      }),
-      reportDatabaseOutcome,
-    );
+    const prepare = config.prepare ?? true;
+    const raw = postgres(config.url, {
+      max: config.poolMax,
+      // Off only behind a transaction-mode pooler that cannot keep prepared statements (DATABASE_PREPARE).
+      prepare,
+      onnotice: () => {},
+      // Fail a request in seconds, not the driver's default 30, when the server cannot be reached.
+      connect_timeout: 5,
+      connection: { application_name: APPLICATION_NAME },
+    });
+    const client = instrumentPostgresClient(prepare ? preparingEveryStatement(raw) : raw, reportDatabaseOutcome);
     const pgDb = drizzlePostgres(client, { schema });
+    // Migrations run once: their statements are not worth keeping prepared on a pooled connection.
+    const migrationDb = drizzlePostgres(instrumentPostgresClient(raw, reportDatabaseOutcome), { schema });
     db = pgDb as unknown as Database;
     driver = "postgres";
     connection = { driver, url: config.url };
@@ -94,7 +108,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
       try {
         await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
         try {
-          await migratePostgres(pgDb, { migrationsFolder });
+          await migratePostgres(migrationDb, { migrationsFolder });
         } finally {
           await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
         }
@@ -104,7 +118,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     };
     close = async () => {
       setDatabaseProbe(null);
-      await client.end({ timeout: 5 });
+      await raw.end({ timeout: 5 });
     };
   } else {
     const onDisk = !config.dataDir.startsWith("memory://");
@@ -136,7 +150,13 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     };
   }
 
-  const expected = expectedMigrationCount();
+  // Every start runs this: when every migration is applied already (the usual case), two small queries on
+  // the pool answer it, without a connection of its own, the advisory lock and the migrator's reads.
+  const runMigrations = migrate;
+  migrate = async () => {
+    if ((await status()).upToDate) return;
+    await runMigrations();
+  };
   const ping = async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -158,21 +178,43 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     driver,
     connection,
     migrate,
-    async migrationStatus() {
-      const exists = await db.execute<{ present: boolean }>(
-        sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
-      );
-      const rows = rowsOf<{ present: boolean }>(exists);
-      if (!rows[0]?.present) return { applied: 0, expected, upToDate: false };
-      const counted = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
-      );
-      const applied = Number(counted[0]?.n ?? 0);
-      return { applied, expected, upToDate: applied >= expected };
-    },
+    migrationStatus: status,
     ping,
     close,
   };
+}
+
+/**
+ * Drizzle asks postgres.js for a named (prepared) statement only for queries built with `.prepare(name)`;
+ * every other query went out unnamed, which postgres.js sends as Parse + Describe, waits for the parameter
+ * types, then Bind + Execute: two round trips, and PostgreSQL parsed and planned the text every time. With
+ * `prepare: true` on the call, the driver keeps one prepared statement per distinct query text and types
+ * on each connection (its default for its own tagged queries): one round trip, no parse, a cached plan.
+ * Query texts are fixed per call site (values are always parameters), so the set of statements is bounded.
+ */
+function preparingEveryStatement(client: postgres.Sql): postgres.Sql {
+  const wrap = (target: postgres.Sql): postgres.Sql =>
+    new Proxy(target, {
+      get(obj, prop, receiver) {
+        const value = Reflect.get(obj, prop, receiver);
+        if (prop === "unsafe" && typeof value === "function") {
+          return (query: string, params?: unknown[], options?: { prepare?: boolean }) =>
+            value.call(obj, query, params, { ...options, prepare: true });
+        }
+        if ((prop === "begin" || prop === "savepoint") && typeof value === "function") {
+          return (...args: unknown[]) => {
+            const callback = args.findIndex((a) => typeof a === "function");
+            if (callback >= 0) {
+              const inner = args[callback] as (tx: postgres.Sql) => unknown;
+              args[callback] = (tx: postgres.Sql) => inner(wrap(tx));
+            }
+            return value.apply(obj, args);
+          };
+        }
+        return value;
+      },
+    });
+  return wrap(client);
 }
 
 /** postgres-js returns an array, PGlite an object with `rows`: read both the same way. */
@@ -189,8 +231,8 @@ const prepared = new WeakMap<PGlite, Map<string, Promise<unknown>>>();
  * PostgreSQL plans it once per process instead of on every request (the member center's summary:
  * planning its eight subqueries was most of its ~3 ms; executing it is well under 1 ms). PGlite is one
  * session, so `PREPARE` holds for the life of the process; `EXECUTE` takes no bind parameters,
- * so the values go in as literals — only numbers and strings, quoted here. On PostgreSQL the
- * driver (postgres-js) already prepares every statement per connection: the query runs as it is.
+ * so the values go in as literals — only numbers and strings, quoted here. On PostgreSQL every
+ * statement is already prepared per connection (preparingEveryStatement): the query runs as it is.
  */
 export async function executePrepared<T>(db: Database, name: string, query: SQL): Promise<T[]> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`prepared statement name must be an identifier: ${name}`);

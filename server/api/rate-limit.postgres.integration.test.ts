@@ -1,13 +1,14 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
-import { rateLimitCounter } from "@platform/db/schema";
+import { apiRateCounter, purchase } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import { createApiV1Router } from "./v1";
 
@@ -77,9 +78,71 @@ it(`lets exactly ${LIMIT} of ${REQUESTS} simultaneous requests of one key throug
   expect(statuses.filter((s) => s === 404)).toHaveLength(LIMIT);
   expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - LIMIT);
   // Every request was counted once, refused ones included.
-  const [row] = await db
-    .select()
-    .from(rateLimitCounter)
-    .where(eq(rateLimitCounter.key, `api:${key.id}:minute`));
+  const [row] = await db.select().from(apiRateCounter).where(eq(apiRateCounter.apiKeyId, key.id));
   expect(row?.count).toBe(REQUESTS);
+}, 120_000);
+
+// A purchase counts in the same table, before its transaction (ADR 030): refused requests count, and a
+// booked purchase's transaction holds no lock on the counter.
+it(`books exactly ${LIMIT} of ${REQUESTS} simultaneous purchases of one key, over two instances`, async () => {
+  const db = handles[0]!.db;
+  await insertTestStores(db, ["TPE02"]);
+  const { key, secret } = await createApiKey(db, { storeId: "TPE02", name: "busy till" });
+  const buyer = await newMember(db);
+  const statuses = await Promise.all(
+    Array.from({ length: REQUESTS }, async (_, i) => {
+      const res = await fetch(`${bases[i % 2]}/purchases`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          "idempotency-key": `burst-${i}`,
+        },
+        body: JSON.stringify({ memberNumber: buyer.memberNumber, receiptNumber: `R-${i}`, netAmount: 1000 }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  expect(statuses.filter((s) => s === 201)).toHaveLength(LIMIT);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - LIMIT);
+  const [row] = await db.select().from(apiRateCounter).where(eq(apiRateCounter.apiKeyId, key.id));
+  expect(row?.count).toBe(REQUESTS);
+  const booked = await db.select({ id: purchase.id }).from(purchase).where(eq(purchase.memberId, buyer.id));
+  expect(booked).toHaveLength(LIMIT);
+  const totals = await ledgerTotals(db, buyer.id);
+  expect(totals).toEqual({ balance: LIMIT * 10, ledgerSum: LIMIT * 10, lotsRemaining: LIMIT * 10 });
+}, 120_000);
+
+// The Idempotency-Key claim is in the purchase's transaction: a twin sent at the same moment waits for the
+// first one's commit and replays its answer; one booking.
+it("books one purchase for 12 simultaneous twins (one Idempotency-Key) over two instances", async () => {
+  const db = handles[0]!.db;
+  await insertTestStores(db, ["TPE03"]);
+  const { secret } = await createApiKey(db, { storeId: "TPE03", name: "retrying till" });
+  const buyer = await newMember(db);
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, async (_, i) => {
+      const res = await fetch(`${bases[i % 2]}/purchases`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          "idempotency-key": "twin",
+        },
+        body: JSON.stringify({ memberNumber: buyer.memberNumber, receiptNumber: "T-1", netAmount: 2500 }),
+      });
+      return {
+        status: res.status,
+        replayed: res.headers.get("idempotent-replayed") === "true",
+        body: await res.json(),
+      };
+    }),
+  );
+  expect(answers.map((a) => a.status)).toEqual(Array(12).fill(201));
+  expect(answers.filter((a) => !a.replayed)).toHaveLength(1);
+  for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
+  const booked = await db.select({ id: purchase.id }).from(purchase).where(eq(purchase.memberId, buyer.id));
+  expect(booked).toHaveLength(1);
+  expect(await ledgerTotals(db, buyer.id)).toEqual({ balance: 25, ledgerSum: 25, lotsRemaining: 25 });
 }, 120_000);

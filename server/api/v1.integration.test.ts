@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
-import { apiKey, coupon as couponTable, pointEntry, rateLimitCounter, reward } from "@platform/db/schema";
+import { apiKey, apiRateCounter, coupon as couponTable, pointEntry, reward } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -352,9 +352,9 @@ describe("POS API v1", () => {
 
     // The counter lives in the shared table: another instance's 597 requests this minute count too.
     await database.db
-      .update(rateLimitCounter)
-      .set({ count: sql`${rateLimitCounter.count} + 597` })
-      .where(eq(rateLimitCounter.key, `api:${key.id}:minute`));
+      .update(apiRateCounter)
+      .set({ count: sql`${apiRateCounter.count} + 597` })
+      .where(eq(apiRateCounter.apiKeyId, key.id));
     expect((await lookup()).status).toBe(404); // the 600th
     const res = await fetch(`${base}/members/lookup?memberNumber=HL1`, {
       headers: { authorization: `Bearer ${secret}` },

@@ -93,4 +93,43 @@ describe("LINE configuration", () => {
     expect(policy).toContain("form-action 'self' https://access.line.me");
     expect(policy).toMatch(/connect-src 'self'[^;]*https:\/\/api\.line\.me/);
   });
+
+  describe("Messaging API (the Official Account)", () => {
+    const MESSAGING = {
+      LINE_MESSAGING_CHANNEL_SECRET: "abcdef0123456789abcdef0123456789",
+      LINE_MESSAGING_ACCESS_TOKEN: "A".repeat(40),
+    };
+
+    it("uses the local fake outside production, with secrets every instance derives alike", () => {
+      const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, PORT: "4100" });
+      expect(config.lineMessaging).toMatchObject({ mode: "local", apiBaseUrl: "http://127.0.0.1:4100/__line" });
+      const again = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, PORT: "4100" });
+      expect(again.lineMessaging).toEqual(config.lineMessaging);
+    });
+
+    it("is off in production without a channel, and reads a configured one with an https host", () => {
+      expect(loadConfig({ ...PRODUCTION, DATA_DIR: dataDir }).lineMessaging).toEqual({ mode: "disabled" });
+      expect(loadConfig({ ...PRODUCTION, ...MESSAGING, DATA_DIR: dataDir }).lineMessaging).toEqual({
+        mode: "channel",
+        channelSecret: MESSAGING.LINE_MESSAGING_CHANNEL_SECRET,
+        accessToken: MESSAGING.LINE_MESSAGING_ACCESS_TOKEN,
+        apiBaseUrl: "https://api.line.me",
+      });
+      expect(() =>
+        loadConfig({
+          ...PRODUCTION,
+          ...MESSAGING,
+          LINE_MESSAGING_API_BASE_URL: "http://line.internal",
+          DATA_DIR: dataDir,
+        }),
+      ).toThrow(ConfigError);
+    });
+
+    it("refuses half a channel", () => {
+      const { LINE_MESSAGING_ACCESS_TOKEN: _token, ...secretOnly } = MESSAGING;
+      expect(() => loadConfig({ ...PRODUCTION, ...secretOnly, DATA_DIR: dataDir })).toThrow(
+        /LINE_MESSAGING_ACCESS_TOKEN/,
+      );
+    });
+  });
 });

@@ -18,6 +18,14 @@ export type LocalLineOptions = {
   keySeed: string;
   /** Only callbacks on these origins are accepted (the app's own). */
   allowedRedirectOrigins: (req: Request) => string[];
+  /**
+   * The Official Account of the local Messaging API fake, when it runs: `bot_prompt` on the consent
+   * page offers to add it as a friend (as LINE does), and the friendship status endpoint reads it.
+   */
+  officialAccount?: {
+    addFriend(req: Request, userId: string): Promise<unknown>;
+    isFriend(userId: string): boolean;
+  };
   now?: () => Date;
 };
 
@@ -123,6 +131,7 @@ export function createLocalLineProvider(options: LocalLineOptions) {
     code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
     code_challenge_method: z.literal("S256"),
     ui_locales: z.string().optional(),
+    bot_prompt: z.enum(["normal", "aggressive"]).optional(),
   });
 
   function checkAuthorize(req: Request, input: unknown) {
@@ -147,7 +156,7 @@ export function createLocalLineProvider(options: LocalLineOptions) {
     res.type("html").send(authorizePage(checked.q as Record<string, string | undefined>));
   });
 
-  router.post("/oauth2/v2.1/authorize", (req, res) => {
+  router.post("/oauth2/v2.1/authorize", async (req, res) => {
     const checked = checkAuthorize(req, req.body);
     if (!checked.ok) {
       res.status(400).type("html").send(errorPage(checked.message));
@@ -182,6 +191,14 @@ export function createLocalLineProvider(options: LocalLineOptions) {
     });
     back.searchParams.set("code", code);
     back.searchParams.set("state", q.state);
+    // The add-friend option of the consent screen (bot_prompt): LINE reports a change on the callback.
+    const official = options.officialAccount;
+    if (official && q.bot_prompt && req.body.addFriend === "on" && !official.isFriend(user.sub)) {
+      await official.addFriend(req, user.sub);
+      back.searchParams.set("friendship_status_changed", "true");
+    } else if (official && q.bot_prompt) {
+      back.searchParams.set("friendship_status_changed", "false");
+    }
     res.redirect(303, back.toString());
   });
 
@@ -312,7 +329,7 @@ export function createLocalLineProvider(options: LocalLineOptions) {
       return res.status(401).json({
         message: "Authentication failed. Confirm that the access token in the authorization header is valid.",
       });
-    res.json({ friendFlag: false });
+    res.json({ friendFlag: options.officialAccount?.isFriend(entry.user.sub) ?? false });
   });
 
   // Development helpers (not part of LINE): mint the ES256 token LIFF would hand out, and list revocations.
@@ -346,7 +363,7 @@ const PAGE_STYLE = `
   h1{font-size:1.25rem;margin:0}.card{background:#fff;border-radius:16px;padding:20px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
   .note{font-size:.875rem;color:#4a4a4a;margin:0 0 16px}fieldset{border:0;margin:0;padding:0}legend{font-weight:600;margin-bottom:8px}
   label.user{display:flex;align-items:center;gap:12px;min-height:48px;padding:8px 12px;border:1px solid #d6d6d6;border-radius:12px;margin-bottom:8px;cursor:pointer}
-  label.user:has(input:checked){border-color:#06c755;background:#f0fbf4}input[type=radio]{width:20px;height:20px;accent-color:#06c755}
+  label.user:has(input:checked){border-color:#06c755;background:#f0fbf4}input[type=radio],input[type=checkbox]{width:20px;height:20px;accent-color:#06c755}
   .who{display:flex;flex-direction:column}.who small{color:#4a4a4a}input[type=text]{width:100%;min-height:44px;margin-top:4px;padding:8px 12px;border:1px solid #8a8a8a;border-radius:8px;font:inherit}
   .actions{display:grid;gap:10px;margin-top:20px}button{min-height:48px;border-radius:999px;font:inherit;font-weight:600;cursor:pointer}
   .allow{background:#00803a;color:#fff;border:0}.allow:hover{background:#006b30}.deny{background:#fff;color:#1e1e1e;border:1px solid #8a8a8a}
@@ -367,7 +384,11 @@ function authorizePage(q: Record<string, string | undefined>): string {
 <div class="card"><p class="note">漢生活 想要取得您的個人檔案（名稱）、電子郵件與 OpenID。請選擇要使用的測試帳號。</p>
 <form method="post">${hidden}<fieldset><legend>測試使用者</legend>${users}
 <label class="user"><input type="radio" name="user" value="other"><span class="who"><span>其他測試使用者</span></span></label>
-<label for="otherName">其他測試使用者的名稱</label><input type="text" id="otherName" name="otherName" maxlength="40" autocomplete="off"></fieldset>
+<label for="otherName">其他測試使用者的名稱</label><input type="text" id="otherName" name="otherName" maxlength="40" autocomplete="off"></fieldset>${
+    q.bot_prompt
+      ? `<label class="user"><input type="checkbox" name="addFriend" checked><span class="who"><span>加入「漢生活」官方帳號好友</span><small>接收會員卡、點數與優惠通知</small></span></label>`
+      : ""
+  }
 <div class="actions"><button class="allow" type="submit" name="decision" value="allow">同意並登入</button>
 <button class="deny" type="submit" name="decision" value="deny">拒絕</button></div></form></div>
 <p class="dev">本機 LINE 相容測試服務：僅供開發與測試使用。</p></main></body></html>`;

@@ -89,7 +89,8 @@ export async function startDevServer(): Promise<DevServer> {
         loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
       },
     });
-    const server = running.app.listen(0, "127.0.0.1");
+    // A free port unless the test names one (the local LINE fakes are called back on PORT).
+    const server = running.app.listen(Number(env.PORT ?? 0), "127.0.0.1");
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
       server.once("error", reject);

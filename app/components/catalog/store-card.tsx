@@ -3,8 +3,8 @@ import { MapPin } from "~/components/ui/icons";
 import type { StoreCardView } from "~/domain/stores/cards";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
-import { CatalogImage } from "./catalog-image";
 import { OpenBadge, todayHoursText } from "./open-status";
+import { StorePhoto } from "./store-photo";
 
 export function StoreCard({ store, t, eager = false }: { store: StoreCardView; t: Translate; eager?: boolean }) {
   return (
@@ -15,8 +15,8 @@ export function StoreCard({ store, t, eager = false }: { store: StoreCardView; t
     >
       <div className="aspect-[4/3] overflow-hidden bg-sand">
         {store.photo ? (
-          <CatalogImage
-            image={store.photo}
+          <StorePhoto
+            photo={store.photo}
             eager={eager}
             sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
             className="transition-transform duration-500 group-hover:scale-[1.02]"

@@ -10,17 +10,26 @@ export function FilterSelect({
   label,
   value,
   options,
+  errors,
 }: {
   name: string;
   label: string;
   value: string;
   options: { value: string; label: string }[];
+  errors?: string[];
 }) {
   const t = useConsoleT();
+  const errorId = `filter-${name}-error`;
   return (
     <label className="text-sm">
       <span className="block font-medium">{label}</span>
-      <select name={name} defaultValue={value} className={cn(inputClass, "select-chevron mt-1")}>
+      <select
+        name={name}
+        defaultValue={value}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? errorId : undefined}
+        className={cn(inputClass, "select-chevron mt-1")}
+      >
         <option value="">{t("console.audit.any")}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -28,6 +37,7 @@ export function FilterSelect({
           </option>
         ))}
       </select>
+      <ErrorList id={errorId} errors={errors} />
     </label>
   );
 }

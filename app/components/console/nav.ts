@@ -1,18 +1,39 @@
 import type { Permission } from "~/domain/staff/permissions";
 import type { MessageKey } from "~/lib/i18n";
 
+/** The navigation's groups, in the order they are shown: the day's work, the catalogue, administration. */
+export const CONSOLE_NAV_GROUPS = ["daily", "catalog", "admin"] as const;
+export type ConsoleNavGroup = (typeof CONSOLE_NAV_GROUPS)[number];
+
+export type ConsoleNavItem = { to: string; label: MessageKey; permission: Permission | null; group: ConsoleNavGroup };
+
 /**
  * The console's navigation: one line per section, shown to the roles that hold its permission (the page
- * itself still checks with requirePermission). Sections add themselves here as they are built.
+ * itself still checks with requirePermission), grouped in the sidebar and the phone menu. Sections add
+ * themselves here as they are built.
  */
-export const CONSOLE_NAV: readonly { to: string; label: MessageKey; permission: Permission | null }[] = [
-  { to: "/admin", label: "console.nav.home", permission: null },
+export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
+  { to: "/admin", label: "console.nav.home", permission: null, group: "daily" },
   // The counter (ADR 022).
-  { to: "/admin/counter", label: "console.nav.counter", permission: "member.view" },
-  { to: "/admin/members", label: "console.nav.members", permission: "member.view" },
-  { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve" },
-  { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage" },
-  { to: "/admin/api-keys", label: "console.nav.keys", permission: "apikeys.manage" },
-  { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view" },
-  { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit" },
+  { to: "/admin/counter", label: "console.nav.counter", permission: "member.view", group: "daily" },
+  { to: "/admin/members", label: "console.nav.members", permission: "member.view", group: "daily" },
+  { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve", group: "daily" },
+  { to: "/admin/rewards", label: "console.nav.rewards", permission: "programme.edit", group: "catalog" },
+  { to: "/admin/rules", label: "console.nav.rules", permission: "programme.edit", group: "catalog" },
+  { to: "/admin/images", label: "console.nav.images", permission: "catalog.edit", group: "catalog" },
+  { to: "/admin/stores", label: "console.nav.stores", permission: "store.edit", group: "catalog" },
+  // Materials and categories (issue 14 item 2, ADR 033): admins only.
+  { to: "/admin/materials", label: "console.nav.materials", permission: "catalog.edit", group: "catalog" },
+  { to: "/admin/categories", label: "console.nav.categories", permission: "catalog.edit", group: "catalog" },
+  { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage", group: "admin" },
+  { to: "/admin/api-keys", label: "console.nav.keys", permission: "apikeys.manage", group: "admin" },
+  { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view", group: "admin" },
+  { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit", group: "admin" },
 ];
+
+/** The items a role sees, in their groups (empty groups left out). */
+export function groupConsoleNav(items: readonly ConsoleNavItem[]) {
+  return CONSOLE_NAV_GROUPS.map((group) => ({ group, items: items.filter((item) => item.group === group) })).filter(
+    (g) => g.items.length > 0,
+  );
+}

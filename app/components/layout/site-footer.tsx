@@ -1,13 +1,13 @@
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
 import { LOCALE_NAMES, LOCALES, useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
-import { taipeiParts } from "~/lib/time";
 
 export function SiteFooter() {
   const t = useT();
   const locale = useLocale();
   const location = useLocation();
-  const year = taipeiParts(new Date()).year;
+  // The Taipei year comes from the root loader, so no time-zone code ships with every page.
+  const year = (useRouteLoaderData("root") as { year?: number } | undefined)?.year ?? new Date().getFullYear();
   return (
     <footer className="mt-16 border-t border-line bg-sand/60">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:flex-row sm:items-start sm:justify-between sm:px-6">

@@ -1,5 +1,6 @@
 import { Fragment, lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
+import { ResponsiveImage } from "~/components/images/responsive-image";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { cn } from "~/lib/cn";
 import { formatNumber, type Translate } from "~/lib/i18n";
@@ -69,12 +70,27 @@ export function RewardsCatalogue({
             data-testid="reward"
           >
             <div className="flex items-start gap-3">
-              <span
-                aria-hidden
-                className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-800"
-              >
-                {r.kind === "gift" ? <Gift className="size-5" /> : <Ticket className="size-5" />}
-              </span>
+              {r.image?.kind === "media" ? (
+                <span className="size-11 shrink-0 overflow-hidden rounded-xl bg-brand-50" data-testid="reward-image">
+                  <ResponsiveImage image={r.image.image} sizes="44px" cover />
+                </span>
+              ) : r.image ? (
+                <img
+                  src={r.image.src}
+                  alt={r.image.alt}
+                  width={44}
+                  height={44}
+                  loading="lazy"
+                  className="size-11 shrink-0 rounded-xl bg-brand-50 object-cover"
+                />
+              ) : (
+                <span
+                  aria-hidden
+                  className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-800"
+                >
+                  {r.kind === "amount-off" ? <Ticket className="size-5" /> : <Gift className="size-5" />}
+                </span>
+              )}
               <div className="min-w-0 flex-1">
                 <h3 className="font-semibold text-ink">{r.name}</h3>
                 <p className="text-sm text-muted">
@@ -82,7 +98,9 @@ export function RewardsCatalogue({
                     parts={[
                       r.kind === "amount-off" && r.amountOff
                         ? t("member.center.rewards.amountOff", { amount: number(r.amountOff, locale) })
-                        : t("member.center.rewards.gift"),
+                        : r.kind === "service"
+                          ? t("member.center.rewards.service")
+                          : t("member.center.rewards.gift"),
                       t("member.center.rewards.validDays", { days: r.couponValidDays }),
                       r.stock !== null && r.stock > 0 && r.stock <= 20
                         ? t("member.center.rewards.stock", { count: r.stock })

@@ -78,6 +78,8 @@ export const Check = svg("M20 6 9 17l-5-5");
 
 export const X = svg("M18 6 6 18M6 6l12 12");
 
+export const Menu = svg("M4 12h16M4 6h16M4 18h16");
+
 export const ChevronDown = svg("M6 9l6 6 6-6");
 
 export const Eye = svg(

@@ -189,8 +189,19 @@ export async function recordAudit(tx: Database, entry: AuditEntry, now = new Dat
     prevHash: head.hash,
   };
   const row: AuditRow = { ...content, hash: auditRowHash(content) };
-  await tx.insert(auditLog).values(row);
-  await tx.update(auditChainHead).set({ hash: row.hash }).where(eq(auditChainHead.id, 1));
+  // The row and the head's new hash in one statement: the head stays locked from the `seq + 1` above
+  // to the commit, so every round trip here is one every other writer waits for (ADR 030).
+  await tx.execute(sql`
+    with appended as (
+      insert into ${auditLog} (seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id,
+        action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
+      values (${row.seq}, ${row.id}::uuid, ${row.occurredAt.toISOString()}::timestamptz, ${row.actorType},
+        ${row.actorUserId}, ${row.actorRole}, ${row.apiKeyId}::uuid, ${row.storeId}, ${row.action}, ${row.targetType},
+        ${row.targetId}, ${row.changes === null ? null : JSON.stringify(row.changes)}::jsonb, ${row.ip},
+        ${row.userAgent}, ${row.requestId}, ${row.prevHash}, ${row.hash})
+      returning seq
+    )
+    update ${auditChainHead} set hash = ${row.hash} where id = 1 and seq = (select seq from appended)`);
   return row;
 }
 

@@ -20,6 +20,8 @@ import { recordLogin } from "../members/members.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
 export const SESSION_DAYS = 30;
+/** A session used after this long since its last refresh is extended (sliding expiry). */
+export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** Changing the e-mail, the phone or the passkeys needs a login at most this old (PRODUCT.md, issue 7). */
 export const RECENT_LOGIN_MINUTES = 15;
@@ -92,7 +94,7 @@ export function createAuth({ db, config }: { db: Database; config: AppConfig }) 
     session: {
       expiresIn: 60 * 60 * 24 * SESSION_DAYS,
       // Sliding expiry: a session used at least daily stays alive.
-      updateAge: 60 * 60 * 24,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
       // Adding a passkey needs a recent login; the confirm-identity page starts a new session.
       freshAge: RECENT_LOGIN_MINUTES * 60,
     },

@@ -5,6 +5,7 @@ import {
   member,
   purchase,
   purchaseRefund,
+  type RewardKind,
   reward,
   store,
   type Tier,
@@ -46,7 +47,7 @@ export type CounterCoupon = {
   id: string;
   code: string;
   rewardName: string;
-  kind: "amount-off" | "gift";
+  kind: RewardKind;
   amountOff: number | null;
   expiresAt: string;
   /** False when the reward is limited to other stores. */
@@ -209,7 +210,7 @@ export type CouponAtCounter = {
   coupon: Coupon;
   rewardName: string;
   amountOff: number | null;
-  kind: "amount-off" | "gift";
+  kind: RewardKind;
   storeIds: string[] | null;
   member: { id: string; memberNumber: string; maskedName: string };
 };

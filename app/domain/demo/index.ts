@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store, storeHoursException } from "@platform/db/schema";
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
-import { count, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { count, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { mediaPath, shade } from "../media/textures";
 import { SEED_CATEGORIES, SEED_MATERIALS, type SeedMaterial } from "./materials";
@@ -68,7 +68,9 @@ function fromExcluded(table: PgTable, keys: string[]): Record<string, SQL> {
   const set: Record<string, SQL> = {};
   for (const [property, column] of Object.entries(getTableColumns(table))) {
     if (keys.includes(property) || property === "createdAt") continue;
-    set[property] = sql.raw(`excluded."${column.name}"`);
+    // A re-seed is a change like any other: an edit form loaded before it must not save over it (ADR 033).
+    set[property] =
+      property === "version" ? sql.raw(`"${getTableName(table)}"."version" + 1`) : sql.raw(`excluded."${column.name}"`);
   }
   return set;
 }

@@ -33,7 +33,7 @@ export type WebLoginFlow = { state: string; nonce: string; verifier: string; met
 /** A new authorization request: random state, nonce and PKCE verifier; the URL to send the browser to. */
 export function beginWebLogin(
   line: LineChannel,
-  input: { method: LineMethod; redirectUri: string; redirectTo: string },
+  input: { method: LineMethod; redirectUri: string; redirectTo: string; offerOfficialAccount?: boolean },
 ): { url: string; flow: WebLoginFlow } {
   const flow: WebLoginFlow = {
     state: randomBytes(24).toString("base64url"),
@@ -53,6 +53,8 @@ export function beginWebLogin(
     code_challenge_method: "S256",
     ui_locales: "zh-TW",
   });
+  // With the Official Account configured, LINE's consent screen also asks to add it as a friend (ADR 032).
+  if (input.offerOfficialAccount) params.set("bot_prompt", "aggressive");
   return { url: `${line.authorizeUrl}?${params}`, flow };
 }
 

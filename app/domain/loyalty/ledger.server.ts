@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "@platform/db/schema";
 import { countLedgerEntry } from "@platform/metrics";
@@ -28,15 +29,32 @@ export async function inTransaction<T>(db: Database, run: (tx: Tx) => Promise<T>
   return db.transaction((tx) => run(tx as unknown as Tx));
 }
 
-/** The member's account row, created on first use, locked until the transaction ends. */
+/**
+ * The member's account row, created on first use, locked until the transaction ends. One statement when
+ * the account exists (the join checks that the member does); a first use inserts it and locks it then.
+ */
 export async function lockAccount(tx: Tx, memberId: string): Promise<Account> {
+  return (await lockAccountOf(tx, memberId)).account;
+}
+
+/** lockAccount, plus whether the member is disabled (read in the same statement). */
+export async function lockAccountOf(tx: Tx, memberId: string): Promise<{ account: Account; disabled: boolean }> {
   if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
+  const lock = () =>
+    tx
+      .select({ account: loyaltyAccount, disabled: member.disabled })
+      .from(loyaltyAccount)
+      .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
+      .where(eq(loyaltyAccount.memberId, memberId))
+      .for("update", { of: loyaltyAccount });
+  const [found] = await lock();
+  if (found) return found;
   const [known] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId));
   if (!known) throw new LoyaltyError("member_not_found", "Unknown member");
   await tx.insert(loyaltyAccount).values({ memberId }).onConflictDoNothing();
-  const [account] = await tx.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)).for("update");
-  if (!account) throw new LoyaltyError("member_not_found", "Unknown member");
-  return account;
+  const [created] = await lock();
+  if (!created) throw new LoyaltyError("member_not_found", "Unknown member");
+  return created;
 }
 
 /** The member, or member_not_found / member_disabled. */
@@ -81,14 +99,48 @@ export async function credit(
   now: Date,
 ): Promise<Entry> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("credit needs a positive integer");
-  const entry = await insertEntry(tx, account, input, input.amount, input.expiresAt, now);
-  if (input.expiresAt) {
-    const remaining = Math.max(0, Math.min(input.amount, input.amount + Math.min(0, account.balance)));
-    await tx
-      .insert(pointLot)
-      .values({ entryId: entry.id, memberId: account.memberId, remaining, expiresAt: input.expiresAt });
-  }
-  await setBalance(tx, account, account.balance + input.amount, now);
+  countLedgerEntry(input.kind);
+  const entry: Entry = {
+    id: randomUUID(),
+    memberId: account.memberId,
+    kind: input.kind,
+    amount: input.amount,
+    lotExpiresAt: input.expiresAt,
+    storeId: input.storeId ?? null,
+    receiptNumber: input.receiptNumber ?? null,
+    staffUserId: input.staffUserId ?? null,
+    apiKeyId: input.apiKeyId ?? null,
+    purchaseId: input.purchaseId ?? null,
+    couponId: input.couponId ?? null,
+    reason: input.reason ?? null,
+    idempotencyKey: input.key,
+    createdAt: now,
+  };
+  const remaining = Math.max(0, Math.min(input.amount, input.amount + Math.min(0, account.balance)));
+  const balance = account.balance + input.amount;
+  const negativeSince = balance < 0 ? (account.negativeSince ?? now) : null;
+  const at = (date: Date | null) => (date ? date.toISOString() : null);
+  // One statement, one round trip (ADR 030): the entry, its lot (when it expires) and the balance. The
+  // entry's id is made here, so nothing has to come back.
+  await tx.execute(sql`
+    with entry as (
+      insert into ${pointEntry} (id, member_id, kind, amount, lot_expires_at, store_id, receipt_number, staff_user_id,
+        api_key_id, purchase_id, coupon_id, reason, idempotency_key, created_at)
+      values (${entry.id}::uuid, ${entry.memberId}::uuid, ${entry.kind}, ${entry.amount}::int,
+        ${at(entry.lotExpiresAt)}::timestamptz, ${entry.storeId}, ${entry.receiptNumber}, ${entry.staffUserId},
+        ${entry.apiKeyId}, ${entry.purchaseId}::uuid, ${entry.couponId}::uuid, ${entry.reason}, ${entry.idempotencyKey},
+        ${at(now)}::timestamptz)
+      returning id
+    ), lot as (
+      insert into ${pointLot} (entry_id, member_id, remaining, expires_at)
+      select id, ${account.memberId}::uuid, ${remaining}::int, ${at(input.expiresAt)}::timestamptz from entry
+      where ${at(input.expiresAt)}::timestamptz is not null
+    )
+    update ${loyaltyAccount} set balance = ${balance}::int, negative_since = ${at(negativeSince)}::timestamptz,
+      updated_at = ${at(now)}::timestamptz
+    where member_id = ${account.memberId}::uuid and exists (select 1 from entry)`);
+  account.balance = balance;
+  account.negativeSince = negativeSince;
   return entry;
 }
 

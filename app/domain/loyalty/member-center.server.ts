@@ -1,3 +1,4 @@
+import { cacheRegion } from "@platform/cache/shared-cache";
 import { type Database, executePrepared } from "@platform/db/client";
 import {
   coupon,
@@ -6,16 +7,20 @@ import {
   loyaltyRules,
   material,
   materialFavourite,
+  mediaImage,
   pointEntry,
   pointLot,
   purchase,
+  type RewardImage,
+  type RewardKind,
   reward,
   store,
   type Tier,
 } from "@platform/db/schema";
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { startOfTaipeiDay } from "~/lib/time";
+import type { MediaImageRef } from "~/domain/images/urls";
+import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
 import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
 
 /**
@@ -31,7 +36,7 @@ export type WalletCoupon = {
   code: string;
   state: CouponState;
   rewardName: string;
-  kind: "amount-off" | "gift";
+  kind: RewardKind;
   amountOff: number | null;
   pointsCost: number;
   issuedAt: Date;
@@ -42,7 +47,11 @@ export type WalletCoupon = {
 export type CatalogueReward = {
   id: string;
   name: string;
-  kind: "amount-off" | "gift";
+  kind: RewardKind;
+  /** Set in the console (ADR 029): a same-origin path and its alternative text in both languages. */
+  image: RewardImage | null;
+  /** An uploaded image (ADR 028) chosen in the console; wins over `image`. */
+  media: MediaImageRef | null;
   amountOff: number | null;
   pointsCost: number;
   couponValidDays: number;
@@ -110,7 +119,7 @@ type SummaryRow = {
       expiresAt: string;
       usedAt: string | null;
       rewardName: string;
-      kind: "amount-off" | "gift";
+      kind: RewardKind;
       amountOff: number | null;
     }[]
   >;
@@ -118,7 +127,9 @@ type SummaryRow = {
     {
       id: string;
       name: string;
-      kind: "amount-off" | "gift";
+      kind: RewardKind;
+      image: RewardImage | null;
+      media: MediaImageRef | null;
       amountOff: number | null;
       pointsCost: number;
       couponValidDays: number;
@@ -139,7 +150,21 @@ type SummaryRow = {
     }[]
   >;
   favourites: Json<{ id: string; name: LocalizedText; images: CatalogImage[] }[]>;
+  /** The next moment a row read at `at` would read differently with no write at all (a reward or rules starting or ending, a purchase dated later). */
+  horizon: string | Date | null;
 };
+
+/**
+ * Summary rows per member, per instance (ADR 026). Tagged `m:<member id>`: any write to that
+ * member's account, ledger, lots, purchases, coupons or favourites drops it on every instance
+ * (invalidation bus); any change to rewards, rules, stores or materials drops them all (`m:*`).
+ * The row also depends on the time it was read at: an entry serves only from that moment until
+ * the first of the row's own horizon, the soonest lot expiry, the next Taipei midnight (the spend
+ * window moves) and the time to live. What depends on "now" beyond that (coupon states, the tier
+ * deadline) is computed from the row at every request.
+ */
+type CachedSummary = { row: SummaryRow | undefined; at: number; validUntil: number };
+const SUMMARY_CACHE = { maxEntries: 5_000, ttlMs: 5 * 60_000, clearOn: ["m:*"] } as const;
 
 /**
  * One statement (scalar subqueries, each answered as JSON): a single round trip, where eight
@@ -151,7 +176,45 @@ export async function memberCenterSummary(
   db: Database,
   memberId: string,
   now = new Date(),
+  options: { fresh?: boolean } = {},
 ): Promise<MemberCenterSummary> {
+  const row = await summaryRow(db, memberId, now, options.fresh ?? false);
+  return shapeSummary(row, now);
+}
+
+/**
+ * Drops this instance's cached summary of a member at once, for a write whose page is rendered in the same
+ * request (a form posted without JavaScript: the action, then the loaders): the invalidation it sent reaches
+ * every instance, this one included, only a moment after the commit (ADR 026).
+ */
+export function forgetMemberCenterSummary(db: Database, memberId: string): void {
+  cacheRegion<CachedSummary>(db, "member-summaries", SUMMARY_CACHE)?.delete(memberId);
+}
+
+/**
+ * `fresh`: read past the cache. A write request (an action, then the page's loaders in the same request,
+ * as a form posted without JavaScript does) must see its own write before the invalidation it sent has
+ * come back from the database (ADR 026).
+ */
+async function summaryRow(db: Database, memberId: string, now: Date, fresh: boolean): Promise<SummaryRow | undefined> {
+  const cache = cacheRegion<CachedSummary>(db, "member-summaries", SUMMARY_CACHE);
+  const t = now.getTime();
+  const cached = fresh ? undefined : cache?.get(memberId);
+  if (cached && cached.at <= t && t < cached.validUntil) return cached.row;
+  const ticket = cache?.ticket() ?? 0;
+  const row = await readSummaryRow(db, memberId, now);
+  if (cache) {
+    const expiring = parsed(row?.expiring ?? null);
+    const limits = [endOfTaipeiDay(now).getTime(), t + SUMMARY_CACHE.ttlMs];
+    if (expiring) limits.push(asDate(expiring.expiresAt).getTime());
+    if (row?.horizon) limits.push(asDate(row.horizon).getTime());
+    const validUntil = Math.min(...limits);
+    cache.set(memberId, { row, at: t, validUntil }, ticket, [`m:${memberId}`], validUntil - t);
+  }
+  return row;
+}
+
+async function readSummaryRow(db: Database, memberId: string, now: Date): Promise<SummaryRow | undefined> {
   const at = now.toISOString();
   const windowStart = spendWindowStart(now).toISOString();
   const [row] = await executePrepared<SummaryRow>(
@@ -180,9 +243,13 @@ export async function memberCenterSummary(
           where c.member_id = ${memberId}
           order by c.issued_at desc limit ${WALLET_LIMIT}) c) as coupons,
       (select coalesce(json_agg(r), '[]'::json) from (
-         select rw.id, rw.name, rw.kind, rw.amount_off as "amountOff", rw.points_cost as "pointsCost",
-                rw.coupon_valid_days as "couponValidDays", rw.stock, rw.per_member_limit as "perMemberLimit"
+         select rw.id, rw.name, rw.kind, rw.image, rw.amount_off as "amountOff", rw.points_cost as "pointsCost",
+                rw.coupon_valid_days as "couponValidDays", rw.stock, rw.per_member_limit as "perMemberLimit",
+                case when mi.id is null then null else json_build_object(
+                  'hash', mi.hash, 'width', mi.width, 'height', mi.height, 'altZh', mi.alt_zh, 'altEn', mi.alt_en,
+                  'variants', mi.variants) end as media
            from ${reward} rw
+           left join ${mediaImage} mi on mi.id = rw.image_id
           where rw.active and (rw.valid_from is null or rw.valid_from <= ${at}::timestamptz)
             and (rw.valid_until is null or rw.valid_until > ${at}::timestamptz)
           order by rw.points_cost, rw.name) r) as rewards,
@@ -198,9 +265,20 @@ export async function memberCenterSummary(
          select m.id, m.name, m.images
            from ${materialFavourite} mf join ${material} m on m.id = mf.material_id
           where mf.member_id = ${memberId} and m.published
-          order by mf.created_at desc limit ${FAVOURITES_LIMIT}) f) as favourites
+          order by mf.created_at desc limit ${FAVOURITES_LIMIT}) f) as favourites,
+      least(
+        (select min(h.t) from (
+           select rw.valid_from as t from ${reward} rw where rw.valid_from > ${at}::timestamptz
+           union all select rw.valid_until from ${reward} rw where rw.valid_until > ${at}::timestamptz
+           union all select r.effective_from from ${loyaltyRules} r where r.effective_from > ${at}::timestamptz) h),
+        (select min(p.purchased_at) from ${purchase} p
+          where p.member_id = ${memberId} and p.purchased_at > ${at}::timestamptz)) as horizon
   `,
   );
+  return row;
+}
+
+function shapeSummary(row: SummaryRow | undefined, now: Date): MemberCenterSummary {
   const rules = parsed(row?.rules ?? null) ?? {
     silverSpend: DEFAULT_RULES.silverSpend,
     goldSpend: DEFAULT_RULES.goldSpend,
@@ -265,6 +343,8 @@ export async function memberCenterSummary(
       id: r.id,
       name: r.name,
       kind: r.kind,
+      image: r.image ?? null,
+      media: r.media ?? null,
       amountOff: r.amountOff,
       pointsCost: r.pointsCost,
       couponValidDays: r.couponValidDays,

@@ -1,14 +1,23 @@
 import type { Database } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
-import { purchase, purchaseRefund, type Tier } from "@platform/db/schema";
+import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, lte, or, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
-import { activeMember, credit, debit, entryByKey, inTransaction, lockAccount, type Source } from "./ledger.server";
-import { currentRules, lotExpiry, pointsForAmount, TIER_ORDER, tierForSpend } from "./rules.server";
-import { changeTier, spend12Months } from "./tiers.server";
+import {
+  credit,
+  debit,
+  entryByKey,
+  inTransaction,
+  lockAccount,
+  lockAccountOf,
+  type Source,
+  type Tx,
+} from "./ledger.server";
+import { currentRules, lotExpiry, pointsForAmount, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
+import { changeTier } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
 export type Refund = typeof purchaseRefund.$inferSelect;
@@ -66,104 +75,8 @@ export async function recordPurchase(
   now = new Date(),
   options: { windowDays?: number } = {},
 ): Promise<PurchaseResult> {
-  assertAmount(input.netAmount);
-  assertText(input.storeId, "storeId");
-  assertText(input.receiptNumber, "receiptNumber");
-  if (!(input.purchasedAt instanceof Date) || Number.isNaN(input.purchasedAt.getTime()) || input.purchasedAt > now) {
-    throw new LoyaltyError("invalid_input", "purchasedAt must be a valid time, not in the future");
-  }
-  const windowDays = options.windowDays ?? DEFAULT_PURCHASE_WINDOW_DAYS;
-  const oldest = new Date(now.getTime() - windowDays * 86_400_000);
-  const attempt = () =>
-    inTransaction(db, async (tx) => {
-      const account = await lockAccount(tx, input.memberId);
-      const [existing] = await tx
-        .select()
-        .from(purchase)
-        .where(and(eq(purchase.storeId, input.storeId), eq(purchase.receiptNumber, input.receiptNumber)));
-      if (existing) {
-        if (existing.memberId !== input.memberId || existing.netAmount !== input.netAmount) {
-          throw new LoyaltyError("receipt_conflict", "This receipt was already booked with other details");
-        }
-        countLedgerReplay("purchase");
-        return {
-          purchase: existing,
-          pointsEarned: existing.pointsEarned,
-          balance: account.balance,
-          tier: account.tier,
-          replayed: true,
-        };
-      }
-      // After the replay above: a retry of a booked receipt still answers its first result.
-      if (input.purchasedAt < oldest) {
-        throw new LoyaltyError(
-          "purchase_too_old",
-          `purchasedAt is more than ${windowDays} days ago; such purchases cannot be booked`,
-        );
-      }
-      await activeMember(tx, input.memberId);
-      const rules = await currentRules(tx, now);
-      const points = pointsForAmount(rules, account.tier, input.netAmount);
-      const [created] = await tx
-        .insert(purchase)
-        .values({
-          storeId: input.storeId,
-          receiptNumber: input.receiptNumber,
-          memberId: input.memberId,
-          netAmount: input.netAmount,
-          purchasedAt: input.purchasedAt,
-          pointsEarned: points,
-          staffUserId: input.staffUserId ?? null,
-          apiKeyId: input.apiKeyId ?? null,
-          createdAt: now,
-        })
-        .returning();
-      if (!created) throw new Error("purchase insert returned nothing");
-      if (points > 0) {
-        await credit(
-          tx,
-          account,
-          {
-            kind: "earn-purchase",
-            key: `purchase:${created.id}`,
-            amount: points,
-            expiresAt: lotExpiry(now),
-            purchaseId: created.id,
-            storeId: input.storeId,
-            receiptNumber: input.receiptNumber,
-            staffUserId: input.staffUserId,
-            apiKeyId: input.apiKeyId,
-          },
-          now,
-        );
-      }
-      const spend = await spend12Months(tx, input.memberId, now);
-      const target = tierForSpend(rules, spend);
-      if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
-        await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
-      }
-      if (input.audit) {
-        await recordAudit(
-          tx,
-          {
-            context: input.audit,
-            action: "purchase.recorded",
-            targetType: "purchase",
-            targetId: created.id,
-            after: {
-              memberId: input.memberId,
-              storeId: input.storeId,
-              receiptNumber: input.receiptNumber,
-              netAmount: input.netAmount,
-              pointsEarned: points,
-              tier: account.tier,
-            },
-          },
-          now,
-        );
-      }
-      return { purchase: created, pointsEarned: points, balance: account.balance, tier: account.tier, replayed: false };
-    });
+  checkPurchaseInput(input, now);
+  const attempt = () => inTransaction(db, (tx) => bookPurchase(tx, input, now, options.windowDays));
   try {
     return await attempt();
   } catch (error) {
@@ -172,6 +85,188 @@ export async function recordPurchase(
     throw error;
   }
 }
+
+/**
+ * recordPurchase inside the caller's transaction (the POS API's, which also holds the Idempotency-Key
+ * claim and the stored answer: one commit per purchase, ADR 030). The caller must roll the whole
+ * transaction back when this throws.
+ */
+export async function recordPurchaseInTransaction(
+  tx: Tx,
+  input: PurchaseInput,
+  now = new Date(),
+  options: {
+    windowDays?: number;
+    /** Runs after a new booking, just before its audit row (the POS API stores its answer there). */
+    beforeAudit?: (result: PurchaseResult) => Promise<void>;
+  } = {},
+): Promise<PurchaseResult> {
+  checkPurchaseInput(input, now);
+  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit);
+}
+
+function checkPurchaseInput(input: PurchaseInput, now: Date): void {
+  assertAmount(input.netAmount);
+  assertText(input.storeId, "storeId");
+  assertText(input.receiptNumber, "receiptNumber");
+  if (!(input.purchasedAt instanceof Date) || Number.isNaN(input.purchasedAt.getTime()) || input.purchasedAt > now) {
+    throw new LoyaltyError("invalid_input", "purchasedAt must be a valid time, not in the future");
+  }
+}
+
+/**
+ * The booking, in round trips (ADR 030): lock the account (with the member's disabled flag); the rules;
+ * the purchase, inserted unless the receipt exists, returning the member's 12-month spend before it; the
+ * points (entry, lot and balance in one statement); the tier when it changes; the audit row.
+ */
+async function bookPurchase(
+  tx: Tx,
+  input: PurchaseInput,
+  now: Date,
+  windowDays = DEFAULT_PURCHASE_WINDOW_DAYS,
+  beforeAudit?: (result: PurchaseResult) => Promise<void>,
+): Promise<PurchaseResult> {
+  const { account, disabled } = await lockAccountOf(tx, input.memberId);
+  const existingReceipt = async () => {
+    const [existing] = await tx
+      .select()
+      .from(purchase)
+      .where(and(eq(purchase.storeId, input.storeId), eq(purchase.receiptNumber, input.receiptNumber)));
+    if (!existing) return null;
+    if (existing.memberId !== input.memberId || existing.netAmount !== input.netAmount) {
+      throw new LoyaltyError("receipt_conflict", "This receipt was already booked with other details");
+    }
+    countLedgerReplay("purchase");
+    return {
+      purchase: existing,
+      pointsEarned: existing.pointsEarned,
+      balance: account.balance,
+      tier: account.tier,
+      replayed: true,
+    };
+  };
+  // A retry of a booked receipt answers its first result, even for a purchase now too old or a member
+  // disabled since: the receipt is looked up before those refusals.
+  const oldest = new Date(now.getTime() - windowDays * 86_400_000);
+  if (input.purchasedAt < oldest || disabled) {
+    const replay = await existingReceipt();
+    if (replay) return replay;
+    if (input.purchasedAt < oldest) {
+      throw new LoyaltyError(
+        "purchase_too_old",
+        `purchasedAt is more than ${windowDays} days ago; such purchases cannot be booked`,
+      );
+    }
+    throw new LoyaltyError("member_disabled", "The member is disabled");
+  }
+  const rules = await currentRules(tx, now);
+  const points = pointsForAmount(rules, account.tier, input.netAmount);
+  const windowStart = spendWindowStart(now);
+  // The spend of the 12 months before this purchase, read in the insert's own statement: after the
+  // account lock, so every purchase of this member committed before it is counted (they all hold the
+  // lock to their commit); the new row is not in the statement's snapshot and is added below.
+  const [created] = await tx
+    .insert(purchase)
+    .values({
+      storeId: input.storeId,
+      receiptNumber: input.receiptNumber,
+      memberId: input.memberId,
+      netAmount: input.netAmount,
+      purchasedAt: input.purchasedAt,
+      pointsEarned: points,
+      staffUserId: input.staffUserId ?? null,
+      apiKeyId: input.apiKeyId ?? null,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
+    .returning({
+      ...purchaseColumns,
+      spendBefore: sql<string>`(select coalesce(sum(p.net_amount - p.refunded_amount), 0) from ${purchase} p
+        where p.member_id = ${input.memberId}::uuid and p.purchased_at >= ${windowStart.toISOString()}::timestamptz
+        and p.purchased_at <= ${now.toISOString()}::timestamptz)`,
+    });
+  if (!created) {
+    // The receipt was booked (or by a transaction we waited for): replay, or conflict.
+    const replay = await existingReceipt();
+    if (replay) return replay;
+    throw new Error("purchase insert returned nothing and no purchase has the receipt");
+  }
+  const { spendBefore, ...booked } = created;
+  if (points > 0) {
+    await credit(
+      tx,
+      account,
+      {
+        kind: "earn-purchase",
+        key: `purchase:${booked.id}`,
+        amount: points,
+        expiresAt: lotExpiry(now),
+        purchaseId: booked.id,
+        storeId: input.storeId,
+        receiptNumber: input.receiptNumber,
+        staffUserId: input.staffUserId,
+        apiKeyId: input.apiKeyId,
+      },
+      now,
+    );
+  }
+  // The last purchase (the console's "store of last purchase" filter): its time on this account row, locked
+  // above, its store on the member, written only when it changes. A till catching up with an older receipt
+  // does not replace a newer purchase.
+  const newest = await tx
+    .update(loyaltyAccount)
+    .set({ lastPurchaseAt: input.purchasedAt })
+    .where(
+      and(
+        eq(loyaltyAccount.memberId, input.memberId),
+        or(isNull(loyaltyAccount.lastPurchaseAt), lte(loyaltyAccount.lastPurchaseAt, input.purchasedAt)),
+      ),
+    )
+    .returning({ memberId: loyaltyAccount.memberId });
+  if (newest.length > 0) {
+    await tx
+      .update(member)
+      .set({ lastPurchaseStoreId: input.storeId })
+      .where(and(eq(member.id, input.memberId), sql`${member.lastPurchaseStoreId} is distinct from ${input.storeId}`));
+  }
+  const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? input.netAmount : 0);
+  const target = tierForSpend(rules, spend);
+  if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
+    await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
+  }
+  const result = {
+    purchase: booked,
+    pointsEarned: points,
+    balance: account.balance,
+    tier: account.tier,
+    replayed: false,
+  };
+  await beforeAudit?.(result);
+  // Last: the audit chain's head stays locked from here to the commit, for every writer (ADR 030).
+  if (input.audit) {
+    await recordAudit(
+      tx,
+      {
+        context: input.audit,
+        action: "purchase.recorded",
+        targetType: "purchase",
+        targetId: booked.id,
+        after: {
+          memberId: input.memberId,
+          storeId: input.storeId,
+          receiptNumber: input.receiptNumber,
+          netAmount: input.netAmount,
+          pointsEarned: points,
+          tier: account.tier,
+        },
+      },
+      now,
+    );
+  }
+  return result;
+}
+
+const purchaseColumns = getTableColumns(purchase);
 
 export type RefundInput = Source & {
   purchaseId: string;

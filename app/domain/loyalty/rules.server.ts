@@ -21,6 +21,7 @@ export const DEFAULT_RULES: LoyaltyRules = {
   welcomePoints: 100,
   birthdayEnabled: true,
   birthdayPoints: 200,
+  pointValueCents: 100,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: "built-in defaults",

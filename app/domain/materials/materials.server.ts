@@ -1,6 +1,6 @@
 import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store } from "@platform/db/schema";
-import { and, asc, eq, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { containsPattern } from "../catalog/search";
 import type { MaterialFilters } from "./filters";
 
@@ -114,18 +114,53 @@ export async function getMaterial(db: Database, id: string) {
       .innerJoin(store, eq(store.id, materialStore.storeId))
       .where(and(eq(materialStore.materialId, id), eq(store.published, true)))
       .orderBy(asc(store.sortOrder), asc(store.id)),
-    db
-      .select(cardColumns)
-      .from(material)
-      .where(and(eq(material.published, true), ne(material.id, id), eq(material.categoryId, row.material.categoryId)))
-      .orderBy(
-        sql`case when ${material.series}->>'en' = ${row.material.series.en} then 0 else 1 end`,
-        asc(material.sortOrder),
-        asc(material.id),
-      )
-      .limit(RELATED_LIMIT),
+    relatedMaterials(db, row.material),
   ]);
   return { material: row.material, category: row.category, stores, related };
+}
+
+/**
+ * The related materials of a detail page: those chosen in the console (published ones, in the chosen
+ * order), else the same series first, then the same category.
+ */
+export async function relatedMaterials(
+  db: Database,
+  m: Pick<MaterialRow, "id" | "categoryId" | "series" | "relatedIds">,
+): Promise<MaterialCard[]> {
+  if (m.relatedIds.length > 0) {
+    const chosen = await db
+      .select(cardColumns)
+      .from(material)
+      .where(and(eq(material.published, true), inArray(material.id, m.relatedIds), ne(material.id, m.id)));
+    return chosen.sort((a, b) => m.relatedIds.indexOf(a.id) - m.relatedIds.indexOf(b.id));
+  }
+  return db
+    .select(cardColumns)
+    .from(material)
+    .where(and(eq(material.published, true), ne(material.id, m.id), eq(material.categoryId, m.categoryId)))
+    .orderBy(
+      sql`case when ${material.series}->>'en' = ${m.series.en} then 0 else 1 end`,
+      asc(material.sortOrder),
+      asc(material.id),
+    )
+    .limit(RELATED_LIMIT);
+}
+
+/** The stores that display a material (published ones), for its detail page and the console preview. */
+export async function displayingStores(db: Database, storeIds: string[]) {
+  if (storeIds.length === 0) return [];
+  return db
+    .select({
+      id: store.id,
+      name: store.name,
+      city: store.city,
+      district: store.district,
+      address: store.address,
+      phone: store.phone,
+    })
+    .from(store)
+    .where(and(inArray(store.id, storeIds), eq(store.published, true)))
+    .orderBy(asc(store.sortOrder), asc(store.id));
 }
 
 export async function materialSitemapEntries(db: Database) {

@@ -15,9 +15,12 @@ import {
 } from "@platform/db/schema";
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit, recordPersonalDataView } from "../audit/audit.server";
+import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
+import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
 import { LoyaltyError } from "../loyalty/errors";
 import { maskName } from "../loyalty/member-lookup.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
+import type { Messaging } from "../messaging/types";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { hasPermission } from "../staff/permissions";
@@ -35,7 +38,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class MemberActionError extends Error {
   constructor(
-    readonly code: "member_not_found" | "member_deleted" | "reason_required" | "note_required" | "already",
+    readonly code:
+      | "member_not_found"
+      | "member_deleted"
+      | "reason_required"
+      | "note_required"
+      | "already"
+      | "not_pending",
     readonly field: string | null = null,
   ) {
     super(code);
@@ -146,6 +155,8 @@ export async function consoleMemberDetail(
     phone: reveal ? found.phoneNumber : maskPhone(found.phoneNumber),
     email: reveal ? found.email : maskEmail(found.email),
     pendingEmail: reveal ? found.pendingEmail : maskEmail(found.pendingEmail),
+    /** An address given but not verified yet: "resend the verification code" applies. */
+    emailPending: found.pendingEmail !== null && !found.deletedAt,
     birthday: reveal ? found.birthday : found.birthday ? "••••-••-••" : null,
     companyName: reveal ? found.companyName : found.companyName ? "•••" : null,
     taxIdNumber: reveal ? found.taxIdNumber : found.taxIdNumber ? "••••••••" : null,
@@ -322,4 +333,79 @@ export async function addMemberNote(
       now,
     );
   });
+}
+
+/** E-mail codes one member of staff may have sent to members in an hour (on top of each address's own limits). */
+export const STAFF_EMAIL_CODES_PER_HOUR = 20;
+
+export type ResendResult =
+  | { ok: true; expiresAt: Date }
+  | { ok: false; reason: "cooldown" | "rate_limited"; retryAfterSeconds: number };
+
+/**
+ * Sends a member a new code for their e-mail address that is not verified yet (`pending_email`; they type it in
+ * the member center, ADR 009: our e-mails carry codes, not links). The code goes through the same atomic
+ * cooldown and limits as the member's own resend (ADR 018: 60 s per address, the address's 5/h and 10/day, the
+ * member's 5/h and 10/day; the staff member's IP is not the member's and is not counted), plus 20 an hour per
+ * member of staff; the code, the limits and the audit row are one transaction, and a refusal leaves none of
+ * them. The e-mail is queued after the commit, like every code flow.
+ */
+export async function resendMemberEmailVerification(
+  deps: { db: Database; messaging: Messaging; secret: string },
+  actor: StaffActor,
+  memberId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<ResendResult> {
+  requirePermission(actor, "member.manage");
+  const found = await memberRow(deps.db, memberId);
+  if (!found) throw new MemberActionError("member_not_found");
+  if (found.deletedAt) throw new MemberActionError("member_deleted");
+  const email = found.pendingEmail;
+  if (!email) throw new MemberActionError("not_pending");
+  // A first address, or a change of a verified one: the member's side derives the same purpose from the row.
+  const purpose = found.email ? "change-email" : "verify-email";
+  let sent: { code: string; expiresAt: Date };
+  try {
+    const outcome = await deps.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const issued = await issueCode(
+        t,
+        { purpose, target: email, ip: null, secret: deps.secret, memberUserId: found.userId },
+        now,
+      );
+      if (!issued.ok) return issued;
+      await claimLimitsIn(
+        t,
+        [{ key: `console:email-code:staff:${actor.userId}`, window: "hour", max: STAFF_EMAIL_CODES_PER_HOUR }],
+        now,
+      );
+      await recordAudit(
+        t,
+        {
+          context: audit,
+          action: "member.email_verification_sent",
+          targetType: "member",
+          targetId: memberId,
+          after: { email, purpose, expiresAt: issued.expiresAt.toISOString() },
+        },
+        now,
+      );
+      return issued;
+    });
+    if (!outcome.ok) return outcome;
+    sent = outcome;
+  } catch (error) {
+    if (error instanceof LimitRefusedError) {
+      return { ok: false, reason: "rate_limited", retryAfterSeconds: error.retryAfterSeconds };
+    }
+    throw error;
+  }
+  await deps.messaging.sendEmail({
+    to: email,
+    locale: "zh-TW",
+    template: "one-time-code",
+    data: { code: sent.code, purpose, minutes: CODE_POLICY.validMinutes },
+  });
+  return { ok: true, expiresAt: sent.expiresAt };
 }

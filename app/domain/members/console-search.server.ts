@@ -24,6 +24,8 @@ export type MemberSearch = {
   hasLine?: boolean | null;
   signedUpFrom?: Date | null;
   signedUpTo?: Date | null;
+  /** The store of the member's last purchase (member.last_purchase_store_id: its own index, in the list's order). */
+  storeId?: string | null;
   /** The last row of the previous page: `createdAt ISO|id`. */
   after?: string | null;
 };
@@ -99,6 +101,7 @@ function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; wh
         ? and(arrayContains(member.nameGrams, nameGramsOf(value)), ilike(member.nameZh, `%${escapeLike(value)}%`))
         : undefined,
       search.tier ? eq(loyaltyAccount.tier, search.tier as "basic") : undefined,
+      search.storeId ? eq(member.lastPurchaseStoreId, search.storeId) : undefined,
       search.disabled === true
         ? eq(member.disabled, true)
         : search.disabled === false
@@ -117,8 +120,14 @@ function afterCursor(cursor: { createdAt: Date; id: string } | null): SQL | unde
     : undefined;
 }
 
+/** A manager filters by the stores assigned to them only (an admin by any). */
+function requireStoreFilter(actor: StaffActor, search: MemberSearch) {
+  if (search.storeId) requirePermission(actor, "member.view", { storeId: search.storeId });
+}
+
 export async function searchMembers(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.view");
+  requireStoreFilter(actor, search);
   const { kind, where } = memberWhere(db, search);
   where.push(afterCursor(decodeCursor(search.after)));
   // The page first, then the accounts of its 25 rows: a name part that matches thousands of members must not
@@ -200,6 +209,8 @@ export const MEMBER_CSV_COLUMNS = [
   "marketing_sms",
   "marketing_email",
   "marketing_line",
+  "last_purchase_store",
+  "last_purchase_at",
 ] as const;
 
 /**
@@ -208,6 +219,7 @@ export const MEMBER_CSV_COLUMNS = [
  */
 export async function* memberExportRows(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.export");
+  requireStoreFilter(actor, search);
   let cursor: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
@@ -227,6 +239,8 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
         marketingSms: member.marketingSms,
         marketingEmail: member.marketingEmail,
         marketingLine: member.marketingLine,
+        lastPurchaseStoreId: member.lastPurchaseStoreId,
+        lastPurchaseAt: loyaltyAccount.lastPurchaseAt,
       })
       .from(member)
       .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
@@ -247,6 +261,8 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
         r.marketingSms,
         r.marketingEmail,
         r.marketingLine,
+        r.lastPurchaseStoreId,
+        r.lastPurchaseAt?.toISOString() ?? null,
       ]
         .map(csvCell)
         .join(",");

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { cacheRegion } from "@platform/cache/shared-cache";
 import type { Database } from "@platform/db/client";
 import { apiKey, store } from "@platform/db/schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
@@ -43,19 +44,33 @@ export async function revokeApiKey(db: Database, id: string, now = new Date()): 
 /** lastUsedAt is kept to the minute: one write a minute per key, not one per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * Active keys by secret hash, per instance (ADR 026). Any insert, revocation or other change to
+ * `api_key` (not the once-a-minute lastUsedAt) empties it on every instance through the invalidation
+ * bus, so a revoked key's next request is a 401 everywhere. Unknown secrets are never cached.
+ */
+const API_KEY_CACHE = { maxEntries: 1_000, ttlMs: 5 * 60_000, clearOn: ["k"] } as const;
+
 /** The active key for a presented secret (its last-used time refreshed once a minute), or null. */
 export async function authenticateApiKey(db: Database, secret: string, now = new Date()): Promise<ApiKey | null> {
   if (!secret.startsWith("hlpos_") || secret.length > 100) return null;
-  const [key] = await db
-    .select()
-    .from(apiKey)
-    .where(and(eq(apiKey.secretHash, hashSecret(secret)), isNull(apiKey.revokedAt)));
-  if (!key) return null;
+  const secretHash = hashSecret(secret);
+  const cache = cacheRegion<ApiKey>(db, "api-keys", API_KEY_CACHE);
+  let key = cache?.get(secretHash);
+  if (!key) {
+    const ticket = cache?.ticket() ?? 0;
+    [key] = await db
+      .select()
+      .from(apiKey)
+      .where(and(eq(apiKey.secretHash, secretHash), isNull(apiKey.revokedAt)));
+    if (!key) return null;
+    cache?.set(secretHash, key, ticket, []);
+  }
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.update(apiKey).set({ lastUsedAt: now }).where(eq(apiKey.id, key.id));
     key.lastUsedAt = now;
   }
-  return key;
+  return { ...key };
 }
 
 // ─── The console's key pages (admins, `apikeys.manage`; ADR 020: permission check and audit in one transaction) ──

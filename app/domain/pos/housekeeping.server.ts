@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { apiIdempotency, consoleIdempotency } from "@platform/db/schema";
+import { apiIdempotency, apiRateCounter, consoleIdempotency } from "@platform/db/schema";
 import type { JobQueue } from "@platform/jobs/queue";
 import { lt } from "drizzle-orm";
 
@@ -28,6 +28,8 @@ export async function purgeIdempotencyRecords(db: Database, now = new Date()): P
     .delete(consoleIdempotency)
     .where(lt(consoleIdempotency.createdAt, cutoff))
     .returning({ key: consoleIdempotency.key });
+  // The per-key counters of windows that ended (kept one hour for a look after an incident).
+  await db.delete(apiRateCounter).where(lt(apiRateCounter.windowStart, new Date(now.getTime() - 3_600_000)));
   return deleted.length + forms.length;
 }
 

@@ -1,6 +1,7 @@
 import type { Locale } from "~/lib/i18n";
 import { pick } from "~/lib/localized";
 import type { OpenStatus } from "./hours";
+import { type PhotoView, photoView } from "./photos";
 import type { StoreListItem } from "./stores.server";
 
 /** What a page needs to say whether a store is open: no more (it travels in the page data). */
@@ -29,20 +30,19 @@ export type StoreCardView = {
   city: string;
   district: string;
   address: string;
-  photo: { src: string; alt: string; width: number; height: number } | null;
+  photo: PhotoView | null;
   status: StatusView;
   distanceKm: number | null;
 };
 
 export function storeCard(item: StoreListItem, locale: Locale): StoreCardView {
-  const photo = item.photos[0];
   return {
     id: item.id,
     name: pick(item.name, locale),
     city: item.city,
     district: pick(item.district, locale),
     address: pick(item.address, locale),
-    photo: photo ? { src: photo.src, alt: pick(photo.alt, locale), width: photo.width, height: photo.height } : null,
+    photo: item.photo ? photoView(item.photo, locale) : null,
     status: statusView(item.status),
     distanceKm: item.distanceKm === null ? null : Math.round(item.distanceKm * 10) / 10,
   };

@@ -5,10 +5,14 @@ import { addDays, taipeiDate } from "~/lib/time";
 import { containsPattern } from "../catalog/search";
 import { distanceKm, type StoreFilters } from "./filters";
 import { type HoursException, isoDate, openStatus, weekAhead } from "./hours";
+import type { ResolvedPhoto } from "./photos";
+import { resolvePhotoLists, resolvePhotos } from "./photos.server";
 
 export type StoreRow = typeof store.$inferSelect;
 
 export type StoreListItem = StoreRow & {
+  /** The card's picture: the first photo that can be shown. */
+  photo: ResolvedPhoto | null;
   status: ReturnType<typeof openStatus>;
   distanceKm: number | null;
 };
@@ -77,8 +81,13 @@ export async function listStores(db: Database, filters: StoreFilters, now: Date)
     rows.map((r) => r.id),
     now,
   );
-  let items: StoreListItem[] = rows.map((row) => ({
+  const photos = await resolvePhotoLists(
+    db,
+    rows.map((r) => r.photos.slice(0, 1)),
+  );
+  let items: StoreListItem[] = rows.map((row, i) => ({
     ...row,
+    photo: photos[i]?.[0] ?? null,
     status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
     distanceKm: filters.near ? distanceKm(filters.near, { lat: row.latitude, lng: row.longitude }) : null,
   }));
@@ -105,8 +114,13 @@ export async function featuredStores(db: Database, now: Date, limit = 4): Promis
     rows.map((r) => r.id),
     now,
   );
-  return rows.map((row) => ({
+  const photos = await resolvePhotoLists(
+    db,
+    rows.map((r) => r.photos.slice(0, 1)),
+  );
+  return rows.map((row, i) => ({
     ...row,
+    photo: photos[i]?.[0] ?? null,
     status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
     distanceKm: null,
   }));
@@ -135,6 +149,7 @@ export async function getStore(db: Database, id: string, now: Date) {
     .orderBy(asc(material.sortOrder), asc(material.id));
   return {
     store: row,
+    photos: await resolvePhotos(db, row.photos),
     status: openStatus(now, row.weeklyHours, exceptions),
     week: weekAhead(now, row.weeklyHours, exceptions),
     materials,

@@ -106,6 +106,11 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
   const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
+      <p className="mb-3 text-sm">
+        <Link to={`/admin/members/${member.id}`} className="text-muted underline underline-offset-4 hover:text-ink">
+          {t("console.members.backToMember")}
+        </Link>
+      </p>
       <header className="rounded-2xl border border-line bg-white p-5" data-testid="adjust-member">
         <p className="text-sm text-muted">{t("console.adjust.eyebrow")}</p>
         <h1 className="mt-1 font-serif text-2xl font-semibold">{member.name}</h1>

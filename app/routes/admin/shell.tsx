@@ -1,7 +1,9 @@
+import { useEffect, useRef } from "react";
 import { Form, NavLink, Outlet, useLocation } from "react-router";
 import { ConsoleError } from "~/components/console/console-error";
-import { CONSOLE_NAV } from "~/components/console/nav";
+import { CONSOLE_NAV, type ConsoleNavItem, groupConsoleNav } from "~/components/console/nav";
 import { useConsoleT } from "~/components/console/use-console-t";
+import { Menu, X } from "~/components/ui/icons";
 import { inputClass } from "~/components/ui/input-class";
 import { requireStaff } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
@@ -13,8 +15,10 @@ import { pick } from "~/lib/localized";
 import type { Route } from "./+types/shell";
 
 /**
- * The console's own layout (outside the public site): a sidebar on a desktop, a compact bar on a
- * tablet or phone; who is working, their role and store (switchable when they have several).
+ * The console's own layout (outside the public site): a sidebar on a desktop; below `lg` a compact top bar
+ * (brand, who is working, their role and store) with a 選單 button that opens the whole navigation, the
+ * store switch and logout as a list. The button is a native <details> disclosure, so it works before
+ * hydration; once hydrated it also closes on navigation, on Escape and on a tap outside it.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireStaff(context);
@@ -30,28 +34,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function StorePicker({
-  stores,
-  currentStoreId,
-}: {
-  stores: { id: string; name: string }[];
-  currentStoreId: string | null;
-}) {
+type StoreOption = { id: string; name: string };
+
+/** The switch between the stores a person works at (only when they have more than one). */
+function StoreSwitch({ stores, currentStoreId }: { stores: StoreOption[]; currentStoreId: string | null }) {
   const t = useConsoleT();
   const location = useLocation();
-  const current = stores.find((s) => s.id === currentStoreId);
-  if (stores.length <= 1) {
-    return (
-      <p className="text-sm">
-        <span className="text-muted">{t("console.store.label")}：</span>
-        <span data-testid="console-store">{current?.name ?? t("console.store.none")}</span>
-      </p>
-    );
-  }
   return (
-    <Form method="post" action="/admin/store" className="flex flex-wrap items-end gap-2">
+    <Form method="post" action="/admin/store" className="flex items-end gap-2">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <label className="min-w-40 flex-1 text-sm">
+      <label className="min-w-0 flex-1 text-sm">
         <span className="block text-muted">{t("console.store.label")}</span>
         <select
           name="storeId"
@@ -67,10 +59,121 @@ function StorePicker({
           ))}
         </select>
       </label>
-      <button type="submit" className="min-h-11 rounded-xl border border-line px-4 text-sm hover:bg-sand">
+      <button type="submit" className="min-h-11 shrink-0 rounded-xl border border-line px-4 text-sm hover:bg-sand">
         {t("console.store.switch")}
       </button>
     </Form>
+  );
+}
+
+/** The navigation, grouped (日常 / 目錄與方案 / 管理); the current page is marked (aria-current="page"). */
+function ConsoleNav({
+  items,
+  idPrefix,
+  layout,
+}: {
+  items: readonly ConsoleNavItem[];
+  idPrefix: string;
+  /** "menu": the groups side by side from `sm` up; "sidebar": one column, denser. */
+  layout: "menu" | "sidebar";
+}) {
+  const t = useConsoleT();
+  return (
+    <nav aria-label={t("console.nav.label")}>
+      <div
+        className={layout === "menu" ? "flex flex-col gap-5 sm:grid sm:grid-cols-3 sm:gap-6" : "flex flex-col gap-4"}
+      >
+        {groupConsoleNav(items).map(({ group, items: groupItems }) => (
+          <div key={group}>
+            <p
+              id={`${idPrefix}-${group}`}
+              className="px-3 pb-1 text-xs font-medium tracking-[0.15em] text-muted uppercase"
+            >
+              {t(`console.shell.group.${group}`)}
+            </p>
+            <ul aria-labelledby={`${idPrefix}-${group}`} className="flex flex-col gap-0.5">
+              {groupItems.map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    end={item.to === "/admin"}
+                    className={({ isActive }) =>
+                      cn(
+                        "relative flex items-center rounded-xl px-3 text-[0.95rem] hover:bg-sand",
+                        layout === "menu" ? "min-h-11" : "min-h-9",
+                        isActive &&
+                          "bg-sand font-medium text-ink before:absolute before:inset-y-2 before:left-0 before:w-1 before:rounded-full before:bg-brand-700",
+                      )
+                    }
+                  >
+                    {t(item.label)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </nav>
+  );
+}
+
+function LogoutButton() {
+  const t = useConsoleT();
+  return (
+    <Form method="post" action="/admin/logout">
+      <button
+        type="submit"
+        className="min-h-11 rounded-xl px-3 text-sm text-muted underline underline-offset-4 hover:text-ink"
+      >
+        {t("console.logout")}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * The phone and tablet menu: a <details> disclosure (its <summary> is a button with an expanded state for
+ * screen readers, and opens and closes without JavaScript). Closes on navigation, Escape and a tap outside.
+ */
+function MobileMenu({ children }: { children: React.ReactNode }) {
+  const t = useConsoleT();
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // A new page (or a store switch): the menu closes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location.key]);
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      const details = ref.current;
+      if (details?.open && event.target instanceof Node && !details.contains(event.target)) details.open = false;
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, []);
+  return (
+    <details
+      ref={ref}
+      className="group lg:hidden"
+      data-testid="console-menu"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && ref.current?.open) {
+          ref.current.open = false;
+          ref.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
+      <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-xl border border-line bg-white px-3 text-sm font-medium select-none hover:bg-sand group-open:bg-sand [&::-webkit-details-marker]:hidden">
+        <Menu className="size-5 group-open:hidden" />
+        <X className="hidden size-5 group-open:block" />
+        {t("console.nav.menu")}
+      </summary>
+      <div className="absolute inset-x-0 top-full z-40 max-h-[calc(100dvh-5rem)] overflow-y-auto border-y border-line bg-white px-4 pt-4 pb-3 shadow-[0_0_0_100vmax_rgb(31_28_24/0.28)] [clip-path:inset(0_0_-100vmax_0)] sm:px-6">
+        <div className="mx-auto flex max-w-2xl flex-col gap-5">{children}</div>
+      </div>
+    </details>
   );
 }
 
@@ -90,60 +193,68 @@ function ConsoleFrame({
   children: React.ReactNode;
 }) {
   const t = useConsoleT();
+  const multiStore = (loaderData?.stores.length ?? 0) > 1;
+  const currentStore = loaderData?.stores.find((s) => s.id === loaderData.staff.currentStoreId);
   return (
-    <div className="min-h-dvh bg-sand/40 lg:grid lg:grid-cols-[16rem_1fr]">
+    <div className="min-h-dvh bg-sand/40 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         {t("console.skip")}
       </a>
-      <header className="border-b border-line bg-white lg:min-h-dvh lg:border-r lg:border-b-0">
-        <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 lg:flex-col lg:items-stretch lg:gap-6 lg:px-5 lg:py-6">
-          <p className="font-serif text-lg tracking-wide text-brand-700">{t("console.brand")}</p>
+      <header className="relative border-b border-line bg-white lg:sticky lg:top-0 lg:h-dvh lg:overflow-y-auto lg:border-r lg:border-b-0">
+        <div className="flex items-center gap-3 px-4 py-2.5 sm:px-6 lg:h-full lg:flex-col lg:items-stretch lg:gap-5 lg:px-4 lg:py-5">
+          <div className="min-w-0 flex-1 lg:flex-none lg:px-1">
+            <p className="font-serif text-base tracking-wide text-brand-700 lg:text-lg">{t("console.brand")}</p>
+            {loaderData ? (
+              <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm lg:mt-3 lg:flex-col lg:items-start">
+                <p className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-medium" data-testid="console-staff-name">
+                    {loaderData.staff.name}
+                  </span>
+                  <span className="shrink-0 rounded-full bg-sand px-2 py-0.5 text-xs" data-testid="console-role">
+                    {t(`console.role.${loaderData.staff.role}`)}
+                  </span>
+                </p>
+                <p className={cn("flex min-w-0 items-center text-muted", multiStore && "lg:hidden")}>
+                  <span className="sr-only lg:not-sr-only">{t("console.store.label")}：</span>
+                  <span aria-hidden className="mr-2 lg:hidden">
+                    ·
+                  </span>
+                  <span className="truncate text-ink" data-testid="console-store">
+                    {currentStore?.name ?? t(multiStore ? "console.store.choose" : "console.store.none")}
+                  </span>
+                </p>
+              </div>
+            ) : null}
+          </div>
           {loaderData ? (
-            <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm lg:flex-col lg:items-stretch">
-              <p>
-                <span className="font-medium" data-testid="console-staff-name">
-                  {loaderData.staff.name}
-                </span>
-                <span className="ml-2 rounded-full bg-sand px-2 py-0.5 text-xs" data-testid="console-role">
-                  {t(`console.role.${loaderData.staff.role}`)}
-                </span>
-              </p>
-              <StorePicker stores={loaderData.stores} currentStoreId={loaderData.staff.currentStoreId} />
-            </div>
-          ) : null}
-          {loaderData ? (
-            <nav aria-label={t("console.nav.label")} className="w-full lg:w-auto">
-              <ul className="flex gap-1 overflow-x-auto lg:flex-col">
-                {loaderData.nav.map((item) => (
-                  <li key={item.to}>
-                    <NavLink
-                      to={item.to}
-                      end={item.to === "/admin"}
-                      className={({ isActive }) =>
-                        cn(
-                          "flex min-h-11 items-center rounded-xl px-3 whitespace-nowrap hover:bg-sand",
-                          isActive && "bg-sand font-medium",
-                        )
-                      }
-                    >
-                      {t(item.label)}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
-          <Form method="post" action="/admin/logout">
-            <button
-              type="submit"
-              className="min-h-11 rounded-xl px-3 text-sm text-muted underline underline-offset-4 hover:text-ink"
-            >
-              {t("console.logout")}
-            </button>
-          </Form>
+            <>
+              <MobileMenu>
+                {multiStore ? (
+                  <StoreSwitch stores={loaderData.stores} currentStoreId={loaderData.staff.currentStoreId} />
+                ) : null}
+                <ConsoleNav items={loaderData.nav} idPrefix="console-menu" layout="menu" />
+                <div className="border-t border-line pt-2">
+                  <LogoutButton />
+                </div>
+              </MobileMenu>
+              <div className="hidden lg:flex lg:flex-1 lg:flex-col lg:gap-5">
+                {multiStore ? (
+                  <div className="px-1">
+                    <StoreSwitch stores={loaderData.stores} currentStoreId={loaderData.staff.currentStoreId} />
+                  </div>
+                ) : null}
+                <ConsoleNav items={loaderData.nav} idPrefix="console-sidebar" layout="sidebar" />
+                <div className="mt-auto border-t border-line pt-3">
+                  <LogoutButton />
+                </div>
+              </div>
+            </>
+          ) : (
+            <LogoutButton />
+          )}
         </div>
       </header>
       <main id="main" className="min-w-0">

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { beginWebLogin } from "~/domain/line/line.server";
+import { getApp } from "~/lib/context.server";
 import { getMemberSession } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { links, safeRedirectPath } from "~/lib/links";
@@ -23,7 +24,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (method !== "link" && session?.member) throw redirect(links["member-center"]());
   const redirectTo =
     method === "link" ? links.linkedLogins() : safeRedirectPath(form.get("redirectTo"), links["member-center"]());
-  const { url, flow } = beginWebLogin(line, { method, redirectUri: lineRedirectUri(context, request), redirectTo });
+  const { url, flow } = beginWebLogin(line, {
+    method,
+    redirectUri: lineRedirectUri(context, request),
+    redirectTo,
+    offerOfficialAccount: getApp(context).config.lineMessaging.mode !== "disabled",
+  });
   return redirect(url, { headers: { "Set-Cookie": await lineFlowCookie.write(context, flow) } });
 }
 

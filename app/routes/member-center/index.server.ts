@@ -3,7 +3,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
 import { LoyaltyError, type LoyaltyErrorCode, loyaltyErrorMessage, loyaltyErrorStatus } from "~/domain/loyalty/errors";
-import { memberCenterSummary } from "~/domain/loyalty/member-center.server";
+import { forgetMemberCenterSummary, memberCenterSummary } from "~/domain/loyalty/member-center.server";
 import { redeemReward } from "~/domain/loyalty/rewards.server";
 import { requestNow } from "~/lib/clock.server";
 import { getApp } from "~/lib/context.server";
@@ -80,7 +80,14 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
           locale,
         ),
       })),
-      rewards: summary.rewards,
+      rewards: summary.rewards.map(({ image, media, ...r }) => ({
+        ...r,
+        image: media
+          ? ({ kind: "media", image: media } as const)
+          : image
+            ? ({ kind: "static", src: image.src, alt: image.alt[locale] ?? image.alt["zh-TW"] } as const)
+            : null,
+      })),
       activity: summary.activity.map((a) => ({
         id: a.id,
         kind: a.kind,
@@ -129,7 +136,7 @@ export async function redeemInMemberCenter({ request, context }: Route.ActionArg
   // A refusal answers the status and the message of the table of loyalty errors, with the balance
   // as it is now (a changed balance is usually why a redemption was refused).
   const refuse = async (code: LoyaltyErrorCode) => {
-    const { balance } = await memberCenterSummary(db, member.id, now);
+    const { balance } = await memberCenterSummary(db, member.id, now, { fresh: true });
     const message = serverT(request)(loyaltyErrorMessage(code), { balance: formatNumber(balance, getLocale(request)) });
     return data<RedeemAnswer>({ ok: false, error: code, message, balance }, { status: loyaltyErrorStatus(code) });
   };
@@ -141,6 +148,8 @@ export async function redeemInMemberCenter({ request, context }: Route.ActionArg
       { memberId: member.id, rewardId: parsed.data.rewardId, idempotencyKey: parsed.data.key },
       now,
     );
+    // Without JavaScript the page is rendered in this same request: its loader must see this redemption.
+    forgetMemberCenterSummary(db, member.id);
     return data<RedeemAnswer>({ ok: true, couponId: result.coupon.id, balance: result.balance });
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;

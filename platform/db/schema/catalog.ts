@@ -1,3 +1,4 @@
+import { mediaImage } from "@platform/db/schema/media";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import {
@@ -39,8 +40,20 @@ export type CatalogImage = {
   height: number;
 };
 
-/** A specification row: `key` names the property (its label is in the message catalog). */
-export type MaterialSpec = { key: string; value: LocalizedText };
+/** An uploaded image (ADR 028) shown as a store photo; its facts and alt texts are read from media_image. */
+export type UploadedPhoto = { imageId: string };
+/** A store photo: a generated demo picture, or an uploaded image. */
+export type StorePhoto = CatalogImage | UploadedPhoto;
+
+export function isUploadedPhoto(photo: StorePhoto): photo is UploadedPhoto {
+  return "imageId" in photo;
+}
+
+/**
+ * A specification row. Seeded rows name a known property by `key` (its label is in the message catalog);
+ * rows written in the console carry their own `label` in both languages (which then wins over the key).
+ */
+export type MaterialSpec = { key: string; label?: LocalizedText; value: LocalizedText };
 
 export const STORE_SERVICES = [
   "design-consultation",
@@ -72,7 +85,8 @@ export const store = pgTable(
     latitude: doublePrecision("latitude").notNull(),
     longitude: doublePrecision("longitude").notNull(),
     weeklyHours: jsonb("weekly_hours").$type<WeeklyHours>().notNull(),
-    photos: jsonb("photos").$type<CatalogImage[]>().notNull().default(sql`'[]'::jsonb`),
+    /** In order: the demo's generated pictures and uploaded images (`{ imageId }`, also in store_photo). */
+    photos: jsonb("photos").$type<StorePhoto[]>().notNull().default(sql`'[]'::jsonb`),
     services: jsonb("services").$type<StoreService[]>().notNull().default(sql`'[]'::jsonb`),
     featured: boolean("featured").notNull().default(false),
     published: boolean("published").notNull().default(false),
@@ -97,6 +111,24 @@ export const storeHoursException = pgTable(
   (t) => [primaryKey({ columns: [t.storeId, t.date] })],
 );
 
+/**
+ * The uploaded images a published store shows (ADR 028's "in use"): written by a publish with the
+ * store's photos, so an image a published store shows cannot be deleted (the key has no cascade). The
+ * order is in `store.photos`; a draft's images are not listed here (deleting one drops it from the draft).
+ */
+export const storePhoto = pgTable(
+  "store_photo",
+  {
+    storeId: text("store_id")
+      .notNull()
+      .references(() => store.id, { onDelete: "cascade" }),
+    imageId: uuid("image_id")
+      .notNull()
+      .references(() => mediaImage.id),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.imageId] }), index("store_photo_image_idx").on(t.imageId)],
+);
+
 export const materialCategory = pgTable("material_category", {
   id: text("id").primaryKey(),
   name: jsonb("name").$type<LocalizedText>().notNull(),
@@ -104,6 +136,9 @@ export const materialCategory = pgTable("material_category", {
   image: jsonb("image").$type<CatalogImage>().notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
   published: boolean("published").notNull().default(true),
+  /** Optimistic concurrency (ADR 033): every console save checks and increments it. */
+  version: integer("version").notNull().default(1),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const material = pgTable(
@@ -126,13 +161,25 @@ export const material = pgTable(
     specs: jsonb("specs").$type<MaterialSpec[]>().notNull().default(sql`'[]'::jsonb`),
     care: jsonb("care").$type<LocalizedText>().notNull(),
     images: jsonb("images").$type<CatalogImage[]>().notNull().default(sql`'[]'::jsonb`),
+    /**
+     * Related materials chosen in the console (ids, in order). Empty: the detail page picks them (same
+     * series first, then same category).
+     */
+    relatedIds: jsonb("related_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     featured: boolean("featured").notNull().default(false),
+    /** The status: false is a draft (or withdrawn), true is on the public site. */
     published: boolean("published").notNull().default(false),
     sortOrder: integer("sort_order").notNull().default(0),
+    /** Optimistic concurrency (ADR 033): every console save checks and increments it. */
+    version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("material_category_idx").on(t.categoryId)],
+  (t) => [
+    index("material_category_idx").on(t.categoryId),
+    // The console list's default order and keyset (most recently changed first).
+    index("material_updated_idx").on(t.updatedAt, t.id),
+  ],
 );
 
 /** Which showroom displays which material (a sample a visitor can see and touch). */

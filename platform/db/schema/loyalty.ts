@@ -1,6 +1,19 @@
+import { mediaImage } from "@platform/db/schema/media";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /**
  * Loyalty engine (docs/decisions/011-loyalty-ledger.md). Points are integers; money is integer NT$.
@@ -40,6 +53,8 @@ export const loyaltyRules = pgTable("loyalty_rules", {
   welcomePoints: integer("welcome_points").notNull().default(100),
   birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
   birthdayPoints: integer("birthday_points").notNull().default(200),
+  /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
+  pointValueCents: integer("point_value_cents").notNull().default(100),
   effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
   /** Staff user id of the admin who made the change; null for the seeded defaults. */
   createdBy: text("created_by"),
@@ -58,6 +73,11 @@ export const loyaltyAccount = pgTable("loyalty_account", {
   tier: text("tier", { enum: TIERS }).notNull().default("basic"),
   tierSince: timestamp("tier_since", { withTimezone: true }).notNull().defaultNow(),
   lastDowngradeAt: timestamp("last_downgrade_at", { withTimezone: true }),
+  /**
+   * When the member's latest purchase (by purchase time) was made: set in the transaction that books a
+   * purchase, under this row's lock; its store is member.last_purchase_store_id (ADR 024 addendum).
+   */
+  lastPurchaseAt: timestamp("last_purchase_at", { withTimezone: true }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -193,26 +213,69 @@ export const tierChange = pgTable(
   (t) => [index("tier_change_member_idx").on(t.memberId, t.createdAt)],
 );
 
-export const reward = pgTable("reward", {
-  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-  name: text("name").notNull(),
-  kind: text("kind", { enum: ["amount-off", "gift"] }).notNull(),
-  /** NT$ off, for amount-off rewards. */
-  amountOff: integer("amount_off"),
-  pointsCost: integer("points_cost").notNull(),
-  /** Coupons left; null = unlimited. */
-  stock: integer("stock"),
-  /** Coupons per member (cancelled ones do not count); null = no limit. */
-  perMemberLimit: integer("per_member_limit"),
-  validFrom: timestamp("valid_from", { withTimezone: true }),
-  validUntil: timestamp("valid_until", { withTimezone: true }),
-  /** Stores where its coupons may be used; null = every store. */
-  storeIds: text("store_ids").array(),
-  /** Days a coupon stays usable after it is issued (capped by validUntil). */
-  couponValidDays: integer("coupon_valid_days").notNull().default(90),
-  active: boolean("active").notNull().default(true),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const REWARD_KINDS = ["amount-off", "gift", "service"] as const;
+export type RewardKind = (typeof REWARD_KINDS)[number];
+
+/**
+ * A reward's picture given as a same-origin path and its alternative text in both languages (rewards
+ * made before the image upload). New pictures are uploaded images: `reward.image_id` (ADR 028).
+ */
+export type RewardImage = { src: string; alt: { "zh-TW": string; en: string } };
+
+export const reward = pgTable(
+  "reward",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: REWARD_KINDS }).notNull(),
+    /** NT$ off, for amount-off rewards. */
+    amountOff: integer("amount_off"),
+    pointsCost: integer("points_cost").notNull(),
+    /** Coupons left; null = unlimited. */
+    stock: integer("stock"),
+    /** Coupons per member (cancelled ones do not count); null = no limit. */
+    perMemberLimit: integer("per_member_limit"),
+    validFrom: timestamp("valid_from", { withTimezone: true }),
+    validUntil: timestamp("valid_until", { withTimezone: true }),
+    /** Stores where its coupons may be used; null = every store. */
+    storeIds: text("store_ids").array(),
+    /** Days a coupon stays usable after it is issued (capped by validUntil). */
+    couponValidDays: integer("coupon_valid_days").notNull().default(90),
+    /** False once retired in the console (ADR 029): no longer offered, issued coupons stay valid. */
+    active: boolean("active").notNull().default(true),
+    image: jsonb("image").$type<RewardImage>(),
+    /** An uploaded image (ADR 028; its alt texts are the image's); no cascade: an image in use cannot be deleted. */
+    imageId: uuid("image_id").references(() => mediaImage.id),
+    /** Optimistic concurrency (ADR 029): every console save is `… where version = <the version edited>`. */
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("reward_points_cost_positive", sql`${t.pointsCost} > 0`),
+    check("reward_stock_nonnegative", sql`${t.stock} is null or ${t.stock} >= 0`),
+    check("reward_per_member_limit_positive", sql`${t.perMemberLimit} is null or ${t.perMemberLimit} > 0`),
+  ],
+);
+
+/** Stock set or adjusted in the console, with the reason (redemptions and cancellations are the coupons). */
+export const rewardStockChange = pgTable(
+  "reward_stock_change",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    rewardId: uuid("reward_id")
+      .notNull()
+      .references(() => reward.id, { onDelete: "cascade" }),
+    /** Null when the stock became unlimited. */
+    delta: integer("delta"),
+    /** Stock after the change; null = unlimited. */
+    stockAfter: integer("stock_after"),
+    reason: text("reason").notNull(),
+    staffUserId: text("staff_user_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("reward_stock_change_reward_idx").on(t.rewardId, t.createdAt)],
+);
 
 export const coupon = pgTable(
   "coupon",

@@ -69,8 +69,21 @@ export const member = pgTable(
      * (pg_trgm's trigrams need three characters and a locale that knows CJK letters). Computed by the database.
      */
     nameGrams: text("name_grams").array().generatedAlwaysAs(sql`member_name_grams(name_zh)`),
+    /**
+     * The store of the member's latest purchase (by purchase time; loyalty_account.last_purchase_at), for the
+     * console's "store of last purchase" filter. Here and not on the account so that one index serves the
+     * filter in the list's order (newest members first); written in the purchase's transaction, under the
+     * account's lock, only when the store changes (ADR 024 addendum).
+     */
+    lastPurchaseStoreId: text("last_purchase_store_id"),
   },
-  (t) => [index("member_created_idx").on(t.createdAt), index("member_name_grams_idx").using("gin", t.nameGrams)],
+  (t) => [
+    index("member_created_idx").on(t.createdAt),
+    index("member_name_grams_idx").using("gin", t.nameGrams),
+    index("member_last_store_idx")
+      .on(t.lastPurchaseStoreId, t.createdAt, t.id)
+      .where(sql`${t.lastPurchaseStoreId} is not null`),
+  ],
 );
 
 /** Notes staff keep about a member (console only; never shown to the member). */

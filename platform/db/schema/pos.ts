@@ -42,3 +42,20 @@ export const apiIdempotency = pgTable(
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index("api_idempotency_created_idx").on(t.createdAt)],
 );
+
+/**
+ * The POS API's per-key request counter: one row per key and one-minute window, one atomic upsert per
+ * request (ADR 018's counter, ADR 030). UNLOGGED (hand-written at the end of its migration): the upsert
+ * writes no WAL, so its commit does not wait for a disk flush. After a crash of PostgreSQL the table is
+ * empty — at worst a key gets one extra minute's budget. Old windows are deleted by the nightly
+ * housekeeping job.
+ */
+export const apiRateCounter = pgTable(
+  "api_rate_counter",
+  {
+    apiKeyId: uuid("api_key_id").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.windowStart] })],
+);

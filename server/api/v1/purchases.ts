@@ -1,15 +1,31 @@
 import { activeMemberByNumber, storePurchase } from "../../../app/domain/loyalty/member-lookup.server";
-import { recordPurchase, refundPurchase } from "../../../app/domain/loyalty/purchases.server";
+import {
+  type PurchaseResult,
+  recordPurchaseInTransaction,
+  refundPurchase,
+} from "../../../app/domain/loyalty/purchases.server";
 import { apiHandler, posAudit } from "./context";
 import { parseBody, send } from "./errors";
+import { storeAnswerEarly } from "./middleware/idempotency";
 import { PurchaseBody, RefundBody } from "./schemas";
 
-/** POST /purchases — books a purchase for the key's store; the same receipt again answers 200 with the first result. */
+const purchaseAnswer = (result: PurchaseResult) => ({
+  purchaseId: result.purchase.id,
+  receiptNumber: result.purchase.receiptNumber,
+  pointsEarned: result.pointsEarned,
+  balance: result.balance,
+  tier: result.tier,
+});
+
+/**
+ * POST /purchases — books a purchase for the key's store; the same receipt again answers 200 with the first
+ * result. It runs in the request's transaction (no savepoint: any error rolls the whole request back).
+ */
 export const bookPurchase = apiHandler(async function bookPurchase({ db, purchaseWindowDays, clock }, req, res, key) {
   const body = parseBody(PurchaseBody, req.body);
   const found = await activeMemberByNumber(db, body.memberNumber);
   const now = clock();
-  const result = await recordPurchase(
+  const result = await recordPurchaseInTransaction(
     db,
     {
       memberId: found.id,
@@ -21,15 +37,10 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
       audit: posAudit(req, res, key),
     },
     now,
-    { windowDays: purchaseWindowDays },
+    // The answer is stored before the audit row, the last statement before the commit (ADR 030).
+    { windowDays: purchaseWindowDays, beforeAudit: (booked) => storeAnswerEarly(res, 201, purchaseAnswer(booked)) },
   );
-  send(res, result.replayed ? 200 : 201, {
-    purchaseId: result.purchase.id,
-    receiptNumber: result.purchase.receiptNumber,
-    pointsEarned: result.pointsEarned,
-    balance: result.balance,
-    tier: result.tier,
-  });
+  send(res, result.replayed ? 200 : 201, purchaseAnswer(result));
 });
 
 /** POST /purchases/{id}/refunds — a full or partial refund of one of the key's store's purchases. */

@@ -1,3 +1,4 @@
+import type { RewardKind } from "@platform/db/schema/loyalty";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { CounterHeader, Done } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
@@ -27,7 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 type ShownCoupon = {
   code: string;
   rewardName: string;
-  kind: "amount-off" | "gift";
+  kind: RewardKind;
   amountOff: number | null;
   expiresAt: string;
   memberId: string;

@@ -6,8 +6,9 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
-import { serverT } from "~/lib/i18n.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
 import { taipeiIsoDate } from "~/lib/time";
+import { storeChoices } from "../staff/staff.server";
 import type { Route } from "./+types/export";
 import { memberFilters } from "./filters.server";
 
@@ -19,7 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "member.export");
   const url = new URL(request.url);
-  const { filters, search, valid } = memberFilters(url, serverT(request));
+  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const { filters, search, valid } = memberFilters(url, serverT(request), stores);
   if (!valid) throw data(null, { status: 400 });
   const now = requestNow(request, app.config);
   await app.db.transaction(async (tx) => {

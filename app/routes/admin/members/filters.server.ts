@@ -14,7 +14,11 @@ function taipeiDay(value: string) {
   return check.getUTCMonth() === date.month - 1 && check.getUTCDate() === date.day ? date : null;
 }
 
-export function memberFilters(url: URL, t: ReturnType<typeof serverT>) {
+/**
+ * `stores` are the stores the staff member may filter by (a manager's own, every store for an admin): any other
+ * store in the URL is refused beside the field.
+ */
+export function memberFilters(url: URL, t: ReturnType<typeof serverT>, stores: readonly { id: string }[]) {
   const get = (name: string) => (url.searchParams.get(name) ?? "").trim();
   const q = get("q");
   const filters = {
@@ -24,6 +28,7 @@ export function memberFilters(url: URL, t: ReturnType<typeof serverT>) {
     line: get("line"),
     from: get("from"),
     to: get("to"),
+    store: get("store").slice(0, 100),
   };
   const errors: Record<string, string[]> = {};
   if (q.length > MEMBER_SEARCH_MAX) errors.q = [t("console.members.error.tooLong", { max: MEMBER_SEARCH_MAX })];
@@ -34,6 +39,7 @@ export function memberFilters(url: URL, t: ReturnType<typeof serverT>) {
   const fromAt = from ? fromTaipeiWallClock(from) : null;
   const toAt = to ? fromTaipeiWallClock(addDays(to, 1)) : null;
   if (fromAt && toAt && toAt <= fromAt) errors.to = [t("console.audit.error.order")];
+  if (filters.store && !stores.some((s) => s.id === filters.store)) errors.store = [t("console.members.error.store")];
   const search: MemberSearch = {
     q,
     tier: (TIERS as readonly string[]).includes(filters.tier) ? filters.tier : null,
@@ -41,6 +47,7 @@ export function memberFilters(url: URL, t: ReturnType<typeof serverT>) {
     hasLine: filters.line === "yes" ? true : filters.line === "no" ? false : null,
     signedUpFrom: fromAt,
     signedUpTo: toAt,
+    storeId: filters.store && !errors.store ? filters.store : null,
     after: url.searchParams.get("after"),
   };
   return { filters, errors, search, valid: Object.keys(errors).length === 0 };

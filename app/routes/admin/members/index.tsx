@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
+import { MoreLink } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
@@ -11,9 +12,10 @@ import { hasPermission } from "~/domain/staff/permissions";
 import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";
 import { useLocale } from "~/lib/i18n";
-import { serverT } from "~/lib/i18n.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
+import { storeChoices } from "../staff/staff.server";
 import type { Route } from "./+types/index";
 import { memberFilters } from "./filters.server";
 
@@ -22,22 +24,26 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 /** Member search (any staff; names in full for managers and admins): one box, filters, 25 a page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requirePermission(context, "member.view");
+  const app = getApp(context);
   const t = serverT(request);
-  const { filters, errors, search, valid } = memberFilters(new URL(request.url), t);
+  // A manager filters by their own stores only; an admin by every store.
+  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const { filters, errors, search, valid } = memberFilters(new URL(request.url), t, stores);
   const result = valid
-    ? await searchMembers(getApp(context).db, actor, search)
+    ? await searchMembers(app.db, actor, search)
     : { kind: "all" as const, rows: [], nextAfter: null };
   const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
   if (result.nextAfter) next.set("after", result.nextAfter);
   return {
     filters,
     errors,
+    stores,
     kind: result.kind,
     rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     nextHref: result.nextAfter ? `/admin/members?${next.toString()}` : null,
     canExport: hasPermission(actor, "member.export"),
     exportHref: `/admin/members/export?${new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString()}`,
-    searched: Boolean(filters.q || filters.tier || filters.status || filters.line || filters.from || filters.to),
+    searched: Object.values(filters).some(Boolean),
   };
 }
 
@@ -63,7 +69,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
           />
           <ErrorList id="members-q-error" errors={errors.q} />
         </label>
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
           <FilterSelect
             name="tier"
             label={t("console.members.tier")}
@@ -87,6 +93,13 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
               { value: "yes", label: t("console.members.line.yes") },
               { value: "no", label: t("console.members.line.no") },
             ]}
+          />
+          <FilterSelect
+            name="store"
+            label={t("console.members.lastStore")}
+            value={filters.store}
+            options={loaderData.stores.map((s) => ({ value: s.id, label: s.name }))}
+            errors={errors.store}
           />
           <FilterInput
             name="from"
@@ -161,13 +174,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {loaderData.nextHref ? (
-        <p className="mt-6 text-center">
-          <Link to={loaderData.nextHref} className="underline underline-offset-4">
-            {t("console.members.more")}
-          </Link>
-        </p>
-      ) : null}
+      <MoreLink href={loaderData.nextHref} label={t("console.members.more")} />
     </div>
   );
 }

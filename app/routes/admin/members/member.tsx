@@ -3,6 +3,7 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import {
   addMemberNote,
@@ -10,13 +11,14 @@ import {
   consoleMemberDetail,
   endMemberSessions,
   MemberActionError,
+  resendMemberEmailVerification,
   setMemberDisabled,
 } from "~/domain/members/console-member.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
-import { formValues, readForm } from "~/lib/forms.server";
+import { authDeps, getApp } from "~/lib/context.server";
+import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
@@ -58,14 +60,23 @@ function view(detail: Detail) {
   };
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = requirePermission(context, "member.view");
   const detail = await consoleMemberDetail(getApp(context).db, actor, params.memberId);
   if (!detail) throw data(null, { status: 404 });
-  return { member: view(detail) };
+  const done = new URL(request.url).searchParams.get("done");
+  return { member: view(detail), resent: done === "resend-verification", minutes: CODE_POLICY.validMinutes };
 }
 
-const INTENTS = ["reveal", "disable", "enable", "end-sessions", "cancel-coupon", "note"] as const;
+const INTENTS = [
+  "reveal",
+  "disable",
+  "enable",
+  "end-sessions",
+  "cancel-coupon",
+  "note",
+  "resend-verification",
+] as const;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const app = getApp(context);
@@ -93,6 +104,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         audit,
         now,
       );
+    } else if (intent === "resend-verification") {
+      const sent = await resendMemberEmailVerification(authDeps(context), actor, memberId, audit, now);
+      if (!sent.ok) {
+        return data({ formError: tooManyRequestsText(sent.retryAfterSeconds, t), values }, { status: 429 });
+      }
     } else if (intent === "end-sessions") {
       await endMemberSessions(app.db, actor, memberId, audit, now);
     } else if (intent === "cancel-coupon") {
@@ -103,7 +119,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof MemberActionError) {
       const message = t(`console.members.error.${error.code}`);
-      const status = error.code === "member_not_found" ? 404 : error.code === "member_deleted" ? 409 : 400;
+      const status =
+        error.code === "member_not_found"
+          ? 404
+          : error.code === "member_deleted" || error.code === "not_pending"
+            ? 409
+            : 400;
       return data(error.field ? { errors: { [error.field]: [message] }, values } : { formError: message, values }, {
         status,
       });
@@ -166,6 +187,9 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       <div className="mt-4 space-y-3" aria-live="polite">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+        {loaderData.resent && !form.formError ? (
+          <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
+        ) : null}
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[3fr_2fr]">
@@ -194,6 +218,25 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
               <span className="font-mono">{m.phone}</span>
             </Row>
             <Row label={t("console.members.email")}>{m.email}</Row>
+            {m.emailPending ? (
+              <Row label={t("console.members.pendingEmail")} testId="member-pending-email">
+                <span className="block">{m.pendingEmail}</span>
+                {m.canManage ? (
+                  <Form method="post" className="mt-2">
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="resend-verification"
+                      size="sm"
+                      variant="secondary"
+                      pending={busy("resend-verification")}
+                    >
+                      {t("console.members.resendVerification")}
+                    </Button>
+                  </Form>
+                ) : null}
+              </Row>
+            ) : null}
             <Row label={t("console.members.birthday")}>{m.birthday}</Row>
             <Row label={t("console.members.address")}>{m.address}</Row>
             <Row label={t("console.members.company")}>

@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { rateLimitCounter } from "@platform/db/schema";
+import { apiRateCounter } from "@platform/db/schema";
 import { countLimitRefusal, countPosRequest } from "@platform/metrics";
 import { sql } from "drizzle-orm";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
@@ -16,24 +16,24 @@ export function apiKeyOf(res: Response): ApiKey {
 }
 
 /**
- * Counts one request against the key's fixed one-minute window in the shared rate-limit table (so the
- * limit holds across instances) in a single upsert that returns the new count; answers the seconds to
- * wait when over the limit. Unlike the sign-in limits, refused requests are counted too: a POS over
- * its limit only pushes its own counter further, and the request path saves a round trip.
+ * Counts one request against the key's fixed one-minute window in one upsert that returns the new count
+ * (atomic, so the limit holds across instances); answers the seconds to wait when over the limit. The
+ * table is UNLOGGED (ADR 030): the statement's own commit writes no WAL and waits for no disk flush.
+ * It runs before, and outside, the request's transaction, so a refused request, a rolled-back purchase or a
+ * failed one still counts: a POS over its limit only pushes its own counter further.
  */
 async function countApiRequest(db: Database, apiKeyId: string, limit: number, now: Date): Promise<number | null> {
   const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const end = new Date(start.getTime() + 60_000);
   const [row] = await db
-    .insert(rateLimitCounter)
-    .values({ key: `api:${apiKeyId}:minute`, windowStart: start, count: 1, lastHitAt: now, expiresAt: end })
+    .insert(apiRateCounter)
+    .values({ apiKeyId, windowStart: start, count: 1 })
     .onConflictDoUpdate({
-      target: [rateLimitCounter.key, rateLimitCounter.windowStart],
-      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+      target: [apiRateCounter.apiKeyId, apiRateCounter.windowStart],
+      set: { count: sql`${apiRateCounter.count} + 1` },
     })
-    .returning({ count: rateLimitCounter.count });
+    .returning({ count: apiRateCounter.count });
   if ((row?.count ?? 0) <= limit) return null;
-  return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+  return Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
 }
 
 /**

@@ -7,10 +7,40 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { fail, send } from "../errors";
 import { apiKeyOf } from "./authenticate";
 
+type Answer = { status: number; body: unknown };
+
+/** Thrown inside the write transaction to roll it back when the handler refused (4xx) or failed (5xx). */
+class RolledBack extends Error {
+  constructor(readonly answer: Answer) {
+    super("rolled back");
+  }
+}
+
+type WriteLocals = { writeTx?: Database; storeAnswer?: (status: number, body: unknown) => Promise<void> };
+
+/** The transaction a write handler runs in (set by idempotentWrites for POST requests), else null. */
+export function writeTransactionOf(res: Response): Database | null {
+  return (res.locals as WriteLocals).writeTx ?? null;
+}
+
 /**
- * Every write needs an Idempotency-Key; the first answer to (key, Idempotency-Key) is kept and
- * replayed to a retry with the same body, a different body is 409. The claim is one insert, so two
- * instances racing on one key never both run the request.
+ * Stores the answer a write is about to give, in its transaction, before the handler's last statements: the
+ * purchase calls it before its audit row, so the audit chain's head (locked from its `seq + 1` to the commit,
+ * for every writer) is held for one statement less (ADR 030). The answer sent must then be exactly this one.
+ */
+export async function storeAnswerEarly(res: Response, status: number, body: unknown): Promise<void> {
+  await (res.locals as WriteLocals).storeAnswer?.(status, body);
+}
+
+/**
+ * Every write needs an Idempotency-Key; the first answer to (key, Idempotency-Key) is kept and replayed to
+ * a retry with the same body, a different body is 409.
+ *
+ * One transaction per write (ADR 030): the claim (one insert), the handler's own work (it gets the
+ * transaction through writeTransactionOf) and the stored answer commit together, once. A concurrent
+ * duplicate's claim waits on the first one's uncommitted row and then finds it answered (replayed), or gone
+ * (the first rolled back) and runs. A refusal (4xx) rolls the work back and is then stored by itself, so the
+ * same request gets the same refusal; a failure (5xx) stores nothing, so a retry runs.
  */
 export function idempotentWrites(db: Database): RequestHandler {
   return async function idempotent(req: Request, res: Response, next: NextFunction) {
@@ -24,43 +54,86 @@ export function idempotentWrites(db: Database): RequestHandler {
     const requestHash = createHash("sha256")
       .update(`${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(req.body ?? null)}`)
       .digest("hex");
-    const [claimed] = await db
-      .insert(apiIdempotency)
-      .values({ apiKeyId, key, requestHash })
-      .onConflictDoNothing()
-      .returning();
-    if (!claimed) {
-      const [first] = await db
-        .select()
-        .from(apiIdempotency)
-        .where(and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key)));
-      if (!first || first.requestHash !== requestHash) {
-        fail(res, "idempotency_key_reused", "This Idempotency-Key was used with a different request");
-      } else if (first.status === null) {
-        fail(res, "request_in_progress", "A request with this Idempotency-Key is still in progress");
-      } else {
-        countLedgerReplay("pos-idempotency-key");
-        res.setHeader("Idempotent-Replayed", "true");
-        send(res, first.status, first.response);
+    const json = res.json.bind(res);
+    const locals = res.locals as WriteLocals;
+    let answer: Answer | null;
+    try {
+      answer = await db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const [claimed] = await tx
+          .insert(apiIdempotency)
+          .values({ apiKeyId, key, requestHash })
+          .onConflictDoNothing()
+          .returning({ key: apiIdempotency.key });
+        if (!claimed) return null;
+        const where = and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key));
+        let early: string | null = null;
+        locals.storeAnswer = async (status, body) => {
+          await tx.update(apiIdempotency).set({ status, response: body }).where(where);
+          early = JSON.stringify([status, body]);
+        };
+        // The rest of the chain (the endpoint, or the error handler) answers into this promise.
+        const given = await new Promise<Answer>((resolve, reject) => {
+          locals.writeTx = tx;
+          res.json = (body: unknown) => {
+            resolve({ status: res.statusCode, body });
+            return res;
+          };
+          try {
+            next();
+          } catch (error) {
+            reject(error);
+          }
+        });
+        locals.writeTx = undefined;
+        locals.storeAnswer = undefined;
+        res.json = json;
+        if (given.status >= 400) throw new RolledBack(given);
+        if (early !== JSON.stringify([given.status, given.body])) {
+          await tx.update(apiIdempotency).set({ status: given.status, response: given.body }).where(where);
+        }
+        return given;
+      });
+    } catch (error) {
+      locals.writeTx = undefined;
+      locals.storeAnswer = undefined;
+      res.json = json;
+      if (!(error instanceof RolledBack)) return next(error);
+      answer = error.answer;
+      if (answer.status >= 500) {
+        json(answer.body);
+        return;
       }
+      // Keep the refusal (the same request gets the same refusal) — unless a twin answered meanwhile.
+      const [stored] = await db
+        .insert(apiIdempotency)
+        .values({ apiKeyId, key, requestHash, status: answer.status, response: answer.body })
+        .onConflictDoNothing()
+        .returning({ key: apiIdempotency.key });
+      if (stored) {
+        json(answer.body);
+        return;
+      }
+      answer = null;
+    }
+    if (answer) {
+      json(answer.body);
       return;
     }
-    // Keep the answer (4xx included: the same request gets the same refusal); forget 5xx so a retry runs.
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const done =
-        res.statusCode >= 500
-          ? db.delete(apiIdempotency).where(and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key)))
-          : db
-              .update(apiIdempotency)
-              .set({ status: res.statusCode, response: body })
-              .where(and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key)));
-      done.then(
-        () => json(body),
-        (error: unknown) => next(error),
-      );
-      return res;
-    };
-    next();
+    // Claimed before: replay the stored answer, or refuse.
+    const [first] = await db
+      .select()
+      .from(apiIdempotency)
+      .where(and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key)));
+    if (!first || first.requestHash !== requestHash) {
+      fail(res, "idempotency_key_reused", "This Idempotency-Key was used with a different request");
+    } else if (first.status === null) {
+      // Only a row claimed by an older version of the app, still running, has no answer.
+      fail(res, "request_in_progress", "A request with this Idempotency-Key is still in progress");
+    } else {
+      countLedgerReplay("pos-idempotency-key");
+      res.setHeader("Idempotent-Replayed", "true");
+      send(res, first.status, first.response);
+    }
   };
 }

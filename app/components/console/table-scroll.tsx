@@ -1,0 +1,28 @@
+import { cn } from "~/lib/cn";
+
+/**
+ * A wide table that scrolls sideways inside its card on a phone instead of widening the page. The box
+ * is a named, focusable region so a keyboard user can scroll it too (axe: scrollable-region-focusable)
+ * when the table itself has nothing to focus.
+ */
+export function TableScroll({
+  labelledBy,
+  className,
+  children,
+}: {
+  /** The id of the heading that names the table. */
+  labelledBy: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={labelledBy}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className={cn("overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700", className)}
+    >
+      {children}
+    </section>
+  );
+}

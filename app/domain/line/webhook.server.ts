@@ -1,0 +1,135 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Database } from "@platform/db/client";
+import { lineFriend, lineWebhookEvent } from "@platform/db/schema";
+import type { Logger } from "@platform/logger";
+import { eq, lt, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { LineMessage } from "./messaging.server";
+
+/**
+ * The Messaging API webhook (docs/decisions/032-line-messaging.md): LINE POSTs events
+ * signed with the channel secret. The signature is checked on the raw bytes before anything is
+ * parsed; each event is processed once (its webhookEventId is claimed in the same transaction as its
+ * effect, so a redelivered or replayed event changes nothing); follow / unfollow record whether the
+ * LINE user can be reached; a text asking for the member card is answered with its address.
+ */
+
+/** x-line-signature: base64 HMAC-SHA256 of the raw body with the channel secret, compared in constant time. */
+export function verifyWebhookSignature(channelSecret: string, rawBody: Buffer, signature: string | undefined): boolean {
+  if (!signature) return false;
+  const expected = createHmac("sha256", channelSecret).update(rawBody).digest();
+  let presented: Buffer;
+  try {
+    presented = Buffer.from(signature, "base64");
+  } catch {
+    return false;
+  }
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+const USER_ID = /^U[0-9a-f]{32}$/;
+
+const webhookEvent = z.object({
+  type: z.string().min(1).max(40),
+  webhookEventId: z.string().min(1).max(64),
+  timestamp: z.number().int().nonnegative(),
+  mode: z.string().max(20).optional(),
+  replyToken: z.string().min(1).max(200).optional(),
+  source: z
+    .object({ type: z.string().max(20), userId: z.string().regex(USER_ID).optional() })
+    .passthrough()
+    .optional(),
+  message: z
+    .object({ type: z.string().max(20), text: z.string().max(5000).optional() })
+    .passthrough()
+    .optional(),
+});
+
+export const webhookPayload = z.object({
+  destination: z.string().max(64),
+  events: z.array(webhookEvent).max(100),
+});
+
+export type WebhookEvent = z.infer<typeof webhookEvent>;
+
+/** What a member types to get their card (zh-TW first; simplified and English too). */
+const CARD_KEYWORDS = new Set(["會員卡", "会员卡", "我的會員卡", "member card", "card"]);
+
+export function asksForCard(text: string): boolean {
+  return CARD_KEYWORDS.has(text.normalize("NFKC").trim().toLowerCase());
+}
+
+export function cardReply(publicBaseUrl: string): LineMessage[] {
+  const url = `${publicBaseUrl}/member-center`;
+  return [{ type: "text", text: `【漢生活】您的會員卡在這裡：\n${url}\n\nYour Han Living member card:\n${url}` }];
+}
+
+export type WebhookDeps = {
+  db: Database;
+  publicBaseUrl: string;
+  logger: Pick<Logger, "info" | "warn">;
+  /** Sends a reply (after the event's transaction has committed); failures are logged, not retried. */
+  reply: ((replyToken: string, messages: LineMessage[]) => Promise<void>) | null;
+};
+
+export type WebhookOutcome = { processed: number; duplicates: number; ignored: number };
+
+export async function processWebhookEvents(deps: WebhookDeps, events: WebhookEvent[]): Promise<WebhookOutcome> {
+  const outcome: WebhookOutcome = { processed: 0, duplicates: 0, ignored: 0 };
+  for (const event of events) {
+    // Redeliveries and event types we do not use: nothing else to do (still claimed, so counted once).
+    const answer = await deps.db.transaction(async (tx) => {
+      const claimed = await tx
+        .insert(lineWebhookEvent)
+        .values({ webhookEventId: event.webhookEventId, type: event.type })
+        .onConflictDoNothing()
+        .returning({ id: lineWebhookEvent.webhookEventId });
+      if (claimed.length === 0) return "duplicate" as const;
+      const userId = event.source?.userId;
+      if ((event.type === "follow" || event.type === "unfollow") && userId) {
+        const at = new Date(event.timestamp);
+        // Events may arrive out of order: an older one never overwrites a newer state.
+        await tx
+          .insert(lineFriend)
+          .values({ lineUserId: userId, following: event.type === "follow", changedAt: at })
+          .onConflictDoUpdate({
+            target: lineFriend.lineUserId,
+            set: { following: sql`excluded.following`, changedAt: sql`excluded.changed_at` },
+            setWhere: sql`${lineFriend.changedAt} <= excluded.changed_at`,
+          });
+        return "processed" as const;
+      }
+      if (event.type === "message" && event.message?.type === "text" && event.replyToken) {
+        return asksForCard(event.message.text ?? "") ? ("card" as const) : ("ignored" as const);
+      }
+      return "ignored" as const;
+    });
+    if (answer === "duplicate") outcome.duplicates++;
+    else if (answer === "ignored") outcome.ignored++;
+    else outcome.processed++;
+    if (answer === "card" && event.replyToken && deps.reply) {
+      await deps.reply(event.replyToken, cardReply(deps.publicBaseUrl)).catch((error: Error) => {
+        deps.logger.warn({ err: error.message }, "LINE reply failed");
+      });
+    }
+  }
+  return outcome;
+}
+
+/** Whether a LINE user follows the Official Account now (unknown users: no). */
+export async function followsAccount(db: Database, lineUserId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ following: lineFriend.following })
+    .from(lineFriend)
+    .where(eq(lineFriend.lineUserId, lineUserId));
+  return row?.following === true;
+}
+
+/** Housekeeping: forgets processed event ids after a week (LINE redelivers within hours, not weeks). */
+export async function purgeWebhookEvents(db: Database, now = new Date()): Promise<number> {
+  const rows = await db
+    .delete(lineWebhookEvent)
+    .where(lt(lineWebhookEvent.receivedAt, new Date(now.getTime() - 7 * 24 * 3600_000)))
+    .returning({ id: lineWebhookEvent.webhookEventId });
+  return rows.length;
+}

@@ -1,0 +1,103 @@
+/**
+ * The dashboard's filters (ADR 025): a Taipei date range and a store, from the URL. Pure (no database), shared by
+ * the page, the CSV downloads and the tests.
+ */
+
+/** The longest range a dashboard shows: three years (summary rows per day × store stay cheap to sum). */
+export const MAX_RANGE_DAYS = 1_096;
+export const DEFAULT_RANGE_DAYS = 30;
+
+export type DashboardRangeError = "invalid_from" | "invalid_to" | "reversed" | "too_long";
+
+export type DashboardQuery = { from: string; to: string; store: string | null };
+
+export type ParsedDashboardQuery =
+  | { ok: true; query: DashboardQuery }
+  | { ok: false; error: DashboardRangeError; raw: { from: string; to: string; store: string | null } };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether the string is a real calendar date written YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 2000;
+}
+
+export function addIsoDays(iso: string, days: number): string {
+  const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to`, both included. */
+export function daysInRange(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** First day of the month of an ISO date. */
+export function monthOf(iso: string): string {
+  return `${iso.slice(0, 7)}-01`;
+}
+
+/** `from`, `to` (default: the last 30 Taipei days up to `today`) and `store` (absent or empty = every store). */
+export function parseDashboardQuery(params: URLSearchParams, today: string): ParsedDashboardQuery {
+  const rawFrom = (params.get("from") ?? "").trim();
+  const rawTo = (params.get("to") ?? "").trim();
+  const rawStore = (params.get("store") ?? "").trim();
+  const store = rawStore === "" ? null : rawStore;
+  const to = rawTo === "" ? today : rawTo;
+  if (!isIsoDate(to)) return { ok: false, error: "invalid_to", raw: { from: rawFrom, to: rawTo, store } };
+  const from = rawFrom === "" ? addIsoDays(to, -(DEFAULT_RANGE_DAYS - 1)) : rawFrom;
+  const raw = { from: rawFrom || from, to: rawTo || to, store };
+  if (!isIsoDate(from)) return { ok: false, error: "invalid_from", raw };
+  if (to < from) return { ok: false, error: "reversed", raw };
+  if (daysInRange(from, to) > MAX_RANGE_DAYS) return { ok: false, error: "too_long", raw };
+  return { ok: true, query: { from, to, store } };
+}
+
+/**
+ * The stores whose figures the viewer may see for this query: `"all"` (an admin without a store filter), the one
+ * store asked for, or the manager's own stores. `null` when the store asked for is not theirs (refused, 403).
+ */
+export function scopeFor(
+  viewer: { stores: readonly string[] | "all" },
+  store: string | null,
+): { kind: "all" } | { kind: "stores"; storeIds: string[] } | null {
+  if (viewer.stores === "all") return store === null ? { kind: "all" } : { kind: "stores", storeIds: [store] };
+  if (store === null) return { kind: "stores", storeIds: [...viewer.stores] };
+  return viewer.stores.includes(store) ? { kind: "stores", storeIds: [store] } : null;
+}
+
+/** Cohort retention: share (0–1) of a cohort, or null when the cohort is empty. */
+export function share(part: number, whole: number): number | null {
+  return whole > 0 ? part / whole : null;
+}
+
+/** Redemption rate: points redeemed (net of cancelled coupons) per point issued in the range. */
+export function redemptionRate(issued: number, redeemed: number, returned: number): number | null {
+  return issued > 0 ? Math.max(0, redeemed - returned) / issued : null;
+}
+
+/** NT$ value of points at `pointValueCents` hundredths of NT$ per point (rounded to whole NT$). */
+export function liabilityNtd(points: number, pointValueCents: number): number {
+  return Math.round((points * pointValueCents) / 100);
+}
+
+/** Months (first days) from the month of `from` to the month of `to`. */
+export function monthsBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  let [y, m] = from.split("-").map(Number) as [number, number];
+  const end = monthOf(to);
+  for (;;) {
+    const cur = `${y}-${String(m).padStart(2, "0")}-01`;
+    if (cur > end) break;
+    out.push(cur);
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { imagesZhTW } from "./images.zh-TW";
+
+export const imagesEn = {
+  "console.nav.images": "Images",
+
+  "console.images.title": "Images",
+  "console.images.lead":
+    "Upload photos for stores, materials and campaigns. Location and camera details are removed, and every size is made for you.",
+  "console.images.count": "{count} images",
+  "console.images.search": "Search alt text",
+  "console.images.searchHint": "For example: marble, Xinyi store",
+  "console.images.searchSubmit": "Search",
+  "console.images.empty": "No images match",
+  "console.images.none": "No images uploaded yet",
+  "console.images.more": "Older images",
+  "console.images.size": "{width} × {height} pixels",
+  "console.images.uploadedAt": "Uploaded {time}",
+  "console.images.delete": "Delete",
+  "console.images.deleteFor": "Delete the image “{alt}”",
+  "console.images.deleted": "Image deleted",
+  "console.images.inUse": "This image is still in use and cannot be deleted",
+  "console.images.notFound": "Image not found",
+  "console.images.editAlt": "Edit alt text",
+  "console.images.saveAlt": "Save",
+  "console.images.altSaved": "Alt text saved",
+
+  "console.images.upload.title": "Upload an image",
+  "console.images.upload.file": "Image file",
+  "console.images.upload.drop": "Drag a photo here, or",
+  "console.images.upload.choose": "choose a file",
+  "console.images.upload.camera": "Take a photo",
+  "console.images.upload.hint": "JPEG, PNG, WebP or HEIC, up to 15 MB",
+  "console.images.upload.preview": "Preview: {name}",
+  "console.images.upload.altZh": "Alt text (Chinese)",
+  "console.images.upload.altZhHint":
+    "Describe the photo for screen readers, e.g. “the marble wall at the Xinyi flagship”",
+  "console.images.upload.altEn": "Alt text (English, optional)",
+  "console.images.upload.submit": "Upload",
+  "console.images.upload.uploading": "Uploading… {percent}%",
+  "console.images.upload.processing": "Processing…",
+  "console.images.upload.done": "Uploaded: {alt}",
+  "console.images.upload.duplicate": "This image is already in the library: {alt}",
+  "console.images.upload.remove": "Remove the chosen file",
+
+  "console.images.error.required": "Choose an image file",
+  "console.images.error.empty": "The file is empty",
+  "console.images.error.too_large": "The file is over 15 MB; make it smaller and try again",
+  "console.images.error.not_image": "This is not an image (JPEG, PNG, WebP or HEIC only)",
+  "console.images.error.heic_unsupported":
+    "This HEIC file cannot be read. Use JPEG instead: on an iPhone choose Settings > Camera > Formats > Most Compatible, or let the browser convert it when uploading",
+  "console.images.error.too_many_pixels": "The image has too many pixels (50 megapixels at most); make it smaller",
+  "console.images.error.corrupt": "The image is damaged or incomplete and cannot be read",
+  "console.images.error.busy": "Many uploads are running; try again in a moment",
+  "console.images.error.network": "The upload was interrupted; check the connection and try again",
+  "console.images.error.failed": "The upload failed; try again later",
+  "console.images.error.altRequired": "Enter the Chinese alt text",
+  "console.images.error.altTooLong": "Alt text is 200 characters at most",
+} as const satisfies Record<keyof typeof imagesZhTW, string>;

@@ -1,0 +1,90 @@
+import { data, Link, redirect } from "react-router";
+import { RewardForm } from "~/components/console/reward-form";
+import { useConsoleT } from "~/components/console/use-console-t";
+import { Alert } from "~/components/ui/alert";
+import { parseRewardForm } from "~/domain/programme/input";
+import { createReward, RewardImageMissing } from "~/domain/programme/rewards.server";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { hasPermission } from "~/domain/staff/permissions";
+import { requestNow } from "~/lib/clock.server";
+import { consoleAudit } from "~/lib/console.server";
+import { getApp } from "~/lib/context.server";
+import { readForm } from "~/lib/forms.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
+import { pageMeta } from "~/lib/meta";
+import { useFormState } from "~/lib/use-form-state";
+import { storeChoices } from "../staff/staff.server";
+import type { Route } from "./+types/new";
+import { problemMessages, rewardPicture, typedValues } from "./rewards.server";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.newTitle");
+
+/** A new reward (admins, `programme.edit`); on the member center as soon as it is saved (ADR 029). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const actor = requirePermission(context, "programme.edit");
+  return {
+    stores: await storeChoices(getApp(context).db, actor, getLocale(request)),
+    canUpload: hasPermission(actor, "catalog.edit"),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getApp(context);
+  const actor = requirePermission(context, "programme.edit");
+  const form = await readForm(request);
+  const t = serverT(request);
+  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const parsed = parseRewardForm(form, { knownStoreIds: stores.map((s) => s.id), withStock: true });
+  const refused = async (errors: Record<string, string[]>) => {
+    const values = typedValues(form);
+    return data(
+      { errors, values, picture: await rewardPicture(app.db, values), formError: t("console.programme.error.fix") },
+      { status: 400 },
+    );
+  };
+  if (!parsed.ok) return refused(problemMessages(parsed.problems, t));
+  try {
+    const created = await createReward(
+      app.db,
+      actor,
+      parsed.value,
+      consoleAudit(context, request),
+      requestNow(request, app.config),
+    );
+    return redirect(`/admin/rewards/${created.id}?created=1`);
+  } catch (error) {
+    if (error instanceof RewardImageMissing) {
+      return refused(problemMessages({ imageId: [{ code: "imageMissing" }] }, t));
+    }
+    throw error;
+  }
+}
+
+export default function NewReward({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useConsoleT();
+  const form = useFormState();
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6 lg:py-12">
+      <p className="text-sm">
+        <Link to="/admin/rewards" className="underline underline-offset-4">
+          {t("console.programme.reward.back")}
+        </Link>
+      </p>
+      <h1 className="mt-3 font-serif text-3xl font-semibold">{t("console.programme.reward.newTitle")}</h1>
+      <div aria-live="polite" className="mt-4">
+        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      </div>
+      <section className="mt-6 rounded-2xl border border-line bg-white p-5">
+        <RewardForm
+          value={(f) => form.value(f)}
+          errors={form.errors}
+          stores={loaderData.stores}
+          withStock
+          submitLabel={t("console.programme.reward.create")}
+          picture={actionData?.picture ?? null}
+          canUpload={loaderData.canUpload}
+        />
+      </section>
+    </div>
+  );
+}

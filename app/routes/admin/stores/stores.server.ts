@@ -1,0 +1,99 @@
+import { data } from "react-router";
+import {
+  CONSOLE_STORE_SORTS,
+  CONSOLE_STORE_STATUSES,
+  type ConsoleStoreFilters,
+  StoreEditError,
+} from "~/domain/stores/admin.server";
+import { type FieldErrors, formatRanges, STORE_DISTRICTS, type StoreContent } from "~/domain/stores/editor";
+import { formValues } from "~/lib/forms.server";
+import type { Locale, MessageKey } from "~/lib/i18n";
+import type { serverT } from "~/lib/i18n.server";
+
+/** What the console's store pages share on the server: filters, form values, errors in the page's language. */
+
+type T = ReturnType<typeof serverT>;
+
+export function storeListFilters(url: URL): ConsoleStoreFilters {
+  const p = url.searchParams;
+  const sort = p.get("sort") ?? "";
+  const status = p.get("status") ?? "";
+  const page = Number(p.get("page") ?? "1");
+  return {
+    q: (p.get("q") ?? "").trim().slice(0, 60),
+    sort: (CONSOLE_STORE_SORTS as readonly string[]).includes(sort) ? (sort as ConsoleStoreFilters["sort"]) : "name",
+    dir: p.get("dir") === "desc" ? "desc" : "asc",
+    status: (CONSOLE_STORE_STATUSES as readonly string[]).includes(status)
+      ? (status as ConsoleStoreFilters["status"])
+      : "",
+    page: Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1,
+  };
+}
+
+/** The form's values for a store's content (what the editor starts from). */
+export function contentValues(content: StoreContent): Record<string, string> {
+  const values: Record<string, string> = {
+    nameZh: content.name["zh-TW"],
+    nameEn: content.name.en,
+    summaryZh: content.summary["zh-TW"],
+    summaryEn: content.summary.en,
+    postalCode: content.postalCode,
+    addressZh: content.address["zh-TW"],
+    addressEn: content.address.en,
+    phone: content.phone,
+    email: content.email,
+    latitude: String(content.latitude),
+    longitude: String(content.longitude),
+  };
+  content.weeklyHours.forEach((day, i) => {
+    values[`hours${i}`] = formatRanges(day);
+  });
+  content.exceptions.forEach((e, i) => {
+    values[`ex${i}Date`] = e.date;
+    values[`ex${i}Hours`] = formatRanges(e.intervals);
+    values[`ex${i}NoteZh`] = e.note?.["zh-TW"] ?? "";
+    values[`ex${i}NoteEn`] = e.note?.en ?? "";
+  });
+  return values;
+}
+
+/** The district choices of the form, grouped by city, in the page's language. */
+export function districtChoices(locale: Locale, t: T) {
+  return STORE_DISTRICTS.map((group) => ({
+    city: t(`catalog.city.${group.city}` as MessageKey),
+    districts: group.districts.map((d) => ({
+      postalCode: d.postalCode,
+      label: `${locale === "en" ? d.name.en : d.name["zh-TW"]} ${d.postalCode}`,
+    })),
+  }));
+}
+
+export function translateErrors(errors: FieldErrors, t: T): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, list]) => [
+      field,
+      list.map((e) => t(`console.stores.error.${e.code}` as MessageKey, e.params)),
+    ]),
+  );
+}
+
+/** The typed values kept: services (repeated checkboxes) as one comma-separated value. */
+export function storeFormValues(form: FormData): Record<string, string> {
+  return { ...formValues(form, []), services: form.getAll("services").map(String).join(",") };
+}
+
+/** A refused editor submission: 400 with every field's message, the values as typed. */
+export function storeFormFailure(form: FormData, errors: Record<string, string[]>, t: T, status = 400) {
+  return data({ errors, values: storeFormValues(form), formError: t("console.stores.error.fix") }, { status });
+}
+
+/** A StoreEditError as the form's answer (409 for a conflict or a taken id, 404 for an unknown store). */
+export function storeEditFailure(error: unknown, form: FormData, t: T, extra: Record<string, string> = {}) {
+  if (!(error instanceof StoreEditError)) throw error;
+  const message = t(`console.stores.error.${error.code}` as MessageKey);
+  const values = { ...storeFormValues(form), ...extra };
+  const status = error.code === "not_found" ? 404 : error.code === "photoMissing" ? 400 : 409;
+  return error.field
+    ? data({ errors: { [error.field]: [message] }, values }, { status })
+    : data({ formError: message, values, conflict: error.code === "conflict" }, { status });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "loyalty_rules" ADD COLUMN "point_value_cents" integer DEFAULT 100 NOT NULL;

@@ -1,0 +1,59 @@
+import type { Database } from "@platform/db/client";
+import type { Logger } from "@platform/logger";
+import express, { type Router } from "express";
+import { createLineMessagingClient, type LineMessagingChannel } from "../../app/domain/line/messaging.server";
+import { processWebhookEvents, verifyWebhookSignature, webhookPayload } from "../../app/domain/line/webhook.server";
+
+/** Webhook bodies are small JSON documents; LINE sends at most a few events at a time. */
+const WEBHOOK_BODY_LIMIT = "256kb";
+
+/**
+ * POST /api/line/webhook: the raw body is read as bytes, its x-line-signature checked before any
+ * parsing (401 and nothing recorded otherwise), then the events are processed once each.
+ * LINE expects a 200 quickly; an invalid payload with a valid signature is a 400.
+ */
+export function lineWebhookRouter(deps: {
+  db: Database;
+  channel: LineMessagingChannel;
+  publicBaseUrl: string;
+  logger: Logger;
+}): Router {
+  const client = createLineMessagingClient(deps.channel);
+  const router = express.Router();
+  router.post("/", express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), async (req, res, next) => {
+    try {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      res.setHeader("Cache-Control", "no-store");
+      if (!verifyWebhookSignature(deps.channel.channelSecret, raw, req.get("x-line-signature"))) {
+        deps.logger.warn({ ip: req.ip }, "LINE webhook with a bad or missing signature refused");
+        res.status(401).json({ error: { code: "bad_signature", message: "x-line-signature does not match" } });
+        return;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString("utf8"));
+      } catch {
+        json = undefined;
+      }
+      const payload = webhookPayload.safeParse(json);
+      if (!payload.success) {
+        res.status(400).json({ error: { code: "invalid_body", message: "not a LINE webhook payload" } });
+        return;
+      }
+      const outcome = await processWebhookEvents(
+        {
+          db: deps.db,
+          publicBaseUrl: deps.publicBaseUrl,
+          logger: deps.logger,
+          reply: (token, messages) => client.reply(token, messages),
+        },
+        payload.data.events,
+      );
+      if (payload.data.events.length > 0) deps.logger.info(outcome, "LINE webhook processed");
+      res.json({ ok: true });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
