@@ -223,4 +223,14 @@ test("an admin creates a store with hours and a holiday, previews and publishes 
   await expect(managerPage).toHaveURL(/\/admin\/stores\/xinyi-flagship$/);
   await expectAccessible(managerPage);
   await managerContext.close();
+
+  // The admin takes the store off the site again: its page is gone at once on this instance. (This also
+  // leaves the worker's catalogue as the other journeys expect it: the demo showrooms only.)
+  await gotoAndCheck(page, `/admin/stores/${id}`);
+  await page.getByRole("button", { name: "停止發布" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/stores/${id}\\?done=unpublished$`));
+  await expect(page.getByTestId("store-published")).toHaveText("未發布（網站上看不到）");
+  await gotoAndCheck(page, `/store-detail/${id}`, { status: 404 });
+  await gotoAndCheck(page, "/our-store");
+  await expect(page.getByTestId("store-card").filter({ hasText: nameZh })).toHaveCount(0);
 });

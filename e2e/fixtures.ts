@@ -225,20 +225,25 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * Waits for toasts to finish appearing and for every finite CSS animation or transition to end:
  * axe measures colours as they are at that instant, and a toast caught half faded in fails
- * contrast. sonner loads lazily, so a toast the server rendered (its <noscript> twin is in the
- * page) may not be in the DOM yet: wait until it has been seen, fully opaque.
+ * contrast. sonner loads lazily, so the toast a page shows (it names it: data-toast-expected) may not
+ * be in the DOM yet: wait until it has been seen, fully opaque.
  */
 async function settleAnimations(page: Page): Promise<void> {
   await page.waitForFunction(() => {
-    const w = window as { __toastSeen?: boolean };
-    const expected = Array.from(document.querySelectorAll("noscript")).some((n) =>
-      (n.textContent ?? "").includes('role="status"'),
-    );
     const toasts = Array.from(document.querySelectorAll("[data-sonner-toast]")).filter(
       (toast) => toast.getAttribute("data-visible") !== "false" && toast.getAttribute("data-removed") !== "true",
     );
-    if (toasts.length > 0) w.__toastSeen = true;
-    if (expected && !w.__toastSeen) return false;
+    // The page names the toast it shows (after a client navigation there is no <noscript> twin): wait
+    // until sonner has mounted that one (it may have been dismissed again since: remember it was seen).
+    const w = window as { __toastsSeen?: Set<string> };
+    w.__toastsSeen ??= new Set();
+    for (const toast of toasts) w.__toastsSeen.add(toast.getAttribute("data-testid") ?? "");
+    const expected = Array.from(document.querySelectorAll<HTMLElement>("[data-toast-expected]")).map(
+      (marker) => `toast-${marker.dataset.toastExpected}`,
+    );
+    // Without JavaScript the <noscript> twin is the toast: nothing to wait for.
+    const scripting = !document.querySelector("noscript [role=status]");
+    if (scripting && !expected.every((id) => w.__toastsSeen?.has(id))) return false;
     return toasts.every(
       (toast) => toast.getAttribute("data-mounted") === "true" && getComputedStyle(toast).opacity === "1",
     );

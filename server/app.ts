@@ -366,6 +366,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
               pageCache.clear();
               await bumpContentVersion(database.db, new Date());
             },
+            clearLocal() {
+              pageCache.clear();
+            },
           },
         });
         return context;

@@ -23,8 +23,12 @@ export type AppContext = {
   auth: Auth;
   /** The client IP (from X-Forwarded-For only when TRUST_PROXY is set). */
   ip: string | null;
-  /** The render cache of public pages (server/http-cache.ts): emptied here and, through the catalogue version, on every instance. */
-  publicPages: { invalidate(): Promise<void> };
+  /**
+   * The render cache of public pages (server/http-cache.ts). `invalidate()` empties it here and moves the
+   * catalogue version, so every instance follows; `clearLocal()` only empties it here, for a write whose own
+   * transaction already moved the version (a store's publish).
+   */
+  publicPages: { invalidate(): Promise<void>; clearLocal(): void };
 };
 
 export const appContext = createContext<AppContext>();

@@ -32,7 +32,7 @@ export default function ToastViewport({ id, type, text }: { id: string; type: "s
   useEffect(() => setTop(headerBottom() + 12), []);
   useEffect(() => {
     const show = type === "error" ? showToast.error : showToast.success;
-    show(text, { id });
+    show(text, { id, testId: `toast-${id}` });
   }, [id, type, text]);
   return (
     <Toaster

@@ -21,6 +21,8 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
       <Suspense fallback={null}>
         <ToastViewport id={toast.id} type={toast.type} text={text} />
       </Suspense>
+      {/* Which toast this page shows, for the browser tests' wait (sonner arrives lazily). */}
+      <span hidden data-toast-expected={toast.id} />
       <noscript>
         <p role="status" className="fixed inset-x-0 bottom-0 z-50 bg-ink px-4 py-3 text-center text-paper">
           {text}

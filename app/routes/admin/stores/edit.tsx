@@ -126,14 +126,15 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       if (error instanceof StoreEditError) notFound(request);
       throw error;
     }
-    // This instance's render cache at once (the others follow the catalogue version within seconds).
-    await app.publicPages.invalidate();
+    // This instance's render cache at once; publishStore moved the catalogue version, which every other
+    // instance follows within seconds.
+    app.publicPages.clearLocal();
     return redirect(`/admin/stores/${id}?done=published`);
   }
   if (intent === "unpublish") {
     requirePermission(context, "catalog.edit");
     await unpublishStore(app.db, actor, id, audit, now);
-    await app.publicPages.invalidate();
+    app.publicPages.clearLocal();
     return redirect(`/admin/stores/${id}?done=unpublished`);
   }
 
