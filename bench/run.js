@@ -135,7 +135,17 @@ const JS_PAGES = [
   "/member-login",
   "/signup/phone-verification",
 ];
-const LIGHTHOUSE_PAGES = ["/", "/our-store", STORE_PAGE, MATERIAL_PAGE, MEMBER_PAGE];
+/** Public pages measured again on the member server, where the store shows an uploaded 12 MP photo first. */
+const UPLOADED_PHOTO_PAGES = ["/our-store", STORE_PAGE];
+const UPLOADED = "(uploaded photo)";
+const LIGHTHOUSE_PAGES = [
+  "/",
+  "/our-store",
+  STORE_PAGE,
+  MATERIAL_PAGE,
+  MEMBER_PAGE,
+  ...UPLOADED_PHOTO_PAGES.map((page) => `${page} ${UPLOADED}`),
+];
 const COLD_RUNS = 3;
 const POLL_MS = 20;
 
@@ -390,6 +400,10 @@ async function benchClientJs(baseline, ours) {
     target: TARGETS.jsGzipBytes,
     pass: memberJs.totalGzip <= TARGETS.jsGzipBytes,
   };
+  for (const page of UPLOADED_PHOTO_PAGES) {
+    const js = await pageScripts(member.server, page);
+    pages[`${page} ${UPLOADED}`] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+  }
   for (const page of MEMBER_ACCOUNT_PAGES) {
     const js = await pageScripts(member.server, page, member.headers);
     pages[`${page} (logged in)`] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
@@ -572,7 +586,8 @@ async function benchLighthouse(ours) {
     await lighthouseRun(`${ours.url}/`);
     for (const page of LIGHTHOUSE_PAGES) {
       const logged = page === MEMBER_PAGE;
-      const url = `${logged ? member.server.url : ours.url}${page}`;
+      const uploaded = page.endsWith(UPLOADED);
+      const url = `${logged || uploaded ? member.server.url : ours.url}${uploaded ? page.slice(0, -UPLOADED.length - 1) : page}`;
       const runs = [];
       const errors = [];
       // A run can fail to record its trace (NO_NAVSTART, NO_FCP) on a busy machine: such a run is
@@ -869,6 +884,13 @@ async function startMemberServer(databaseUrl) {
   );
   const check = await rawGet(`${server.url}${MEMBER_PAGE}`, { cookie });
   if (check.status !== 200) throw new Error(`GET ${MEMBER_PAGE} with the member's cookie answered ${check.status}`);
+  if (!databaseUrl && (wants("js") || wants("lighthouse"))) {
+    // Issue 14: the public pages keep their budgets with uploaded photos. A 12 MP phone photo goes through the
+    // upload pipeline and is published as the first photo of the store the bench opens.
+    const t1 = performance.now();
+    await post(`/stores/${STORE_PAGE.split("/").pop()}/uploaded-photo`, { width: 4000, height: 3000 });
+    log(`a 4000 × 3000 photo uploaded and published on ${STORE_PAGE} in ${fmt((performance.now() - t1) / 1000, 1)} s`);
+  }
   return { server, headers: { cookie } };
 }
 

@@ -82,6 +82,24 @@ test("an admin creates a reward and a member redeems it; a new silver threshold 
   await expectAccessible(page);
   await shoot(page, "console-reward-edit");
 
+  // The picture can also come from the media library: removed, then picked again by searching its alt text.
+  await waitForHydration(page);
+  const editField = page.getByTestId("reward-image-field");
+  await editField.getByTestId("reward-image-remove").click();
+  await expect(editField.getByTestId("reward-image-status")).toHaveText("已移除圖片，儲存後生效。");
+  await expect(editField).toContainText("沒有圖片");
+  await editField.getByTestId("reward-image-open-library").click();
+  const library = editField.getByTestId("reward-image-library");
+  await library.getByRole("searchbox").fill("陶杯");
+  await library.getByRole("button", { name: "搜尋" }).click();
+  await expect(library.getByTestId("library-image")).toHaveCount(1);
+  await expectAccessible(page);
+  await library.getByRole("button", { name: "將「手工陶杯的照片」用於此兌換商品" }).click();
+  await expect(editField.getByTestId("reward-image-status")).toHaveText("已選擇圖片「手工陶杯的照片」，儲存後生效。");
+  await page.getByRole("button", { name: "儲存變更" }).click();
+  await expect(page.getByText("已儲存，會員中心已更新")).toBeVisible();
+  await expect(page.getByTestId("reward-image-chosen").locator("img")).toHaveAttribute("alt", "手工陶杯的照片");
+
   // The member sees it at once and redeems it.
   const phone = newPhone();
   const member = await createMember(page.request, { phoneNumber: phone.e164, name: "黃怡君" });

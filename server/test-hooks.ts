@@ -1,12 +1,16 @@
 import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
 import type { Database } from "@platform/db/client";
 import { authSession, member, reward, staffSession } from "@platform/db/schema";
+import { isUploadedPhoto } from "@platform/db/schema/catalog";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { bookHistory, type HistoryPlan, realisticHistory } from "../app/domain/demo/member-history";
+import { uploadImage } from "../app/domain/images/images.server";
+import { mediaStoreFor } from "../app/domain/images/storage.server";
+import { photoJpeg } from "../app/domain/images/testing.server";
 import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tokens.server";
 import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
@@ -14,7 +18,9 @@ import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
+import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
+import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/admin.server";
 import { consoleCookie } from "../app/lib/console.server";
 
 /**
@@ -86,7 +92,7 @@ export function testHooks({
   db: Database;
   auth: Auth;
   cardSecret: string;
-  config: Pick<AppConfig, "testHooks" | "isProduction">;
+  config: Pick<AppConfig, "testHooks" | "isProduction" | "media">;
 }): Router {
   if (!config.testHooks) throw new Error("the test hooks need APP_ENV=test and TEST_HOOKS_SECRET");
   if (config.isProduction) throw new Error("the test hooks must never run in production");
@@ -275,6 +281,47 @@ export function testHooks({
       totpSecret: staff.totpSecret,
       setCookie: [consoleCookie(staff.token, false)],
     });
+  });
+
+  // A store shows an uploaded phone photo first (the benches' "public pages with uploaded photos", issue 14):
+  // a width × height JPEG goes through the real pipeline (uploadImage), then the console's own draft and
+  // publish put it in front of the store's photos.
+  router.post("/stores/:storeId/uploaded-photo", async (req, res) => {
+    const { width, height } = z
+      .object({ width: z.number().int().min(16).max(6000), height: z.number().int().min(16).max(6000) })
+      .parse(req.body);
+    const staff = await createTestStaff(db, cardSecret, { role: "admin", displayName: "測試管理員" });
+    const actor = {
+      userId: staff.userId,
+      role: "admin" as const,
+      displayName: staff.displayName,
+      storeIds: [],
+      currentStoreId: null,
+      sessionId: "test-hooks",
+      secondFactorAt: new Date(),
+    };
+    const audit = staffAuditContext(actor, { ip: null, userAgent: null, requestId: null });
+    const now = new Date();
+    const { image } = await uploadImage(
+      db,
+      actor,
+      { bytes: await photoJpeg(width, height), alt: { altZh: "門市實景照片", altEn: "The showroom" } },
+      mediaStoreFor(config.media),
+      audit,
+      now,
+    );
+    const id = req.params.storeId;
+    const editor = await loadStoreEditor(db, actor, id, now);
+    const { photos, ...content } = editor.content;
+    const tokens = [
+      { kind: "image" as const, id: image.id },
+      ...photos.map((p) =>
+        isUploadedPhoto(p) ? { kind: "image" as const, id: p.imageId } : { kind: "static" as const, src: p.src },
+      ),
+    ];
+    const version = await saveStoreDraft(db, actor, id, editor.draft.version, content, audit, now, tokens);
+    await publishStore(db, actor, id, version, audit, now);
+    res.json({ imageId: image.id });
   });
 
   // Ages the second factor of a staff member's console sessions (a sensitive action then asks again).
