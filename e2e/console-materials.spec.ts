@@ -167,4 +167,12 @@ test("an admin creates a material with an image, links it to a showroom, preview
   await page.setViewportSize({ width: 768, height: 1024 });
   await gotoAndCheck(page, "/admin/materials");
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, "console-materials-list-tablet.png"), fullPage: true });
+
+  // The admin takes the material off the site: its public page is gone. (This also leaves the worker's
+  // catalogue as the other journeys expect it: the demo materials only.)
+  await gotoAndCheck(page, `/admin/materials/${id}`);
+  await page.getByRole("button", { name: "從網站下架" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/materials/${id}\\?done=unpublished$`));
+  await expect(page.getByText("已從網站下架。")).toBeVisible();
+  expect((await page.request.get(`/material-detail/${id}`)).status()).toBe(404);
 });
