@@ -15,8 +15,23 @@ const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screen
 const PHONE = { width: 390, height: 844 };
 
 async function expectNoSidewaysScroll(page: Page, what: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `horizontal overflow on ${what} (px)`).toBeLessThanOrEqual(0);
+  const { overflow, culprits } = await page.evaluate(() => {
+    // For the message: elements past the window's right edge that no scrolling box clips (an absolutely
+    // positioned one escapes a scroll box that is not its containing block).
+    const wide = [...document.body.querySelectorAll<HTMLElement>("*")].filter((el) => {
+      if (el.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
+      const clip = el.parentElement?.closest<HTMLElement>(".overflow-x-auto, .overflow-hidden, .overflow-auto");
+      return !clip || getComputedStyle(el).position === "absolute";
+    });
+    const top = wide.filter((el) => !wide.includes(el.parentElement as HTMLElement)).slice(0, 3);
+    return {
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      culprits: top.map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 160)),
+    };
+  });
+  expect(overflow, `horizontal overflow on ${what} (px); wide elements: ${culprits.join(" | ")}`).toBeLessThanOrEqual(
+    0,
+  );
 }
 
 async function shot(page: Page, name: string, fullPage = true) {

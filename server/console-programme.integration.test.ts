@@ -282,6 +282,8 @@ describe("rewards in the console", () => {
     const [row] = await db.select().from(schema.reward).where(eq(schema.reward.id, id));
     expect(row?.name).toBe("第一位的名稱");
     expect(row?.version).toBe(2);
+    // An edit never touches the stock (it changes by adjustments only): still the 5 it was created with.
+    expect(row?.stock).toBe(5);
     expect(await auditRows("reward.updated", id)).toHaveLength(1);
     // Saving again over the version now shown works.
     const again = await post(`/admin/rewards/${id}`, { ...edit, version: "2", name: "第二位的名稱" }, cookieOf(admin2));

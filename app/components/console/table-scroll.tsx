@@ -3,7 +3,9 @@ import { cn } from "~/lib/cn";
 /**
  * A wide table that scrolls sideways inside its card on a phone instead of widening the page. The box
  * is a named, focusable region so a keyboard user can scroll it too (axe: scrollable-region-focusable)
- * when the table itself has nothing to focus.
+ * when the table itself has nothing to focus. It is positioned (`relative`) so that it also clips the table's
+ * absolutely positioned parts (the `sr-only` texts): without it their containing block is the page, and a
+ * screen-reader note in the last column widened the phone's page by 100 px.
  */
 export function TableScroll({
   labelledBy,
@@ -20,7 +22,10 @@ export function TableScroll({
       aria-labelledby={labelledBy}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
       tabIndex={0}
-      className={cn("overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700", className)}
+      className={cn(
+        "relative overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700",
+        className,
+      )}
     >
       {children}
     </section>

@@ -190,9 +190,24 @@ export async function updateReward(
       const t = tx as unknown as Database;
       const [before] = await t.select().from(reward).where(eq(reward.id, id)).for("update");
       if (!before || before.version !== version) throw new ProgrammeConflict(before ?? null);
+      // Only the edit form's fields: the stock changes by adjustments (adjustStock), never by an edit, even
+      // when the caller's object carries one (the parsed form has `stock: null` = unlimited).
+      const editable: RewardFields = {
+        name: fields.name,
+        kind: fields.kind,
+        amountOff: fields.amountOff,
+        pointsCost: fields.pointsCost,
+        perMemberLimit: fields.perMemberLimit,
+        validFrom: fields.validFrom,
+        validUntil: fields.validUntil,
+        storeIds: fields.storeIds,
+        couponValidDays: fields.couponValidDays,
+        image: fields.image,
+        imageId: fields.imageId,
+      };
       const [row] = await t
         .update(reward)
-        .set({ ...fields, version: sql`${reward.version} + 1`, updatedAt: now })
+        .set({ ...editable, version: sql`${reward.version} + 1`, updatedAt: now })
         .where(and(eq(reward.id, id), eq(reward.version, version)))
         .returning();
       if (!row) throw new ProgrammeConflict(before);
