@@ -102,7 +102,7 @@ export function countJob(queue: string, result: "completed" | "retry" | "failed"
   jobsRun.inc({ queue, result });
 }
 
-export function countMessage(channel: "sms" | "email", provider: string, result: "sent" | "failed"): void {
+export function countMessage(channel: "sms" | "email" | "line", provider: string, result: "sent" | "failed"): void {
   messages.inc({ channel, provider, result });
 }
 

@@ -21,7 +21,10 @@ import { seedCatalog, seedCatalogIfEmpty } from "../app/domain/demo";
 import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
 import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
+import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
+import type { DeliveryDeps } from "../app/domain/messages/delivery.server";
+import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/messages/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
@@ -69,6 +72,9 @@ export type RunningApp = {
   /** The invalidation bus of this instance's session, summary and API-key caches (ADR 026). */
   cacheBus: CacheBus;
   messaging: MessagingSetup;
+  /** This instance's delivery of messages to members (ADR 034). */
+  dispatcher: Dispatcher;
+  delivery: DeliveryDeps;
   /** Marks the app as draining (readyz answers 503), stops the job workers and closes the database. */
   close(): Promise<void>;
   beginShutdown(): void;
@@ -132,6 +138,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
       registerAuditCheck(jobs, database.db),
+      registerReminderJobs(jobs, database.db),
     ]);
     logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
     return { jobs, messaging };
@@ -141,6 +148,17 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     database.driver === "postgres" ? (await Promise.all([queue(), catalogue()]))[0] : await catalogue().then(queue);
   // Published catalogue changes empty every instance's render cache within seconds (ADR 027).
   const contentVersion = await watchContentVersion(database.db);
+  // Messages to members (ADR 034): this instance's share of the delivery, woken by the queue's notifications.
+  const delivery: DeliveryDeps = {
+    db: database.db,
+    line: config.lineMessaging.mode === "disabled" ? null : createLineMessagingClient(config.lineMessaging),
+    sms: messaging.sms,
+    email: messaging.email,
+    secret: config.secrets.session,
+    publicBaseUrl: config.publicBaseUrl,
+    logger,
+  };
+  const dispatcher = startDispatcher(delivery, { subscribe: (l) => cacheBus.subscribe(l), logger });
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.
@@ -287,7 +305,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   mountAuthEndpoints(app, auth);
 
   if (config.testHooks)
-    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session, config }));
+    app.use("/__test", testHooks({ db: database.db, auth, cardSecret: config.secrets.session, config, delivery }));
 
   // The local LINE-compatible provider: only when no channel is configured, never in production.
   if (config.line.mode === "local") {
@@ -354,6 +372,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
           migrationStatus: database.migrationStatus,
           jobs,
           messaging: messaging.messaging,
+          delivery,
+          dispatcher,
           config,
           logger: logger.child({ reqId: res.locals.requestId }),
           nonce: res.locals.nonce as string,
@@ -384,6 +404,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     jobs,
     cacheBus,
     messaging,
+    dispatcher,
+    delivery,
     beginShutdown() {
       shuttingDown = true;
     },
@@ -391,6 +413,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       shuttingDown = true;
       // Running jobs finish first (they may still write to the database).
       contentVersion.stop();
+      await dispatcher.stop();
       await jobs.stop(config.shutdownTimeoutMs);
       messaging.close();
       detachCacheBus(database.db);

@@ -55,6 +55,8 @@ export function securityHeaders(options: HeaderOptions) {
   };
 }
 
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/[A-Za-z0-9._-]{1,200}$/;
+
 /**
  * Cross-site request forgery guard for every state-changing request: a browser always sends
  * Origin on POST/PUT/PATCH/DELETE, and it must be our own. Server-to-server clients (the POS)
@@ -64,6 +66,13 @@ export function originCheck(publicBaseUrl: string) {
   const publicOrigin = new URL(publicBaseUrl).origin;
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    // RFC 8058's one-click unsubscribe is POSTed by mail providers, from their own origin: the signed token
+    // in the address is its only credential, and all it can do is stop marketing (ADR 034).
+    if (UNSUBSCRIBE_PATH.test(req.path)) {
+      // React Router refuses an action whose Origin is not the host's: the provider's origin is dropped here.
+      delete req.headers.origin;
+      return next();
+    }
     const origin = req.get("origin");
     const fetchSite = req.get("sec-fetch-site");
     const ownOrigin = `${req.protocol}://${req.get("host")}`;

@@ -1,6 +1,6 @@
 import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
 import type { Database } from "@platform/db/client";
-import { authSession, member, reward, staffSession } from "@platform/db/schema";
+import { authAccount, authSession, member, memberMessage, reward, staffSession } from "@platform/db/schema";
 import { isUploadedPhoto } from "@platform/db/schema/catalog";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
@@ -16,12 +16,15 @@ import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
+import { type DeliveryDeps, deliverDue } from "../app/domain/messages/delivery.server";
+import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/messages/occasions.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
 import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/admin.server";
 import { consoleCookie } from "../app/lib/console.server";
+import { testUserId } from "./line/local-provider";
 
 /**
  * Test fixtures over HTTP: browser tests create a member straight in the database and log in by
@@ -38,6 +41,10 @@ const newMember = z.object({
   /** An address given but not verified yet (member.pending_email). */
   pendingEmail: z.email().optional(),
   disabled: z.boolean().default(false),
+  /** Address city (臺北市…), for campaign audiences. */
+  city: z.string().max(10).optional(),
+  marketing: z.object({ sms: z.boolean(), email: z.boolean(), line: z.boolean() }).partial().optional(),
+  locale: z.enum(["zh-TW", "en"]).optional(),
 });
 
 const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -88,11 +95,13 @@ export function testHooks({
   auth,
   cardSecret,
   config,
+  delivery,
 }: {
   db: Database;
   auth: Auth;
   cardSecret: string;
   config: Pick<AppConfig, "testHooks" | "isProduction" | "media">;
+  delivery: DeliveryDeps;
 }): Router {
   if (!config.testHooks) throw new Error("the test hooks need APP_ENV=test and TEST_HOOKS_SECRET");
   if (config.isProduction) throw new Error("the test hooks must never run in production");
@@ -122,7 +131,15 @@ export function testHooks({
       phoneNumber: input.phoneNumber,
       signupMethod: "phone",
       ip: null,
-      profile: { nameZh: input.name, gender: "male", marketingSms: false, marketingEmail: false, marketingLine: false },
+      locale: input.locale,
+      profile: {
+        nameZh: input.name,
+        gender: "male",
+        city: input.city,
+        marketingSms: input.marketing?.sms ?? false,
+        marketingEmail: input.marketing?.email ?? false,
+        marketingLine: input.marketing?.line ?? false,
+      },
     });
     if (input.email) await confirmMemberEmail(db, user.id, input.email.toLowerCase());
     if (input.pendingEmail) {
@@ -193,6 +210,63 @@ export function testHooks({
       at ?? new Date(),
     );
     res.json({ entryId: entry.id });
+  });
+
+  // Messages to members (ADR 034): a delivery pass or the daily reminders at a pinned instant, and what a member got.
+  router.post("/messages/deliver", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    res.json(await deliverDue(delivery, at ?? new Date()));
+  });
+
+  router.post("/messages/reminders", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    const now = at ?? new Date();
+    res.json({ ...(await recordExpiringPoints(db, now)), coupons: await recordExpiringCoupons(db, now) });
+  });
+
+  // A member linked to a LINE test user of the local provider, who adds the Official Account (the fake sends the
+  // follow webhook, as LINE does); the LINE user id comes back. The real linking is a browser journey of its own.
+  router.post("/members/:userId/line", async (req, res) => {
+    const { name, follow } = z
+      .object({ name: z.string().min(1).max(80), follow: z.boolean().default(true) })
+      .parse(req.body);
+    const lineUserId = testUserId(name);
+    await db.insert(authAccount).values({
+      id: crypto.randomUUID(),
+      accountId: lineUserId,
+      providerId: "line",
+      userId: req.params.userId,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    if (follow) {
+      const answer = await fetch(`${req.protocol}://${req.get("host")}/__line/messaging/users/${lineUserId}/follow`, {
+        method: "POST",
+      });
+      if (!answer.ok) throw new Error(`the LINE fake refused the follow: ${answer.status}`);
+    }
+    res.json({ lineUserId });
+  });
+
+  router.get("/members/:userId/messages", async (req, res) => {
+    const [found] = await db.select({ id: member.id }).from(member).where(eq(member.userId, req.params.userId));
+    if (!found) {
+      res.status(404).json({ error: { code: "member_not_found" } });
+      return;
+    }
+    const rows = await db
+      .select({
+        occasion: memberMessage.occasion,
+        kind: memberMessage.kind,
+        status: memberMessage.status,
+        channel: memberMessage.channel,
+        dueAt: memberMessage.dueAt,
+        error: memberMessage.error,
+      })
+      .from(memberMessage)
+      .where(eq(memberMessage.memberId, found.id))
+      .orderBy(memberMessage.createdAt);
+    res.json({ messages: rows });
   });
 
   router.post("/rewards", async (req, res) => {

@@ -4,6 +4,7 @@ import type { JobQueue } from "@platform/jobs/queue";
 import type { Logger } from "@platform/logger";
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Auth } from "../domain/auth/auth.server";
+import type { DeliveryDeps } from "../domain/messages/delivery.server";
 import type { Messaging } from "../domain/messaging/types";
 
 /** What every loader and action receives from the server, through the router context. */
@@ -15,6 +16,9 @@ export type AppContext = {
   jobs: JobQueue;
   /** Outgoing text messages and e-mails (queued, sent by the job workers). */
   messaging: Messaging;
+  /** Messages to members (ADR 034): the providers of the delivery, and this instance's dispatcher. */
+  delivery: DeliveryDeps;
+  dispatcher: { kick(): void };
   config: AppConfig;
   logger: Logger;
   nonce: string;

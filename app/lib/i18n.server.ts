@@ -18,11 +18,12 @@ export const ROUTE_NAMESPACES = [
   "member.center.",
   "loyalty.error.",
   "console.",
+  "unsubscribe.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 
 /** Namespaces the browser never needs: e-mail texts are rendered on the server. */
-export const SERVER_ONLY_NAMESPACES = ["email."] as const;
+export const SERVER_ONLY_NAMESPACES = ["email.", "notify."] as const;
 const NOT_IN_SHELL: readonly string[] = [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES];
 
 const shellCatalogs = Object.fromEntries(

@@ -88,6 +88,7 @@ export const consoleEn = {
   "console.permission.staff.manage": "Manage console staff",
   "console.permission.apikeys.manage": "Manage POS API keys",
   "console.permission.audit.view": "Read the audit log",
+  "console.permission.messages.manage": "Send messages to members",
   "console.permission.settings.edit": "Change console settings",
 
   "console.nav.approvals": "Adjustment approvals",

@@ -84,6 +84,7 @@ export const consoleZhTW = {
   "console.permission.staff.manage": "管理後台人員",
   "console.permission.apikeys.manage": "管理 POS API 金鑰",
   "console.permission.audit.view": "查看稽核紀錄",
+  "console.permission.messages.manage": "傳送會員訊息",
   "console.permission.settings.edit": "變更後台設定",
 
   "console.nav.approvals": "點數調整核准",

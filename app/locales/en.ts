@@ -9,6 +9,7 @@ import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
 import { materialsEn } from "./materials.en";
 import { memberEn } from "./member.en";
+import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { shellEn } from "./shell.en";
 import { storesEn } from "./stores.en";
@@ -29,6 +30,7 @@ export const en = {
   ...dashboardEn,
   ...materialsEn,
   ...shellEn,
+  ...messagesEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

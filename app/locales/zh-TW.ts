@@ -9,6 +9,7 @@ import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
 import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
+import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
@@ -29,6 +30,7 @@ export const zhTW = {
   ...dashboardZhTW,
   ...materialsZhTW,
   ...shellZhTW,
+  ...messagesZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

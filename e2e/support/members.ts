@@ -22,6 +22,10 @@ export async function createMember(
     email?: string;
     pendingEmail?: string;
     disabled?: boolean;
+    /** Address city (臺北市…) and marketing opt-ins, for message audiences. */
+    city?: string;
+    marketing?: { sms?: boolean; email?: boolean; line?: boolean };
+    locale?: "zh-TW" | "en";
   },
 ): Promise<{ userId: string; memberId: string; memberNumber: string }> {
   const res = await request.post("/__test/members", { data: { password: STRONG_PASSWORD, ...input } });
@@ -66,7 +70,8 @@ export async function latestSmsCode(page: Page, phoneE164: string, notBefore?: s
         async () => {
           await reader.goto(`/dev/outbox?channel=sms&to=${encodeURIComponent(phoneE164)}`);
           const bodies = await reader.getByTestId("outbox-body").allInnerTexts();
-          code = /\b(\d{6})\b/.exec(bodies[0] ?? "")?.[1];
+          // The newest text that carries a code: a welcome or another notice may have arrived after it.
+          code = bodies.map((body) => /\b(\d{6})\b/.exec(body)?.[1]).find(Boolean);
           return code && code !== notBefore ? code : null;
         },
         { timeout: 15_000, intervals: [250, 500, 1000] },

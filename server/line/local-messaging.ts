@@ -251,6 +251,12 @@ export function createLocalLineMessaging(options: LocalMessagingOptions) {
     const userId = userParam.safeParse(req.params.userId);
     if (!userId.success) return error(res, 400, "invalid user id");
     following.set(userId.data, false);
+    // `?webhook=0`: the block happens and no webhook reaches the app (a lost delivery, an outage): the app must
+    // learn it from the profile endpoint's 404 before it pushes.
+    if (req.query.webhook === "0") {
+      res.json({ status: null });
+      return;
+    }
     res.json(await sendWebhook(req, { type: "unfollow", source: { type: "user", userId: userId.data } }));
   });
 

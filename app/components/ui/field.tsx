@@ -65,3 +65,23 @@ export function Field({ inputProps, ...shell }: FieldProps) {
     </FieldShell>
   );
 }
+
+type TextareaFieldProps = Omit<FieldShellProps, "children"> & { textareaProps: ComponentProps<"textarea"> };
+
+/** A labelled multi-line text box, wired like Field. */
+export function TextareaField({ textareaProps, ...shell }: TextareaFieldProps) {
+  return (
+    <FieldShell {...shell}>
+      {({ inputId, describedBy, invalid }) => (
+        <textarea
+          id={inputId}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          rows={4}
+          {...textareaProps}
+          className={cn(inputClass, "min-h-24 py-2 leading-relaxed", textareaProps.className)}
+        />
+      )}
+    </FieldShell>
+  );
+}

@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Database } from "@platform/db/client";
-import { lineFriend, lineWebhookEvent } from "@platform/db/schema";
+import { authAccount, lineFriend, lineWebhookEvent, member } from "@platform/db/schema";
 import type { Logger } from "@platform/logger";
-import { eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
+import { refuseMarketing } from "../members/profile-update.server";
 import type { LineMessage } from "./messaging.server";
 
 /**
@@ -89,14 +90,31 @@ export async function processWebhookEvents(deps: WebhookDeps, events: WebhookEve
       if ((event.type === "follow" || event.type === "unfollow") && userId) {
         const at = new Date(event.timestamp);
         // Events may arrive out of order: an older one never overwrites a newer state.
-        await tx
+        const changed = await tx
           .insert(lineFriend)
           .values({ lineUserId: userId, following: event.type === "follow", changedAt: at })
           .onConflictDoUpdate({
             target: lineFriend.lineUserId,
             set: { following: sql`excluded.following`, changedAt: sql`excluded.changed_at` },
             setWhere: sql`${lineFriend.changedAt} <= excluded.changed_at`,
-          });
+          })
+          .returning({ following: lineFriend.following });
+        // Blocking the account is a refusal of LINE marketing (issue 16 item 5): recorded, with its source, for the
+        // member linked to this LINE user — and it stays refused if they add the account again.
+        if (event.type === "unfollow" && changed.length > 0) {
+          const [linked] = await tx
+            .select({ memberId: member.id })
+            .from(authAccount)
+            .innerJoin(member, eq(member.userId, authAccount.userId))
+            .where(and(eq(authAccount.providerId, "line"), eq(authAccount.accountId, userId)));
+          if (linked) {
+            await refuseMarketing(
+              tx as unknown as Database,
+              { memberId: linked.memberId, channel: "line", source: "line-unfollow", ip: null },
+              at,
+            );
+          }
+        }
         return "processed" as const;
       }
       if (event.type === "message" && event.message?.type === "text" && event.replyToken) {

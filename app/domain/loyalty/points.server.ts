@@ -1,8 +1,9 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, pointEntry, pointLot } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
-import { taipeiParts } from "~/lib/time";
+import { fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
 import { birthdayPointsWithheld } from "../members/birthday.server";
+import { recordOccasion } from "../messages/occasions.server";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,
@@ -35,6 +36,12 @@ export async function grantWelcomePoints(db: Database, memberId: string, now = n
       now,
     );
   });
+}
+
+/** 10:00 Taipei of the day of `now`, or `now` when later: nightly jobs' messages wait for a decent hour. */
+function courtesyHour(now: Date): Date {
+  const ten = fromTaipeiWallClock(taipeiDate(now), 10);
+  return ten > now ? ten : now;
 }
 
 /**
@@ -70,6 +77,18 @@ export async function grantBirthdayPoints(db: Database, now = new Date()): Promi
         tx,
         account,
         { kind: "birthday", key, amount: rules.birthdayPoints, expiresAt: lotExpiry(now), reason: `birthday ${year}` },
+        now,
+      );
+      // The birthday message, with its points (issue 16), at 10:00 Taipei rather than at midnight.
+      await recordOccasion(
+        tx,
+        {
+          memberId: id,
+          occasion: `birthday:${year}`,
+          kind: "birthday",
+          data: { points: rules.birthdayPoints },
+          dueAt: courtesyHour(now),
+        },
         now,
       );
       granted++;

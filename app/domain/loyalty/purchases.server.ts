@@ -4,6 +4,7 @@ import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@pl
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, getTableColumns, isNull, lte, or, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { recordOccasion } from "../messages/occasions.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
 import {
@@ -241,6 +242,17 @@ async function bookPurchase(
     tier: account.tier,
     replayed: false,
   };
+  // The receipt message (issue 16, when switched on), with this commit and once per purchase.
+  await recordOccasion(
+    tx,
+    {
+      memberId: input.memberId,
+      occasion: `receipt:${booked.id}`,
+      kind: "receipt",
+      data: { storeId: input.storeId, amount: input.netAmount, points, balance: account.balance },
+    },
+    now,
+  );
   await beforeAudit?.(result);
   // Last: the audit chain's head stays locked from here to the commit, for every writer (ADR 030).
   if (input.audit) {

@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, purchase, type Tier, tierChange } from "@platform/db/schema";
 import { and, eq, gte, lte, min, sql } from "drizzle-orm";
+import { recordOccasion } from "../messages/occasions.server";
 import { type Account, inTransaction, lockAccount, type Tx } from "./ledger.server";
 import {
   currentRules,
@@ -38,15 +39,26 @@ export async function changeTier(
   now: Date,
 ): Promise<void> {
   const downgrade = TIER_ORDER[to] < TIER_ORDER[account.tier];
-  await tx.insert(tierChange).values({
-    memberId: account.memberId,
-    fromTier: account.tier,
-    toTier: to,
-    reason,
-    spend12Months: spend,
-    rulesId: rules.id || null,
-    createdAt: now,
-  });
+  const [change] = await tx
+    .insert(tierChange)
+    .values({
+      memberId: account.memberId,
+      fromTier: account.tier,
+      toTier: to,
+      reason,
+      spend12Months: spend,
+      rulesId: rules.id || null,
+      createdAt: now,
+    })
+    .returning({ id: tierChange.id });
+  // An upgrade tells the member (issue 16: the automatic "tier up" message), once per change, with this commit.
+  if (!downgrade && change) {
+    await recordOccasion(
+      tx,
+      { memberId: account.memberId, occasion: `tier-up:${change.id}`, kind: "tier-up", data: { tier: to } },
+      now,
+    );
+  }
   await tx
     .update(loyaltyAccount)
     .set({ tier: to, tierSince: now, updatedAt: now, ...(downgrade ? { lastDowngradeAt: now } : {}) })

@@ -3,9 +3,11 @@ import {
   authAccount,
   authPasskey,
   authSession,
+  campaign,
   coupon,
   loyaltyAccount,
   member,
+  memberMessage,
   memberNote,
   pointEntry,
   purchase,
@@ -88,59 +90,86 @@ export async function consoleMemberDetail(
     );
   }
   const uid = found.userId;
-  const [account, consents, line, passkeys, sessions, entries, purchases, coupons, tiers, notes] = await Promise.all([
-    db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)),
-    currentConsents(db, uid),
-    db
-      .select({ id: authAccount.id, since: authAccount.createdAt })
-      .from(authAccount)
-      .where(and(eq(authAccount.userId, uid), eq(authAccount.providerId, "line"))),
-    db.select({ n: count() }).from(authPasskey).where(eq(authPasskey.userId, uid)),
-    db
-      .select({ n: count(), last: max(authSession.updatedAt) })
-      .from(authSession)
-      .where(eq(authSession.userId, uid)),
-    db
-      .select({
-        id: pointEntry.id,
-        kind: pointEntry.kind,
-        amount: pointEntry.amount,
-        storeId: pointEntry.storeId,
-        reason: pointEntry.reason,
-        at: pointEntry.createdAt,
-      })
-      .from(pointEntry)
-      .where(eq(pointEntry.memberId, memberId))
-      .orderBy(desc(pointEntry.createdAt))
-      .limit(20),
-    db.select().from(purchase).where(eq(purchase.memberId, memberId)).orderBy(desc(purchase.purchasedAt)).limit(10),
-    db
-      .select({
-        id: coupon.id,
-        code: coupon.code,
-        status: coupon.status,
-        name: reward.name,
-        pointsCost: coupon.pointsCost,
-        issuedAt: coupon.issuedAt,
-        expiresAt: coupon.expiresAt,
-        usedAt: coupon.usedAt,
-      })
-      .from(coupon)
-      .innerJoin(reward, eq(reward.id, coupon.rewardId))
-      .where(eq(coupon.memberId, memberId))
-      // As the index coupon_member_issued_idx is ordered (desc nulls last), so a heavy member's thousands of
-      // coupons are not read and sorted for the 20 shown.
-      .orderBy(sql`${coupon.issuedAt} desc nulls last`)
-      .limit(20),
-    db.select().from(tierChange).where(eq(tierChange.memberId, memberId)).orderBy(desc(tierChange.createdAt)).limit(10),
-    db
-      .select({ id: memberNote.id, body: memberNote.body, at: memberNote.createdAt, author: staffAccount.displayName })
-      .from(memberNote)
-      .leftJoin(staffAccount, eq(staffAccount.userId, memberNote.authorUserId))
-      .where(eq(memberNote.memberId, memberId))
-      .orderBy(desc(memberNote.createdAt))
-      .limit(50),
-  ]);
+  const [account, consents, line, passkeys, sessions, entries, purchases, coupons, tiers, notes, messages] =
+    await Promise.all([
+      db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)),
+      currentConsents(db, uid),
+      db
+        .select({ id: authAccount.id, since: authAccount.createdAt })
+        .from(authAccount)
+        .where(and(eq(authAccount.userId, uid), eq(authAccount.providerId, "line"))),
+      db.select({ n: count() }).from(authPasskey).where(eq(authPasskey.userId, uid)),
+      db
+        .select({ n: count(), last: max(authSession.updatedAt) })
+        .from(authSession)
+        .where(eq(authSession.userId, uid)),
+      db
+        .select({
+          id: pointEntry.id,
+          kind: pointEntry.kind,
+          amount: pointEntry.amount,
+          storeId: pointEntry.storeId,
+          reason: pointEntry.reason,
+          at: pointEntry.createdAt,
+        })
+        .from(pointEntry)
+        .where(eq(pointEntry.memberId, memberId))
+        .orderBy(desc(pointEntry.createdAt))
+        .limit(20),
+      db.select().from(purchase).where(eq(purchase.memberId, memberId)).orderBy(desc(purchase.purchasedAt)).limit(10),
+      db
+        .select({
+          id: coupon.id,
+          code: coupon.code,
+          status: coupon.status,
+          name: reward.name,
+          pointsCost: coupon.pointsCost,
+          issuedAt: coupon.issuedAt,
+          expiresAt: coupon.expiresAt,
+          usedAt: coupon.usedAt,
+        })
+        .from(coupon)
+        .innerJoin(reward, eq(reward.id, coupon.rewardId))
+        .where(eq(coupon.memberId, memberId))
+        // As the index coupon_member_issued_idx is ordered (desc nulls last), so a heavy member's thousands of
+        // coupons are not read and sorted for the 20 shown.
+        .orderBy(sql`${coupon.issuedAt} desc nulls last`)
+        .limit(20),
+      db
+        .select()
+        .from(tierChange)
+        .where(eq(tierChange.memberId, memberId))
+        .orderBy(desc(tierChange.createdAt))
+        .limit(10),
+      db
+        .select({
+          id: memberNote.id,
+          body: memberNote.body,
+          at: memberNote.createdAt,
+          author: staffAccount.displayName,
+        })
+        .from(memberNote)
+        .leftJoin(staffAccount, eq(staffAccount.userId, memberNote.authorUserId))
+        .where(eq(memberNote.memberId, memberId))
+        .orderBy(desc(memberNote.createdAt))
+        .limit(50),
+      // Messages to the member (issue 16): what went out, by which channel, or why not.
+      db
+        .select({
+          id: memberMessage.id,
+          kind: memberMessage.kind,
+          campaign: campaign.name,
+          status: memberMessage.status,
+          channel: memberMessage.channel,
+          at: memberMessage.createdAt,
+          sentAt: memberMessage.sentAt,
+        })
+        .from(memberMessage)
+        .leftJoin(campaign, eq(campaign.id, memberMessage.campaignId))
+        .where(eq(memberMessage.memberId, memberId))
+        .orderBy(desc(memberMessage.createdAt))
+        .limit(20),
+    ]);
   const address = [found.postalCode, found.city, found.district, found.street].filter(Boolean).join(" ");
   return {
     id: found.id,
@@ -181,6 +210,7 @@ export async function consoleMemberDetail(
     coupons,
     tiers,
     notes,
+    messages,
   };
 }
 

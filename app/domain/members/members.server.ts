@@ -82,6 +82,8 @@ export async function createMember(
     signupMethod: "phone" | "line";
     profile: NewMemberProfile;
     ip: string | null;
+    /** The language of the member's messages: the site's at sign-up. */
+    locale?: "zh-TW" | "en";
   },
 ): Promise<Member> {
   const { profile } = input;
@@ -110,6 +112,7 @@ export async function createMember(
         marketingEmail: profile.marketingEmail,
         marketingLine: profile.marketingLine,
         signupMethod: input.signupMethod,
+        locale: input.locale ?? "zh-TW",
       })
       .returning();
     await tx.insert(memberConsent).values(
@@ -123,6 +126,7 @@ export async function createMember(
             : kind === "marketing_email"
               ? profile.marketingEmail
               : profile.marketingLine,
+        source: "signup",
         ipAddress: input.ip,
       })),
     );

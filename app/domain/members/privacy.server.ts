@@ -6,6 +6,7 @@ import {
   authUser,
   authVerification,
   coupon,
+  lineFriend,
   loyaltyAccount,
   materialFavourite,
   member,
@@ -42,6 +43,32 @@ export async function currentConsents(db: Database, userId: string): Promise<Con
   }
   const order: ConsentKind[] = ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line"];
   return order.flatMap((kind) => latest.get(kind) ?? []);
+}
+
+/** The member's changes of their marketing choices, newest first, with how each was made (issue 16). */
+export async function marketingHistory(db: Database, userId: string, limit = 10) {
+  return db
+    .select({
+      kind: memberConsent.kind,
+      granted: memberConsent.granted,
+      source: memberConsent.source,
+      at: memberConsent.createdAt,
+    })
+    .from(memberConsent)
+    .where(and(eq(memberConsent.userId, userId), like(memberConsent.kind, "marketing_%")))
+    .orderBy(desc(memberConsent.createdAt))
+    .limit(limit);
+}
+
+/** Whether the member can be reached on LINE: linked, and following the Official Account. */
+export async function lineReach(db: Database, userId: string): Promise<"following" | "not-following" | "not-linked"> {
+  const [row] = await db
+    .select({ following: lineFriend.following })
+    .from(authAccount)
+    .leftJoin(lineFriend, eq(lineFriend.lineUserId, authAccount.accountId))
+    .where(and(eq(authAccount.userId, userId), eq(authAccount.providerId, "line")));
+  if (!row) return "not-linked";
+  return row.following ? "following" : "not-following";
 }
 
 // ─── "Download my data" ──────────────────────────────────────────────────────────────────────

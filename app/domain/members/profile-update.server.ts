@@ -1,6 +1,6 @@
 import type { Database } from "@platform/db/client";
 import { authUser, member, memberConsent } from "@platform/db/schema";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { findDistrict } from "./address";
 import { changeMemberBirthday } from "./birthday.server";
 import { MARKETING_CONSENT_VERSION, type Member } from "./members.server";
@@ -15,7 +15,15 @@ const CHANNEL_KIND = { sms: "marketing_sms", email: "marketing_email", line: "ma
  */
 export async function setMarketingPreferences(
   db: Database,
-  input: { memberId: string; userId: string; from: MarketingChoice; to: Partial<MarketingChoice>; ip: string | null },
+  input: {
+    memberId: string;
+    userId: string;
+    from: MarketingChoice;
+    to: Partial<MarketingChoice>;
+    ip: string | null;
+    /** How it was changed (the consent record's `source`); the member center's form by default. */
+    source?: string;
+  },
   now = new Date(),
 ): Promise<(keyof MarketingChoice)[]> {
   const changed = (Object.keys(CHANNEL_KIND) as (keyof MarketingChoice)[]).filter(
@@ -23,21 +31,65 @@ export async function setMarketingPreferences(
   );
   if (changed.length === 0) return [];
   const next = { ...input.from, ...input.to };
-  await db
-    .update(member)
-    .set({ marketingSms: next.sms, marketingEmail: next.email, marketingLine: next.line, updatedAt: now })
-    .where(eq(member.id, input.memberId));
-  await db.insert(memberConsent).values(
-    changed.map((channel) => ({
-      userId: input.userId,
-      kind: CHANNEL_KIND[channel],
+  // The flags and their consent records together: a refusal takes effect for the next message (issue 16), and
+  // the record of it never exists without it, nor it without its record.
+  await db.transaction(async (tx) => {
+    await tx
+      .update(member)
+      .set({ marketingSms: next.sms, marketingEmail: next.email, marketingLine: next.line, updatedAt: now })
+      .where(eq(member.id, input.memberId));
+    await tx.insert(memberConsent).values(
+      changed.map((channel) => ({
+        userId: input.userId,
+        kind: CHANNEL_KIND[channel],
+        version: MARKETING_CONSENT_VERSION,
+        granted: next[channel],
+        source: input.source ?? "member-center",
+        ipAddress: input.ip,
+        createdAt: now,
+      })),
+    );
+  });
+  return changed;
+}
+
+const FLAG = { sms: member.marketingSms, email: member.marketingEmail, line: member.marketingLine } as const;
+
+/**
+ * A refusal of marketing on one channel from outside the member center (the unsubscribe link, RFC 8058's
+ * one-click, a LINE unfollow): one conditional update — only while the member still accepts it — and its
+ * consent record in the same transaction. Idempotent: a second refusal changes and records nothing. True when
+ * this call recorded the refusal.
+ */
+export async function refuseMarketing(
+  db: Database,
+  input: { memberId: string; channel: keyof MarketingChoice; source: string; ip: string | null },
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(member)
+      .set(
+        input.channel === "sms"
+          ? { marketingSms: false, updatedAt: now }
+          : input.channel === "email"
+            ? { marketingEmail: false, updatedAt: now }
+            : { marketingLine: false, updatedAt: now },
+      )
+      .where(and(eq(member.id, input.memberId), eq(FLAG[input.channel], true)))
+      .returning({ userId: member.userId });
+    if (!changed) return false;
+    await tx.insert(memberConsent).values({
+      userId: changed.userId,
+      kind: CHANNEL_KIND[input.channel],
       version: MARKETING_CONSENT_VERSION,
-      granted: next[channel],
+      granted: false,
+      source: input.source,
       ipAddress: input.ip,
       createdAt: now,
-    })),
-  );
-  return changed;
+    });
+    return true;
+  });
 }
 
 export function marketingOf(m: Pick<Member, "marketingSms" | "marketingEmail" | "marketingLine">): MarketingChoice {

@@ -197,3 +197,61 @@ export function renderEmail(message: EmailMessage): RenderedEmail {
   );
   return { subject, text, html };
 }
+
+/**
+ * A message to a member (issue 16, ADR 034): an automatic notice or a campaign, in the same frame as the code
+ * e-mails. Unlike those it may carry links: the action into the member center and, for marketing, the visible
+ * refusal link (the same address as the List-Unsubscribe header). Paragraphs come from the text's blank lines.
+ */
+export type MemberEmailInput = {
+  locale: EmailMessage["locale"];
+  subject: string;
+  title: string;
+  text: string;
+  highlight?: { label: string; value: string } | null;
+  action?: { label: string; url: string } | null;
+  footer: string;
+  unsubscribe?: { label: string; url: string } | null;
+};
+
+export function renderMemberEmail(input: MemberEmailInput): RenderedEmail {
+  const t = catalogT(input.locale);
+  const brandLine = t("email.brandLine");
+  const e = escapeHtml;
+  const paragraphs = input.text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const text = [
+    `${BRAND_NAME} ${brandLine}`,
+    "",
+    input.title,
+    "",
+    ...paragraphs.flatMap((p) => [p, ""]),
+    ...(input.highlight ? [`${input.highlight.label}: ${input.highlight.value}`, ""] : []),
+    ...(input.action ? [`${input.action.label}: ${input.action.url}`, ""] : []),
+    "--",
+    input.footer,
+    ...(input.unsubscribe ? [`${input.unsubscribe.label}: ${input.unsubscribe.url}`] : []),
+    "",
+  ].join("\n");
+  const highlight = input.highlight
+    ? `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;background-color:${COLORS.codeBg};border-radius:12px;"><tr>
+<td style="padding:14px 16px;font-size:14px;color:${COLORS.muted};">${e(input.highlight.label)}</td>
+<td align="right" style="padding:14px 16px;font-size:20px;font-weight:700;color:${COLORS.brand};">${e(input.highlight.value)}</td>
+</tr></table>\n`
+    : "";
+  const action = input.action
+    ? `<p style="margin:24px 0 0;"><a href="${e(input.action.url)}" style="display:inline-block;padding:12px 22px;border-radius:999px;background-color:${COLORS.brand};color:#ffffff;font-size:15px;font-weight:700;text-decoration:none;">${e(input.action.label)}</a></p>\n`
+    : "";
+  const unsubscribe = input.unsubscribe
+    ? ` <a href="${e(input.unsubscribe.url)}" style="color:${COLORS.muted};text-decoration:underline;">${e(input.unsubscribe.label)}</a>`
+    : "";
+  const html = emailLayout(
+    { locale: input.locale, subject: input.subject, preheader: paragraphs[0], brandLine, footer: input.footer },
+    `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(input.title)}</h1>
+${paragraphs.map((p) => `<p style="margin:0 0 14px;font-size:16px;line-height:1.7;color:${COLORS.ink};white-space:pre-line;">${e(p)}</p>`).join("\n")}
+${highlight}${action}`,
+  ).replace(`${e(input.footer)}</td>`, `${e(input.footer)}${unsubscribe}</td>`);
+  return { subject: input.subject, text, html };
+}

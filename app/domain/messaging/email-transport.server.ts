@@ -11,6 +11,8 @@ export type OutgoingEmail = {
   html: string;
   /** The job id: becomes the Message-ID, so a retried e-mail is recognisably the same message. */
   idempotencyKey: string;
+  /** Extra headers: List-Unsubscribe and List-Unsubscribe-Post on marketing (RFC 8058). */
+  headers?: Record<string, string>;
 };
 
 export type EmailReceipt = { messageId: string | null };
@@ -42,6 +44,7 @@ export function outboxEmailTransport(db: Database, from: string): EmailTransport
         subject: email.subject,
         body: email.text,
         html: email.html,
+        headers: email.headers ?? null,
         jobId: email.idempotencyKey,
       });
       return { messageId: id };
@@ -95,6 +98,7 @@ export function smtpEmailTransport(url: string, from: string): EmailTransport {
           text: email.text,
           html: email.html,
           messageId: `<${email.idempotencyKey}@${domain}>`,
+          ...(email.headers ? { headers: email.headers } : {}),
         });
         return { messageId: info.messageId ?? null };
       } catch (error) {

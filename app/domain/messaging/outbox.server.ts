@@ -18,6 +18,8 @@ export type OutboxMessage = {
   /** The text message as sent (brand included), or the e-mail's plain-text part. */
   body: string;
   html: string | null;
+  /** Extra e-mail headers (List-Unsubscribe…), when the e-mail had any. */
+  headers?: Record<string, string> | null;
   createdAt: Date;
 };
 
@@ -37,6 +39,7 @@ export async function recordOutboxMessage(db: Database, message: NewOutboxMessag
       subject: message.subject,
       body: message.body,
       html: message.html,
+      headers: message.headers ?? null,
       jobId: message.jobId,
     })
     .onConflictDoNothing({ target: messageOutbox.jobId })
@@ -83,6 +86,7 @@ export async function readOutbox(db: Database, options: ReadOutboxOptions = {}):
     subject: row.subject,
     body: row.body,
     html: row.html,
+    headers: row.headers,
     createdAt: row.createdAt,
   }));
 }

@@ -34,6 +34,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "staff.manage": ["-", "-", "OX"],
   "apikeys.manage": ["-", "-", "OX"],
   "audit.view": ["-", "-", "OX"],
+  "messages.manage": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
 };
 

@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   "staff.manage": "global",
   "apikeys.manage": "global",
   "audit.view": "global",
+  /** Messages to members: the automatic messages and campaigns (PRODUCT.md §11, ADR 034). */
+  "messages.manage": "global",
   /** Console settings (the manager's adjustment limit). */
   "settings.edit": "global",
 } as const satisfies Record<string, "store" | "global">;

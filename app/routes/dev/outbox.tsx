@@ -52,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       subject: item.subject,
       body: item.body,
       html: item.html,
+      headers: Object.entries(item.headers ?? {}),
       sentAt: formatTaipei(item.createdAt, locale, "dateTime"),
       sentAtIso: item.createdAt.toISOString(),
     })),
@@ -152,6 +153,15 @@ export default function DevOutboxPage({ loaderData }: Route.ComponentProps) {
                         <dd className="break-all">{item.from}</dd>
                       </>
                     ) : null}
+                    {/* Extra headers as sent (List-Unsubscribe on marketing, RFC 8058). */}
+                    {item.headers.map(([name, value]) => (
+                      <div key={name} className="contents">
+                        <dt className="font-mono text-muted">{name}</dt>
+                        <dd className="font-mono break-all" data-testid="outbox-header" data-name={name}>
+                          {value}
+                        </dd>
+                      </div>
+                    ))}
                   </dl>
                   {item.channel === "sms" ? (
                     <p

@@ -3,7 +3,7 @@ import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { Page } from "~/components/layout/page";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
-import { currentConsents } from "~/domain/members/privacy.server";
+import { currentConsents, lineReach, marketingHistory } from "~/domain/members/privacy.server";
 import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
 import { getApp, toastSettings } from "~/lib/context.server";
 import { requireMember } from "~/lib/current-member.server";
@@ -21,8 +21,20 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "acco
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireMember(context, request);
   const locale = getLocale(request);
-  const consents = await currentConsents(getApp(context).db, session.userId);
+  const db = getApp(context).db;
+  const [consents, history, line] = await Promise.all([
+    currentConsents(db, session.userId),
+    marketingHistory(db, session.userId),
+    lineReach(db, session.userId),
+  ]);
   return {
+    line,
+    history: history.map((h) => ({
+      kind: h.kind,
+      granted: h.granted,
+      source: h.source,
+      at: formatTaipei(h.at, locale, "dateTime"),
+    })),
     messages: routeMessages(locale, "account.nav.", "account.privacy."),
     marketing: marketingOf(session.member),
     consents: consents.map((c) => ({
@@ -117,6 +129,53 @@ export default function PrivacyCenterPage({ loaderData }: Route.ComponentProps) 
               {t("account.privacy.marketing.save")}
             </Button>
           </Form>
+        </AccountSection>
+
+        <AccountSection
+          title={t("account.privacy.notices.title")}
+          lead={t("account.privacy.notices.lead")}
+          id="notices"
+        >
+          <div className="space-y-5">
+            <div>
+              <h3 className="font-medium">{t("account.privacy.line.title")}</h3>
+              <p className="mt-1 text-sm text-muted" data-testid="line-reach">
+                {t(
+                  loaderData.line === "following"
+                    ? "account.privacy.line.following"
+                    : loaderData.line === "not-following"
+                      ? "account.privacy.line.notFollowing"
+                      : "account.privacy.line.notLinked",
+                )}
+              </p>
+            </div>
+            <div>
+              <h3 className="font-medium">{t("account.privacy.history.title")}</h3>
+              {loaderData.history.length === 0 ? (
+                <p className="mt-1 text-sm text-muted">{t("account.privacy.history.empty")}</p>
+              ) : (
+                <ul className="mt-2 divide-y divide-line text-sm" data-testid="marketing-history">
+                  {loaderData.history.map((h) => (
+                    <li
+                      key={`${h.at}-${h.kind}-${h.granted}`}
+                      className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2"
+                    >
+                      <span>
+                        {t(`account.privacy.consents.kind.${h.kind}` as MessageKey)} ·{" "}
+                        <span className="font-medium">
+                          {h.granted ? t("account.privacy.history.granted") : t("account.privacy.history.withdrawn")}
+                        </span>
+                      </span>
+                      <span className="text-muted">
+                        {t(`account.privacy.history.source.${h.source ?? "unknown"}` as MessageKey)} ·{" "}
+                        <time>{h.at}</time>
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </div>
         </AccountSection>
 
         <AccountSection title={t("account.privacy.export.title")} lead={t("account.privacy.export.lead")} id="export">

@@ -1,5 +1,8 @@
+import { member } from "@platform/db/schema";
+import { and, eq, ne } from "drizzle-orm";
 import { redirect } from "react-router";
 import { getApp } from "~/lib/context.server";
+import { getMemberSession } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { isLocale, localeCookie } from "~/lib/i18n";
 import { safeRedirectPath } from "~/lib/links";
@@ -12,6 +15,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = form.get("locale");
   const target = safeRedirectPath(form.get("redirectTo"));
   if (!isLocale(locale)) return redirect(target);
+  // A member's messages follow the language they use the site in (issue 16).
+  const memberId = getMemberSession(context)?.member?.id;
+  if (memberId) {
+    await getApp(context)
+      .db.update(member)
+      .set({ locale })
+      .where(and(eq(member.id, memberId), ne(member.locale, locale)));
+  }
   return redirect(target, { headers: { "Set-Cookie": localeCookie(locale, config.isProduction) } });
 }
 

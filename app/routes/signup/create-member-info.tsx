@@ -10,11 +10,12 @@ import { grantWelcomePoints } from "~/domain/loyalty/points.server";
 import { addressOptions, findDistrict } from "~/domain/members/address";
 import { createMember } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
+import { recordOccasion } from "~/domain/messages/occasions.server";
 import { requestOrigin } from "~/lib/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm, rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
-import { serverT } from "~/lib/i18n.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -56,6 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     phoneNumber: session.phoneNumber,
     signupMethod: (await hasLineLogin(app.db, session.userId)) ? "line" : "phone",
     ip: app.ip,
+    locale: getLocale(request),
     profile: {
       ...profile,
       postalCode:
@@ -70,8 +72,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw error;
   });
   if (!created) return redirect(links["member-center"]());
-  // Welcome points when the rules grant them (idempotent: keyed by member).
-  await grantWelcomePoints(app.db, created.id);
+  // Welcome points when the rules grant them (idempotent: keyed by member), then the welcome message (issue 16).
+  const welcome = await grantWelcomePoints(app.db, created.id);
+  await recordOccasion(app.db, {
+    memberId: created.id,
+    occasion: "welcome",
+    kind: "welcome",
+    data: { points: welcome?.amount ?? 0, memberNumber: created.memberNumber },
+  });
   if (profile.email) {
     await requestVerification(authDeps(context), {
       flow: "email",

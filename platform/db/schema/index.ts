@@ -9,6 +9,7 @@ export * from "@platform/db/schema/diagnostics";
 export * from "@platform/db/schema/line";
 export * from "@platform/db/schema/loyalty";
 export * from "@platform/db/schema/media";
+export * from "@platform/db/schema/member-messages";
 export * from "@platform/db/schema/members";
 export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";

@@ -308,5 +308,7 @@ export const coupon = pgTable(
     index("coupon_member_issued_idx").on(t.memberId, t.issuedAt.desc()),
     /** The counter's day list (ADR 022). */
     index("coupon_used_store_idx").on(t.usedStoreId, t.usedAt),
+    /** The daily "coupon expiring" reminders (ADR 034): unused coupons by expiry. */
+    index("coupon_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'issued'`),
   ],
 );

@@ -52,6 +52,10 @@ export const member = pgTable(
     marketingLine: boolean("marketing_line").notNull().default(false),
     memberLevel: text("member_level").notNull().default("basic"),
     disabled: boolean("disabled").notNull().default(false),
+    /** The language of the member's messages (the site's language at sign-up, then whenever they switch it). */
+    locale: text("locale", { enum: ["zh-TW", "en"] })
+      .notNull()
+      .default("zh-TW"),
     signupMethod: text("signup_method", { enum: ["phone", "line"] })
       .notNull()
       .default("phone"),
@@ -113,6 +117,11 @@ export const memberConsent = pgTable(
     kind: text("kind", { enum: ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line"] }).notNull(),
     version: text("version").notNull(),
     granted: boolean("granted").notNull(),
+    /**
+     * How it was given or withdrawn (issue 16: refusals are recorded with time and channel): `signup`,
+     * `member-center`, `unsubscribe-link`, `one-click` (RFC 8058), `line-unfollow`; null for older rows.
+     */
+    source: text("source"),
     ipAddress: text("ip_address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

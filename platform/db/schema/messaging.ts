@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The development outbox: text messages and e-mails that were "sent" without a real provider
@@ -19,6 +19,8 @@ export const messageOutbox = pgTable(
     /** The text message as it would be sent (with the brand), or the e-mail's plain-text part. */
     body: text("body").notNull(),
     html: text("html"),
+    /** Extra e-mail headers (List-Unsubscribe and List-Unsubscribe-Post on marketing, RFC 8058). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     /** The job that delivered it: a retried job never stores a message twice. */
     jobId: text("job_id").unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

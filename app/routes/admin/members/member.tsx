@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -57,6 +58,7 @@ function view(detail: Detail) {
     })),
     tiers: detail.tiers.map((c) => ({ id: c.id, from: c.fromTier, to: c.toTier, at: c.createdAt.toISOString() })),
     notes: detail.notes.map((n) => ({ ...n, at: n.at.toISOString() })),
+    messages: detail.messages.map((x) => ({ ...x, at: x.at.toISOString(), sentAt: iso(x.sentAt) })),
   };
 }
 
@@ -411,6 +413,45 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           ) : null}
         </section>
       </div>
+
+      <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="messages-title">
+        <h2 id="messages-title" className="text-lg font-semibold">
+          {t("console.messages.member.title")}
+        </h2>
+        {m.messages.length === 0 ? (
+          <p className="mt-2 text-sm text-muted">{t("console.messages.member.empty")}</p>
+        ) : (
+          <TableScroll labelledBy="messages-title" className="mt-3">
+            <table className="w-full min-w-[36rem] text-left text-sm" data-testid="member-messages">
+              <thead className="border-b border-line text-muted">
+                <tr>
+                  {(["when", "what", "channel", "status"] as const).map((col) => (
+                    <th key={col} scope="col" className="py-2 pr-4 font-medium">
+                      {t(`console.messages.member.col.${col}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-line">
+                {m.messages.map((x) => (
+                  <tr key={x.id} data-testid="member-message">
+                    <td className="py-2 pr-4 tabular-nums">{formatTaipei(x.sentAt ?? x.at, locale, "dateTime")}</td>
+                    <td className="py-2 pr-4 break-words">
+                      {x.campaign ?? t(`console.messages.kind.${x.kind}` as "console.messages.kind.welcome")}
+                    </td>
+                    <td className="py-2 pr-4">
+                      {x.channel ? t(`console.messages.channel.${x.channel}` as "console.messages.channel.line") : "—"}
+                    </td>
+                    <td className="py-2 pr-4">
+                      {t(`console.messages.results.${x.status}` as "console.messages.results.sent")}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </section>
 
       <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="notes-title">
         <div className="flex flex-wrap items-baseline justify-between gap-3">

@@ -1,0 +1,461 @@
+import { type Database, rowsOf } from "@platform/db/client";
+import {
+  authAccount,
+  type CampaignAudience,
+  type CampaignStatus,
+  campaign,
+  lineFriend,
+  loyaltyAccount,
+  member,
+  memberMessage,
+} from "@platform/db/schema";
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
+import type { StaffActor } from "../staff/actor";
+import { requirePermission } from "../staff/guard.server";
+import { type AudienceProblem, parseAudience } from "./audience";
+import { inQuietHours } from "./channels";
+import { type CampaignTexts, campaignChannels, campaignSmsText } from "./compose.server";
+import { CAMPAIGN_NAME_MAX, CAMPAIGN_PAGE_SIZE, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "./limits";
+
+/**
+ * Campaigns (issue 16 item 4, ADR 034): an admin composes a marketing message per channel for an audience of
+ * members, sees the live count, sends a test to themselves, and sends now or at a time. At its time the campaign
+ * is claimed by one instance (a conditional update) and its whole audience queued in the same transaction, one
+ * `member_message` row per member (`campaign:<id>`, so never twice); the delivery does the rest.
+ */
+
+export type CampaignInput = CampaignTexts & { name: string; audience: CampaignAudience };
+
+export type CampaignProblem =
+  | AudienceProblem
+  | {
+      field: string;
+      code: "required" | "tooLong" | "control" | "url" | "noChannel" | "subjectWithoutBody" | "bodyWithoutSubject";
+      max?: number;
+    };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** The composer's form: name, audience, the message per channel. Every problem keyed by its field. */
+export function parseCampaignForm(form: FormData): { value: CampaignInput; problems: CampaignProblem[] } {
+  const get = (name: string) =>
+    String(form.get(name) ?? "")
+      .replace(/\r\n?/g, "\n")
+      .trim();
+  const problems: CampaignProblem[] = [];
+  const text = (field: string, max: number, required = false): string | null => {
+    const value = get(field);
+    if (!value) {
+      if (required) problems.push({ field, code: "required" });
+      return null;
+    }
+    if (Array.from(value).length > max) problems.push({ field, code: "tooLong", max });
+    else if (CONTROL.test(value)) problems.push({ field, code: "control" });
+    return value;
+  };
+  const name = text("name", CAMPAIGN_NAME_MAX, true) ?? "";
+  const lineText = text("lineText", LINE_TEXT_MAX);
+  const smsText = text("smsText", SMS_MAX_LENGTH);
+  const emailSubject = text("emailSubject", EMAIL_SUBJECT_MAX);
+  const emailBody = text("emailBody", EMAIL_BODY_MAX);
+  if (smsText) {
+    // The text as it goes out (brand in front, the refusal at the end) must fit a five-part message.
+    const full = Array.from(campaignSmsText({ lineText: null, smsText, emailSubject: null, emailBody: null }));
+    const room = SMS_MAX_LENGTH - (full.length - Array.from(smsText).length);
+    if (full.length > SMS_MAX_LENGTH && !problems.some((p) => p.field === "smsText")) {
+      problems.push({ field: "smsText", code: "tooLong", max: room });
+    }
+    if (containsUrl(smsText)) problems.push({ field: "smsText", code: "url" });
+  }
+  if (emailSubject && !emailBody) problems.push({ field: "emailBody", code: "subjectWithoutBody" });
+  if (emailBody && !emailSubject) problems.push({ field: "emailSubject", code: "bodyWithoutSubject" });
+  const texts = { lineText, smsText, emailSubject, emailBody };
+  if (campaignChannels(texts).length === 0 && !problems.some((p) => p.field.startsWith("email"))) {
+    problems.push({ field: "lineText", code: "noChannel" });
+  }
+  const { audience, problems: audienceProblems } = parseAudience(form);
+  return { value: { name, audience, ...texts }, problems: [...problems, ...audienceProblems] };
+}
+
+const linked = sql`exists (select 1 from ${authAccount} la join ${lineFriend} lf on lf.line_user_id = la.account_id
+  where la.user_id = ${member.userId} and la.provider_id = 'line' and lf.following)`;
+
+/** The members an audience names (active ones only), as conditions on member ⋈ loyalty_account. */
+export function audienceWhere(a: CampaignAudience, now: Date): SQL {
+  const day = 86_400_000;
+  const conditions: (SQL | undefined)[] = [
+    eq(member.disabled, false),
+    sql`${member.deletedAt} is null`,
+    // Members without a loyalty account yet (no points ever booked) are basic members with 0 points.
+    a.tiers?.length
+      ? sql`coalesce(${loyaltyAccount.tier}, 'basic') in (${sql.join(
+          a.tiers.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    a.city ? eq(member.city, a.city) : undefined,
+    a.lastPurchaseDays && a.lastPurchaseDays > 0
+      ? sql`${loyaltyAccount.lastPurchaseAt} >= ${new Date(now.getTime() - a.lastPurchaseDays * day).toISOString()}::timestamptz`
+      : undefined,
+    a.lastPurchaseDays && a.lastPurchaseDays < 0
+      ? sql`(${loyaltyAccount.lastPurchaseAt} is null or ${loyaltyAccount.lastPurchaseAt} < ${new Date(now.getTime() + a.lastPurchaseDays * day).toISOString()}::timestamptz)`
+      : undefined,
+    a.balanceMin !== null && a.balanceMin !== undefined
+      ? sql`coalesce(${loyaltyAccount.balance}, 0) >= ${a.balanceMin}`
+      : undefined,
+    a.balanceMax !== null && a.balanceMax !== undefined
+      ? sql`coalesce(${loyaltyAccount.balance}, 0) <= ${a.balanceMax}`
+      : undefined,
+    a.birthdayMonth ? sql`extract(month from ${member.birthday}) = ${a.birthdayMonth}` : undefined,
+    a.reachable === "line" ? linked : undefined,
+    a.reachable === "email" ? sql`${member.email} is not null` : undefined,
+  ];
+  return and(...conditions) as SQL;
+}
+
+export type AudienceCount = {
+  total: number;
+  /** Who the message would reach, by channel (LINE first, then SMS, then e-mail, each with its opt-in). */
+  line: number;
+  sms: number;
+  email: number;
+  /** Reachable only on channels they did not opt in to. */
+  optedOut: number;
+  /** Reachable on none of the campaign's channels. */
+  unreachable: number;
+};
+
+/** The live count of the composer: one aggregate over the audience, split as the delivery would choose. */
+export async function countAudience(
+  db: Database,
+  audience: CampaignAudience,
+  texts: CampaignTexts,
+  lineOn: boolean,
+  now = new Date(),
+): Promise<AudienceCount> {
+  const channels = campaignChannels(texts);
+  const useLine = lineOn && channels.includes("line");
+  const useSms = channels.includes("sms");
+  const useEmail = channels.includes("email");
+  const lineReach = useLine ? linked : sql`false`;
+  const smsReach = useSms ? sql`true` : sql`false`;
+  const emailReach = useEmail ? sql`${member.email} is not null` : sql`false`;
+  const lineOk = sql`(${lineReach} and ${member.marketingLine})`;
+  const smsOk = sql`(${smsReach} and ${member.marketingSms})`;
+  const emailOk = sql`(${emailReach} and ${member.marketingEmail})`;
+  const result = await db.execute(sql`
+    select count(*)::int as total,
+           count(*) filter (where ${lineOk})::int as line,
+           count(*) filter (where not ${lineOk} and ${smsOk})::int as sms,
+           count(*) filter (where not ${lineOk} and not ${smsOk} and ${emailOk})::int as email,
+           count(*) filter (where not ${lineOk} and not ${smsOk} and not ${emailOk}
+                              and (${lineReach} or ${smsReach} or ${emailReach}))::int as opted_out
+      from ${member} left join ${loyaltyAccount} on ${loyaltyAccount.memberId} = ${member.id}
+     where ${audienceWhere(audience, now)}`);
+  const [row] = rowsOf<{ total: number; line: number; sms: number; email: number; opted_out: number }>(result);
+  const total = Number(row?.total ?? 0);
+  const line = Number(row?.line ?? 0);
+  const sms = Number(row?.sms ?? 0);
+  const email = Number(row?.email ?? 0);
+  const optedOut = Number(row?.opted_out ?? 0);
+  return { total, line, sms, email, optedOut, unreachable: total - line - sms - email - optedOut };
+}
+
+export type CampaignRow = typeof campaign.$inferSelect;
+
+export class CampaignError extends Error {
+  constructor(
+    readonly code: "not_found" | "conflict" | "not_draft" | "empty_audience" | "past" | "quiet_hours" | "no_channel",
+    readonly current?: CampaignRow,
+  ) {
+    super(code);
+    this.name = "CampaignError";
+  }
+}
+
+export async function campaignById(db: Database, id: string): Promise<CampaignRow | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [row] = await db.select().from(campaign).where(eq(campaign.id, id));
+  return row ?? null;
+}
+
+function audited(c: CampaignInput | CampaignRow) {
+  return {
+    name: c.name,
+    audience: JSON.stringify(c.audience),
+    lineText: c.lineText,
+    smsText: c.smsText,
+    emailSubject: c.emailSubject,
+    emailBody: c.emailBody,
+  };
+}
+
+export async function createCampaign(
+  db: Database,
+  actor: StaffActor,
+  input: CampaignInput,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<CampaignRow> {
+  requirePermission(actor, "messages.manage");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [row] = await t
+      .insert(campaign)
+      .values({ ...input, createdBy: actor.userId, createdAt: now, updatedAt: now })
+      .returning();
+    if (!row) throw new Error("campaign insert returned nothing");
+    await recordAudit(
+      t,
+      { context: audit, action: "campaign.created", targetType: "campaign", targetId: row.id, after: audited(row) },
+      now,
+    );
+    return row;
+  });
+}
+
+/** Saves a draft over the version the admin saw; a later save of an older version is told (nothing lost). */
+export async function updateCampaign(
+  db: Database,
+  actor: StaffActor,
+  id: string,
+  version: number,
+  input: CampaignInput,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<CampaignRow> {
+  requirePermission(actor, "messages.manage");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
+    if (!before) throw new CampaignError("not_found");
+    if (before.status !== "draft") throw new CampaignError("not_draft", before);
+    if (before.version !== version) throw new CampaignError("conflict", before);
+    const [row] = await t
+      .update(campaign)
+      .set({ ...input, version: sql`${campaign.version} + 1`, updatedAt: now })
+      .where(eq(campaign.id, id))
+      .returning();
+    if (!row) throw new CampaignError("not_found");
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: "campaign.updated",
+        targetType: "campaign",
+        targetId: id,
+        before: audited(before),
+        after: audited(row),
+      },
+      now,
+    );
+    return row;
+  });
+}
+
+/**
+ * Sends a draft now (`when` null) or at a time: refused with an empty audience, no channel, a time in the past
+ * or inside the quiet hours (21:00–09:00 Taipei). Sent now in the quiet hours, its messages wait until 09:00.
+ */
+export async function scheduleCampaign(
+  db: Database,
+  actor: StaffActor,
+  id: string,
+  version: number,
+  when: Date | null,
+  audit: AuditContext,
+  options: { lineOn: boolean },
+  now = new Date(),
+): Promise<CampaignRow> {
+  requirePermission(actor, "messages.manage");
+  if (when && when.getTime() <= now.getTime()) throw new CampaignError("past");
+  if (when && inQuietHours(when)) throw new CampaignError("quiet_hours");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
+    if (!before) throw new CampaignError("not_found");
+    if (before.status !== "draft") throw new CampaignError("not_draft", before);
+    if (before.version !== version) throw new CampaignError("conflict", before);
+    if (campaignChannels(before).length === 0) throw new CampaignError("no_channel", before);
+    const count = await countAudience(t, before.audience, before, options.lineOn, now);
+    if (count.total === 0) throw new CampaignError("empty_audience", before);
+    const [row] = await t
+      .update(campaign)
+      .set({ status: "scheduled", scheduledAt: when ?? now, version: sql`${campaign.version} + 1`, updatedAt: now })
+      .where(eq(campaign.id, id))
+      .returning();
+    if (!row) throw new CampaignError("not_found");
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: when ? "campaign.scheduled" : "campaign.sent",
+        targetType: "campaign",
+        targetId: id,
+        before: { status: before.status },
+        after: { status: "scheduled", scheduledAt: (when ?? now).toISOString(), audience: count.total },
+      },
+      now,
+    );
+    return row;
+  });
+}
+
+/** Stops a campaign: before its time nothing goes; while it is sending, what has not gone yet stays unsent. */
+export async function cancelCampaign(
+  db: Database,
+  actor: StaffActor,
+  id: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<CampaignRow> {
+  requirePermission(actor, "messages.manage");
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [row] = await t
+      .update(campaign)
+      .set({ status: "cancelled", version: sql`${campaign.version} + 1`, updatedAt: now })
+      .where(and(eq(campaign.id, id), inArray(campaign.status, ["draft", "scheduled", "sending"])))
+      .returning();
+    if (!row) {
+      const current = await campaignById(t, id);
+      throw new CampaignError(current ? "not_draft" : "not_found", current ?? undefined);
+    }
+    await t
+      .update(memberMessage)
+      .set({ status: "cancelled", error: "campaign_cancelled", updatedAt: now })
+      .where(and(eq(memberMessage.campaignId, id), inArray(memberMessage.status, ["queued", "held"])));
+    await recordAudit(
+      t,
+      {
+        context: audit,
+        action: "campaign.cancelled",
+        targetType: "campaign",
+        targetId: id,
+        after: { status: "cancelled" },
+      },
+      now,
+    );
+    return row;
+  });
+}
+
+/**
+ * Campaigns whose time has come: each claimed by one instance (scheduled → sending, a conditional update) and its
+ * audience queued in the same transaction, in one statement, whatever its size. Returns how many were started.
+ */
+export async function startDueCampaigns(db: Database, now = new Date()): Promise<number> {
+  const due = await db
+    .select({ id: campaign.id })
+    .from(campaign)
+    .where(and(eq(campaign.status, "scheduled"), sql`${campaign.scheduledAt} <= ${now.toISOString()}::timestamptz`));
+  let started = 0;
+  for (const { id } of due) {
+    const ok = await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const [claimed] = await t
+        .update(campaign)
+        .set({ status: "sending", startedAt: now, updatedAt: now })
+        .where(and(eq(campaign.id, id), eq(campaign.status, "scheduled")))
+        .returning();
+      if (!claimed) return false;
+      const occasion = `campaign:${id}`;
+      const result = await t.execute(sql`
+        insert into ${memberMessage} (member_id, occasion, kind, campaign_id, purpose, due_at, created_at, updated_at)
+        select ${member.id}, ${occasion}, 'campaign', ${id}::uuid, 'marketing',
+               ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+          from ${member} left join ${loyaltyAccount} on ${loyaltyAccount.memberId} = ${member.id}
+         where ${audienceWhere(claimed.audience, now)}
+        on conflict (member_id, occasion) do nothing
+        returning 1`);
+      await t
+        .update(campaign)
+        .set({ queuedCount: rowsOf(result).length })
+        .where(eq(campaign.id, id));
+      return true;
+    });
+    if (ok) started++;
+  }
+  return started;
+}
+
+/** Campaigns with nothing left to send are `sent`. */
+export async function finishCampaigns(db: Database, ids: string[], now = new Date()): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    update ${campaign} c set status = 'sent', updated_at = ${now.toISOString()}::timestamptz
+     where c.id in (${sql.join(
+       ids.map((id) => sql`${id}::uuid`),
+       sql`, `,
+     )}) and c.status = 'sending'
+       and not exists (select 1 from ${memberMessage} m
+                        where m.campaign_id = c.id and m.status in ('queued', 'held', 'sending'))`);
+}
+
+export type CampaignResults = {
+  byStatus: Record<string, number>;
+  byChannel: Record<string, number>;
+  total: number;
+};
+
+/** What became of a campaign's messages: by status, and the sent ones by channel. */
+export async function campaignResults(db: Database, id: string): Promise<CampaignResults> {
+  const rows = await db
+    .select({ status: memberMessage.status, channel: memberMessage.channel, n: sql<number>`count(*)::int` })
+    .from(memberMessage)
+    .where(eq(memberMessage.campaignId, id))
+    .groupBy(memberMessage.status, memberMessage.channel);
+  const byStatus: Record<string, number> = {};
+  const byChannel: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    const n = Number(r.n);
+    total += n;
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + n;
+    if (r.status === "sent" && r.channel) byChannel[r.channel] = (byChannel[r.channel] ?? 0) + n;
+  }
+  return { byStatus, byChannel, total };
+}
+
+export type CampaignListRow = Pick<
+  CampaignRow,
+  "id" | "name" | "status" | "scheduledAt" | "queuedCount" | "createdAt" | "startedAt"
+>;
+
+/** The console's list, newest first, keyset by (created_at, id). */
+export async function listCampaigns(
+  db: Database,
+  options: { status?: CampaignStatus | null; after?: string | null } = {},
+): Promise<{ rows: CampaignListRow[]; nextAfter: string | null }> {
+  const [at, id] = (options.after ?? "").split("|");
+  const cursor =
+    at && id && !Number.isNaN(new Date(at).getTime()) && /^[0-9a-f-]{36}$/i.test(id) ? { at: new Date(at), id } : null;
+  const rows = await db
+    .select({
+      id: campaign.id,
+      name: campaign.name,
+      status: campaign.status,
+      scheduledAt: campaign.scheduledAt,
+      queuedCount: campaign.queuedCount,
+      createdAt: campaign.createdAt,
+      startedAt: campaign.startedAt,
+    })
+    .from(campaign)
+    .where(
+      and(
+        options.status ? eq(campaign.status, options.status) : undefined,
+        cursor
+          ? or(lt(campaign.createdAt, cursor.at), and(eq(campaign.createdAt, cursor.at), lt(campaign.id, cursor.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(campaign.createdAt), desc(campaign.id))
+    .limit(CAMPAIGN_PAGE_SIZE + 1);
+  const more = rows.length > CAMPAIGN_PAGE_SIZE;
+  const page = more ? rows.slice(0, CAMPAIGN_PAGE_SIZE) : rows;
+  const last = page.at(-1);
+  return { rows: page, nextAfter: more && last ? `${last.createdAt.toISOString()}|${last.id}` : null };
+}

@@ -1,0 +1,89 @@
+import type { Database } from "@platform/db/client";
+import type { JobQueue } from "@platform/jobs/queue";
+import type { Logger } from "@platform/logger";
+import { type DeliveryDeps, deliverDue } from "./delivery.server";
+import { recordExpiringCoupons, recordExpiringPoints } from "./occasions.server";
+
+/**
+ * The messages' jobs (issue 16, ADR 034):
+ * - `messages.reminders`, every day at 10:00 Taipei (pg-boss: one job per slot across all instances): points
+ *   expiring in 30 and 7 days, coupons expiring in 7 — recorded once per member and occasion, so a second run
+ *   (or a second instance, or a retry) adds nothing.
+ * - `messages.campaign-start`: a campaign's audience is taken and queued at its time (campaigns.server.ts).
+ * - The delivery: a per-instance dispatcher that wakes when messages are queued (the `msg` notification of the
+ *   member_message trigger, on the cache bus) and every 15 s (retries, held marketing at 09:00, a lost
+ *   notification), and claims due rows with `skip locked` — several instances share the work, none sends a row
+ *   another is sending.
+ */
+export const REMINDERS_QUEUE = "messages.reminders";
+export const REMINDERS_CRON = "0 10 * * *";
+
+export async function registerReminderJobs(jobs: JobQueue, db: Database): Promise<void> {
+  await jobs.define(REMINDERS_QUEUE, { retryLimit: 3, retryDelay: 60 });
+  await jobs.work(REMINDERS_QUEUE, async () => {
+    const now = new Date();
+    const points = await recordExpiringPoints(db, now);
+    const coupons = await recordExpiringCoupons(db, now);
+    return { ...points, coupons };
+  });
+  await jobs.schedule(REMINDERS_QUEUE, REMINDERS_CRON);
+}
+
+export type Dispatcher = {
+  /** Runs a delivery pass now (or right after the one running). */
+  kick(): void;
+  /** Resolves when no pass is running (tests). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export const DISPATCH_INTERVAL_MS = 15_000;
+
+export function startDispatcher(
+  deps: DeliveryDeps,
+  options: {
+    subscribe: (listener: (payload: string) => void) => () => void;
+    logger: Pick<Logger, "error">;
+    intervalMs?: number;
+  },
+): Dispatcher {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const pass = async () => {
+    do {
+      again = false;
+      try {
+        await deliverDue(deps, new Date());
+      } catch (error) {
+        options.logger.error({ err: error }, "message delivery pass failed");
+      }
+    } while (again && !stopped);
+    running = null;
+  };
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass();
+  };
+  const unsubscribe = options.subscribe((payload) => {
+    if (payload === "msg" || payload === "*") kick();
+  });
+  const timer = setInterval(kick, options.intervalMs ?? DISPATCH_INTERVAL_MS);
+  timer.unref?.();
+  return {
+    kick,
+    async idle() {
+      while (running) await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      while (running) await running;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { data } from "react-router";
+import { parseAudience } from "~/domain/messages/audience";
+import { countAudience } from "~/domain/messages/campaigns.server";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { requestNow } from "~/lib/clock.server";
+import { getApp } from "~/lib/context.server";
+import type { Route } from "./+types/audience";
+
+/**
+ * The composer's live count (GET, admins): how many members the filters name and how the delivery would reach
+ * them with the channels that have a message. Bad filters answer 400 with the fields; nothing is written.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requirePermission(context, "messages.manage");
+  const app = getApp(context);
+  const params = new URL(request.url).searchParams;
+  const { audience, problems } = parseAudience(params);
+  if (problems.length > 0) return data({ count: null, problems }, { status: 400 });
+  const has = (name: string) => (params.get(name) ?? "").trim().length > 0;
+  const texts = {
+    lineText: has("line") ? "x" : null,
+    smsText: has("sms") ? "x" : null,
+    emailSubject: has("email") ? "x" : null,
+    emailBody: has("email") ? "x" : null,
+  };
+  const count = await countAudience(
+    app.db,
+    audience,
+    texts,
+    app.config.lineMessaging.mode !== "disabled",
+    requestNow(request, app.config),
+  );
+  return data({ count, problems: [] }, { headers: { "Cache-Control": "private, no-store" } });
+}

@@ -1,0 +1,248 @@
+import { BRAND_NAME } from "@platform/constants";
+import {
+  AUTOMATIC_KINDS,
+  type AutomaticKind,
+  MESSAGE_CHANNELS,
+  type MessageChannel,
+} from "@platform/db/schema/member-messages";
+import { useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { LinePreview, SmsPreview } from "~/components/console/message-previews";
+import { useConsoleT } from "~/components/console/use-console-t";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { TextareaField } from "~/components/ui/field";
+import { automaticCard } from "~/domain/messages/compose.server";
+import { memberCard } from "~/domain/messages/flex";
+import { automaticSetting, SettingConflict, saveAutomaticSetting } from "~/domain/messages/settings.server";
+import {
+  AUTOMATIC_DEFAULTS,
+  AUTOMATIC_TEXT_MAX,
+  checkTemplate,
+  PLACEHOLDERS,
+  renderTemplate,
+  sampleValues,
+  type TemplateProblem,
+} from "~/domain/messages/templates";
+import { requirePermission } from "~/domain/staff/guard.server";
+import { requestNow } from "~/lib/clock.server";
+import { consoleAudit } from "~/lib/console.server";
+import { getApp } from "~/lib/context.server";
+import { readForm } from "~/lib/forms.server";
+import { parseParam } from "~/lib/http.server";
+import { LOCALES, type Locale, type MessageKey, type Translate } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { pageMeta } from "~/lib/meta";
+import { useFormState } from "~/lib/use-form-state";
+import type { Route } from "./+types/automatic";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.messages.automatic.title");
+
+const kindParam = z.enum(AUTOMATIC_KINDS);
+const SMS_PREFIX = `【${BRAND_NAME}】`;
+
+/** One automatic message (admins, ADR 034): on or off, its channels, its text in both languages, with previews. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requirePermission(context, "messages.manage");
+  const kind = parseParam(kindParam, params.kind, request);
+  const app = getApp(context);
+  const setting = await automaticSetting(app.db, kind);
+  const url = new URL(request.url);
+  return {
+    kind,
+    setting: { ...setting, updatedAt: setting.updatedAt?.toISOString() ?? null },
+    defaults: AUTOMATIC_DEFAULTS[kind].text,
+    placeholders: PLACEHOLDERS[kind],
+    saved: url.searchParams.get("saved") === "1",
+    // The card around the text, per language, for the previews (sample values; each member gets their own).
+    preview: Object.fromEntries(
+      LOCALES.map((locale) => {
+        const values = sampleValues(kind, locale);
+        return [locale, { values, card: automaticCard(kind, values, locale, app.config.publicBaseUrl) }];
+      }),
+    ) as Record<Locale, { values: Record<string, string | number>; card: ReturnType<typeof automaticCard> }>,
+  };
+}
+
+function problemText(problem: TemplateProblem, t: Translate): string {
+  switch (problem.code) {
+    case "required":
+      return t("console.messages.error.required");
+    case "tooLong":
+      return t("console.messages.error.tooLong", { max: problem.max });
+    case "control":
+      return t("console.messages.error.control");
+    case "unknownPlaceholder":
+      return t("console.messages.error.unknownPlaceholder", { name: `{${problem.name}}` });
+  }
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const actor = requirePermission(context, "messages.manage");
+  const kind = parseParam(kindParam, params.kind, request) as AutomaticKind;
+  const app = getApp(context);
+  const form = await readForm(request);
+  const t = serverT(request);
+  const values = {
+    textZh: String(form.get("textZh") ?? ""),
+    textEn: String(form.get("textEn") ?? ""),
+    enabled: form.get("enabled") === "on" ? "on" : "",
+    channels: form
+      .getAll("channels")
+      .map(String)
+      .filter((c) => (MESSAGE_CHANNELS as readonly string[]).includes(c))
+      .join(","),
+    version: String(form.get("version") ?? ""),
+  };
+  const errors: Record<string, string[]> = {};
+  const zh = checkTemplate(kind, values.textZh);
+  const en = checkTemplate(kind, values.textEn);
+  if (zh) errors.textZh = [problemText(zh, t)];
+  if (en) errors.textEn = [problemText(en, t)];
+  const channels = values.channels.split(",").filter(Boolean) as MessageChannel[];
+  if (channels.length === 0) errors.channels = [t("console.messages.error.noChannel")];
+  const version = Number(values.version);
+  if (!Number.isInteger(version) || version < 0) throw data(null, { status: 400, statusText: "Bad Request" });
+  if (Object.keys(errors).length > 0) {
+    return data({ errors, values, formError: t("console.messages.error.fix") }, { status: 400 });
+  }
+  try {
+    await saveAutomaticSetting(
+      app.db,
+      actor,
+      kind,
+      version,
+      { enabled: values.enabled === "on", text: { "zh-TW": values.textZh.trim(), en: values.textEn.trim() }, channels },
+      consoleAudit(context, request),
+      requestNow(request, app.config),
+    );
+  } catch (error) {
+    if (error instanceof SettingConflict) {
+      // Told, nothing lost: what was typed stays, over the version now saved.
+      return data(
+        {
+          errors: {},
+          values: { ...values, version: String(error.current.version) },
+          formError: t("console.messages.edit.conflict"),
+        },
+        { status: 409 },
+      );
+    }
+    throw error;
+  }
+  return redirect(`/admin/messages/automatic/${kind}?saved=1`);
+}
+
+export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
+  const t = useConsoleT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  const { setting, kind, preview } = loaderData;
+  const typed = form.state?.values;
+  const [text, setText] = useState<Record<Locale, string>>({
+    "zh-TW": typed?.textZh ?? setting.text["zh-TW"],
+    en: typed?.textEn ?? setting.text.en,
+  });
+  const channels = typed ? (typed.channels ?? "").split(",") : setting.channels;
+  const version = typed?.version ?? String(setting.version);
+  const placeholders = loaderData.placeholders.map((p) => `{${p}}`).join(" ");
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
+      <p className="text-sm">
+        <Link to="/admin/messages" className="text-muted underline underline-offset-4 hover:text-ink">
+          {t("console.messages.edit.back")}
+        </Link>
+      </p>
+      <h1 className="mt-2 font-serif text-3xl font-semibold">{t(`console.messages.kind.${kind}` as MessageKey)}</h1>
+      <p className="mt-1 text-sm text-muted">{t(`console.messages.when.${kind}` as MessageKey)}</p>
+      <div aria-live="polite" className="mt-4 space-y-3">
+        {loaderData.saved && !form.state ? <Alert tone="success">{t("console.messages.edit.saved")}</Alert> : null}
+        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Form method="post" className="space-y-6 self-start rounded-2xl border border-line bg-white p-5" noValidate>
+          <input type="hidden" name="version" value={version} />
+          <CheckboxField
+            name="enabled"
+            label={t("console.messages.edit.enabled")}
+            defaultChecked={typed ? typed.enabled === "on" : setting.enabled}
+          />
+          <fieldset>
+            <legend className="text-sm font-medium">{t("console.messages.channels")}</legend>
+            <p className="mt-1 text-sm text-muted" id="channels-hint">
+              {t("console.messages.channelsHint")}
+            </p>
+            <div className="mt-3 flex flex-wrap gap-x-6 gap-y-3">
+              {MESSAGE_CHANNELS.map((c) => (
+                <CheckboxField
+                  key={c}
+                  name="channels"
+                  value={c}
+                  label={t(`console.messages.channel.${c}` as MessageKey)}
+                  defaultChecked={channels.includes(c)}
+                  errors={c === "line" ? form.errors("channels") : null}
+                />
+              ))}
+            </div>
+          </fieldset>
+          {(["zh-TW", "en"] as const).map((locale) => (
+            <div key={locale}>
+              <TextareaField
+                label={t(locale === "zh-TW" ? "console.messages.edit.textZh" : "console.messages.edit.textEn")}
+                description={t("console.messages.edit.textHint", { placeholders, max: AUTOMATIC_TEXT_MAX })}
+                errors={form.errors(locale === "zh-TW" ? "textZh" : "textEn")}
+                textareaProps={{
+                  name: locale === "zh-TW" ? "textZh" : "textEn",
+                  value: text[locale],
+                  onChange: (e) => setText((prev) => ({ ...prev, [locale]: e.currentTarget.value })),
+                  maxLength: AUTOMATIC_TEXT_MAX + 50,
+                  rows: 3,
+                  required: true,
+                }}
+              />
+              <button
+                type="button"
+                className="mt-1 text-sm text-muted underline underline-offset-4 hover:text-ink"
+                onClick={() => setText((prev) => ({ ...prev, [locale]: loaderData.defaults[locale] }))}
+              >
+                {t("console.messages.edit.reset")}
+              </button>
+            </div>
+          ))}
+          <Button type="submit" pending={pending}>
+            {t("console.messages.edit.save")}
+          </Button>
+        </Form>
+        <section aria-labelledby="preview-title" className="space-y-4">
+          <div>
+            <h2 id="preview-title" className="text-lg font-semibold">
+              {t("console.messages.edit.previewTitle")}
+            </h2>
+            <p className="mt-1 text-sm text-muted">{t("console.messages.edit.previewLead")}</p>
+          </div>
+          {(["zh-TW", "en"] as const).map((locale) => {
+            const rendered = renderTemplate(text[locale], preview[locale].values);
+            const card = preview[locale].card;
+            const language = t(locale === "zh-TW" ? "console.messages.preview.zh" : "console.messages.preview.en");
+            return (
+              <div key={locale} className="space-y-3">
+                <LinePreview
+                  label={`${t("console.messages.preview.line")} · ${language}`}
+                  bubble={memberCard({ brand: BRAND_NAME, ...card, text: rendered })}
+                  testId={`flex-preview-${locale}`}
+                />
+                <SmsPreview
+                  label={`${t("console.messages.preview.sms")} · ${language}`}
+                  text={`${SMS_PREFIX}${rendered}`}
+                  testId={`sms-preview-${locale}`}
+                />
+              </div>
+            );
+          })}
+        </section>
+      </div>
+    </div>
+  );
+}

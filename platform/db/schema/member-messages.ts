@@ -1,0 +1,146 @@
+import { member } from "@platform/db/schema/members";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Messages to members (issue 16, PRODUCT.md §11, docs/decisions/034-member-messages.md): the automatic
+ * messages' settings, the campaigns, and one row per member and occasion — the record of what was (or was not)
+ * sent, by which channel, and why.
+ */
+
+export const AUTOMATIC_KINDS = [
+  "welcome",
+  "tier-up",
+  "points-expiring-30",
+  "points-expiring-7",
+  "coupon-expiring",
+  "birthday",
+  "receipt",
+] as const;
+export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
+
+export const MESSAGE_CHANNELS = ["line", "sms", "email"] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/**
+ * What became of one member's message. `queued`: waiting for its time; `held`: marketing waiting out the quiet
+ * hours (21:00–09:00 Taipei); `sending`: claimed by a delivery job (a retry sends again with the same retry
+ * key); `sent`; `failed` (the provider refused for good, or retries ran out); `unreachable` (no channel can
+ * reach the member); `opted-out` (marketing the member refused, also when they refused after it was queued);
+ * `capped` (the weekly marketing limit); `cancelled` (the automatic message was switched off, or the campaign
+ * cancelled, before it went out).
+ */
+export const MESSAGE_STATUSES = [
+  "queued",
+  "held",
+  "sending",
+  "sent",
+  "failed",
+  "unreachable",
+  "opted-out",
+  "capped",
+  "cancelled",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** One automatic message: on or off, its text in both languages, the channels it may use. */
+export const automaticMessage = pgTable("automatic_message", {
+  kind: text("kind", { enum: AUTOMATIC_KINDS }).primaryKey(),
+  enabled: boolean("enabled").notNull(),
+  /** The text with {placeholders} (messages/templates.ts), zh-TW and English (by the member's locale). */
+  textZh: text("text_zh").notNull(),
+  textEn: text("text_en").notNull(),
+  /** The channels this message may go by, in the fixed order LINE → SMS → e-mail. */
+  channels: text("channels", { enum: MESSAGE_CHANNELS }).array().notNull(),
+  /** Optimistic concurrency: a save is `… where version = <the version edited>`. */
+  version: integer("version").notNull().default(1),
+  updatedBy: text("updated_by"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "sent", "cancelled"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** The audience of a campaign: the member filters (messages/audience.ts), stored as the admin chose them. */
+export type CampaignAudience = {
+  tiers?: string[];
+  city?: string | null;
+  /** A purchase within the last N days (positive) or none for N days (negative); null = either. */
+  lastPurchaseDays?: number | null;
+  balanceMin?: number | null;
+  balanceMax?: number | null;
+  /** 1–12: birthday in that month. */
+  birthdayMonth?: number | null;
+  /** Only members this channel can reach (linked and following for LINE). */
+  reachable?: "line" | "sms" | "email" | null;
+};
+
+/** A marketing message to an audience, composed in the console (admins). */
+export const campaign = pgTable(
+  "campaign",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
+    audience: jsonb("audience").$type<CampaignAudience>().notNull(),
+    /** The message per channel; a channel without its text is not used by this campaign. */
+    lineText: text("line_text"),
+    smsText: text("sms_text"),
+    emailSubject: text("email_subject"),
+    emailBody: text("email_body"),
+    /** When it goes (null = a draft, or "now" at the moment it was sent). */
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    /** Members it was queued for, when its audience was taken. */
+    queuedCount: integer("queued_count"),
+    version: integer("version").notNull().default(1),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+  },
+  (t) => [index("campaign_created_idx").on(t.createdAt, t.id)],
+);
+
+/**
+ * One message to one member for one occasion: `occasion` is unique per member (`welcome`, `tier-up:<change>`,
+ * `points-expiring-30:<date>`, `receipt:<purchase>`, `campaign:<id>`…), so a job run twice, on two instances or
+ * after a retry, records — and sends — it once.
+ */
+export const memberMessage = pgTable(
+  "member_message",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    occasion: text("occasion").notNull(),
+    /** An automatic kind, or `campaign`. */
+    kind: text("kind").notNull(),
+    campaignId: uuid("campaign_id").references(() => campaign.id, { onDelete: "cascade" }),
+    /** Service messages follow the terms; marketing needs the channel's opt-in, quiet hours and the weekly cap. */
+    purpose: text("purpose", { enum: ["service", "marketing"] }).notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull().default("queued"),
+    channel: text("channel", { enum: MESSAGE_CHANNELS }),
+    /** The template's values (points, dates, names…), fixed when the occasion happened. */
+    data: jsonb("data").$type<Record<string, string | number>>().notNull().default({}),
+    /** Not before this instant (quiet hours, a campaign's time, the courtesy hour of nightly reminders). */
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The delivery job that claimed it (a retry of that job sends again; another job leaves it alone). */
+    claimJob: text("claim_job"),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    /** LINE's X-Line-Retry-Key of the call that carries it (shared by the members of one multicast). */
+    retryKey: uuid("retry_key"),
+    attempts: integer("attempts").notNull().default(0),
+    /** The provider's error code or our reason, for the console; never shown to the member. */
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("member_message_occasion_uq").on(t.memberId, t.occasion),
+    index("member_message_member_idx").on(t.memberId, t.createdAt),
+    index("member_message_campaign_idx").on(t.campaignId, t.status),
+    index("member_message_due_idx").on(t.dueAt).where(sql`${t.status} in ('queued', 'held', 'sending')`),
+  ],
+);
