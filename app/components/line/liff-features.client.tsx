@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { LoaderCircle, svg } from "~/components/ui/icons";
 import { showClientToast } from "~/components/ui/toaster";
@@ -52,12 +52,16 @@ const SendIcon = svg(
  */
 function useAttempt(run: () => Promise<LiffOutcome>, after: (outcome: LiffOutcome) => void) {
   const [busy, setBusy] = useState(false);
+  // A second press before React re-renders must not start a second attempt either.
+  const running = useRef(false);
   const start = async () => {
-    if (busy) return;
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     try {
       after(await run());
     } finally {
+      running.current = false;
       setBusy(false);
     }
   };
