@@ -24,7 +24,13 @@ type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 
 /** Namespaces the browser never needs: e-mail texts are rendered on the server. */
 export const SERVER_ONLY_NAMESPACES = ["email.", "notify."] as const;
-const NOT_IN_SHELL: readonly string[] = [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES];
+
+/**
+ * Namespaces a lazily loaded chunk carries itself: the LINE features inside LINE (`liff.`, ADR 035) come with
+ * the LIFF features chunk, so no loader sends them and the pages of everyone else stay as they were.
+ */
+export const CHUNK_NAMESPACES = ["liff."] as const;
+const NOT_IN_SHELL: readonly string[] = [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...CHUNK_NAMESPACES];
 
 const shellCatalogs = Object.fromEntries(
   Object.entries(catalogs).map(([locale, messages]) => [

@@ -15,6 +15,7 @@ import {
   translator,
 } from "./i18n";
 import {
+  CHUNK_NAMESPACES,
   getLocale,
   messagesFor,
   ROUTE_NAMESPACES,
@@ -63,13 +64,17 @@ describe("catalogs", () => {
     expect(messagesFor("zh-TW")["nav.home"]).toBe(zhTW["nav.home"]);
     expect(messagesFor("en")["nav.home"]).toBe(en["nav.home"]);
     const shellKeys = Object.keys(messagesFor("zh-TW"));
-    for (const ns of [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES]) {
+    for (const ns of [...ROUTE_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...CHUNK_NAMESPACES]) {
       expect(shellKeys.some((k) => k.startsWith(ns))).toBe(false);
     }
     const serverOnly = Object.keys(zhTW).filter((k) => SERVER_ONLY_NAMESPACES.some((ns) => k.startsWith(ns)));
     expect(serverOnly.length).toBeGreaterThan(0);
+    const inChunks = Object.keys(zhTW).filter((k) => CHUNK_NAMESPACES.some((ns) => k.startsWith(ns)));
+    expect(inChunks.length).toBeGreaterThan(0);
     const routeOnly = ROUTE_NAMESPACES.map((ns) => Object.keys(routeMessages("zh-TW", ns)).length);
-    expect(shellKeys.length + routeOnly.reduce((a, b) => a + b, 0) + serverOnly.length).toBe(Object.keys(zhTW).length);
+    expect(shellKeys.length + routeOnly.reduce((a, b) => a + b, 0) + serverOnly.length + inChunks.length).toBe(
+      Object.keys(zhTW).length,
+    );
     expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
   });
 

@@ -3,6 +3,7 @@ import GetIDTokenModule from "@line/liff/get-id-token";
 import IsInClientModule from "@line/liff/is-in-client";
 import IsLoggedInModule from "@line/liff/is-logged-in";
 import LoginModule from "@line/liff/login";
+import type { LiffFeatures } from "~/components/line/liff-features.client";
 import type { LiffBridge } from "~/components/line/line-button";
 import type { LiffStart } from "./liff-detect";
 import { links } from "./links";
@@ -10,6 +11,8 @@ import { links } from "./links";
 /**
  * LIFF inside the LINE app: the pluggable core with only the modules used here (is-in-client,
  * is-logged-in, login, get-id-token). Loaded by entry.client only inside LINE or on LIFF's return.
+ * LINE's features (share, home-screen shortcut, send to a chat) are a chunk of their own, loaded on
+ * demand by the pages that offer them (ADR 035), so this one stays within its 25 kB budget.
  * The page never reads a profile or user id: it posts the raw ID token, and the server verifies it.
  */
 const PENDING_METHOD = "lineMethod";
@@ -58,7 +61,18 @@ export async function startLiff({ liffId, mock }: LiffStart): Promise<void> {
     }
     postIdToken(method, liff.getIDToken());
   };
-  window.__hanLiff = { login };
+  // LINE's features (share, shortcut, send): their chunk loads on the first page that offers one (a failed
+  // download reloads the page once, as any chunk does: deploy.ts).
+  let features: Promise<LiffFeatures> | undefined;
+  window.__hanLiff = {
+    login,
+    features: () =>
+      (features ??= import("~/components/line/liff-features.client").then((m) =>
+        m.loadLiffFeatures({ liffId, mocked: Boolean(mockData) }),
+      )),
+  };
+  // Under the mock only: the LIFF object, so a browser test can see what the page asked LINE to do.
+  if (mockData) (window as { liff?: unknown }).liff = liff;
 
   // The return flow: a lineMethod stored before LINE's login is picked up once logged in.
   const pending = sessionStorage.getItem(PENDING_METHOD);

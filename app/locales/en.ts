@@ -5,6 +5,7 @@ import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
 import { dashboardEn } from "./dashboard.en";
 import { imagesEn } from "./images.en";
+import { liffEn } from "./liff.en";
 import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
 import { materialsEn } from "./materials.en";
@@ -18,6 +19,7 @@ import type { Messages } from "./zh-TW";
 export const en = {
   ...authEn,
   ...lineEn,
+  ...liffEn,
   ...accountEn,
   ...memberEn,
   ...loyaltyEn,

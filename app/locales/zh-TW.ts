@@ -5,6 +5,7 @@ import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
+import { liffZhTW } from "./liff.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
 import { materialsZhTW } from "./materials.zh-TW";
@@ -18,6 +19,7 @@ import { storesZhTW } from "./stores.zh-TW";
 export const zhTW = {
   ...authZhTW,
   ...lineZhTW,
+  ...liffZhTW,
   ...accountZhTW,
   ...memberZhTW,
   ...loyaltyZhTW,

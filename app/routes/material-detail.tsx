@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { FavouriteButton } from "~/components/catalog/favourite-button";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
+import { LiffShare } from "~/components/line/line-app-slots";
 import { materialDetailView } from "~/domain/materials/detail-view";
 import { isFavourite, removeFavourite, saveFavourite } from "~/domain/materials/favourites.server";
 import { getMaterial } from "~/domain/materials/materials.server";
@@ -96,7 +97,24 @@ export default function MaterialDetailPage({ loaderData }: Route.ComponentProps)
   const { view, messages, jsonLd, favourite } = loaderData;
   const t = useT(messages);
   return (
-    <MaterialDetailView view={view} t={t} aside={<FavouriteButton saved={favourite} />}>
+    <MaterialDetailView
+      view={view}
+      t={t}
+      aside={
+        <>
+          <FavouriteButton saved={favourite} />
+          {/* Inside LINE only (nothing on the server): share with friends through LINE. */}
+          <LiffShare
+            kind="material"
+            name={view.material.name}
+            detail={`${view.category.name}・${view.material.series}`}
+            image={jsonLd.image[0]}
+            path={links.materialDetail(view.material.id)}
+            className="mt-3"
+          />
+        </>
+      }
+    >
       <JsonLd data={jsonLd} />
     </MaterialDetailView>
   );

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { StoreDetailView } from "~/components/catalog/store-detail-view";
+import { LiffShare } from "~/components/line/line-app-slots";
 import { listCategories } from "~/domain/materials/materials.server";
 import { storeDetailData } from "~/domain/stores/detail-view.server";
 import { getStore } from "~/domain/stores/stores.server";
@@ -8,6 +9,7 @@ import { requestNow } from "~/lib/clock.server";
 import { getApp } from "~/lib/context.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import type { Route } from "./+types/store-detail";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -28,5 +30,21 @@ export const headers = passCacheControl;
 export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function StoreDetailPage({ loaderData }: Route.ComponentProps) {
-  return <StoreDetailView {...loaderData} />;
+  const { store, jsonLd } = loaderData;
+  return (
+    <StoreDetailView
+      {...loaderData}
+      share={
+        // Inside LINE only (nothing on the server): share with friends through LINE.
+        <LiffShare
+          kind="store"
+          name={store.name}
+          detail={store.fullAddress}
+          image={jsonLd.image[0]}
+          path={links.storeDetail(store.id)}
+          className="mt-4"
+        />
+      }
+    />
+  );
 }

@@ -88,7 +88,15 @@ describe("LINE configuration", () => {
     expect(lineCspOrigins(local.line)).toEqual([]);
     const real = loadConfig({ ...PRODUCTION, ...CHANNEL, LIFF_ID: "1657000000-AbCdEfGh", DATA_DIR: dataDir });
     const origins = lineCspOrigins(real.line);
-    expect(origins).toEqual(expect.arrayContaining(["https://access.line.me", "https://api.line.me"]));
+    expect(origins).toEqual(
+      expect.arrayContaining([
+        "https://access.line.me",
+        "https://api.line.me",
+        "https://liff.line.me",
+        // The home-screen shortcut (ADR 035).
+        "https://liff-shortcut.line.me",
+      ]),
+    );
     const policy = contentSecurityPolicy("n0nce==", { isProduction: true, isViteDev: false, lineOrigins: origins });
     expect(policy).toContain("form-action 'self' https://access.line.me");
     expect(policy).toMatch(/connect-src 'self'[^;]*https:\/\/api\.line\.me/);

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { OpenBadge } from "~/components/catalog/open-status";
@@ -12,8 +13,11 @@ import { links } from "~/lib/links";
 
 export type StoreDetailData = ReturnType<typeof storeDetailData>;
 
-/** The public store page, also rendered by the console's preview of a draft (ADR 027). */
-export function StoreDetailView(props: StoreDetailData) {
+/**
+ * The public store page, also rendered by the console's preview of a draft (ADR 027). `share` is the public
+ * page's "share with friends" inside LINE (ADR 035), under the opening status.
+ */
+export function StoreDetailView(props: StoreDetailData & { share?: ReactNode }) {
   const { store, photos, status, week, materialGroups, materialCount, categoryNames, mapUrl, messages, jsonLd } = props;
   const t = useT(messages);
   const [main, ...others] = photos;
@@ -34,6 +38,7 @@ export function StoreDetailView(props: StoreDetailData) {
         <h1 className="mt-1 font-serif text-3xl font-semibold tracking-wide sm:text-4xl">{store.name}</h1>
         <p className="mt-3 text-lg text-muted">{store.summary}</p>
         <OpenBadge status={status} t={t} className="mt-4" />
+        {props.share}
       </header>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[1.5fr_1fr]">

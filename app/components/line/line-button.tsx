@@ -4,9 +4,17 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { cn } from "~/lib/cn";
 import { useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
+import type { LiffFeatures } from "./liff-features.client";
 
-/** What the LIFF chunk (app/lib/liff.client.ts) offers the buttons once it has initialised inside LINE. */
-export type LiffBridge = { login(method: "signin" | "signup" | "link"): void };
+/**
+ * What the LIFF chunk (app/lib/liff.client.ts) offers the page once it has initialised inside LINE: LIFF's
+ * login for the LINE buttons, and LINE's features (share, home-screen shortcut, send to a chat), whose chunk
+ * loads on the first call (the slots in line-app-slots.tsx).
+ */
+export type LiffBridge = {
+  login(method: "signin" | "signup" | "link"): void;
+  features(): Promise<LiffFeatures>;
+};
 declare global {
   interface Window {
     __hanLiff?: LiffBridge;

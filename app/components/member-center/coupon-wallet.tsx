@@ -1,4 +1,5 @@
 import { type KeyboardEvent, lazy, Suspense, useRef, useState } from "react";
+import { LiffCouponSend } from "~/components/line/line-app-slots";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { Ticket } from "./icons";
@@ -142,6 +143,15 @@ export function CouponWallet({
             code={groupCode(open.code)}
             dateLine={couponLine(open, t)}
             icon={<Ticket className="mx-auto mb-2 block size-6 text-brand-700" />}
+            action={
+              // Inside LINE, opened from a chat: send the coupon (never its code) to that chat.
+              <LiffCouponSend
+                id={open.id}
+                rewardName={open.rewardName}
+                validity={couponLine(open, t)}
+                className="mt-8 w-full max-w-xs"
+              />
+            }
             onClose={() => onOpenChange(null)}
           />
         </Suspense>

@@ -79,6 +79,7 @@ export function CouponFullScreen({
   code,
   dateLine,
   icon,
+  action,
   onClose,
 }: {
   t: Translate;
@@ -87,6 +88,8 @@ export function CouponFullScreen({
   code: string;
   dateLine: string;
   icon: ReactNode;
+  /** Under the coupon: inside LINE, "send to this chat" (renders nothing elsewhere). */
+  action?: ReactNode;
   onClose: () => void;
 }) {
   return (
@@ -119,6 +122,7 @@ export function CouponFullScreen({
         <p className="mt-2">
           <span className="text-sm text-muted">{dateLine}</span>
         </p>
+        {action}
       </>
     </Modal>
   );

@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { LiffCardShortcut } from "~/components/line/line-app-slots";
 import { ActivityList } from "~/components/member-center/activity-list";
 import { CouponWallet } from "~/components/member-center/coupon-wallet";
 import { Favourites } from "~/components/member-center/favourites";
@@ -42,6 +43,14 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
   const [openCoupon, setOpenCoupon] = useState<string | null>(null);
   const unused = d.coupons.filter((c) => c.state === "unused").length;
 
+  // A coupon's link (a coupon sent to a LINE chat, ADR 035) opens it full screen for its owner; an id that
+  // is not one of this member's available coupons is ignored. Once, after hydration.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the address the page was opened with
+  useEffect(() => {
+    const wanted = new URLSearchParams(window.location.search).get("coupon");
+    if (wanted && d.coupons.some((c) => c.id === wanted && c.state === "unused")) setOpenCoupon(wanted);
+  }, []);
+
   return (
     // CJK line breaking: `pretty` keeps a lone character off a line of its own (inherited by every
     // text below), `strict` keeps closing punctuation with the word before it.
@@ -79,6 +88,8 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
             tierLabel={t(`member.level.${d.tier}` as MessageKey)}
             initialToken={d.card}
           />
+          {/* Inside LINE only (nothing on the server): the card as a home-screen shortcut. */}
+          <LiffCardShortcut />
           <PointsAndTier d={d} t={t} locale={locale} />
         </div>
 
