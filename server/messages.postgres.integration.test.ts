@@ -1,0 +1,165 @@
+import type { Database } from "@platform/db/client";
+import type * as Schema from "@platform/db/schema";
+import { eq, inArray, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as Campaigns from "../app/domain/messages/campaigns.server";
+import type * as Delivery from "../app/domain/messages/delivery.server";
+import type * as Occasions from "../app/domain/messages/occasions.server";
+import type { StaffActor } from "../app/domain/staff/actor";
+import { type DevApps, startDevApps } from "./testing/dev-app";
+
+/**
+ * Messages to members over two instances on ONE PostgreSQL database (ADR 034): delivery passes run at once on
+ * both, over four campaigns to the same members — every message is sent once (no provider call twice for a row),
+ * nobody gets more than the weekly cap of two, and an occasion recorded by both instances at once is one row.
+ * PostgreSQL only (PGlite is one process and cannot race).
+ */
+
+let apps: DevApps;
+let db: Database;
+let schema: typeof Schema;
+let delivery: typeof Delivery;
+let campaigns: typeof Campaigns;
+let occasions: typeof Occasions;
+
+beforeAll(async () => {
+  apps = await startDevApps(2, { APP_ENV: "test", TEST_HOOKS_SECRET: "m".repeat(40) }, { label: "messages_race" });
+  for (const instance of apps.instances) await instance.running.dispatcher.stop();
+  const [first] = apps.instances;
+  if (!first) throw new Error("no app instance");
+  db = first.running.database.db;
+  const load = (file: string) => apps.vite.ssrLoadModule(file);
+  schema = (await load("/platform/db/schema/index.ts")) as typeof Schema;
+  delivery = (await load("/app/domain/messages/delivery.server.ts")) as typeof Delivery;
+  campaigns = (await load("/app/domain/messages/campaigns.server.ts")) as typeof Campaigns;
+  occasions = (await load("/app/domain/messages/occasions.server.ts")) as typeof Occasions;
+}, 240_000);
+
+afterAll(() => apps?.stop());
+
+const admin: StaffActor = {
+  userId: "race-admin",
+  role: "admin",
+  displayName: "管理員",
+  storeIds: [],
+  currentStoreId: null,
+  sessionId: "race",
+  secondFactorAt: new Date(),
+};
+const audit = {
+  actorType: "staff" as const,
+  userId: admin.userId,
+  role: "admin" as const,
+  storeId: null,
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
+
+describe("two instances delivering at once", () => {
+  it("sends every message once and caps marketing at two a week per member", async () => {
+    const city = "南投縣";
+    const base = apps.instances[0]?.base ?? "";
+    const memberIds: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await fetch(`${base}/__test/members`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-test-hooks-secret": "m".repeat(40) },
+        body: JSON.stringify({
+          phoneNumber: `+8869${String(50_000_000 + (process.pid % 1000) * 100 + i).slice(-8)}`,
+          city,
+          marketing: { sms: true },
+        }),
+      });
+      expect(res.status).toBe(200);
+      memberIds.push(((await res.json()) as { memberId: string }).memberId);
+    }
+    const at = new Date("2027-08-04T03:00:00Z"); // Wednesday 11:00 Taipei
+    for (let c = 0; c < 4; c++) {
+      const draft = await campaigns.createCampaign(
+        db,
+        admin,
+        {
+          name: `同時寄送 ${c}`,
+          audience: { city },
+          lineText: null,
+          smsText: `第 ${c} 則優惠`,
+          emailSubject: null,
+          emailBody: null,
+        },
+        audit,
+        at,
+      );
+      await campaigns.scheduleCampaign(db, admin, draft.id, draft.version, null, audit, { lineOn: true }, at);
+    }
+
+    // Every provider call, from both instances: a row sent twice would show its key twice.
+    const keys: string[] = [];
+    const depsOf = (i: number) => {
+      const deps = apps.instances[i % 2]?.running.delivery as Delivery.DeliveryDeps;
+      return {
+        ...deps,
+        batchSize: 40,
+        sms: {
+          name: deps.sms.name,
+          async send(sms: { to: string; text: string; idempotencyKey: string }) {
+            keys.push(sms.idempotencyKey);
+            return deps.sms.send(sms);
+          },
+        },
+      } as Delivery.DeliveryDeps;
+    };
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => delivery.deliverDue(depsOf(i), new Date(at.getTime() + 1000 + i))),
+    );
+    // And once more, to finish anything a pass released for the next one.
+    await Promise.all(
+      Array.from({ length: 2 }, (_, i) => delivery.deliverDue(depsOf(i), new Date(at.getTime() + 60_000))),
+    );
+
+    expect(new Set(keys).size).toBe(keys.length);
+    const rows = await db.select().from(schema.memberMessage).where(inArray(schema.memberMessage.memberId, memberIds));
+    expect(rows).toHaveLength(30 * 4);
+    for (const id of memberIds) {
+      const mine = rows.filter((r) => r.memberId === id).map((r) => r.status);
+      expect(
+        mine.filter((s) => s === "sent"),
+        id,
+      ).toHaveLength(2);
+      expect(
+        mine.filter((s) => s === "capped"),
+        id,
+      ).toHaveLength(2);
+    }
+    expect(keys).toHaveLength(30 * 2);
+    const counters = await db
+      .select()
+      .from(schema.rateLimitCounter)
+      .where(like(schema.rateLimitCounter.key, "marketing:%"));
+    const ours = counters.filter((c) => memberIds.some((id) => c.key === `marketing:${id}:week`));
+    expect(ours.map((c) => c.count)).toEqual(Array(30).fill(2));
+  });
+
+  it("an occasion recorded by both instances at once is one message", async () => {
+    const base = apps.instances[0]?.base ?? "";
+    const res = await fetch(`${base}/__test/members`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-hooks-secret": "m".repeat(40) },
+      body: JSON.stringify({ phoneNumber: `+8869${String(40_000_000 + (process.pid % 1000)).slice(-8)}` }),
+    });
+    const { memberId } = (await res.json()) as { memberId: string };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        occasions.recordOccasion(apps.instances[i % 2]?.running.database.db as Database, {
+          memberId,
+          occasion: "birthday:2027",
+          kind: "birthday",
+          data: { points: 200 },
+        }),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const rows = await db.select().from(schema.memberMessage).where(eq(schema.memberMessage.memberId, memberId));
+    expect(rows).toHaveLength(1);
+  });
+});
