@@ -8,6 +8,7 @@ import { type AppConfig, CLIENT_ADDRESS_HEADER, LOCAL_LINE_PATH, loadConfig } fr
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
 import { createLogger, type Logger } from "@platform/logger";
+import { createRequestGate } from "@platform/request-gate";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -148,7 +149,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     database.driver === "postgres" ? (await Promise.all([queue(), catalogue()]))[0] : await catalogue().then(queue);
   // Published catalogue changes empty every instance's render cache within seconds (ADR 027).
   const contentVersion = await watchContentVersion(database.db);
-  // Messages to members (ADR 034): this instance's share of the delivery, woken by the queue's notifications.
+  // Messages to members (ADR 034): this instance's share of the delivery, woken by the queue's notifications, and
+  // giving way to the requests this instance serves.
+  const requestGate = createRequestGate();
   const delivery: DeliveryDeps = {
     db: database.db,
     line: config.lineMessaging.mode === "disabled" ? null : createLineMessagingClient(config.lineMessaging),
@@ -157,6 +160,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     secret: config.secrets.session,
     publicBaseUrl: config.publicBaseUrl,
     logger,
+    pace: () => requestGate.whenIdle(),
   };
   const dispatcher = startDispatcher(delivery, { subscribe: (l) => cacheBus.subscribe(l), logger });
 
@@ -195,6 +199,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
+    // Requests first: the delivery of messages waits while this instance serves pages (platform/request-gate.ts).
+    // (Not the test hooks, nor the local LINE fake, which the delivery itself calls.)
+    if (!req.path.startsWith("/__")) {
+      requestGate.started();
+      res.once("close", () => requestGate.finished());
+    }
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

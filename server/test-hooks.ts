@@ -16,6 +16,7 @@ import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
+import { startDueCampaigns } from "../app/domain/messages/campaigns.server";
 import { type DeliveryDeps, deliverDue } from "../app/domain/messages/delivery.server";
 import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/messages/occasions.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
@@ -214,8 +215,15 @@ export function testHooks({
 
   // Messages to members (ADR 034): a delivery pass or the daily reminders at a pinned instant, and what a member got.
   router.post("/messages/deliver", async (req, res) => {
-    const { at } = z.object({ at: instant.optional() }).parse(req.body);
-    res.json(await deliverDue(delivery, at ?? new Date()));
+    const { at, only } = z.object({ at: instant.optional(), only: z.literal("start").optional() }).parse(req.body);
+    const now = at ?? new Date();
+    // `only: "start"`: the campaigns due are queued (their audience taken) and nothing is sent (the bench times it).
+    if (only === "start") {
+      const started = Date.now();
+      res.json({ started: await startDueCampaigns(db, now), ms: Date.now() - started });
+      return;
+    }
+    res.json(await deliverDue(delivery, now));
   });
 
   router.post("/messages/reminders", async (req, res) => {

@@ -80,6 +80,8 @@ export type DeliveryDeps = {
   concurrency?: number;
   /** Rows claimed at a time (default 500, a multicast's worth). */
   batchSize?: number;
+  /** Awaited before each provider call and each batch: the server lets the requests it is serving go first. */
+  pace?: () => Promise<void>;
 };
 
 export const MAX_ATTEMPTS = 8;
@@ -153,6 +155,7 @@ export async function deliverDue(deps: DeliveryDeps, now = new Date()): Promise<
     );
     // Let the member pages this instance serves go first between batches.
     await new Promise((resolve) => setImmediate(resolve));
+    await deps.pace?.();
   }
   return report;
 }
@@ -387,7 +390,7 @@ async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): 
       outcomes.push(await sendOne(deps, p, ctx, settingOf, campaigns));
     });
   }
-  await runPool(tasks, deps.concurrency ?? 4);
+  await runPool(tasks, deps.concurrency ?? 4, deps.pace);
   return outcomes;
 }
 
@@ -636,10 +639,15 @@ async function record(db: Database, outcomes: Outcome[], now: Date): Promise<voi
      where m.id = v.id`);
 }
 
-async function runPool(tasks: Array<() => Promise<void>>, concurrency: number): Promise<void> {
+async function runPool(
+  tasks: Array<() => Promise<void>>,
+  concurrency: number,
+  pace?: () => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
+      await pace?.();
       const task = tasks[next++] as () => Promise<void>;
       await task();
     }
