@@ -68,7 +68,7 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
   await page.setViewportSize({ width: 1280, height: 800 });
   await gotoAndCheck(page, "/admin");
   const nav = page.getByRole("navigation", { name: "後台導覽" });
-  await nav.getByRole("link", { name: "會員" }).click();
+  await nav.getByRole("link", { name: "會員", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/members$/);
   await expectAccessible(page);
   const search = page.getByRole("searchbox", { name: "搜尋會員" });
@@ -170,7 +170,10 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
     displayName: "張店長",
   });
   await gotoAndCheck(managerPage, "/admin");
-  await managerPage.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "會員" }).click();
+  await managerPage
+    .getByRole("navigation", { name: "後台導覽" })
+    .getByRole("link", { name: "會員", exact: true })
+    .click();
   await expect(managerPage).toHaveURL(/\/admin\/members$/);
   await expect(managerPage.getByRole("searchbox", { name: "搜尋會員" })).toBeVisible();
   await expect(managerPage.getByRole("link", { name: /下載 CSV/ })).toHaveCount(0);

@@ -96,12 +96,12 @@ test("on a phone the console is a top bar with a 選單 menu; every page fits 39
   await menuButton.click();
 
   // A tap on a link: the page changes, the menu closes, and the new page is the marked one.
-  await nav.getByRole("link", { name: "會員" }).click();
+  await nav.getByRole("link", { name: "會員", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/members$/);
   await expect(page.getByRole("heading", { level: 1, name: "會員" })).toBeVisible();
   await expect(nav).toBeHidden();
   await menuButton.click();
-  await expect(nav.getByRole("link", { name: "會員" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "會員", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(nav.getByRole("link", { name: "概覽" })).not.toHaveAttribute("aria-current", "page");
 
   // Every page an admin reaches from the menu, and the pages below them: no sideways scrolling, axe-clean.
@@ -120,6 +120,8 @@ test("on a phone the console is a top bar with a 選單 menu; every page fits 39
     `/admin/rewards/${rewardId}`,
     "/admin/staff/invite",
     `/admin/staff/${admin.userId}`,
+    "/admin/messages/campaigns/new",
+    "/admin/messages/automatic/points-expiring-30",
   ];
   for (const pathname of pages) {
     await gotoAndCheck(page, pathname);
@@ -143,7 +145,7 @@ test("on a phone the console is a top bar with a 選單 menu; every page fits 39
   await expect(menuButton).toBeHidden();
   await expect(nav).toBeVisible();
   await expect(nav.getByRole("list", { name: "管理" }).getByRole("link", { name: "稽核紀錄" })).toBeVisible();
-  await expect(nav.getByRole("link", { name: "會員" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "會員", exact: true })).toHaveAttribute("aria-current", "page");
   await expectNoSidewaysScroll(page, "a desktop");
   await shot(page, "console-shell-desktop", false);
 

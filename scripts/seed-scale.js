@@ -203,7 +203,7 @@ async function generate(now) {
                case when i % 100000 = 7 then 5 when u < 0.60 then 0 when u < 0.85 then 1 when u < 0.97 then 2
                     when u < 0.9995 then 3 else 4 end as class,
                random() as r,
-               case when random() < 0.85 then date '1955-01-01' + (random() * 365 * 50)::int end as birthday,
+               case when random() < 0.93 then date '1955-01-01' + (random() * 365 * 50)::int end as birthday,
                (array['陳','林','黃','張','李','王','吳','劉','蔡','楊','許','鄭','謝','郭','洪','曾','邱','廖','賴','周'])[1 + floor(random() * 20)::int]
                  || (array['雅','怡','家','建','志','淑','美','俊','宗','佳','欣','冠','承','宇','婷','偉'])[1 + floor(random() * 16)::int]
                  || (array['婷','君','豪','宏','華','玲','儀','廷','翰','瑜','芳','傑','萱','銘','慧','恩'])[1 + floor(random() * 16)::int]
@@ -308,7 +308,8 @@ async function generate(now) {
 
   // ── Redemptions in year Y take points from the lots earned in Y − 1 (the soonest expiring; Y − 2's lots have
   // expired by then), in the engine's order (expiry, then entry id): a share of those points, as NT$100 coupons
-  // (100 points) or NT$500 ones (450 points). Dormant members rarely redeem; the others 30–95 % of last year's points.
+  // (100 points; NT$500 ones cost 450, chosen by 5 %). 60 % of dormant members redeem nearly all of last year's welcome
+  // and birthday points (else they expire); the others redeem 60–98 % of them. (Tuned to ≈ 10 M ledger entries.)
   await step(
     "redemptions (staging)",
     `
@@ -327,9 +328,9 @@ async function generate(now) {
                        case when points * share >= cost0 then cost0 else 100 end as cost
                   from (
                     select my.member_id, my.year, my.points,
-                           case when m.class = 0 then (case when random() < 0.35 then 0.99 else 0 end)
-                                else 0.5 + random() * 0.48 end as share,
-                           case when random() < 0.2 then 450 else 100 end as cost0
+                           case when m.class = 0 then (case when random() < 0.6 then 0.99 else 0 end)
+                                else 0.6 + random() * 0.38 end as share,
+                           case when random() < 0.05 then 450 else 100 end as cost0
                       from (select member_id, year, sum(amount)::int as points from sl
                              where year < ${TAIPEI_YEAR(nowSql)} group by 1, 2) my
                       join sm m on m.id = my.member_id) a) b) plan
