@@ -160,7 +160,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     secret: config.secrets.session,
     publicBaseUrl: config.publicBaseUrl,
     logger,
-    pace: () => requestGate.whenIdle(),
+    // While pages are being served, a batch is followed by a rest eight times its length (it used the database
+    // and the other core too): a 100,000-member campaign then takes about five minutes instead of half of one,
+    // and member pages stay within 10 % of their speed (bench:messages).
+    pace: async (workMs = 0) => {
+      if (workMs > 0 && requestGate.busyWithin(1000))
+        await new Promise((r) => setTimeout(r, Math.min(workMs * 8, 3000)));
+      await requestGate.whenIdle();
+    },
   };
   const dispatcher = startDispatcher(delivery, { subscribe: (l) => cacheBus.subscribe(l), logger });
 

@@ -215,7 +215,9 @@ export function testHooks({
 
   // Messages to members (ADR 034): a delivery pass or the daily reminders at a pinned instant, and what a member got.
   router.post("/messages/deliver", async (req, res) => {
-    const { at, only } = z.object({ at: instant.optional(), only: z.literal("start").optional() }).parse(req.body);
+    const { at, only, batches } = z
+      .object({ at: instant.optional(), only: z.literal("start").optional(), batches: z.number().int().min(1).optional() })
+      .parse(req.body);
     const now = at ?? new Date();
     // `only: "start"`: the campaigns due are queued (their audience taken) and nothing is sent (the bench times it).
     if (only === "start") {
@@ -223,7 +225,8 @@ export function testHooks({
       res.json({ started: await startDueCampaigns(db, now), ms: Date.now() - started });
       return;
     }
-    res.json(await deliverDue(delivery, now));
+    // `batches`: at most that many claims (the bench interleaves delivery with page load).
+    res.json(await deliverDue(delivery, now, { maxBatches: batches }));
   });
 
   router.post("/messages/reminders", async (req, res) => {

@@ -80,8 +80,11 @@ export type DeliveryDeps = {
   concurrency?: number;
   /** Rows claimed at a time (default 500, a multicast's worth). */
   batchSize?: number;
-  /** Awaited before each provider call and each batch: the server lets the requests it is serving go first. */
-  pace?: () => Promise<void>;
+  /**
+   * Awaited before each provider call and after each batch (with the batch's duration): the server lets the
+   * requests it is serving go first, and while it serves pages spreads the batches out.
+   */
+  pace?: (workMs?: number) => Promise<void>;
 };
 
 export const MAX_ATTEMPTS = 8;
@@ -130,14 +133,21 @@ type Outcome =
 export type DeliveryReport = { claimed: number; sent: number; retried: number; skipped: number };
 
 /** Claims and sends every message due at `now`, batch after batch, until none is left. */
-export async function deliverDue(deps: DeliveryDeps, now = new Date()): Promise<DeliveryReport> {
+export async function deliverDue(
+  deps: DeliveryDeps,
+  now = new Date(),
+  options: { maxBatches?: number } = {},
+): Promise<DeliveryReport> {
   const report: DeliveryReport = { claimed: 0, sent: 0, retried: 0, skipped: 0 };
+  let batches = 0;
   const claimer = randomUUID();
   // Campaigns whose time has come queue their audience first (one instance each).
   await startDueCampaigns(deps.db, now);
   const quiet = inQuietHours(now);
   if (quiet) await holdMarketing(deps.db, now);
   for (;;) {
+    if (options.maxBatches !== undefined && batches++ >= options.maxBatches) break;
+    const batchStarted = performance.now();
     const rows = await claim(deps.db, claimer, now, quiet, deps.batchSize ?? 500);
     if (rows.length === 0) break;
     report.claimed += rows.length;
@@ -155,7 +165,7 @@ export async function deliverDue(deps: DeliveryDeps, now = new Date()): Promise<
     );
     // Let the member pages this instance serves go first between batches.
     await new Promise((resolve) => setImmediate(resolve));
-    await deps.pace?.();
+    await deps.pace?.(performance.now() - batchStarted);
   }
   return report;
 }
@@ -642,12 +652,12 @@ async function record(db: Database, outcomes: Outcome[], now: Date): Promise<voi
 async function runPool(
   tasks: Array<() => Promise<void>>,
   concurrency: number,
-  pace?: () => Promise<void>,
+  pace?: (workMs?: number) => Promise<void>,
 ): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
-      await pace?.();
+      await pace?.(0);
       const task = tasks[next++] as () => Promise<void>;
       await task();
     }
