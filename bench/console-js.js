@@ -43,8 +43,12 @@ const ADMIN_PAGES = [
   "/admin/audit",
   "/admin/approvals",
   "/admin/settings",
+  "/admin/messages",
+  "/admin/messages/campaigns/new",
+  "/admin/messages/automatic/welcome",
 ];
-const CLERK_PAGES = ["/admin/counter", "/admin/store"];
+// (`/admin/store` is the store switch's action: its GET sends the clerk to the console home.)
+const CLERK_PAGES = ["/admin/counter", "/admin/counter/refund", "/admin/counter/coupon"];
 
 /** The first detail link of a list page (`/admin/stores` → `/admin/stores/banqiao`). */
 async function firstDetail(url, list, cookie) {

@@ -610,6 +610,12 @@ async function benchLighthouse(ours) {
       // retried, up to twice as many attempts as runs wanted.
       for (let attempt = 0; runs.length < config.lighthouseRuns && attempt < config.lighthouseRuns * 2; attempt++) {
         const lhr = await lighthouseRun(url, logged ? member.headers : undefined);
+        // BENCH_LIGHTHOUSE_DUMP=dir: every run's report, to see what an audit found.
+        if (process.env.BENCH_LIGHTHOUSE_DUMP) {
+          mkdirSync(process.env.BENCH_LIGHTHOUSE_DUMP, { recursive: true });
+          const file = `${page.replace(/[^a-z0-9]+/gi, "_")}-${attempt}.json`;
+          writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DUMP, file), JSON.stringify(lhr));
+        }
         if (lhr.runtimeError) errors.push(lhr.runtimeError.code);
         else runs.push(lhr);
       }

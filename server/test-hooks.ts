@@ -216,7 +216,11 @@ export function testHooks({
   // Messages to members (ADR 034): a delivery pass or the daily reminders at a pinned instant, and what a member got.
   router.post("/messages/deliver", async (req, res) => {
     const { at, only, batches } = z
-      .object({ at: instant.optional(), only: z.literal("start").optional(), batches: z.number().int().min(1).optional() })
+      .object({
+        at: instant.optional(),
+        only: z.literal("start").optional(),
+        batches: z.number().int().min(1).optional(),
+      })
       .parse(req.body);
     const now = at ?? new Date();
     // `only: "start"`: the campaigns due are queued (their audience taken) and nothing is sent (the bench times it).

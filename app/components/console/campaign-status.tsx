@@ -1,4 +1,4 @@
-import type { CampaignStatus } from "@platform/db/schema/member-messages";
+import type { CampaignStatus } from "@platform/db/schema/member-message-kinds";
 import type { MessageKey } from "~/lib/i18n";
 import { useConsoleT } from "./use-console-t";
 

@@ -1,5 +1,5 @@
-import { TIERS } from "@platform/db/schema/loyalty";
-import type { CampaignAudience } from "@platform/db/schema/member-messages";
+import type { CampaignAudience } from "@platform/db/schema/member-message-kinds";
+import { TIER_ORDER as TIERS } from "../loyalty/tier-names";
 import { TAIWAN_CITIES } from "../members/address";
 
 const TAIWAN_CITY_NAMES = TAIWAN_CITIES.map((c) => c.name);

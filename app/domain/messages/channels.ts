@@ -1,4 +1,4 @@
-import type { MessageChannel } from "@platform/db/schema/member-messages";
+import type { MessageChannel } from "@platform/db/schema/member-message-kinds";
 import { fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
 
 /**

@@ -1,4 +1,4 @@
-import type { AutomaticKind, MessageChannel } from "@platform/db/schema/member-messages";
+import type { AutomaticKind, MessageChannel } from "@platform/db/schema/member-message-kinds";
 import type { Locale } from "~/lib/i18n";
 
 /**

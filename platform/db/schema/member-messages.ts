@@ -1,47 +1,21 @@
+import {
+  AUTOMATIC_KINDS,
+  CAMPAIGN_STATUSES,
+  type CampaignAudience,
+  MESSAGE_CHANNELS,
+  MESSAGE_STATUSES,
+} from "@platform/db/schema/member-message-kinds";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export * from "@platform/db/schema/member-message-kinds";
 
 /**
  * Messages to members (issue 16, PRODUCT.md §11, docs/decisions/034-member-messages.md): the automatic
  * messages' settings, the campaigns, and one row per member and occasion — the record of what was (or was not)
  * sent, by which channel, and why.
  */
-
-export const AUTOMATIC_KINDS = [
-  "welcome",
-  "tier-up",
-  "points-expiring-30",
-  "points-expiring-7",
-  "coupon-expiring",
-  "birthday",
-  "receipt",
-] as const;
-export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
-
-export const MESSAGE_CHANNELS = ["line", "sms", "email"] as const;
-export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
-
-/**
- * What became of one member's message. `queued`: waiting for its time; `held`: marketing waiting out the quiet
- * hours (21:00–09:00 Taipei); `sending`: claimed by a delivery job (a retry sends again with the same retry
- * key); `sent`; `failed` (the provider refused for good, or retries ran out); `unreachable` (no channel can
- * reach the member); `opted-out` (marketing the member refused, also when they refused after it was queued);
- * `capped` (the weekly marketing limit); `cancelled` (the automatic message was switched off, or the campaign
- * cancelled, before it went out).
- */
-export const MESSAGE_STATUSES = [
-  "queued",
-  "held",
-  "sending",
-  "sent",
-  "failed",
-  "unreachable",
-  "opted-out",
-  "capped",
-  "cancelled",
-] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** One automatic message: on or off, its text in both languages, the channels it may use. */
 export const automaticMessage = pgTable("automatic_message", {
@@ -57,23 +31,6 @@ export const automaticMessage = pgTable("automatic_message", {
   updatedBy: text("updated_by"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
-
-export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "sent", "cancelled"] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-
-/** The audience of a campaign: the member filters (messages/audience.ts), stored as the admin chose them. */
-export type CampaignAudience = {
-  tiers?: string[];
-  city?: string | null;
-  /** A purchase within the last N days (positive) or none for N days (negative); null = either. */
-  lastPurchaseDays?: number | null;
-  balanceMin?: number | null;
-  balanceMax?: number | null;
-  /** 1–12: birthday in that month. */
-  birthdayMonth?: number | null;
-  /** Only members this channel can reach (linked and following for LINE). */
-  reachable?: "line" | "sms" | "email" | null;
-};
 
 /** A marketing message to an audience, composed in the console (admins). */
 export const campaign = pgTable(

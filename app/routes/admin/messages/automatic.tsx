@@ -4,7 +4,7 @@ import {
   type AutomaticKind,
   MESSAGE_CHANNELS,
   type MessageChannel,
-} from "@platform/db/schema/member-messages";
+} from "@platform/db/schema/member-message-kinds";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";

@@ -1,6 +1,5 @@
 import { BRAND_NAME } from "@platform/constants";
-import { TIERS } from "@platform/db/schema/loyalty";
-import type { CampaignAudience, CampaignStatus } from "@platform/db/schema/member-messages";
+import type { CampaignAudience, CampaignStatus } from "@platform/db/schema/member-message-kinds";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
@@ -12,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field, TextareaField } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
+import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { TAIWAN_CITIES } from "~/domain/members/address";
 import { audienceParams, LAST_PURCHASE_CHOICES } from "~/domain/messages/audience";
 import {

@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-messages";
+import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-message-kinds";
 import { Form, Link } from "react-router";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { FilterSelect } from "~/components/console/filter-fields";

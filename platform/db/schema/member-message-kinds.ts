@@ -1,0 +1,55 @@
+/**
+ * The fixed lists of messages to members (ADR 034), without the tables: pages import these, and a page that
+ * imported the table definitions would ship Drizzle's column builders to the browser.
+ */
+export const AUTOMATIC_KINDS = [
+  "welcome",
+  "tier-up",
+  "points-expiring-30",
+  "points-expiring-7",
+  "coupon-expiring",
+  "birthday",
+  "receipt",
+] as const;
+export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
+
+export const MESSAGE_CHANNELS = ["line", "sms", "email"] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/**
+ * What became of one member's message. `queued`: waiting for its time; `held`: marketing waiting out the quiet
+ * hours (21:00–09:00 Taipei); `sending`: claimed by a delivery pass (a retry sends again with the same retry key);
+ * `sent`; `failed` (the provider refused for good, or retries ran out); `unreachable` (no channel can reach the
+ * member); `opted-out` (marketing the member refused, also when they refused after it was queued); `capped` (the
+ * weekly marketing limit); `cancelled` (the automatic message was switched off, or the campaign cancelled, before
+ * it went out).
+ */
+export const MESSAGE_STATUSES = [
+  "queued",
+  "held",
+  "sending",
+  "sent",
+  "failed",
+  "unreachable",
+  "opted-out",
+  "capped",
+  "cancelled",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "sent", "cancelled"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** The audience of a campaign: the member filters (messages/audience.ts), stored as the admin chose them. */
+export type CampaignAudience = {
+  tiers?: string[];
+  city?: string | null;
+  /** A purchase within the last N days (positive) or none for N days (negative); null = either. */
+  lastPurchaseDays?: number | null;
+  balanceMin?: number | null;
+  balanceMax?: number | null;
+  /** 1–12: birthday in that month. */
+  birthdayMonth?: number | null;
+  /** Only members this channel can reach (linked and following for LINE). */
+  reachable?: "line" | "sms" | "email" | null;
+};
