@@ -20,16 +20,15 @@
 //     anything; paired rounds, because a busy machine drifts).
 //
 // Prints a table and writes bench/results/messages.json. Exit code 1 only when the bench itself broke.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { freePort, processCpuMs } from "./process.js";
+import { processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -55,7 +54,6 @@ const GOAL_DELIVER_S = 300;
 const GOAL_SLOWDOWN = 1.1;
 
 const log = (...args) => console.error("[bench:messages]", ...args);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const dbUrl = (name) => {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -71,39 +69,17 @@ async function admin(statement) {
   }
 }
 
-async function startApp(databaseUrl) {
-  if (!existsSync(path.join(root, "build", "server", "index.js"))) throw new Error("build/ is missing: npm run build");
-  const port = await freePort();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-messages-"));
-  const fd = openSync(path.join(tmp, "server.log"), "w");
-  const child = spawn(process.execPath, [path.join(root, "server.js")], {
-    cwd: root,
+function startApp(databaseUrl) {
+  return startBuiltServer({
+    label: "messages",
+    readyMs: 120_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       APP_ENV: "test",
       TEST_HOOKS_SECRET: HOOKS_SECRET,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: tmp,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info",
     },
-    stdio: ["ignore", fd, fd],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { url, child, tmp };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill("SIGTERM");
-  throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
 }
 
 /** The members, in SQL: users, members, accounts (silver), LINE links and friendships. */

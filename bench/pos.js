@@ -14,8 +14,8 @@
 //     per-round ratios; the p99 is the median of the rounds' p99. Every answer must be 201 or the bench fails.
 //
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
-import { freePort, processCpuMs } from "./process.js";
+import { processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -51,7 +51,6 @@ const dbUrl = (name) => {
   return url.toString();
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...args) => console.error("[bench:pos]", ...args);
 
 async function admin(sql) {
@@ -87,40 +86,13 @@ function runPgbench() {
   return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
 }
 
-async function startApp(databaseUrl) {
-  if (!existsSync(path.join(root, "build", "server", "index.js"))) throw new Error("build/ is missing: npm run build");
-  const port = await freePort();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-pos-"));
-  const fd = openSync(path.join(tmp, "server.log"), "w");
+function startApp(databaseUrl) {
   // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to see where the app's time goes.
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      APP_ENV: "development",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: tmp,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info",
-    },
-    stdio: ["ignore", fd, fd],
+  return startBuiltServer({
+    label: "pos",
+    nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : [],
+    env: { APP_ENV: "development", DATABASE_URL: databaseUrl, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "info" },
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { url, child, tmp };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill("SIGTERM");
-  throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
 }
 
 function runPurchases(url, data, round, seconds = DURATION) {

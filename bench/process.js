@@ -1,7 +1,10 @@
 // Process helpers shared by the benches: a free port for a server, and a process's CPU time from /proc.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import process from "node:process";
 
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
 
@@ -26,4 +29,35 @@ export function processCpuMs(pid) {
   } catch {
     return null;
   }
+}
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/**
+ * `node server.js` from build/ (production mode) on a free port with a temporary DATA_DIR and the given settings,
+ * until /readyz answers 200: `{ url, child, tmp }` (its log in `tmp/server.log`). `nodeArgs`, e.g. `--cpu-prof`.
+ */
+export async function startBuiltServer({ label, env, nodeArgs = [], readyMs = 60_000 }) {
+  if (!existsSync(path.join(root, "build", "server", "index.js"))) throw new Error("build/ is missing: npm run build");
+  const port = await freePort();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
+  const fd = openSync(path.join(tmp, "server.log"), "w");
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.js")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: tmp, ...env },
+    stdio: ["ignore", fd, fd],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { url, child, tmp };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
 }

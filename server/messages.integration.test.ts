@@ -1,4 +1,3 @@
-import net from "node:net";
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
 import { and, eq } from "drizzle-orm";
@@ -11,9 +10,9 @@ import type * as Delivery from "../app/domain/messages/delivery.server";
 import type * as Occasions from "../app/domain/messages/occasions.server";
 import type * as Settings from "../app/domain/messages/settings.server";
 import type * as Unsubscribe from "../app/domain/messages/unsubscribe.server";
-import type { StaffActor } from "../app/domain/staff/actor";
+import { testAdminActor } from "../app/domain/staff/testing.server";
 import { testUserId } from "./line/local-provider";
-import { type DevApp, startDevApp } from "./testing/dev-app";
+import { type DevApp, freePort, startDevApp } from "./testing/dev-app";
 
 /**
  * Messages to members (issue 16, ADR 034) on one app with its local LINE Messaging fake, the SMS and e-mail
@@ -36,17 +35,6 @@ let unsubscribe: typeof Unsubscribe;
 let points: typeof LoyaltyPoints;
 let purchases: typeof LoyaltyPurchases;
 let profile: typeof ProfileUpdate;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();
@@ -144,24 +132,7 @@ async function outboxTo(recipient: string) {
   return db.select().from(schema.messageOutbox).where(eq(schema.messageOutbox.recipient, recipient));
 }
 
-const admin: StaffActor = {
-  userId: "messages-test-admin",
-  role: "admin",
-  displayName: "訊息管理員",
-  storeIds: [],
-  currentStoreId: null,
-  sessionId: "messages-test-session",
-  secondFactorAt: new Date(),
-};
-const audit = {
-  actorType: "staff" as const,
-  userId: admin.userId,
-  role: "admin" as const,
-  storeId: null,
-  ip: null,
-  userAgent: null,
-  requestId: null,
-};
+const { actor: admin, audit } = testAdminActor("messages-test-admin");
 
 describe("automatic messages", () => {
   it("a purchase sends its receipt by LINE to a member who follows the account, once, with a Flex card", async () => {

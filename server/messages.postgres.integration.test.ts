@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as Campaigns from "../app/domain/messages/campaigns.server";
 import type * as Delivery from "../app/domain/messages/delivery.server";
 import type * as Occasions from "../app/domain/messages/occasions.server";
-import type { StaffActor } from "../app/domain/staff/actor";
+import { testAdminActor } from "../app/domain/staff/testing.server";
 import { type DevApps, startDevApps } from "./testing/dev-app";
 
 /**
@@ -37,24 +37,7 @@ beforeAll(async () => {
 
 afterAll(() => apps?.stop());
 
-const admin: StaffActor = {
-  userId: "race-admin",
-  role: "admin",
-  displayName: "管理員",
-  storeIds: [],
-  currentStoreId: null,
-  sessionId: "race",
-  secondFactorAt: new Date(),
-};
-const audit = {
-  actorType: "staff" as const,
-  userId: admin.userId,
-  role: "admin" as const,
-  storeId: null,
-  ip: null,
-  userAgent: null,
-  requestId: null,
-};
+const { actor: admin, audit } = testAdminActor("race-admin");
 
 describe("two instances delivering at once", () => {
   it("sends every message once and caps marketing at two a week per member", async () => {

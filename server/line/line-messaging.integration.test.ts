@@ -1,12 +1,11 @@
 import { createHmac, randomUUID } from "node:crypto";
-import net from "node:net";
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as LineModule from "../../app/domain/line/line.server";
 import type * as MessagingModule from "../../app/domain/line/messaging.server";
 import type * as WebhookModule from "../../app/domain/line/webhook.server";
-import { type DevApp, startDevApp } from "../testing/dev-app";
+import { type DevApp, freePort, startDevApp } from "../testing/dev-app";
 import { PRESET_USERS, testUserId } from "./local-provider";
 
 /**
@@ -23,17 +22,6 @@ let messaging: typeof MessagingModule;
 let webhook: typeof WebhookModule;
 let line: typeof LineModule;
 let secret: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

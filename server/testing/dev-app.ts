@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +58,18 @@ export type DevServer = {
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A port nothing listens on now (for an app whose own address must be known before it starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 export function tempDir(label: string): string {
   return mkdtempSync(path.join(tmpdir(), `${label}-`));

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { authUser, staffAccount, staffSession, staffStore, staffTotp } from "@platform/db/schema";
+import type { AuditContext } from "../audit/audit.server";
 import type { StaffActor } from "./actor";
 import type { StaffRole } from "./permissions";
 import { encryptSecret, newToken, tokenHash } from "./secrets.server";
@@ -93,5 +94,21 @@ export async function createTestStaff(
       sessionId,
       secondFactorAt,
     },
+  };
+}
+
+/** An admin acting in domain calls of tests (no account behind it), and the audit "who" of its actions. */
+export function testAdminActor(userId = "test-admin"): { actor: StaffActor; audit: AuditContext } {
+  return {
+    actor: {
+      userId,
+      role: "admin",
+      displayName: "測試管理員",
+      storeIds: [],
+      currentStoreId: null,
+      sessionId: `${userId}-session`,
+      secondFactorAt: new Date(),
+    },
+    audit: { actorType: "staff", userId, role: "admin", storeId: null, ip: null, userAgent: null, requestId: null },
   };
 }
