@@ -48,6 +48,14 @@ export function TimeChart({
               // point uPlot widens the range by 1,000 days, which put a lone month at the left edge.)
               range: (): [number, number] => [(xs[0] ?? 0) - half, (xs[xs.length - 1] ?? 0) + half],
             },
+            // From zero: a bar that starts above the axis's bottom says the wrong size (a day of NT$3,500 looked
+            // like nothing beside NT$12,000 when uPlot started the axis near the smallest value).
+            y: {
+              range: (_u: unknown, min: number | null, max: number | null): [number, number] => [
+                Math.min(0, min ?? 0),
+                (max ?? 0) > 0 ? (max as number) * 1.08 : 1,
+              ],
+            },
           },
           axes: [
             {
