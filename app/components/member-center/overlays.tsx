@@ -116,7 +116,10 @@ export function CouponFullScreen({
           className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
         />
         <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
-        <p className="max-w-[20rem] text-center font-mono text-lg font-semibold tracking-wider text-balance" data-testid="coupon-code">
+        <p
+          className="max-w-[20rem] text-center font-mono text-lg font-semibold tracking-wider text-balance"
+          data-testid="coupon-code"
+        >
           {code}
         </p>
         <p className="mt-2">
