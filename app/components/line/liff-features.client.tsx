@@ -35,6 +35,14 @@ function useLiffT() {
   return useT(CATALOGS[useLocale()]);
 }
 
+/** What a button says when LINE answers: success in a positive toast, a failure in words; a cancel says nothing. */
+function toastOutcome(t: ReturnType<typeof useLiffT>, doneKey: Parameters<ReturnType<typeof useLiffT>>[0]) {
+  return (outcome: LiffOutcome) => {
+    if (outcome.status === "done") showClientToast("success", t(doneKey));
+    if (outcome.status === "failed") showClientToast("error", t(outcome.failure.key, outcome.failure.values));
+  };
+}
+
 // Lucide's share-2, house-plus and send (ISC licence), as the other icons are drawn (ui/icons.tsx).
 const ShareIcon = svg(
   "M15 5a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M3 12a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M15 19a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M8.59 13.51l6.83 3.98M15.41 6.51l-6.82 3.98",
@@ -129,11 +137,8 @@ function ShareButton({ kind, name, detail, image, path, className }: SharedPageP
           altText: t("liff.share.altText", { name }),
         }),
       ]),
-    (outcome) => {
-      // A cancelled picker is the member's choice: nothing to say.
-      if (outcome.status === "done") showClientToast("success", t("liff.share.done"));
-      if (outcome.status === "failed") showClientToast("error", t(outcome.failure.key, outcome.failure.values));
-    },
+    // A cancelled picker is the member's choice: nothing to say.
+    toastOutcome(t, "liff.share.done"),
   );
   if (!offered) return null;
   return (
@@ -156,10 +161,7 @@ function CardShortcutButton({ className }: { className?: string }) {
   const [offered] = useState(canAddShortcut);
   const { busy, start } = useAttempt(
     () => addShortcut(links["member-center"]()),
-    (outcome) => {
-      if (outcome.status === "done") showClientToast("success", t("liff.shortcut.done"));
-      if (outcome.status === "failed") showClientToast("error", t(outcome.failure.key, outcome.failure.values));
-    },
+    toastOutcome(t, "liff.shortcut.done"),
   );
   if (!offered) return null;
   return (

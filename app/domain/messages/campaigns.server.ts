@@ -193,6 +193,15 @@ function audited(c: CampaignInput | CampaignRow) {
   };
 }
 
+/** The draft, locked for this transaction, as the admin saw it: refused when gone, sent, or saved since. */
+async function lockDraft(t: Database, id: string, version: number): Promise<CampaignRow> {
+  const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
+  if (!before) throw new CampaignError("not_found");
+  if (before.status !== "draft") throw new CampaignError("not_draft", before);
+  if (before.version !== version) throw new CampaignError("conflict", before);
+  return before;
+}
+
 export async function createCampaign(
   db: Database,
   actor: StaffActor,
@@ -230,10 +239,7 @@ export async function updateCampaign(
   requirePermission(actor, "messages.manage");
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
-    if (!before) throw new CampaignError("not_found");
-    if (before.status !== "draft") throw new CampaignError("not_draft", before);
-    if (before.version !== version) throw new CampaignError("conflict", before);
+    const before = await lockDraft(t, id, version);
     const [row] = await t
       .update(campaign)
       .set({ ...input, version: sql`${campaign.version} + 1`, updatedAt: now })
@@ -275,10 +281,7 @@ export async function scheduleCampaign(
   if (when && inQuietHours(when)) throw new CampaignError("quiet_hours");
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
-    if (!before) throw new CampaignError("not_found");
-    if (before.status !== "draft") throw new CampaignError("not_draft", before);
-    if (before.version !== version) throw new CampaignError("conflict", before);
+    const before = await lockDraft(t, id, version);
     if (campaignChannels(before).length === 0) throw new CampaignError("no_channel", before);
     const count = await countAudience(t, before.audience, before, options.lineOn, now);
     if (count.total === 0) throw new CampaignError("empty_audience", before);

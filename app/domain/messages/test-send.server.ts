@@ -55,7 +55,7 @@ export async function testSendCampaign(
     });
     result.email = me.email;
   }
-  await (deps.db as Database).transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await recordAudit(
       tx as unknown as Database,
       {
