@@ -47,8 +47,13 @@ test("a member links LINE and adds the Official Account; a purchase at the count
   const created = await createMember(page.request, { phoneNumber: phone.e164, name: "陳冠宇" });
   await loginByCookie(page.request, page.context(), base, created.userId);
 
-  // From the member center: 帳號連結 → 連結 LINE; the provider's consent screen adds the Official Account.
-  await gotoAndCheck(page, "/member-center/linked-logins");
+  // From the member center: 登入方式 → 連結 LINE; the provider's consent screen adds the Official Account.
+  await gotoAndCheck(page, "/member-center");
+  await page
+    .getByTestId("settings")
+    .getByRole("link", { name: /登入方式/ })
+    .click();
+  await expect(page).toHaveURL(/\/member-center\/linked-logins$/);
   await waitForHydration(page);
   await page.getByRole("button", { name: "連結 LINE" }).click();
   await expect(page).toHaveURL(/\/__line\/oauth2\/v2\.1\/authorize\?/);
@@ -58,8 +63,13 @@ test("a member links LINE and adds the Official Account; a purchase at the count
   await expect(page.getByRole("checkbox", { name: /加入「漢生活」官方帳號好友/ })).toBeChecked();
   await page.getByRole("button", { name: "同意並登入" }).click();
   await expect(page.getByText("已連結 LINE 帳號")).toBeVisible();
-  // The privacy page says notices now come by LINE.
-  await gotoAndCheck(page, "/member-center/privacy");
+  // The privacy page (from the member center's settings) says notices now come by LINE.
+  await gotoAndCheck(page, "/member-center");
+  await page
+    .getByTestId("settings")
+    .getByRole("link", { name: /隱私與個人資料/ })
+    .click();
+  await expect(page).toHaveURL(/\/member-center\/privacy$/);
   await expect(page.getByTestId("line-reach")).toHaveText("已加入漢生活 LINE 官方帳號，通知會優先以 LINE 寄送。");
   await expectAccessible(page);
 
@@ -201,6 +211,14 @@ test("an admin sends a campaign to silver members in Taipei at night: held until
   );
   const oneClick = /^<(.+)>$/.exec(header)?.[1] ?? "";
   expect(oneClick).toMatch(/\/unsubscribe\/[\w.-]+$/);
+  // The same address is the e-mail's visible link: opened in a browser it only asks (link scanners open it too).
+  const visit = await page.context().newPage();
+  await visit.setViewportSize({ width: 390, height: 844 });
+  await gotoAndCheck(visit, new URL(oneClick).pathname);
+  await expect(visit.getByRole("heading", { level: 1, name: "取消訂閱優惠訊息" })).toBeVisible();
+  await expect(visit.getByRole("button", { name: "確認取消訂閱" })).toBeVisible();
+  await shoot(visit, "messages-unsubscribe-phone");
+  await visit.close();
   // Her mail provider's one-click POST (RFC 8058): no session, no confirmation page.
   const unsubscribed = await request.post(oneClick, {
     form: { "List-Unsubscribe": "One-Click" },
@@ -308,7 +326,9 @@ test("an admin sends a campaign to silver members in Taipei at night: held until
 test("an admin edits an automatic message and sees its LINE card as members will", async ({ page, baseURL }) => {
   await loginStaffByCookie(page.request, page.context(), baseURL ?? "", { role: "admin", displayName: "王總監" });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await gotoAndCheck(page, "/admin/messages");
+  await gotoAndCheck(page, "/admin");
+  await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "會員訊息" }).click();
+  await expect(page).toHaveURL(/\/admin\/messages$/);
   await page.getByRole("link", { name: "編輯：點數到期前 30 天" }).click();
   await waitForHydration(page);
   const zh = page.getByLabel("訊息內容（中文）");
