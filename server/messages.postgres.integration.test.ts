@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as Campaigns from "../app/domain/messages/campaigns.server";
 import type * as Delivery from "../app/domain/messages/delivery.server";
 import type * as Occasions from "../app/domain/messages/occasions.server";
+import type * as Unsubscribe from "../app/domain/messages/unsubscribe.server";
+import type * as StaffTesting from "../app/domain/staff/testing.server";
 import { testAdminActor } from "../app/domain/staff/testing.server";
 import { type DevApps, startDevApps } from "./testing/dev-app";
 
@@ -21,6 +23,8 @@ let schema: typeof Schema;
 let delivery: typeof Delivery;
 let campaigns: typeof Campaigns;
 let occasions: typeof Occasions;
+let unsubscribe: typeof Unsubscribe;
+let staffTesting: typeof StaffTesting;
 
 beforeAll(async () => {
   apps = await startDevApps(2, { APP_ENV: "test", TEST_HOOKS_SECRET: "m".repeat(40) }, { label: "messages_race" });
@@ -33,6 +37,8 @@ beforeAll(async () => {
   delivery = (await load("/app/domain/messages/delivery.server.ts")) as typeof Delivery;
   campaigns = (await load("/app/domain/messages/campaigns.server.ts")) as typeof Campaigns;
   occasions = (await load("/app/domain/messages/occasions.server.ts")) as typeof Occasions;
+  unsubscribe = (await load("/app/domain/messages/unsubscribe.server.ts")) as typeof Unsubscribe;
+  staffTesting = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTesting;
 }, 240_000);
 
 afterAll(() => apps?.stop());
@@ -144,5 +150,96 @@ describe("two instances delivering at once", () => {
     expect(results.filter(Boolean)).toHaveLength(1);
     const rows = await db.select().from(schema.memberMessage).where(eq(schema.memberMessage.memberId, memberId));
     expect(rows).toHaveLength(1);
+  });
+
+  /** The same form posted 20 times at once, alternating between the two instances. */
+  function postAll(pathname: string, body: string, headers: Record<string, string>, count = 20) {
+    return Promise.all(
+      Array.from({ length: count }, (_, i) => {
+        const base = apps.instances[i % 2]?.base ?? "";
+        return fetch(`${base}${pathname}`, {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...headers },
+          redirect: "manual",
+        });
+      }),
+    );
+  }
+
+  async function audits(action: string, targetId: string) {
+    const rows = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, action));
+    return rows.filter((r) => r.targetId === targetId).length;
+  }
+
+  it("twenty simultaneous sends of one draft send it once; twenty saves of one automatic message save one", async () => {
+    const secret = apps.instances[0]?.running.config.secrets.session as string;
+    const staff = await staffTesting.createTestStaff(db, secret, { role: "admin" });
+    const cookie = `han_console=${staff.token}`;
+    const base = apps.instances[0]?.base ?? "";
+    await fetch(`${base}/__test/members`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-hooks-secret": "m".repeat(40) },
+      body: JSON.stringify({
+        phoneNumber: `+8869${String(30_000_000 + (process.pid % 1000)).slice(-8)}`,
+        city: "宜蘭縣",
+      }),
+    });
+    const fields = { name: "同時寄出", city: "宜蘭縣", smsText: "宜蘭會員日", when: "now" };
+    const created = await fetch(`${base}/admin/messages/campaigns/new`, {
+      method: "POST",
+      body: new URLSearchParams({ ...fields, intent: "save" }),
+      headers: { origin: base, cookie },
+      redirect: "manual",
+    });
+    const id = /campaigns\/([0-9a-f-]{36})/.exec(created.headers.get("location") ?? "")?.[1] ?? "";
+    expect(id).not.toBe("");
+    const answers = await postAll(
+      `/admin/messages/campaigns/${id}`,
+      new URLSearchParams({ ...fields, intent: "send", version: "1" }).toString(),
+      { cookie },
+    );
+    expect(answers.filter((r) => r.status === 302)).toHaveLength(1);
+    expect(answers.every((r) => r.status === 302 || r.status === 409)).toBe(true);
+    expect(await audits("campaign.sent", id)).toBe(1);
+    const [row] = await db.select().from(schema.campaign).where(eq(schema.campaign.id, id));
+    expect(row?.status === "scheduled" || row?.status === "sending" || row?.status === "sent").toBe(true);
+
+    const saves = await postAll(
+      "/admin/messages/automatic/coupon-expiring",
+      new URLSearchParams([
+        ["enabled", "on"],
+        ["channels", "line"],
+        ["textZh", "{name}，{reward} 快到期了"],
+        ["textEn", "{name}, {reward} expires soon"],
+        ["version", "0"],
+      ]).toString(),
+      { cookie },
+    );
+    expect(saves.filter((r) => r.status === 302)).toHaveLength(1);
+    expect(saves.filter((r) => r.status === 409)).toHaveLength(19);
+    expect(await audits("messages.automatic-updated", "coupon-expiring")).toBe(1);
+  });
+
+  it("twenty simultaneous one-click unsubscribes record one refusal", async () => {
+    const base = apps.instances[0]?.base ?? "";
+    const res = await fetch(`${base}/__test/members`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-hooks-secret": "m".repeat(40) },
+      body: JSON.stringify({
+        phoneNumber: `+8869${String(20_000_000 + (process.pid % 1000)).slice(-8)}`,
+        email: `race-${process.pid}@example.com`,
+        marketing: { email: true },
+      }),
+    });
+    const m = (await res.json()) as { userId: string; memberId: string };
+    const secret = apps.instances[0]?.running.config.secrets.session as string;
+    const token = unsubscribe.unsubscribeToken(secret, { memberId: m.memberId, channel: "email" });
+    const answers = await postAll(`/unsubscribe/${token}`, "List-Unsubscribe=One-Click", {
+      origin: "https://mail.example.net",
+    });
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    const refusals = await db.select().from(schema.memberConsent).where(eq(schema.memberConsent.userId, m.userId));
+    expect(refusals.filter((c) => c.kind === "marketing_email" && c.source === "one-click")).toHaveLength(1);
   });
 });
