@@ -40,6 +40,11 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // A Suspense boundary that is complete when the page is flushed is written in place. React would
+        // otherwise move every boundary over 500 bytes past the first 12.8 kB of the page to the end of
+        // the stream and swap it in with a script: a page read without JavaScript would miss it (the
+        // member center's sections, app/lib/after-hydration.tsx).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({

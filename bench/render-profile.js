@@ -4,9 +4,12 @@
 // around autocannon) and prints the functions and the packages with the most self time.
 //
 // Options: --path P (default /)  --duration S (default 10)  --connections N (default 4)  --top N (default 15)
+//          --member: as a logged-in member with 200 ledger entries and 10 coupons (APP_ENV=test hooks, the
+//          bench's member), e.g. `--member --path /member-center`
 // Writes bench/results/render-<path>.cpuprofile (open it in Chrome DevTools' Performance panel, or re-read it
 // with --read FILE to print the tables again).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +26,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "4" },
     top: { type: "string", default: "15" },
     read: { type: "string" },
+    member: { type: "boolean", default: false },
   },
 });
 const top = Number(opts.top);
@@ -39,6 +43,8 @@ const env = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: 
 Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: "info" });
 delete env.DATABASE_URL;
 delete env.APP_ENV;
+const hooksSecret = randomBytes(32).toString("base64url");
+if (opts.member) Object.assign(env, { APP_ENV: "test", TEST_HOOKS_SECRET: hooksSecret, SEED_DEMO_CONTENT: "true" });
 const child = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, "server.js"], {
   cwd: root,
   env,
@@ -48,6 +54,7 @@ const url = `http://127.0.0.1:${port}`;
 const headers = { "accept-encoding": "gzip" };
 try {
   await until(async () => (await fetch(`${url}/readyz`)).ok);
+  if (opts.member) headers.cookie = await memberCookie();
   await autocannon({ url: url + opts.path, connections: Number(opts.connections), duration: 3, headers });
   const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
   const inspector = await connect(target.webSocketDebuggerUrl);
@@ -80,6 +87,23 @@ try {
 } finally {
   child.kill("SIGTERM");
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The bench's member (bench/run.js): 200 ledger entries, 10 coupons, and a session cookie. */
+async function memberCookie() {
+  const post = async (hookPath, body) => {
+    const res = await fetch(`${url}/__test${hookPath}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-hooks-secret": hooksSecret },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}`);
+    return res.json();
+  };
+  const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
+  await post(`/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
+  const { setCookie } = await post("/sessions", { userId });
+  return setCookie.map((c) => c.split(";")[0]).join("; ");
 }
 
 function report(profile, requests) {

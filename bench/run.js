@@ -87,6 +87,8 @@ const TARGETS = {
   jsGzipBytes: 120_000,
   liffGzipBytes: 25_000,
   coldStartMs: 1500,
+  /** Issue 17: a restart on a database that is already migrated. */
+  restartMs: 1000,
   lighthouse: 95,
   // Issue 17: the logged-in member center, performance (accessibility stays at `lighthouse`).
   lighthouseMember: 97,
@@ -694,7 +696,7 @@ async function benchColdStart() {
   cleanups.push(() => admin.end({ timeout: 2 }));
 
   const runs = [];
-  let warmRestartMs = null;
+  const restarts = [];
   for (let i = 0; i < COLD_RUNS; i++) {
     const dbName = `bench_cold_${process.pid}_${i + 1}`;
     await admin.unsafe(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
@@ -707,11 +709,10 @@ async function benchColdStart() {
       const ms = await timeToReady(url.href, `cold ${i + 1}`);
       runs.push(ms);
       log(`cold start ${i + 1}/${COLD_RUNS} (fresh database, migrations included): ${fmt(ms, 0)} ms`);
-      if (i === COLD_RUNS - 1) {
-        // For reference: the same start on a database that is already migrated.
-        warmRestartMs = await timeToReady(url.href, "restart");
-        log(`restart on the migrated database: ${fmt(warmRestartMs, 0)} ms`);
-      }
+      // The same start again, now on the migrated database.
+      const restartMs = await timeToReady(url.href, `restart ${i + 1}`);
+      restarts.push(restartMs);
+      log(`restart ${i + 1}/${COLD_RUNS} on the migrated database: ${fmt(restartMs, 0)} ms`);
     } finally {
       await drop();
       cleanups.splice(cleanups.indexOf(drop), 1);
@@ -722,9 +723,12 @@ async function benchColdStart() {
     method: `spawn of node server.js (NODE_ENV=production, DATABASE_URL to a fresh database) until GET /readyz answers 200, polled every ${POLL_MS} ms`,
     runsMs: runs.map((ms) => round(ms, 1)),
     medianMs: round(medianMs, 1),
-    restartOnMigratedDbMs: warmRestartMs === null ? null : round(warmRestartMs, 1),
+    restartRunsMs: restarts.map((ms) => round(ms, 1)),
+    restartMedianMs: round(median(restarts), 1),
     target: TARGETS.coldStartMs,
     pass: medianMs <= TARGETS.coldStartMs,
+    restartTarget: TARGETS.restartMs,
+    restartPass: median(restarts) <= TARGETS.restartMs,
   };
 }
 
@@ -1028,6 +1032,12 @@ function printTable() {
       `<= ${TARGETS.coldStartMs} ms`,
       status(c.pass),
     ]);
+    rows.push([
+      "Restart on a migrated database (PostgreSQL, median)",
+      `${fmt(c.restartMedianMs, 0)} ms  (runs: ${c.restartRunsMs.map((ms) => fmt(ms, 0)).join(", ")} ms)`,
+      `<= ${TARGETS.restartMs} ms`,
+      status(c.restartPass),
+    ]);
   }
 
   console.log("");
@@ -1101,9 +1111,9 @@ function printTable() {
     console.log(`\nlighthouse skipped: ${lh.reason}`);
   }
   if (c && !c.error && !c.skipped) {
-    console.log(`\ncold start: ${c.method}; each run on a fresh database, so each includes the migrations.`);
-    if (c.restartOnMigratedDbMs !== null)
-      console.log(`  restart on an already migrated database: ${fmt(c.restartOnMigratedDbMs, 0)} ms`);
+    console.log(
+      `\ncold start: ${c.method}; each run on a fresh database, so each includes the migrations, then a restart on it once migrated.`,
+    );
   } else if (c?.skipped) {
     console.log(`\ncold start skipped: ${c.reason}`);
   }

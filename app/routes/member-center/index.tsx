@@ -1,20 +1,24 @@
-import { useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { LiffCardShortcut } from "~/components/line/line-app-slots";
-import { ActivityList } from "~/components/member-center/activity-list";
-import { CouponWallet } from "~/components/member-center/coupon-wallet";
-import { Favourites } from "~/components/member-center/favourites";
 import { MemberCard } from "~/components/member-center/member-card";
-import { PointsAndTier } from "~/components/member-center/points-and-tier";
-import { RewardsCatalogue } from "~/components/member-center/rewards";
 import { Section } from "~/components/member-center/section";
-import { SettingsLinks } from "~/components/member-center/settings-links";
 import { Alert } from "~/components/ui/alert";
+import { afterHydration } from "~/lib/after-hydration";
 import { type MessageKey, useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
 import { loadMemberCenter, redeemInMemberCenter } from "./index.server";
+
+// Everything but the card hydrates after the page is up: its HTML comes from the server, its code
+// after the first paint (issue 17: the page's JS before interaction; ADR 031).
+const PointsAndTier = afterHydration(() => import("~/components/member-center/points-and-tier"), "PointsAndTier");
+const CouponWallet = afterHydration(() => import("~/components/member-center/coupon-wallet"), "CouponWallet");
+const RewardsCatalogue = afterHydration(() => import("~/components/member-center/rewards"), "RewardsCatalogue");
+const ActivityList = afterHydration(() => import("~/components/member-center/activity-list"), "ActivityList");
+const Favourites = afterHydration(() => import("~/components/member-center/favourites"), "Favourites");
+const SettingsLinks = afterHydration(() => import("~/components/member-center/settings-links"), "SettingsLinks");
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.memberCenter.title");
 
@@ -90,7 +94,9 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
           />
           {/* Inside LINE only (nothing on the server): the card as a home-screen shortcut. */}
           <LiffCardShortcut />
-          <PointsAndTier d={d} t={t} locale={locale} />
+          <Suspense>
+            <PointsAndTier d={d} t={t} locale={locale} />
+          </Suspense>
         </div>
 
         <Section
@@ -108,7 +114,9 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
             ) : null
           }
         >
-          <CouponWallet t={t} coupons={d.coupons} openId={openCoupon} onOpenChange={setOpenCoupon} />
+          <Suspense>
+            <CouponWallet t={t} coupons={d.coupons} openId={openCoupon} onOpenChange={setOpenCoupon} />
+          </Suspense>
         </Section>
 
         <Section id="rewards" title={t("member.center.rewards.title")} className="lg:col-span-2 lg:row-start-3">
@@ -122,18 +130,20 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
               {t("member.center.rewards.done")}
             </Alert>
           ) : null}
-          <RewardsCatalogue
-            t={t}
-            locale={locale}
-            rewards={d.rewards}
-            balance={d.balance}
-            redeemKey={d.redeemKey}
-            confirmId={actionData ? null : d.confirmId}
-            onViewCoupon={(id) => {
-              document.getElementById("coupons")?.scrollIntoView({ block: "start" });
-              setOpenCoupon(id);
-            }}
-          />
+          <Suspense>
+            <RewardsCatalogue
+              t={t}
+              locale={locale}
+              rewards={d.rewards}
+              balance={d.balance}
+              redeemKey={d.redeemKey}
+              confirmId={actionData ? null : d.confirmId}
+              onViewCoupon={(id) => {
+                document.getElementById("coupons")?.scrollIntoView({ block: "start" });
+                setOpenCoupon(id);
+              }}
+            />
+          </Suspense>
         </Section>
 
         <Section
@@ -151,16 +161,22 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
             ) : null
           }
         >
-          <ActivityList activity={d.activity} t={t} locale={locale} />
+          <Suspense>
+            <ActivityList activity={d.activity} t={t} locale={locale} />
+          </Suspense>
         </Section>
 
         <div className="grid gap-x-8 gap-y-10 lg:col-span-2 lg:row-start-4 lg:grid-cols-2">
           <Section id="favourites" title={t("member.center.favourites.title")}>
-            <Favourites favourites={d.favourites} t={t} />
+            <Suspense>
+              <Favourites favourites={d.favourites} t={t} />
+            </Suspense>
           </Section>
 
           <Section id="settings" title={t("member.center.settings.title")}>
-            <SettingsLinks t={t} />
+            <Suspense>
+              <SettingsLinks t={t} />
+            </Suspense>
             <Form method="post" action={links.logout()} className="mt-4">
               <button
                 type="submit"
