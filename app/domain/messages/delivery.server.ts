@@ -649,7 +649,11 @@ async function record(db: Database, outcomes: Outcome[], now: Date): Promise<voi
      where m.id = v.id`);
 }
 
-async function runPool(
+/**
+ * Runs the tasks, `concurrency` at a time, each after `pace`. A worker takes its task before it waits
+ * for `pace`: taken after, two workers that both saw one task left would both take it (one got nothing).
+ */
+export async function runPool(
   tasks: Array<() => Promise<void>>,
   concurrency: number,
   pace?: (workMs?: number) => Promise<void>,
@@ -657,8 +661,8 @@ async function runPool(
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
-      await pace?.(0);
       const task = tasks[next++] as () => Promise<void>;
+      await pace?.(0);
       await task();
     }
   };
