@@ -93,6 +93,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
       // Fail a request in seconds, not the driver's default 30, when the server cannot be reached.
       connect_timeout: 5,
       connection: { application_name: APPLICATION_NAME },
+      // No array-type query on every new connection. postgres.js 3.4 leaves that query's promise
+      // unhandled when the connection drops during it (an outage while the pool reconnects: an
+      // unhandled rejection, which ends a Node process). Drizzle parses and writes array columns itself.
+      fetch_types: false,
     });
     const client = instrumentPostgresClient(prepare ? preparingEveryStatement(raw) : raw, reportDatabaseOutcome);
     const pgDb = drizzlePostgres(client, { schema });
