@@ -13,6 +13,8 @@ import postgres from "postgres";
  * - `m:<member id>` that member's points, coupons, purchases or favourites changed (summary cache)
  * - `m:*`           every member's summary (rewards, rules, stores, materials, or a bulk change)
  * - `k`             an API key changed (API-key cache)
+ * - `c`             hours exceptions, categories, what a showroom displays, uploaded images (the
+ *                   catalogue cache, which also empties on `m:*`: showrooms and materials send that)
  * - `*`             everything (sent by the bus itself after it (re)connects)
  *
  * While the listening connection is down the bus is not `live`: caches neither answer nor store, so

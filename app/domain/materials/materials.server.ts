@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store } from "@platform/db/schema";
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { cachedCatalogue } from "../catalog/cache.server";
 import { containsPattern } from "../catalog/search";
 import type { MaterialFilters } from "./filters";
 
@@ -28,21 +29,25 @@ export type MaterialCard = {
 };
 
 export async function listCategories(db: Database): Promise<CategoryRow[]> {
-  return db
-    .select()
-    .from(materialCategory)
-    .where(eq(materialCategory.published, true))
-    .orderBy(asc(materialCategory.sortOrder), asc(materialCategory.id));
+  return cachedCatalogue(db, "materials:categories", async () => {
+    return db
+      .select()
+      .from(materialCategory)
+      .where(eq(materialCategory.published, true))
+      .orderBy(asc(materialCategory.sortOrder), asc(materialCategory.id));
+  });
 }
 
 /** Published materials with a category counted, per category (for the category chips). */
 export async function categoryCounts(db: Database): Promise<Record<string, number>> {
-  const rows = await db
-    .select({ categoryId: material.categoryId, n: sql<number>`count(*)::int` })
-    .from(material)
-    .where(eq(material.published, true))
-    .groupBy(material.categoryId);
-  return Object.fromEntries(rows.map((r) => [r.categoryId, Number(r.n)]));
+  return cachedCatalogue(db, "materials:counts", async () => {
+    const rows = await db
+      .select({ categoryId: material.categoryId, n: sql<number>`count(*)::int` })
+      .from(material)
+      .where(eq(material.published, true))
+      .groupBy(material.categoryId);
+    return Object.fromEntries(rows.map((r) => [r.categoryId, Number(r.n)]));
+  });
 }
 
 function materialSearchCondition(q: string) {
@@ -63,27 +68,31 @@ function materialSearchCondition(q: string) {
 }
 
 export async function listMaterials(db: Database, filters: MaterialFilters): Promise<MaterialCard[]> {
-  const conditions = [eq(material.published, true)];
-  if (filters.category) conditions.push(eq(material.categoryId, filters.category));
-  if (filters.q) {
-    const search = materialSearchCondition(filters.q);
-    if (search) conditions.push(search);
-  }
-  return db
-    .select(cardColumns)
-    .from(material)
-    .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
-    .where(and(...conditions, eq(materialCategory.published, true)))
-    .orderBy(asc(materialCategory.sortOrder), asc(material.sortOrder), asc(material.id));
+  return cachedCatalogue(db, `materials:list:${JSON.stringify([filters.category, filters.q])}`, async () => {
+    const conditions = [eq(material.published, true)];
+    if (filters.category) conditions.push(eq(material.categoryId, filters.category));
+    if (filters.q) {
+      const search = materialSearchCondition(filters.q);
+      if (search) conditions.push(search);
+    }
+    return db
+      .select(cardColumns)
+      .from(material)
+      .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
+      .where(and(...conditions, eq(materialCategory.published, true)))
+      .orderBy(asc(materialCategory.sortOrder), asc(material.sortOrder), asc(material.id));
+  });
 }
 
 export async function featuredMaterials(db: Database, limit = 6): Promise<MaterialCard[]> {
-  return db
-    .select(cardColumns)
-    .from(material)
-    .where(and(eq(material.published, true), eq(material.featured, true)))
-    .orderBy(asc(material.sortOrder), asc(material.id))
-    .limit(limit);
+  return cachedCatalogue(db, `materials:featured:${limit}`, async () => {
+    return db
+      .select(cardColumns)
+      .from(material)
+      .where(and(eq(material.published, true), eq(material.featured, true)))
+      .orderBy(asc(material.sortOrder), asc(material.id))
+      .limit(limit);
+  });
 }
 
 export const RELATED_LIMIT = 4;
@@ -93,30 +102,32 @@ export const RELATED_LIMIT = 4;
  * materials (same series first, then same category); null when unknown or unpublished.
  */
 export async function getMaterial(db: Database, id: string) {
-  const [row] = await db
-    .select({ material, category: materialCategory })
-    .from(material)
-    .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
-    .where(and(eq(material.id, id), eq(material.published, true), eq(materialCategory.published, true)))
-    .limit(1);
-  if (!row) return null;
-  const [stores, related] = await Promise.all([
-    db
-      .select({
-        id: store.id,
-        name: store.name,
-        city: store.city,
-        district: store.district,
-        address: store.address,
-        phone: store.phone,
-      })
-      .from(materialStore)
-      .innerJoin(store, eq(store.id, materialStore.storeId))
-      .where(and(eq(materialStore.materialId, id), eq(store.published, true)))
-      .orderBy(asc(store.sortOrder), asc(store.id)),
-    relatedMaterials(db, row.material),
-  ]);
-  return { material: row.material, category: row.category, stores, related };
+  return cachedCatalogue(db, `materials:one:${JSON.stringify(id)}`, async () => {
+    const [row] = await db
+      .select({ material, category: materialCategory })
+      .from(material)
+      .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))
+      .where(and(eq(material.id, id), eq(material.published, true), eq(materialCategory.published, true)))
+      .limit(1);
+    if (!row) return null;
+    const [stores, related] = await Promise.all([
+      db
+        .select({
+          id: store.id,
+          name: store.name,
+          city: store.city,
+          district: store.district,
+          address: store.address,
+          phone: store.phone,
+        })
+        .from(materialStore)
+        .innerJoin(store, eq(store.id, materialStore.storeId))
+        .where(and(eq(materialStore.materialId, id), eq(store.published, true)))
+        .orderBy(asc(store.sortOrder), asc(store.id)),
+      relatedMaterials(db, row.material),
+    ]);
+    return { material: row.material, category: row.category, stores, related };
+  });
 }
 
 /**
@@ -164,9 +175,11 @@ export async function displayingStores(db: Database, storeIds: string[]) {
 }
 
 export async function materialSitemapEntries(db: Database) {
-  return db
-    .select({ id: material.id, updatedAt: material.updatedAt })
-    .from(material)
-    .where(eq(material.published, true))
-    .orderBy(asc(material.sortOrder), asc(material.id));
+  return cachedCatalogue(db, "materials:sitemap", async () => {
+    return db
+      .select({ id: material.id, updatedAt: material.updatedAt })
+      .from(material)
+      .where(eq(material.published, true))
+      .orderBy(asc(material.sortOrder), asc(material.id));
+  });
 }

@@ -2,6 +2,7 @@ import type { Database } from "@platform/db/client";
 import { material, materialStore, store, storeHoursException } from "@platform/db/schema";
 import { and, asc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 import { addDays, taipeiDate } from "~/lib/time";
+import { cachedCatalogue } from "../catalog/cache.server";
 import { containsPattern } from "../catalog/search";
 import { distanceKm, type StoreFilters } from "./filters";
 import { type HoursException, isoDate, openStatus, weekAhead } from "./hours";
@@ -65,29 +66,28 @@ function storeSearchCondition(q: string) {
  * catalogue's order, or by distance when the visitor shared a position.
  */
 export async function listStores(db: Database, filters: StoreFilters, now: Date): Promise<StoreListItem[]> {
-  const conditions = [eq(store.published, true)];
-  if (filters.city) conditions.push(eq(store.city, filters.city));
-  if (filters.q) {
-    const search = storeSearchCondition(filters.q);
-    if (search) conditions.push(search);
-  }
-  const rows = await db
-    .select()
-    .from(store)
-    .where(and(...conditions))
-    .orderBy(asc(store.sortOrder), asc(store.id));
-  const exceptions = await exceptionsFor(
+  const day = isoDate(taipeiDate(now));
+  const { rows, exceptions, photos } = await cachedCatalogue(
     db,
-    rows.map((r) => r.id),
-    now,
-  );
-  const photos = await resolvePhotoLists(
-    db,
-    rows.map((r) => r.photos.slice(0, 1)),
+    `stores:list:${day}:${JSON.stringify([filters.city, filters.q])}`,
+    async () => {
+      const conditions = [eq(store.published, true)];
+      if (filters.city) conditions.push(eq(store.city, filters.city));
+      if (filters.q) {
+        const search = storeSearchCondition(filters.q);
+        if (search) conditions.push(search);
+      }
+      const rows = await db
+        .select()
+        .from(store)
+        .where(and(...conditions))
+        .orderBy(asc(store.sortOrder), asc(store.id));
+      return withExceptionsAndPhotos(db, rows, now);
+    },
   );
   let items: StoreListItem[] = rows.map((row, i) => ({
     ...row,
-    photo: photos[i]?.[0] ?? null,
+    photo: photos[i] ?? null,
     status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
     distanceKm: filters.near ? distanceKm(filters.near, { lat: row.latitude, lng: row.longitude }) : null,
   }));
@@ -96,31 +96,41 @@ export async function listStores(db: Database, filters: StoreFilters, now: Date)
   return items;
 }
 
+/** Showroom rows with their hours exceptions of the next days and their first photo (what the cache keeps). */
+async function withExceptionsAndPhotos(db: Database, rows: StoreRow[], now: Date) {
+  const ids = rows.map((r) => r.id);
+  const [exceptions, photos] = await Promise.all([
+    exceptionsFor(db, ids, now),
+    resolvePhotoLists(
+      db,
+      rows.map((r) => r.photos.slice(0, 1)),
+    ),
+  ]);
+  return { rows, exceptions, photos: photos.map((list) => list[0] ?? null) };
+}
+
 /** Cities that have at least one published showroom (the filter offers only those). */
 export async function citiesWithStores(db: Database): Promise<string[]> {
-  const rows = await db.selectDistinct({ city: store.city }).from(store).where(eq(store.published, true));
-  return rows.map((r) => r.city);
+  return cachedCatalogue(db, "stores:cities", async () => {
+    const rows = await db.selectDistinct({ city: store.city }).from(store).where(eq(store.published, true));
+    return rows.map((r) => r.city);
+  });
 }
 
 export async function featuredStores(db: Database, now: Date, limit = 4): Promise<StoreListItem[]> {
-  const rows = await db
-    .select()
-    .from(store)
-    .where(and(eq(store.published, true), eq(store.featured, true)))
-    .orderBy(asc(store.sortOrder), asc(store.id))
-    .limit(limit);
-  const exceptions = await exceptionsFor(
-    db,
-    rows.map((r) => r.id),
-    now,
-  );
-  const photos = await resolvePhotoLists(
-    db,
-    rows.map((r) => r.photos.slice(0, 1)),
-  );
+  const day = isoDate(taipeiDate(now));
+  const { rows, exceptions, photos } = await cachedCatalogue(db, `stores:featured:${day}:${limit}`, async () => {
+    const rows = await db
+      .select()
+      .from(store)
+      .where(and(eq(store.published, true), eq(store.featured, true)))
+      .orderBy(asc(store.sortOrder), asc(store.id))
+      .limit(limit);
+    return withExceptionsAndPhotos(db, rows, now);
+  });
   return rows.map((row, i) => ({
     ...row,
-    photo: photos[i]?.[0] ?? null,
+    photo: photos[i] ?? null,
     status: openStatus(now, row.weeklyHours, exceptions.get(row.id) ?? []),
     distanceKm: null,
   }));
@@ -128,28 +138,37 @@ export async function featuredStores(db: Database, now: Date, limit = 4): Promis
 
 /** One published showroom with its week ahead and the published materials on display; null when unknown or unpublished. */
 export async function getStore(db: Database, id: string, now: Date) {
-  const [row] = await db
-    .select()
-    .from(store)
-    .where(and(eq(store.id, id), eq(store.published, true)))
-    .limit(1);
-  if (!row) return null;
-  const exceptions = (await exceptionsFor(db, [row.id], now)).get(row.id) ?? [];
-  const materials = await db
-    .select({
-      id: material.id,
-      name: material.name,
-      categoryId: material.categoryId,
-      images: material.images,
-      swatch: material.swatch,
-    })
-    .from(materialStore)
-    .innerJoin(material, eq(material.id, materialStore.materialId))
-    .where(and(eq(materialStore.storeId, row.id), eq(material.published, true)))
-    .orderBy(asc(material.sortOrder), asc(material.id));
+  const day = isoDate(taipeiDate(now));
+  const cached = await cachedCatalogue(db, `stores:one:${day}:${JSON.stringify(id)}`, async () => {
+    const [row] = await db
+      .select()
+      .from(store)
+      .where(and(eq(store.id, id), eq(store.published, true)))
+      .limit(1);
+    if (!row) return null;
+    const [exceptions, photos, materials] = await Promise.all([
+      exceptionsFor(db, [row.id], now),
+      resolvePhotos(db, row.photos),
+      db
+        .select({
+          id: material.id,
+          name: material.name,
+          categoryId: material.categoryId,
+          images: material.images,
+          swatch: material.swatch,
+        })
+        .from(materialStore)
+        .innerJoin(material, eq(material.id, materialStore.materialId))
+        .where(and(eq(materialStore.storeId, row.id), eq(material.published, true)))
+        .orderBy(asc(material.sortOrder), asc(material.id)),
+    ]);
+    return { row, exceptions: exceptions.get(row.id) ?? [], photos, materials };
+  });
+  if (!cached) return null;
+  const { row, exceptions, photos, materials } = cached;
   return {
     store: row,
-    photos: await resolvePhotos(db, row.photos),
+    photos,
     status: openStatus(now, row.weeklyHours, exceptions),
     week: weekAhead(now, row.weeklyHours, exceptions),
     materials,
@@ -158,9 +177,11 @@ export async function getStore(db: Database, id: string, now: Date) {
 
 /** Ids and update times of every published showroom, for the sitemap. */
 export async function storeSitemapEntries(db: Database) {
-  return db
-    .select({ id: store.id, updatedAt: store.updatedAt })
-    .from(store)
-    .where(eq(store.published, true))
-    .orderBy(asc(store.sortOrder), asc(store.id));
+  return cachedCatalogue(db, "stores:sitemap", () =>
+    db
+      .select({ id: store.id, updatedAt: store.updatedAt })
+      .from(store)
+      .where(eq(store.published, true))
+      .orderBy(asc(store.sortOrder), asc(store.id)),
+  );
 }
