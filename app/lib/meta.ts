@@ -12,16 +12,19 @@ export function pageMeta(
   titleKey: MessageKey,
   descriptionKey: MessageKey = "meta.description",
 ) {
-  const messages: Partial<Messages> = {};
+  // The last match that has a key wins, as a merge would: no copy of the catalog per request (a profile of
+  // the member center had the merge at 2 % of its CPU).
+  const catalogs: Partial<Messages>[] = [];
   for (const match of matches) {
     const data = match?.loaderData as { messages?: Partial<Messages> | ShellMessagesJson } | undefined;
-    if (data?.messages) Object.assign(messages, shellMessages(data.messages));
+    if (data?.messages) catalogs.unshift(shellMessages(data.messages));
   }
-  const title = messages[titleKey];
+  const lookup = (key: MessageKey) => catalogs.find((catalog) => catalog[key] !== undefined)?.[key];
+  const title = lookup(titleKey);
   if (!title) return [{ title: "漢生活" }];
-  const brand = messages["brand.name"] ?? "漢生活";
+  const brand = lookup("brand.name") ?? "漢生活";
   return [
     { title: titleKey === "page.home.title" ? title : `${title}｜${brand}` },
-    { name: "description", content: format(messages[descriptionKey] ?? "") },
+    { name: "description", content: format(lookup(descriptionKey) ?? "") },
   ];
 }

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
@@ -13,12 +13,14 @@ import { qrSvg } from "~/lib/qr.server";
  */
 export const CARD_TOKEN_TTL_SECONDS = 45;
 
-const keyCache = new Map<string, Buffer>();
+// A KeyObject, not a Buffer: createHmac with a Buffer key wraps it in a new key object each call
+// (≈ 5× the cost of the HMAC itself; the member center signs a card token on every render).
+const keyCache = new Map<string, KeyObject>();
 
-function cardKey(secret: string): Buffer {
+function cardKey(secret: string): KeyObject {
   let key = keyCache.get(secret);
   if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "han-living", "member-card-token v1", 32));
+    key = createSecretKey(Buffer.from(hkdfSync("sha256", secret, "han-living", "member-card-token v1", 32)));
     keyCache.set(secret, key);
   }
   return key;
