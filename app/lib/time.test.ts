@@ -72,6 +72,43 @@ describe("Taipei day boundaries (UTC+8, no daylight saving time)", () => {
     expect(() => taipeiParts(new Date(Number.NaN))).toThrow(RangeError);
   });
 
+  it("agrees with Intl for any instant, summer time of 1945–1979 included", () => {
+    const reference = new Intl.DateTimeFormat("en-US", {
+      timeZone: "Asia/Taipei",
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      weekday: "short",
+    });
+    const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const from = Date.UTC(1940, 0, 1);
+    const to = Date.UTC(2100, 0, 1);
+    // A deterministic spread of instants (every ~3.7 days, at varied times of day), plus the hours
+    // around the summer-time changes of 1974–1979.
+    const instants: number[] = [];
+    for (let t = from; t < to; t += 319_777_777) instants.push(t);
+    for (const change of ["1974-03-31T16:00:00Z", "1974-09-30T15:00:00Z", "1979-06-30T16:00:00Z", "1979-09-29T15:00:00Z"]) {
+      const t = Date.parse(change);
+      for (const delta of [-3_600_001, -1, 0, 1, 1_800_000, 3_599_999]) instants.push(t + delta);
+    }
+    for (const t of instants) {
+      const parts = Object.fromEntries(reference.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+      expect(taipeiParts(new Date(t)), new Date(t).toISOString()).toEqual({
+        year: Number(parts.year),
+        month: Number(parts.month),
+        day: Number(parts.day),
+        hour: Number(parts.hour),
+        minute: Number(parts.minute),
+        second: Number(parts.second),
+        weekday: weekdays.indexOf(parts.weekday ?? ""),
+      });
+    }
+  });
+
   it("starts and ends the Taipei day at 16:00 UTC", () => {
     // 2024-03-10 is the day New York moves its clocks forward: local-time code would be off here.
     for (const instant of ["2024-03-10T16:00:00Z", "2024-03-11T03:30:00Z", "2024-03-11T15:59:59.999Z"]) {

@@ -23,23 +23,37 @@ const partsFormatter = new Intl.DateTimeFormat("en-US", {
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
 /**
- * The parts of the last instants asked for, by millisecond: `formatToParts` costs ~20 µs, and one page
- * asks for the same "now" many times (the open status of every showroom, the footer's year).
+ * Taipei's offset from UTC per UTC hour, as `formatToParts` reported it for an instant of that hour:
+ * `formatToParts` costs ~20 µs, and every request asks for "now" (open status, the footer's year) and
+ * a showroom page for many instants. Taipei's offsets have only ever changed on a whole hour of UTC
+ * (UTC+8, and UTC+9 in its summers of 1945–1979), so one sample per UTC hour is exact.
  */
-const recentParts = new Map<number, TaipeiParts>();
-const RECENT_PARTS_SIZE = 64;
+const offsetByHour = new Map<number, number>();
+const OFFSET_CACHE_SIZE = 256;
+const HOUR_MS = 3_600_000;
 
 /** Wall-clock parts of an instant in Taipei. weekday: 0 = Sunday … 6 = Saturday. */
 export function taipeiParts(instant: Date): TaipeiParts {
   const time = instant.getTime();
-  const known = recentParts.get(time);
-  if (known) return { ...known };
-  const parts = formatParts(instant);
-  if (Number.isFinite(time)) {
-    if (recentParts.size >= RECENT_PARTS_SIZE) recentParts.delete(recentParts.keys().next().value as number);
-    recentParts.set(time, parts);
+  if (!Number.isFinite(time)) return formatParts(instant);
+  const hour = Math.floor(time / HOUR_MS);
+  let offsetMs = offsetByHour.get(hour);
+  if (offsetMs === undefined) {
+    const p = formatParts(instant);
+    offsetMs = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(time / 1000) * 1000;
+    if (offsetByHour.size >= OFFSET_CACHE_SIZE) offsetByHour.delete(offsetByHour.keys().next().value as number);
+    offsetByHour.set(hour, offsetMs);
   }
-  return { ...parts };
+  const wall = new Date(time + offsetMs);
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+    weekday: wall.getUTCDay(),
+  };
 }
 
 function formatParts(instant: Date): TaipeiParts {
