@@ -4,6 +4,7 @@
 // around autocannon) and prints the functions and the packages with the most self time.
 //
 // Options: --path P (default /)  --duration S (default 10)  --connections N (default 4)  --top N (default 15)
+//          --pg: on a fresh PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 //          --member: as a logged-in member with 200 ledger entries and 10 coupons (APP_ENV=test hooks, the
 //          bench's member), e.g. `--member --path /member-center`
 // Writes bench/results/render-<path>.cpuprofile (open it in Chrome DevTools' Performance panel, or re-read it
@@ -16,6 +17,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import postgres from "postgres";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -27,6 +29,7 @@ const { values: opts } = parseArgs({
     top: { type: "string", default: "15" },
     read: { type: "string" },
     member: { type: "boolean", default: false },
+    pg: { type: "boolean", default: false },
   },
 });
 const top = Number(opts.top);
@@ -43,6 +46,17 @@ const env = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: 
 Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: "info" });
 delete env.DATABASE_URL;
 delete env.APP_ENV;
+// --pg: on a fresh PostgreSQL database on BENCH_PG_URL's server (dropped at the end) instead of PGlite.
+const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const pgName = `bench_render_${process.pid}`;
+if (opts.pg) {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE ${pgName}`);
+  await admin.end();
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${pgName}`;
+  env.DATABASE_URL = dbUrl.toString();
+}
 const hooksSecret = randomBytes(32).toString("base64url");
 if (opts.member) Object.assign(env, { APP_ENV: "test", TEST_HOOKS_SECRET: hooksSecret, SEED_DEMO_CONTENT: "true" });
 const child = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectPort}`, "server.js"], {
@@ -87,6 +101,12 @@ try {
 } finally {
   child.kill("SIGTERM");
   rmSync(dataDir, { recursive: true, force: true });
+  if (opts.pg) {
+    await new Promise((resolve) => child.once("exit", resolve));
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await admin.end();
+  }
 }
 
 /** The bench's member (bench/run.js): 200 ledger entries, 10 coupons, and a session cookie. */
