@@ -332,7 +332,8 @@ async function benchRpsPage(baseline, ours, pagePath, target, oursHeaders = {}) 
   // The instance without the render cache is warmed up on the page too (it was measured cold before
   // 2026-11-27, which cost the first page a round of JIT compilation), and measured in as many rounds,
   // alternating with the minimal page; the medians count.
-  if (uncachedServer !== ours && config.warmupSec > 0) await load(uncachedServer, config.warmupSec, pagePath, oursHeaders);
+  if (uncachedServer !== ours && config.warmupSec > 0)
+    await load(uncachedServer, config.warmupSec, pagePath, oursHeaders);
   // A logged-in page is never render-cached: its rounds above are already "rendered every time".
   const uncachedRounds = loggedIn ? rounds : [];
   for (let i = 0; !loggedIn && i < config.rounds; i++) {

@@ -91,7 +91,12 @@ describe("Taipei day boundaries (UTC+8, no daylight saving time)", () => {
     // around the summer-time changes of 1974–1979.
     const instants: number[] = [];
     for (let t = from; t < to; t += 319_777_777) instants.push(t);
-    for (const change of ["1974-03-31T16:00:00Z", "1974-09-30T15:00:00Z", "1979-06-30T16:00:00Z", "1979-09-29T15:00:00Z"]) {
+    for (const change of [
+      "1974-03-31T16:00:00Z",
+      "1974-09-30T15:00:00Z",
+      "1979-06-30T16:00:00Z",
+      "1979-09-29T15:00:00Z",
+    ]) {
       const t = Date.parse(change);
       for (const delta of [-3_600_001, -1, 0, 1, 1_800_000, 3_599_999]) instants.push(t + delta);
     }
