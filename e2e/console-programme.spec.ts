@@ -70,7 +70,10 @@ test("an admin creates a reward and a member redeems it; a new silver threshold 
   await uploader.getByLabel("替代文字（中文）").fill("手工陶杯的照片");
   await uploader.getByLabel("替代文字（英文，選填）").fill("A handmade cup");
   await uploader.getByRole("button", { name: "上傳", exact: true }).click();
-  await expect(imageField.getByTestId("reward-image-status")).toContainText("已選擇圖片「手工陶杯的照片」");
+  // The upload answers once every variant is encoded: allow for a busy machine.
+  await expect(imageField.getByTestId("reward-image-status")).toContainText("已選擇圖片「手工陶杯的照片」", {
+    timeout: 30_000,
+  });
   await expect(imageField.getByTestId("reward-image-chosen").locator("img")).toHaveAttribute("alt", "手工陶杯的照片");
   await expectAccessible(page);
   await imageField.screenshot({ path: path.join(SCREENSHOT_DIR, "console-reward-image-desktop.png") });

@@ -109,7 +109,8 @@ test("an admin creates a store with hours and a holiday, previews and publishes 
   await uploader.getByLabel("替代文字（英文，選填）").fill("The stone display wall");
   await uploader.getByRole("button", { name: "上傳", exact: true }).click();
   const listed = photosSection.getByTestId("store-photo");
-  await expect(listed).toHaveCount(1);
+  // The upload answers once every variant (AVIF, WebP, JPEG) is encoded: over 10 s on a busy 2-core machine.
+  await expect(listed).toHaveCount(1, { timeout: 30_000 });
   await expect(photosSection.getByTestId("store-photos-status")).toContainText("已加入");
   const imageId = ((await listed.first().getAttribute("data-token")) ?? "").replace(/^image:/, "");
   expect(imageId).toMatch(/^[0-9a-f-]{36}$/);
