@@ -18,6 +18,16 @@ const cardColumns = {
   swatch: material.swatch,
   images: material.images,
 };
+/** What a material's page says of each showroom that displays it. */
+const storeColumns = {
+  id: store.id,
+  name: store.name,
+  city: store.city,
+  district: store.district,
+  address: store.address,
+  phone: store.phone,
+};
+
 export type MaterialCard = {
   id: string;
   categoryId: string;
@@ -112,14 +122,7 @@ export async function getMaterial(db: Database, id: string) {
     if (!row) return null;
     const [stores, related] = await Promise.all([
       db
-        .select({
-          id: store.id,
-          name: store.name,
-          city: store.city,
-          district: store.district,
-          address: store.address,
-          phone: store.phone,
-        })
+        .select(storeColumns)
         .from(materialStore)
         .innerJoin(store, eq(store.id, materialStore.storeId))
         .where(and(eq(materialStore.materialId, id), eq(store.published, true)))
@@ -161,14 +164,7 @@ export async function relatedMaterials(
 export async function displayingStores(db: Database, storeIds: string[]) {
   if (storeIds.length === 0) return [];
   return db
-    .select({
-      id: store.id,
-      name: store.name,
-      city: store.city,
-      district: store.district,
-      address: store.address,
-      phone: store.phone,
-    })
+    .select(storeColumns)
     .from(store)
     .where(and(inArray(store.id, storeIds), eq(store.published, true)))
     .orderBy(asc(store.sortOrder), asc(store.id));

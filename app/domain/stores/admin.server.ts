@@ -2,8 +2,6 @@ import type { Database } from "@platform/db/client";
 import {
   authUser,
   isUploadedPhoto,
-  material,
-  materialStore,
   mediaImage,
   type StorePhoto,
   store,
@@ -30,6 +28,7 @@ import { storesFor } from "../staff/permissions";
 import type { PhotoToken, StoreContent } from "./editor";
 import { hoursOn, isoDate, openStatus, weekAhead } from "./hours";
 import { resolvePhotos } from "./photos.server";
+import { displayedMaterials } from "./stores.server";
 
 /**
  * Stores in the console (issue 14 item 1): the list, the editor's draft, publish and unpublish, with the
@@ -440,18 +439,7 @@ export function calendarWeeks(content: Pick<StoreContent, "weeklyHours" | "excep
 
 /** The public store page's data for a preview: the draft's content with the store's displayed materials. */
 export async function previewStore(db: Database, id: string, content: StoreContent, now: Date) {
-  const materials = await db
-    .select({
-      id: material.id,
-      name: material.name,
-      categoryId: material.categoryId,
-      images: material.images,
-      swatch: material.swatch,
-    })
-    .from(materialStore)
-    .innerJoin(material, eq(material.id, materialStore.materialId))
-    .where(and(eq(materialStore.storeId, id), eq(material.published, true)))
-    .orderBy(asc(material.sortOrder), asc(material.id));
+  const materials = await displayedMaterials(db, id);
   return {
     store: { id, ...content },
     photos: await resolvePhotos(db, content.photos),

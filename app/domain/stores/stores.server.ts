@@ -149,18 +149,7 @@ export async function getStore(db: Database, id: string, now: Date) {
     const [exceptions, photos, materials] = await Promise.all([
       exceptionsFor(db, [row.id], now),
       resolvePhotos(db, row.photos),
-      db
-        .select({
-          id: material.id,
-          name: material.name,
-          categoryId: material.categoryId,
-          images: material.images,
-          swatch: material.swatch,
-        })
-        .from(materialStore)
-        .innerJoin(material, eq(material.id, materialStore.materialId))
-        .where(and(eq(materialStore.storeId, row.id), eq(material.published, true)))
-        .orderBy(asc(material.sortOrder), asc(material.id)),
+      displayedMaterials(db, row.id),
     ]);
     return { row, exceptions: exceptions.get(row.id) ?? [], photos, materials };
   });
@@ -173,6 +162,22 @@ export async function getStore(db: Database, id: string, now: Date) {
     week: weekAhead(now, row.weeklyHours, exceptions),
     materials,
   };
+}
+
+/** The published materials a showroom displays, in the catalogue's order (its page and the console's preview). */
+export async function displayedMaterials(db: Database, storeId: string) {
+  return db
+    .select({
+      id: material.id,
+      name: material.name,
+      categoryId: material.categoryId,
+      images: material.images,
+      swatch: material.swatch,
+    })
+    .from(materialStore)
+    .innerJoin(material, eq(material.id, materialStore.materialId))
+    .where(and(eq(materialStore.storeId, storeId), eq(material.published, true)))
+    .orderBy(asc(material.sortOrder), asc(material.id));
 }
 
 /** Ids and update times of every published showroom, for the sitemap. */
