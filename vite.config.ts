@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { memoRouteMatching } from "./platform/build/memo-route-matching.ts";
+import { memoRouteMatching } from "./platform/bundling/memo-route-matching.ts";
 
 const SHELL_MODULES =
   /(?:[\\/]node_modules[\\/]react-dom[\\/](?:index\.js|cjs[\\/]react-dom\.production\.js)|[\\/]platform[\\/]constants\.ts|[\\/]app[\\/](?:lib[\\/](?:cn|links|nonce|i18n|deploy|liff-detect|meta|announcer)\.tsx?|components[\\/](?:error-boundary|layout[\\/](?:site-header|site-footer|loading-overlay)|ui[\\/](?:toaster|button-variants|icons|input-class))\.tsx?))$/;
