@@ -65,7 +65,9 @@ export function memoRouteMatching(): Plugin {
     },
     buildEnd(error) {
       if (!error && !patched) {
-        this.error("react-router's router/utils.js was not in the server build; update platform/bundling/memo-route-matching.ts");
+        this.error(
+          "react-router's router/utils.js was not in the server build; update platform/bundling/memo-route-matching.ts",
+        );
       }
     },
   };
