@@ -129,7 +129,6 @@ export const en = {
   "page.forgetNew.title": "Forgot password: new password",
   "page.privacy.title": "Privacy notice",
   "page.terms.title": "Membership terms",
-  "page.frame.comingNext": "This feature opens soon.",
 
   "catalog.city.taipei": "Taipei City",
   "catalog.city.new-taipei": "New Taipei City",

@@ -131,7 +131,6 @@ export const zhTW = {
   "page.forgetNew.title": "忘記密碼：設定新密碼",
   "page.privacy.title": "隱私權政策",
   "page.terms.title": "會員服務條款",
-  "page.frame.comingNext": "此功能即將開放。",
 
   "catalog.city.taipei": "臺北市",
   "catalog.city.new-taipei": "新北市",
