@@ -23,6 +23,12 @@ export function ensureBuild(root) {
       statSync(builtFile).mtimeMs;
   if (!stale) return;
   console.log("Building the app (first start or changed sources)…");
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  // Always the production build: a NODE_ENV inherited from the caller (vitest sets "test") would make Vite resolve
+  // the packages' development builds, which the route-matching patch refuses (platform/bundling).
+  const result = spawnSync("npx", ["react-router", "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
