@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { memoRouteMatching } from "./platform/bundling/memo-route-matching.ts";
 
 const SHELL_MODULES =
@@ -50,5 +51,5 @@ export default defineConfig(({ command }) => ({
     },
   },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter(), memoRouteMatching()],
+  plugins: [tailwindcss(), reactRouter(), memoRouteMatching(), lazyExternals()],
 }));

@@ -173,7 +173,9 @@ export async function pageScripts(url, page, cookie) {
     const body = Buffer.from(await (await fetch(file)).arrayBuffer());
     files.set(file, { raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
     for (const m of body.toString("utf8").matchAll(/\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g)) {
-      queue.push(new URL(m[1], file).href);
+      // Only paths are files; a bare name is text that reads like an import (React Router's error message
+      // quotes `import { RouterProvider } from "react-router/dom"`), and the server answers it with a page.
+      if (/^(?:\.{0,2}\/|https?:)/.test(m[1])) queue.push(new URL(m[1], file).href);
     }
   }
   const list = [...files].map(([file, size]) => ({ file: new URL(file).pathname, ...size }));

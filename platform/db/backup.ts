@@ -4,7 +4,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
 import { PassThrough, Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 
 /**
  * The backup file: one header line naming the app and the schema, the payload, one trailer line with
@@ -145,6 +145,7 @@ export async function dumpPglite(client: PGlite): Promise<Readable> {
 export async function loadPglite(dataDir: string, payload: Readable): Promise<void> {
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   for await (const chunk of payload) chunks.push(new Uint8Array(chunk as Buffer));
+  const { PGlite } = await import("@electric-sql/pglite");
   const client = await PGlite.create(dataDir, { loadDataDir: new Blob(chunks) });
   await client.close();
 }

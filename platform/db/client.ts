@@ -4,15 +4,13 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { reportDatabaseOutcome, setDatabaseProbe } from "@platform/db/availability";
 import { acquireDataDirLock } from "@platform/db/data-dir-lock";
 import * as schema from "@platform/db/schema/index";
 import { instrumentPostgresClient } from "@platform/metrics";
 import { type SQL, sql } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
@@ -134,17 +132,20 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     // went to the file), so the wait only costs time: ~0.45 ms per query, which was a third of a
     // simple query and most of a logged-in page's database time. Durability is unchanged.
     let client: PGlite;
+    let embedded: Awaited<ReturnType<typeof loadEmbeddedDriver>>;
     try {
-      client = await PGlite.create(config.dataDir, { relaxedDurability: true });
+      embedded = await loadEmbeddedDriver();
+      client = await embedded.PGlite.create(config.dataDir, { relaxedDurability: true });
     } catch (error) {
       lock?.release();
       throw error;
     }
-    const liteDb = drizzlePglite(client, { schema });
+    embeddedClients.add(client);
+    const liteDb = embedded.drizzle(client, { schema });
     db = liteDb as unknown as Database;
     driver = "pglite";
     connection = { driver, client };
-    migrate = () => migratePglite(liteDb, { migrationsFolder });
+    migrate = () => embedded.migrate(liteDb, { migrationsFolder });
     close = async () => {
       try {
         await client.close();
@@ -227,6 +228,24 @@ export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
+/**
+ * The embedded database's code (PGlite's WebAssembly build, Drizzle's driver for it), loaded only when the
+ * embedded database is opened: a start on PostgreSQL spent ~40 ms importing it for nothing (ADR 030).
+ */
+async function loadEmbeddedDriver() {
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  return { PGlite, drizzle, migrate };
+}
+
+/** The embedded clients this module opened (PGlite's class is not loaded on PostgreSQL to test against). */
+const embeddedClients = new WeakSet<PGlite>();
+const isEmbeddedClient = (client: unknown): client is PGlite =>
+  typeof client === "object" && client !== null && embeddedClients.has(client as PGlite);
+
 const dialect = new PgDialect();
 const prepared = new WeakMap<PGlite, Map<string, Promise<unknown>>>();
 
@@ -241,7 +260,7 @@ const prepared = new WeakMap<PGlite, Map<string, Promise<unknown>>>();
 export async function executePrepared<T>(db: Database, name: string, query: SQL): Promise<T[]> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`prepared statement name must be an identifier: ${name}`);
   const client = (db as { $client?: unknown }).$client;
-  if (!(client instanceof PGlite)) return rowsOf<T>(await db.execute(query));
+  if (!isEmbeddedClient(client)) return rowsOf<T>(await db.execute(query));
   const { sql: text, params } = dialect.sqlToQuery(query);
   // The statement's text is part of its name: a changed query (a reloaded module in development,
   // on the same database session) is prepared anew instead of running the old one.

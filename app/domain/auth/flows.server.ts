@@ -35,7 +35,7 @@ export async function setPassword(
   password: string,
   userInputs: string[] = [],
 ): Promise<{ ok: true } | { ok: false; problem: PasswordProblem }> {
-  const problem = checkPassword(password, userInputs);
+  const problem = await checkPassword(password, userInputs);
   if (problem) return { ok: false, problem };
   const ctx = await deps.auth.$context;
   const hashed = await hashPassword(password);

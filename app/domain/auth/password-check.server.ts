@@ -1,8 +1,22 @@
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./password-policy";
 
-let factory: ZxcvbnFactory | undefined;
+let factory: Promise<ZxcvbnFactory> | undefined;
+
+/**
+ * zxcvbn and its dictionaries, loaded when the first password is checked: the dictionaries are unpacked when
+ * their module is imported (~20 ms), which every start paid before (ADR 030, cold start).
+ */
+function loadFactory(): Promise<ZxcvbnFactory> {
+  factory ??= Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common")]).then(
+    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) =>
+      new ZxcvbnFactory({ graphs: adjacencyGraphs, dictionary }),
+  );
+  factory.catch(() => {
+    factory = undefined;
+  });
+  return factory;
+}
 
 export type PasswordProblem = "too_short" | "too_long" | "common";
 
@@ -11,10 +25,9 @@ export type PasswordProblem = "too_short" | "too_long" | "common";
  * password it guesses within ~10^6 tries (score < 2) counts as common. The phone number and name
  * the member gave are passed as user inputs, so "0912345678" or a name is refused too.
  */
-export function checkPassword(password: string, userInputs: string[] = []): PasswordProblem | null {
+export async function checkPassword(password: string, userInputs: string[] = []): Promise<PasswordProblem | null> {
   if (password.length < PASSWORD_MIN) return "too_short";
   if (password.length > PASSWORD_MAX) return "too_long";
-  factory ??= new ZxcvbnFactory({ graphs: adjacencyGraphs, dictionary });
-  const result = factory.check(password.slice(0, 100), userInputs.filter(Boolean));
+  const result = (await loadFactory()).check(password.slice(0, 100), userInputs.filter(Boolean));
   return result.score < 2 ? "common" : null;
 }

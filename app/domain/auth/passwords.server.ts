@@ -1,4 +1,10 @@
-import { hash, verify } from "@node-rs/argon2";
+let argon2: Promise<typeof import("@node-rs/argon2")> | undefined;
+
+/** The native argon2 addon, loaded by the first hash or check rather than by every start (ADR 030, cold start). */
+function loadArgon2() {
+  argon2 ??= import("@node-rs/argon2");
+  return argon2;
+}
 
 /** argon2id at the OWASP Password Storage Cheat Sheet's first option: m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = {
@@ -9,11 +15,13 @@ export const ARGON2_OPTIONS = {
   outputLen: 32,
 } as const;
 
-export function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await loadArgon2();
   return hash(password, ARGON2_OPTIONS);
 }
 
 export async function verifyPassword({ hash: stored, password }: { hash: string; password: string }): Promise<boolean> {
+  const { verify } = await loadArgon2();
   try {
     return await verify(stored, password);
   } catch {

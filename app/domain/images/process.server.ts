@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
+import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { type ImageErrorCode, MAX_IMAGE_BYTES, MAX_INPUT_PIXELS, VARIANT_FORMATS, type VariantFormat } from "./limits";
+import { loadSharp } from "./sharp.server";
 import { type SniffedFormat, sniffImage } from "./sniff";
 import type { MediaVariant } from "./urls";
 import { planVariantSizes } from "./variants";
@@ -55,7 +56,8 @@ export function imageHash(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 32);
 }
 
-function openInput(bytes: Uint8Array) {
+async function openInput(bytes: Uint8Array) {
+  const sharp = await loadSharp();
   // failOn "error": phones' JPEGs often carry harmless warnings (odd markers); real damage still fails.
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true });
 }
@@ -63,7 +65,7 @@ function openInput(bytes: Uint8Array) {
 async function readHeader(bytes: Uint8Array, sniffed: SniffedFormat) {
   let meta: Metadata;
   try {
-    meta = await openInput(bytes).metadata();
+    meta = await (await openInput(bytes)).metadata();
   } catch (error) {
     // libvips reads the header only and refuses it against limitInputPixels.
     if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels();
@@ -115,7 +117,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 
   let base: { data: Buffer; info: OutputInfo };
   try {
-    base = await openInput(bytes)
+    base = await (await openInput(bytes))
       .rotate()
       .resize({ width: largest.width, withoutEnlargement: true })
       .toColourspace("srgb")
@@ -126,6 +128,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   }
   const { info } = base;
   const raw = { width: info.width, height: info.height, channels: info.channels };
+  const sharp = await loadSharp();
   const tasks = sizes.flatMap((size) =>
     VARIANT_FORMATS.map((format) => async (): Promise<ProcessedVariant> => {
       let image = sharp(base.data, { raw }).resize({ width: size.width, withoutEnlargement: true });

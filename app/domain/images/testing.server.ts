@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from "node:zlib";
-import sharp from "sharp";
+import { loadSharp } from "./sharp.server";
 
 /**
  * Test files for the image tests (unit, integration, browser, bench): made here, never shipped as
@@ -22,6 +22,7 @@ export async function photoJpeg(width: number, height: number, options: { orient
   const gradient = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#8a6f55"/><stop offset="0.5" stop-color="#d9cbb8"/><stop offset="1" stop-color="#3d4a52"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 3}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="#b55d3c" opacity="0.7"/></svg>`,
   );
+  const sharp = await loadSharp();
   // Grain a few pixels wide (noise made at a third of the size, enlarged): it survives the shrink to 1600 px
   // as the texture of stone or wood does, so the encoders work about as hard as on a real photo.
   const noise = await sharp({
@@ -102,6 +103,7 @@ export function zipBomb(): Buffer {
  * a real iPhone HEIC and this one end the same way (ADR 028).
  */
 export async function heicLike(): Promise<Buffer> {
+  const sharp = await loadSharp();
   const avif = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#a0522d" } })
     .avif()
     .toBuffer();

@@ -187,7 +187,7 @@ export async function acceptInvitation(
       return { ok: false, reason: "wrong_password" };
     }
   } else {
-    const problem = checkPassword(input.password, [
+    const problem = await checkPassword(input.password, [
       invitation.email ?? "",
       invitation.phoneNumber ?? "",
       invitation.displayName,
