@@ -42,6 +42,8 @@ async function main() {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info({ port, url: `http://localhost:${port}` }, "listening");
+    // A second after the first requests can be served: loading libvips blocks the event loop for a moment.
+    setTimeout(() => void running.loadDeferredModules(), 1000).unref();
   });
   server.keepAliveTimeout = 65_000;
 

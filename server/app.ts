@@ -6,6 +6,7 @@ import { type CacheBus, startCacheBus } from "@platform/cache/bus";
 import { attachCacheBus, detachCacheBus } from "@platform/cache/shared-cache";
 import { type AppConfig, CLIENT_ADDRESS_HEADER, LOCAL_LINE_PATH, loadConfig } from "@platform/config";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { loadDeferredModules } from "@platform/deferred-modules";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
 import { createLogger, type Logger } from "@platform/logger";
 import { createRequestGate } from "@platform/request-gate";
@@ -16,12 +17,14 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { registerAuditCheck } from "../app/domain/audit/viewer.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
+import { loadArgon2 } from "../app/domain/auth/passwords.server";
 import { warmUpCatalogue } from "../app/domain/catalog/warm-up.server";
 import { bumpContentVersion } from "../app/domain/content/drafts.server";
 import { seedCatalog, seedCatalogIfEmpty } from "../app/domain/demo";
 import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
 import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
+import { loadSharp } from "../app/domain/images/sharp.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/messages/delivery.server";
@@ -76,6 +79,11 @@ export type RunningApp = {
   /** This instance's delivery of messages to members (ADR 034). */
   dispatcher: Dispatcher;
   delivery: DeliveryDeps;
+  /**
+   * Loads the native modules that load on first use (sharp, argon2; ADR 030) once the instance is serving, so a
+   * broken install is in the log within seconds of the start rather than at the first upload or login.
+   */
+  loadDeferredModules(): Promise<void>;
   /** Marks the app as draining (readyz answers 503), stops the job workers and closes the database. */
   close(): Promise<void>;
   beginShutdown(): void;
@@ -423,6 +431,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     messaging,
     dispatcher,
     delivery,
+    async loadDeferredModules() {
+      await loadDeferredModules({ sharp: loadSharp, argon2: loadArgon2 }, logger);
+    },
     beginShutdown() {
       shuttingDown = true;
     },

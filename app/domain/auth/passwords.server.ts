@@ -1,7 +1,7 @@
 let argon2: Promise<typeof import("@node-rs/argon2")> | undefined;
 
 /** The native argon2 addon, loaded by the first hash or check rather than by every start (ADR 030, cold start). */
-function loadArgon2() {
+export function loadArgon2() {
   argon2 ??= import("@node-rs/argon2");
   return argon2;
 }
