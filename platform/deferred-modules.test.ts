@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { loadDeferredModules } from "./deferred-modules";
+import { loadDeferredModules, onFirstUse } from "./deferred-modules";
 
 describe("loadDeferredModules", () => {
   it("loads every module and logs nothing when all load", async () => {
@@ -24,5 +24,25 @@ describe("loadDeferredModules", () => {
       { err: broken, module: "sharp" },
       expect.stringContaining("failed to load"),
     );
+  });
+});
+
+describe("onFirstUse", () => {
+  it("loads once for every caller, at the first call, not before", async () => {
+    const load = vi.fn(async () => ({ name: "module" }));
+    const get = onFirstUse(load);
+    expect(load).not.toHaveBeenCalled();
+    const [a, b] = await Promise.all([get(), get()]);
+    expect(a).toBe(b);
+    expect(await get()).toBe(a);
+    expect(load).toHaveBeenCalledOnce();
+  });
+
+  it("forgets a failed load: the next call tries again", async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error("not installed")).mockResolvedValueOnce("loaded");
+    const get = onFirstUse(load);
+    await expect(get()).rejects.toThrow("not installed");
+    expect(await get()).toBe("loaded");
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

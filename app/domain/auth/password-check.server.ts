@@ -1,22 +1,17 @@
+import { onFirstUse } from "@platform/deferred-modules";
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./password-policy";
-
-let factory: Promise<ZxcvbnFactory> | undefined;
 
 /**
  * zxcvbn and its dictionaries, loaded when the first password is checked: the dictionaries are unpacked when
  * their module is imported (~20 ms), which every start paid before (ADR 030, cold start).
  */
-function loadFactory(): Promise<ZxcvbnFactory> {
-  factory ??= Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common")]).then(
-    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) =>
+const loadFactory = onFirstUse(() =>
+  Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common")]).then(
+    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]): ZxcvbnFactory =>
       new ZxcvbnFactory({ graphs: adjacencyGraphs, dictionary }),
-  );
-  factory.catch(() => {
-    factory = undefined;
-  });
-  return factory;
-}
+  ),
+);
 
 export type PasswordProblem = "too_short" | "too_long" | "common";
 

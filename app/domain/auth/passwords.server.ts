@@ -1,10 +1,7 @@
-let argon2: Promise<typeof import("@node-rs/argon2")> | undefined;
+import { onFirstUse } from "@platform/deferred-modules";
 
 /** The native argon2 addon, loaded by the first hash or check rather than by every start (ADR 030, cold start). */
-export function loadArgon2() {
-  argon2 ??= import("@node-rs/argon2");
-  return argon2;
-}
+export const loadArgon2 = onFirstUse(() => import("@node-rs/argon2"));
 
 /** argon2id at the OWASP Password Storage Cheat Sheet's first option: m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type SharpModule from "sharp";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { type ImageErrorCode, MAX_IMAGE_BYTES, MAX_INPUT_PIXELS, VARIANT_FORMATS, type VariantFormat } from "./limits";
 import { loadSharp } from "./sharp.server";
@@ -56,16 +57,15 @@ export function imageHash(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 32);
 }
 
-async function openInput(bytes: Uint8Array) {
-  const sharp = await loadSharp();
+function openInput(sharp: typeof SharpModule, bytes: Uint8Array) {
   // failOn "error": phones' JPEGs often carry harmless warnings (odd markers); real damage still fails.
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", sequentialRead: true });
 }
 
-async function readHeader(bytes: Uint8Array, sniffed: SniffedFormat) {
+async function readHeader(sharp: typeof SharpModule, bytes: Uint8Array, sniffed: SniffedFormat) {
   let meta: Metadata;
   try {
-    meta = await (await openInput(bytes)).metadata();
+    meta = await openInput(sharp, bytes).metadata();
   } catch (error) {
     // libvips reads the header only and refuses it against limitInputPixels.
     if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels();
@@ -106,7 +106,8 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   if (bytes.length > MAX_IMAGE_BYTES) throw new ImageError("too_large", 413, "The file is larger than allowed");
   const sniffed = sniffImage(bytes.subarray(0, 64));
   if (!sniffed) throw new ImageError("not_image", 415, "The file is not a JPEG, PNG, WebP or HEIC picture");
-  const meta = await readHeader(bytes, sniffed);
+  const sharp = await loadSharp();
+  const meta = await readHeader(sharp, bytes, sniffed);
   // EXIF orientations 5–8 turn the picture a quarter: width and height swap.
   const upright = (meta.orientation ?? 1) >= 5;
   const width = upright ? meta.height : meta.width;
@@ -117,7 +118,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 
   let base: { data: Buffer; info: OutputInfo };
   try {
-    base = await (await openInput(bytes))
+    base = await openInput(sharp, bytes)
       .rotate()
       .resize({ width: largest.width, withoutEnlargement: true })
       .toColourspace("srgb")
@@ -128,7 +129,6 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   }
   const { info } = base;
   const raw = { width: info.width, height: info.height, channels: info.channels };
-  const sharp = await loadSharp();
   const tasks = sizes.flatMap((size) =>
     VARIANT_FORMATS.map((format) => async (): Promise<ProcessedVariant> => {
       let image = sharp(base.data, { raw }).resize({ width: size.width, withoutEnlargement: true });
