@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import {
   data,
   Links,
@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
   useLocation,
+  useMatches,
   useOutlet,
   useRouteLoaderData,
 } from "react-router";
@@ -22,8 +23,17 @@ import { requestNow } from "./lib/clock.server";
 import { getApp } from "./lib/context.server";
 import { getMemberSession, memberSessionMiddleware } from "./lib/current-member.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
-import { HTML_LANG, type Locale, shellMessages, translator, useLocale } from "./lib/i18n";
-import { getLocale, shellMessagesJson } from "./lib/i18n.server";
+import {
+  CATALOG_LINK_ATTRIBUTE,
+  catalogPaths,
+  HTML_LANG,
+  type Locale,
+  loadCatalog,
+  shellCatalog,
+  translator,
+  useLocale,
+} from "./lib/i18n";
+import { getLocale, shellCatalogPath } from "./lib/i18n.server";
 import { LIFF_META } from "./lib/liff-detect";
 import { lineClientSettings } from "./lib/line-settings.server";
 import { useNonce } from "./lib/nonce";
@@ -41,7 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       locale,
-      messages: shellMessagesJson(locale),
+      /** The path of the shell catalog file (i18n.ts): the messages themselves are not in every page. */
+      catalog: shellCatalogPath(locale),
       toast,
       appEnv: config.appEnv,
       member: member ? { name: member.nameZh, level: member.memberLevel } : null,
@@ -54,11 +65,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
+ * A navigation or a revalidation shows its new data only once the message catalogs that data names are loaded
+ * (a page's own namespace, or the root's catalog after a language switch or across a deploy): no page with keys
+ * instead of texts, none with texts of two languages. Every loader still answers in one single fetch. A catalog
+ * that cannot load is the navigation's error, like its data failing to load.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async (_args, next) => {
+    const results = await next();
+    const paths = Object.values(results).flatMap((r) => (r.type === "data" ? catalogPaths(r.result) : []));
+    await Promise.all(paths.map((path) => loadCatalog(path)));
+  },
+];
+
+/**
  * Default title, and the title of the error pages (one per status view): pages set their own in their
  * `meta`; an error page has no page meta, and a document without a title fails WCAG 2.4.2.
  */
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
-  const t = translator(shellMessages(loaderData?.messages));
+  const t = translator(shellCatalog(loaderData?.catalog));
   if (!error) return [{ title: t("brand.name") }];
   return [{ title: `${t(errorTitleKey(error))}｜${t("brand.name")}` }];
 };
@@ -75,7 +100,13 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
   const nonce = useNonce();
-  const line = useRouteLoaderData<typeof loader>("root")?.line;
+  const root = useRouteLoaderData<typeof loader>("root");
+  const line = root?.line;
+  // The page's catalogs (its own and the root's), preloaded for the document's first load: entry.client waits
+  // for them. Later ones are loaded by the clientMiddleware, so the links keep their first paths rather than
+  // preloading a new one a second time.
+  const matches = useMatches();
+  const [catalogs] = useState(() => [...new Set(matches.flatMap((match) => catalogPaths(match.loaderData)))]);
   return (
     <html lang={HTML_LANG[locale as Locale]} dir="ltr">
       <head>
@@ -83,6 +114,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#faf8f4" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {catalogs.map((path) => (
+          <link
+            key={path}
+            rel="preload"
+            href={path}
+            as="fetch"
+            crossOrigin="anonymous"
+            {...{ [CATALOG_LINK_ATTRIBUTE]: "" }}
+          />
+        ))}
         {/* Read by entry.client before hydration: inside LINE, LIFF starts before the router reads the URL. */}
         {line?.liffId ? <meta name={LIFF_META} content={line.liffId} data-mock={line.mock ? "1" : undefined} /> : null}
         <Meta />

@@ -31,7 +31,14 @@ test.describe("error page", () => {
 
 test.describe("locale", () => {
   test("the footer switch changes the language, survives a reload and switches back", async ({ page }) => {
+    const catalogs: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/i18n/")) catalogs.push(new URL(request.url()).pathname);
+    });
     await gotoAndCheck(page, "/our-store");
+    await page.evaluate(() => {
+      (window as { __e2eDocument?: boolean }).__e2eDocument = true;
+    });
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hant-TW");
     const footer = page.getByRole("contentinfo");
     await expect(footer.getByRole("button", { name: "繁體中文" })).toHaveAttribute("aria-pressed", "true");
@@ -43,8 +50,17 @@ test.describe("locale", () => {
     await expect(nav.getByRole("link", { name: "Materials" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Showrooms" })).toBeVisible();
     await expect(footer.getByRole("button", { name: "English" })).toHaveAttribute("aria-pressed", "true");
-    // The visitor stays on the page they were on.
+    // The visitor stays on the page they were on, in the same document: the English catalog was loaded
+    // before the page changed language (the root's clientLoader).
     await expect(page).toHaveURL(/\/our-store$/);
+    expect(await page.evaluate(() => (window as { __e2eDocument?: boolean }).__e2eDocument)).toBe(true);
+    // Each language's catalogs once: the shell's and the showroom list's own.
+    expect(catalogs.sort()).toEqual([
+      expect.stringMatching(/^\/i18n\/en\.[^/]+\.json$/),
+      expect.stringMatching(/^\/i18n\/en\/catalog\./),
+      expect.stringMatching(/^\/i18n\/zh-TW\.[^/]+\.json$/),
+      expect.stringMatching(/^\/i18n\/zh-TW\/catalog\./),
+    ]);
     await expectAccessible(page);
 
     await page.reload();

@@ -105,6 +105,54 @@ test.describe("chunk reload guard", () => {
   });
 });
 
+test.describe("the shell catalog (app/lib/i18n.ts)", () => {
+  test("a catalog that cannot load reloads the page once; inside the guard the page stays as served and works", async ({
+    page,
+  }) => {
+    let blocked = 0;
+    await page.route("**/i18n/*.json", (route) => {
+      blocked += 1;
+      return route.fulfill({ status: 404, contentType: "application/json", body: "{}" });
+    });
+    const counter = countLoads(page);
+    const response = await page.goto("/");
+    expect(response?.status()).toBe(200);
+    // The first failure reloads once; the second (inside the 10 s window) leaves the server's page unhydrated.
+    await expect.poll(() => counter.loads).toBe(2);
+    await expect.poll(() => blocked).toBe(2);
+    await expect(page.getByRole("heading", { level: 1, name: "讓家，回到材質本身" })).toBeVisible();
+    expect(
+      await page.evaluate(() =>
+        Boolean(
+          document.querySelector("main") &&
+            Object.keys(document.querySelector("main") as object).some((k) => k.startsWith("__reactProps$")),
+        ),
+      ),
+    ).toBe(false);
+    await expectAccessible(page);
+
+    // Links are plain links then: the next page loads as a document, with its catalog served again.
+    await page.unroute("**/i18n/*.json");
+    await materialsLink(page).click();
+    await expect(page.getByRole("heading", { level: 1, name: "建材選品" })).toBeVisible();
+    await waitForHydration(page);
+    expect(counter.loads).toBe(3);
+    await expectAccessible(page);
+  });
+});
+
+test("a page's own catalog that cannot load on a navigation shows the error page, not keys", async ({ page }) => {
+  await gotoAndCheck(page, "/");
+  await page.route("**/i18n/zh-TW/catalog.materials.*", (route) => route.abort("failed"));
+  await markDocument(page);
+  await materialsLink(page).click();
+  const error = page.getByTestId("server-error");
+  await expect(error).toBeVisible();
+  await expect(page.getByText("catalog.materials.", { exact: false })).toHaveCount(0);
+  expect(await isSameDocument(page)).toBe(true);
+  await expectAccessible(page);
+});
+
 test.describe("new build check", () => {
   test("after /api/version reports a new build, the next navigation is a full page load", async ({ page }) => {
     let liveVersion: string | null = null; // null: answer with the real version

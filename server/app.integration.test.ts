@@ -261,6 +261,43 @@ describe("the app in development", () => {
     }
   });
 
+  it("serves a page's message catalogs as files cached for a year, named in the page, not inside it", async () => {
+    const html = await (await fetch(`${base}/our-store`, { headers: { cookie: "locale=en" } })).text();
+    const path = html.match(
+      /<link rel="preload" href="(\/i18n\/en\.[^"]+\.json)" as="fetch" crossorigin="anonymous"/,
+    )?.[1];
+    expect(path).toBeDefined();
+    // The messages are no longer in the page's data (their keys were): the shell's, and the page's own.
+    expect(html).not.toContain("footer.copyright");
+    expect(html).not.toContain("catalog.weekday.0");
+    expect(html).toContain("Main navigation");
+    const own = html.match(/<link rel="preload" href="(\/i18n\/en\/[^"]+\.json)" as="fetch"/)?.[1] ?? "";
+    const ownMessages = (await (await fetch(`${base}${own}`)).json()) as Record<string, string>;
+    expect(ownMessages["catalog.weekday.0"]).toBe("Sunday");
+    expect(Object.keys(ownMessages).every((key) => key.startsWith("catalog."))).toBe(true);
+    const response = await fetch(`${base}${path}`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    const messages = (await response.json()) as Record<string, string>;
+    expect(messages["nav.label"]).toBe("Main navigation");
+    expect(Object.keys(messages).some((key) => key.startsWith("email."))).toBe(false);
+
+    // Another build's (or a made-up) name is a 404 the browser must not cache.
+    for (const other of [
+      "/i18n/en.AAAAAAAAAAAA.json",
+      "/i18n/%2e%2e%2fpackage.json",
+      "/i18n/",
+      own.replace(/\.[^.]+\.json$/, ".AAAAAAAAAAAA.json"),
+      "/i18n/en/email.AAAAAAAAAAAA.json",
+    ]) {
+      const missing = await fetch(`${base}${other}`);
+      expect(missing.status, other).toBe(404);
+      expect(missing.headers.get("cache-control") ?? "", other).not.toMatch(/immutable/);
+    }
+  });
+
   it("tells the client which build is live", async () => {
     const response = await fetch(`${base}/api/version`);
     expect(response.status).toBe(200);

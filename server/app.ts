@@ -32,6 +32,8 @@ import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/d
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { appContext } from "../app/lib/context.server";
+import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
+import { catalogFileAt } from "../app/lib/i18n.server";
 import { redactUrl } from "../app/lib/redact-url";
 import { createApiV1Router } from "./api/v1";
 import { mountAuthEndpoints } from "./auth-endpoints";
@@ -254,7 +256,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const pageCompression = compression({ level: PAGE_GZIP_LEVEL });
   const fileCompression = compression();
   app.use((req: Request, res: Response, next: NextFunction) =>
-    (req.path.startsWith("/assets/") || isStaticFile(req.path) ? fileCompression : pageCompression)(req, res, next),
+    (req.path.startsWith("/assets/") || req.path.startsWith(CATALOG_PATH_PREFIX) || isStaticFile(req.path)
+      ? fileCompression
+      : pageCompression)(req, res, next),
   );
 
   app.get("/healthz", (_req, res) => {
@@ -278,6 +282,19 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     const build = await loadBuild();
     res.setHeader("Cache-Control", "no-store");
     res.json({ version: build.assets.version });
+  });
+
+  // The message catalogs (app/lib/i18n.ts): named by their content's hash, so cached for a year. An old
+  // build's name is a 404; its page reloads (entry.client.tsx).
+  app.get(`${CATALOG_PATH_PREFIX}*path`, (req, res) => {
+    const file = catalogFileAt(req.path);
+    if (!file) {
+      res.setHeader("Cache-Control", "no-store");
+      res.status(404).json({ error: { code: "not_found", message: "No such catalog" } });
+      return;
+    }
+    res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+    res.type("application/json").send(file.json);
   });
 
   // The local LINE Messaging API fake (no Messaging channel configured; never in production, ADR 032).

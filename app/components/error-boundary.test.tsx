@@ -1,13 +1,14 @@
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, data, type RouteObject, StaticRouterProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
+import { shellCatalogPath } from "~/lib/i18n.server";
 import { unavailableError } from "~/lib/unavailable.server";
 import { en } from "~/locales/en";
 import { zhTW } from "~/locales/zh-TW";
 import { ERROR_VIEWS, type ErrorKind, GeneralErrorBoundary } from "./error-boundary";
 
 /**
- * Renders a page whose loader throws `thrown`, under a root that supplies the locale's catalog
+ * Renders a page whose loader throws `thrown`, under a root that names the locale's shell catalog
  * (as the app's root loader does), through React Router's own server rendering.
  */
 async function renderError(thrown: unknown, locale: "zh-TW" | "en", path = "/somewhere") {
@@ -15,7 +16,7 @@ async function renderError(thrown: unknown, locale: "zh-TW" | "en", path = "/som
     {
       id: "root",
       path: "/",
-      loader: () => ({ locale, messages: locale === "en" ? en : zhTW }),
+      loader: () => ({ locale, catalog: shellCatalogPath(locale) }),
       ErrorBoundary: () => <GeneralErrorBoundary standalone />,
       children: [
         {
@@ -112,7 +113,7 @@ describe("the error boundary's status views", () => {
       {
         id: "root",
         path: "/",
-        loader: () => ({ locale: "zh-TW", messages: zhTW }),
+        loader: () => ({ locale: "zh-TW", catalog: shellCatalogPath("zh-TW") }),
         ErrorBoundary: () => (
           <GeneralErrorBoundary statusHandlers={{ 403: ({ status }) => <p>console says {status}</p> }} />
         ),

@@ -1,6 +1,14 @@
+import { createHash } from "node:crypto";
 import { en } from "~/locales/en";
 import { type Messages, zhTW } from "~/locales/zh-TW";
-import { type Locale, localeFromCookieHeader, type ShellMessagesJson, translator } from "./i18n";
+import {
+  CATALOG_PATH_PREFIX,
+  type CatalogRef,
+  type Locale,
+  localeFromCookieHeader,
+  provideCatalog,
+  translator,
+} from "./i18n";
 
 const catalogs: Record<Locale, Messages> = { "zh-TW": zhTW, en };
 
@@ -39,42 +47,92 @@ const shellCatalogs = Object.fromEntries(
   ]),
 ) as Record<Locale, Partial<Messages>>;
 
-/** The messages every page needs (sent once by the root loader). */
+/** The messages every page needs (the shell catalog file, `shellCatalogPath`). */
 export function messagesFor(locale: Locale): Partial<Messages> {
   return shellCatalogs[locale];
 }
 
-const shellJson = Object.fromEntries(
-  Object.entries(shellCatalogs).map(([locale, messages]) => [locale, JSON.stringify(messages)]),
-) as Record<Locale, ShellMessagesJson>;
+type CatalogFile = { path: string; json: string };
+
+function catalogFile(path: string, messages: Partial<Messages>): CatalogFile {
+  return { path, json: JSON.stringify(messages) };
+}
+
+function contentHash(json: string): string {
+  return createHash("sha256").update(json).digest("base64url").slice(0, 12);
+}
 
 /**
- * The shell messages as the root loader sends them: one JSON string, serialized once per locale at
- * start. React Router's turbo-stream encoding walks every key and value of an object on every
- * render (~0.8 ms for the ~260 shell messages, issue 17); a string costs it one copy. The browser
- * parses it once (`shellMessages` in i18n.ts).
+ * Each locale's shell catalog as the file the browser loads (`shellCatalog` in i18n.ts): serialized once at
+ * start, named by a hash of its content so the browser may cache it for a year, and provided to this
+ * process's own renders under the same path.
  */
-export function shellMessagesJson(locale: Locale): ShellMessagesJson {
-  return shellJson[locale];
+const files = new Map<string, CatalogFile>();
+const shellPaths = {} as Record<Locale, string>;
+for (const [locale, messages] of Object.entries(shellCatalogs) as [Locale, Partial<Messages>][]) {
+  const json = JSON.stringify(messages);
+  const path = `${CATALOG_PATH_PREFIX}${locale}.${contentHash(json)}.json`;
+  files.set(path, { path, json });
+  shellPaths[locale] = path;
+  provideCatalog(path, messages);
+}
+
+/** The path of a locale's shell catalog file, for the root loader (and the page's preload link). */
+export function shellCatalogPath(locale: Locale): string {
+  return shellPaths[locale];
 }
 
 type RoutePrefix = `${RouteNamespace}${string}`;
-const routeMessageCache = new Map<string, Partial<Messages>>();
+const routeCatalogRefs = new Map<string, CatalogRef>();
+
+function routeMessagesOf(locale: Locale, prefixes: readonly string[]): Partial<Messages> {
+  return Object.fromEntries(
+    Object.entries(catalogs[locale]).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))),
+  ) as Partial<Messages>;
+}
+
+const routeCatalogPath = (locale: Locale, prefixes: readonly string[], json: string) =>
+  `${CATALOG_PATH_PREFIX}${locale}/${prefixes.join("+")}.${contentHash(json)}.json`;
 
 /**
- * The messages of a route-only namespace (or of some of its sub-prefixes, e.g. `catalog.city.`), for
- * a route's loader: a page sends only what it shows. Computed once per locale and prefix list.
+ * The messages of a route-only namespace (or of some of its sub-prefixes, e.g. `catalog.city.`), for a route's
+ * loader: a page names only what it shows, as a catalog file (`useT` and `pageMeta` take the reference). The
+ * file's path says which messages it holds, so any instance can serve it (`catalogFileAt`). Computed once per
+ * locale and prefix list.
  */
-export function routeMessages(locale: Locale, ...prefixes: RoutePrefix[]): Partial<Messages> {
-  const key = `${locale}|${prefixes.join(",")}`;
-  let messages = routeMessageCache.get(key);
-  if (!messages) {
-    messages = Object.fromEntries(
-      Object.entries(catalogs[locale]).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix))),
-    ) as Partial<Messages>;
-    routeMessageCache.set(key, messages);
+export function routeMessages(locale: Locale, ...prefixes: RoutePrefix[]): CatalogRef {
+  const key = `${locale}|${prefixes.join("+")}`;
+  let ref = routeCatalogRefs.get(key);
+  if (!ref) {
+    const messages = routeMessagesOf(locale, prefixes);
+    const file = catalogFile("", messages);
+    file.path = routeCatalogPath(locale, prefixes, file.json);
+    files.set(file.path, file);
+    provideCatalog(file.path, messages);
+    ref = { catalog: file.path };
+    routeCatalogRefs.set(key, ref);
   }
-  return messages;
+  return ref;
+}
+
+/** A route catalog's path: a locale, then route-namespace prefixes joined by `+`, then the hash. */
+const ROUTE_CATALOG_PATH = /^\/i18n\/(zh-TW|en)\/([A-Za-z0-9.+-]{1,300})\.([A-Za-z0-9_-]{12})\.json$/;
+
+/**
+ * The catalog file at a request path: a shell catalog, or a route catalog this or another instance named. An
+ * old build's hash, or prefixes outside the route namespaces, are not one. A route catalog this instance has
+ * not named yet is computed for the request and not kept (so made-up prefix lists cannot fill the memory).
+ */
+export function catalogFileAt(requestPath: string): CatalogFile | undefined {
+  const known = files.get(requestPath);
+  if (known) return known;
+  const match = ROUTE_CATALOG_PATH.exec(requestPath);
+  if (!match) return undefined;
+  const [, locale, joined, hash] = match as unknown as [string, Locale, string, string];
+  const prefixes = joined.split("+");
+  if (!prefixes.every((prefix) => ROUTE_NAMESPACES.some((ns) => prefix.startsWith(ns)))) return undefined;
+  const file = catalogFile(requestPath, routeMessagesOf(locale, prefixes));
+  return contentHash(file.json) === hash ? file : undefined;
 }
 
 /** A translate function for one locale on the server, over the whole catalog (e-mails, jobs). */

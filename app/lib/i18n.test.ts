@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { en } from "~/locales/en";
 import { zhTW } from "~/locales/zh-TW";
 import {
+  CATALOG_PATH_PREFIX,
+  catalogPaths,
   DEFAULT_LOCALE,
   format,
   formatNumber,
@@ -9,20 +11,23 @@ import {
   isLocale,
   LOCALE_COOKIE,
   LOCALES,
+  loadCatalog,
   localeCookie,
   localeFromCookieHeader,
-  shellMessages,
+  routeCatalog,
+  shellCatalog,
   translator,
 } from "./i18n";
 import {
   CHUNK_NAMESPACES,
+  catalogFileAt,
   getLocale,
   messagesFor,
   ROUTE_NAMESPACES,
   routeMessages,
   SERVER_ONLY_NAMESPACES,
   serverT,
-  shellMessagesJson,
+  shellCatalogPath,
 } from "./i18n.server";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -71,35 +76,89 @@ describe("catalogs", () => {
     expect(serverOnly.length).toBeGreaterThan(0);
     const inChunks = Object.keys(zhTW).filter((k) => CHUNK_NAMESPACES.some((ns) => k.startsWith(ns)));
     expect(inChunks.length).toBeGreaterThan(0);
-    const routeOnly = ROUTE_NAMESPACES.map((ns) => Object.keys(routeMessages("zh-TW", ns)).length);
+    const routeOnly = ROUTE_NAMESPACES.map((ns) => Object.keys(routeCatalog(routeMessages("zh-TW", ns))).length);
     expect(shellKeys.length + routeOnly.reduce((a, b) => a + b, 0) + serverOnly.length + inChunks.length).toBe(
       Object.keys(zhTW).length,
     );
-    expect(routeMessages("en", "testCrud.")["testCrud.title"]).toBe(en["testCrud.title"]);
+    expect(routeCatalog(routeMessages("en", "testCrud."))["testCrud.title"]).toBe(en["testCrud.title"]);
   });
 
-  it("reach the browser as one JSON string per locale, parsed back to the same messages", () => {
-    const json = shellMessagesJson("en");
-    expect(typeof json).toBe("string");
-    expect(shellMessagesJson("en")).toBe(json);
-    expect(shellMessages(json)).toEqual(messagesFor("en"));
-    // Parsed once while the same string comes back; a route's own object passes through.
-    expect(shellMessages(json)).toBe(shellMessages(json));
-    expect(shellMessages(shellMessagesJson("zh-TW"))["nav.home"]).toBe(zhTW["nav.home"]);
-    const own = { "nav.home": "x" };
-    expect(shellMessages(own)).toBe(own);
-    expect(shellMessages(undefined)).toEqual({});
+  it("reach the browser as one file per locale, named by its content", () => {
+    const en = shellCatalogPath("en");
+    const zh = shellCatalogPath("zh-TW");
+    expect(en).toMatch(new RegExp(`^${CATALOG_PATH_PREFIX}en\\.[A-Za-z0-9_-]{12}\\.json$`));
+    expect(zh).not.toBe(en);
+    expect(JSON.parse(catalogFileAt(en)?.json ?? "")).toEqual(messagesFor("en"));
+    expect(catalogFileAt(`${CATALOG_PATH_PREFIX}en.000000000000.json`)).toBeUndefined();
+    // This process renders with the same catalogs, by the same paths.
+    expect(shellCatalog(zh)["nav.home"]).toBe(zhTW["nav.home"]);
+    expect(shellCatalog(en)).toBe(messagesFor("en"));
+  });
+
+  it("load in the browser once per path, and a failed load is tried again", async () => {
+    const path = `${CATALOG_PATH_PREFIX}en.test-catalog.json`;
+    let calls = 0;
+    const failing = async () => {
+      calls += 1;
+      return new Response("gone", { status: 404 });
+    };
+    await expect(loadCatalog(path, failing)).rejects.toThrow(/404/);
+    const serving = async () => {
+      calls += 1;
+      return Response.json({ "nav.home": "Home (loaded)" });
+    };
+    await Promise.all([loadCatalog(path, serving), loadCatalog(path, serving)]);
+    await loadCatalog(path, serving);
+    expect(calls).toBe(2);
+    expect(shellCatalog(path)["nav.home"]).toBe("Home (loaded)");
   });
 
   it("send a page only the sub-namespaces it asks for", () => {
-    const cities = routeMessages("zh-TW", "catalog.city.", "catalog.weekday.");
+    const ref = routeMessages("zh-TW", "catalog.city.", "catalog.weekday.");
+    const cities = routeCatalog(ref);
     expect(cities["catalog.city.taipei"]).toBe("臺北市");
     expect(cities["catalog.weekday.0"]).toBe("星期日");
     expect(Object.keys(cities).every((k) => k.startsWith("catalog.city.") || k.startsWith("catalog.weekday."))).toBe(
       true,
     );
     // Computed once per locale and prefix list.
-    expect(routeMessages("zh-TW", "catalog.city.", "catalog.weekday.")).toBe(cities);
+    expect(routeMessages("zh-TW", "catalog.city.", "catalog.weekday.")).toBe(ref);
+  });
+
+  it("name a route's namespace as a file any instance can serve, and nothing else", () => {
+    const ref = routeMessages("en", "catalog.city.", "catalog.weekday.");
+    expect(ref.catalog).toMatch(/^\/i18n\/en\/catalog\.city\.\+catalog\.weekday\.\.[A-Za-z0-9_-]{12}\.json$/);
+    expect(JSON.parse(catalogFileAt(ref.catalog)?.json ?? "")).toEqual(routeCatalog(ref));
+    // A path this instance never named (another instance's, here the same prefixes in the other order, so the
+    // same messages and hash) is computed from the path; with a made-up hash it is not a catalog.
+    const unseen = ref.catalog.replace("catalog.city.+catalog.weekday.", "catalog.weekday.+catalog.city.");
+    expect(unseen).not.toBe(ref.catalog);
+    expect(catalogFileAt(unseen)?.json).toBe(catalogFileAt(ref.catalog)?.json);
+    expect(catalogFileAt(unseen.replace(/\.[A-Za-z0-9_-]{12}\.json$/, `.${"x".repeat(12)}.json`))).toBeUndefined();
+    // Server-only and shell namespaces, made-up hashes and odd paths are not catalogs.
+    for (const path of [
+      `/i18n/en/email.${"A".repeat(12)}.json`,
+      `/i18n/en/nav.${"A".repeat(12)}.json`,
+      `/i18n/fr/catalog.city.${"A".repeat(12)}.json`,
+      "/i18n/en/catalog.city..json",
+      `/i18n/en/../en.${"A".repeat(12)}.json`,
+    ])
+      expect(catalogFileAt(path), path).toBeUndefined();
+  });
+
+  it("find the catalogs a route's data names, and resolve a route's messages", () => {
+    expect(catalogPaths({ catalog: "/i18n/en.a.json", locale: "en" })).toEqual(["/i18n/en.a.json"]);
+    expect(catalogPaths({ messages: { catalog: "/i18n/en/x.b.json" }, rows: [{ catalog: "not a ref" }] })).toEqual([
+      "/i18n/en/x.b.json",
+    ]);
+    expect(catalogPaths({ result: { ok: true, messages: { catalog: "/i18n/en/y.c.json" } } })).toEqual([
+      "/i18n/en/y.c.json",
+    ]);
+    expect(catalogPaths(null)).toEqual([]);
+    expect(catalogPaths("text")).toEqual([]);
+    const own = { "nav.home": "x" };
+    expect(routeCatalog(own)).toBe(own);
+    expect(routeCatalog({ catalog: "/i18n/en/never-loaded.json" })).toEqual({});
   });
 });
 

@@ -66,7 +66,7 @@ export function translator(messages: Partial<Messages>): Translate {
 }
 
 /**
- * The full catalog reaches the browser through the root loader (only the active locale's).
+ * The shell catalog reaches the browser as a file (`shellCatalog`, only the active locale's).
  * These few strings cover the case where the root itself failed and has no data.
  */
 const FALLBACK: Partial<Messages> = {
@@ -83,22 +83,88 @@ const FALLBACK: Partial<Messages> = {
   "common.loading": "請稍候...",
 };
 
-/** The shell catalog as the root loader sends it: a JSON object of messages (see `shellMessagesJson`). */
-export type ShellMessagesJson = string & { readonly __shellMessages: true };
-
-let parsedShell: { json: string; messages: Partial<Messages> } | null = null;
-
 /**
- * The messages of a loader's `messages`: the root's JSON string (parsed once, then reused while the
- * same string comes back), or a route's own object as it is.
+ * Message catalogs are files of their own, named by their content's hash and cached by the browser for a year
+ * (issue 17, ADR 031):
+ * - the shell catalog, the messages every page uses: `/i18n/<locale>.<hash>.json`, named by the root loader's
+ *   `catalog`;
+ * - a route's namespace (`routeMessages` in i18n.server.ts): `/i18n/<locale>/<prefix>+<prefix>.<hash>.json`,
+ *   named by the route's `messages: { catalog }`.
+ * A page's HTML therefore carries paths, not catalogs. The server provides every catalog it names to this module
+ * under its path, so it renders without a fetch. The browser loads a page's catalogs before hydrating
+ * (entry.client.tsx, from the preload links the root renders), and the root's `clientMiddleware` loads those of
+ * new loader data before a navigation shows it.
  */
-export function shellMessages(value: ShellMessagesJson | Partial<Messages> | null | undefined): Partial<Messages> {
-  if (typeof value !== "string") return value ?? {};
-  if (parsedShell?.json !== value) parsedShell = { json: value, messages: JSON.parse(value) as Partial<Messages> };
-  return parsedShell.messages;
+const catalogs = new Map<string, Partial<Messages>>();
+const loading = new Map<string, Promise<void>>();
+let lastShell: Partial<Messages> | undefined;
+
+/** Where the catalog files are served (server/app.ts). */
+export const CATALOG_PATH_PREFIX = "/i18n/";
+
+/** A route's messages in its loader data: the path of their catalog file. */
+export type CatalogRef = { readonly catalog: string };
+
+const isShellPath = (path: string) => !path.slice(CATALOG_PATH_PREFIX.length).includes("/");
+
+export function provideCatalog(path: string, messages: Partial<Messages>): void {
+  catalogs.set(path, messages);
+  if (isShellPath(path)) lastShell = messages;
 }
 
-type RootData = { locale: Locale; messages: ShellMessagesJson } | undefined;
+/**
+ * The shell messages of the catalog at `path`. A path not loaded (only if loading it failed) gets the shell
+ * catalog loaded last, so the page keeps its texts rather than showing keys.
+ */
+export function shellCatalog(path: string | undefined): Partial<Messages> {
+  return (path === undefined ? undefined : catalogs.get(path)) ?? lastShell ?? FALLBACK;
+}
+
+/** A route's messages: its own object, or the catalog its loader named. */
+export function routeCatalog(messages: Partial<Messages> | CatalogRef): Partial<Messages> {
+  return isCatalogRef(messages) ? (catalogs.get(messages.catalog) ?? {}) : messages;
+}
+
+function isCatalogRef(value: unknown): value is CatalogRef {
+  return typeof value === "object" && value !== null && typeof (value as CatalogRef).catalog === "string";
+}
+
+/**
+ * The catalog paths a route's loader (or action) data names: its own `catalog` (the root's shell catalog) and
+ * the `catalog` of its top-level values (`messages`, `previewMessages`, an action's `result.messages`…).
+ */
+export function catalogPaths(data: unknown): string[] {
+  if (typeof data !== "object" || data === null) return [];
+  const paths: string[] = [];
+  if (isCatalogRef(data)) paths.push(data.catalog);
+  for (const value of Object.values(data)) {
+    if (isCatalogRef(value)) paths.push(value.catalog);
+    else if (typeof value === "object" && value !== null && !Array.isArray(value))
+      for (const inner of Object.values(value)) if (isCatalogRef(inner)) paths.push(inner.catalog);
+  }
+  return paths;
+}
+
+/** Loads the catalog at `path` once (the page's `<link rel="preload">` has usually fetched it already). */
+export function loadCatalog(path: string, fetcher: typeof fetch = fetch): Promise<void> {
+  if (catalogs.has(path)) return Promise.resolve();
+  let pending = loading.get(path);
+  if (!pending) {
+    pending = fetcher(path)
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+        provideCatalog(path, (await res.json()) as Partial<Messages>);
+      })
+      .finally(() => loading.delete(path));
+    loading.set(path, pending);
+  }
+  return pending;
+}
+
+/** The `<link rel="preload">` of a catalog the page needs (entry.client reads their paths before hydrating). */
+export const CATALOG_LINK_ATTRIBUTE = "data-catalog";
+
+type RootData = { locale: Locale; catalog: string } | undefined;
 
 /** The active locale (from the root loader); zh-TW when the root has no data (e.g. a root error). */
 export function useLocale(): Locale {
@@ -107,13 +173,14 @@ export function useLocale(): Locale {
 }
 
 /** Translate with the root's messages, plus a route's own namespace when it loads one. */
-export function useT(routeMessages?: Partial<Messages>): Translate {
-  const json = (useRouteLoaderData("root") as RootData)?.messages;
+export function useT(routeMessagesOrRef?: Partial<Messages> | CatalogRef): Translate {
+  const catalog = (useRouteLoaderData("root") as RootData)?.catalog;
   return useMemo(() => {
-    const messages = json === undefined ? FALLBACK : shellMessages(json);
-    if (!routeMessages) return translator(messages);
+    const messages = catalog === undefined ? FALLBACK : shellCatalog(catalog);
+    if (!routeMessagesOrRef) return translator(messages);
+    const routeMessages = routeCatalog(routeMessagesOrRef);
     // The route's namespace first, then the shell: no merged copy of the catalog per component (on the
     // server every component's useMemo runs on every render).
     return (key, values) => format(routeMessages[key] ?? messages[key] ?? FALLBACK[key] ?? key, values);
-  }, [json, routeMessages]);
+  }, [catalog, routeMessagesOrRef]);
 }

@@ -1,5 +1,5 @@
-import type { MessageKey, Messages, ShellMessagesJson } from "./i18n";
-import { format, shellMessages } from "./i18n";
+import type { CatalogRef, MessageKey, Messages } from "./i18n";
+import { format, routeCatalog, shellCatalog } from "./i18n";
 
 type MatchLike = { id: string; loaderData?: unknown } | undefined;
 
@@ -16,8 +16,10 @@ export function pageMeta(
   // the member center had the merge at 2 % of its CPU).
   const catalogs: Partial<Messages>[] = [];
   for (const match of matches) {
-    const data = match?.loaderData as { messages?: Partial<Messages> | ShellMessagesJson } | undefined;
-    if (data?.messages) catalogs.unshift(shellMessages(data.messages));
+    const data = match?.loaderData as { messages?: Partial<Messages> | CatalogRef; catalog?: string } | undefined;
+    if (data?.messages) catalogs.unshift(routeCatalog(data.messages));
+    // The root's shell catalog, by its path.
+    if (data?.catalog) catalogs.unshift(shellCatalog(data.catalog));
   }
   const lookup = (key: MessageKey) => catalogs.find((catalog) => catalog[key] !== undefined)?.[key];
   const title = lookup(titleKey);

@@ -13,9 +13,29 @@ describe("qrSvg", () => {
     // 50 characters at error correction M: version 4 (33 modules) plus 2 modules of border each side.
     expect(svg).toContain('viewBox="0 0 37 37"');
     expect(svg.match(/<path /g)).toHaveLength(1);
-    expect(svg.length).toBeLessThan(6000);
+    expect(svg.length).toBeLessThan(2000);
     // The finder pattern's top row starts in the quiet zone's corner: a run of 7 dark modules.
-    expect(svg).toContain("M2 2h7v1h-7z");
+    expect(svg).toContain("M2 2.5h7");
+  });
+
+  it("draws exactly the dark modules of the code, and nothing in the quiet zone", () => {
+    for (const text of ["KnxuJPVESCmOyfDk_oe-g2sCzlc.9mwH9tlkJpcrgGXLwA2bRg", "HL-0000-0001", "x".repeat(120)]) {
+      const { size, data } = encode(text, { ecc: "M", border: 0 });
+      const d = qrSvg(text).match(/ d="([^"]+)"/)?.[1] ?? "";
+      const drawn = Array.from({ length: size + 4 }, () => Array<boolean>(size + 4).fill(false));
+      // Replay the path: M x y.5 starts a row, m dx 0 moves along it, h n draws n modules.
+      let x = 0;
+      let y = 0;
+      for (const [, op, a, b] of d.matchAll(/([MmHh])(-?\d+(?:\.5)?)(?: (-?\d+(?:\.5)?))?/g)) {
+        if (op === "M") [x, y] = [Number(a), Number(b) - 0.5];
+        else if (op === "m") x += Number(a);
+        else for (let i = 0; i < Number(a); i++) (drawn[y] as boolean[])[x++] = true;
+      }
+      const expected = Array.from({ length: size + 4 }, (_, row) =>
+        Array.from({ length: size + 4 }, (_, col) => Boolean(data[row - 2]?.[col - 2])),
+      );
+      expect(drawn, text).toEqual(expected);
+    }
   });
 
   it("changes with the text and stays decorative for assistive technology (the wrapper is labelled)", () => {

@@ -5,12 +5,12 @@ import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import type { Messages } from "~/lib/i18n";
+import type { CatalogRef } from "~/lib/i18n";
 import { useT } from "~/lib/i18n";
 import { useFormState } from "~/lib/use-form-state";
 
 type LinePhoneStepData = {
-  messages: Partial<Messages>;
+  messages: CatalogRef;
   challenge: CaptchaChallenge;
   sentTo: string | null;
   resendAt: number | null;
