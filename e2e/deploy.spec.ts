@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, gotoAndCheck, isHydrated, test, waitForHydration } from "./fixtures";
 
 /**
  * New deployments (app/lib/deploy.ts): a failed code chunk reloads the page once, guarded for 10 s
@@ -121,14 +121,7 @@ test.describe("the shell catalog (app/lib/i18n.ts)", () => {
     await expect.poll(() => counter.loads).toBe(2);
     await expect.poll(() => blocked).toBe(2);
     await expect(page.getByRole("heading", { level: 1, name: "讓家，回到材質本身" })).toBeVisible();
-    expect(
-      await page.evaluate(() =>
-        Boolean(
-          document.querySelector("main") &&
-            Object.keys(document.querySelector("main") as object).some((k) => k.startsWith("__reactProps$")),
-        ),
-      ),
-    ).toBe(false);
+    expect(await isHydrated(page)).toBe(false);
     await expectAccessible(page);
 
     // Links are plain links then: the next page loads as a document, with its catalog served again.

@@ -265,12 +265,19 @@ async function settleAnimations(page: Page): Promise<void> {
  * (before that, a link click is an ordinary full page load).
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const router = (window as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
-      .__reactRouterDataRouter;
-    const main = document.querySelector("main");
-    return Boolean(router?.state.initialized && main && Object.keys(main).some((k) => k.startsWith("__reactProps$")));
-  });
+  await page.waitForFunction(hydratedNow);
+}
+
+/** Whether React has hydrated the document now (no waiting): a page left as the server sent it is not. */
+export function isHydrated(page: Page): Promise<boolean> {
+  return page.evaluate(hydratedNow);
+}
+
+/** Runs in the page: the router is up and React owns the page's main element. */
+function hydratedNow(): boolean {
+  const router = (window as { __reactRouterDataRouter?: { state: { initialized: boolean } } }).__reactRouterDataRouter;
+  const main = document.querySelector("main");
+  return Boolean(router?.state.initialized && main && Object.keys(main).some((k) => k.startsWith("__reactProps$")));
 }
 
 /**

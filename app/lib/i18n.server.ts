@@ -54,28 +54,32 @@ export function messagesFor(locale: Locale): Partial<Messages> {
 
 type CatalogFile = { path: string; json: string };
 
-function catalogFile(path: string, messages: Partial<Messages>): CatalogFile {
-  return { path, json: JSON.stringify(messages) };
-}
-
 function contentHash(json: string): string {
   return createHash("sha256").update(json).digest("base64url").slice(0, 12);
 }
 
-/**
- * Each locale's shell catalog as the file the browser loads (`shellCatalog` in i18n.ts): serialized once at
- * start, named by a hash of its content so the browser may cache it for a year, and provided to this
- * process's own renders under the same path.
- */
+/** Every catalog file this instance has named, by path (served by `catalogFileAt`). */
 const files = new Map<string, CatalogFile>();
-const shellPaths = {} as Record<Locale, string>;
-for (const [locale, messages] of Object.entries(shellCatalogs) as [Locale, Partial<Messages>][]) {
+
+/**
+ * Names a catalog by its content's hash (so the browser may cache it for a year), keeps its file to serve and
+ * provides it to this process's own renders under the same path. Returns the path.
+ */
+function nameCatalog(messages: Partial<Messages>, pathFor: (hash: string) => string): string {
   const json = JSON.stringify(messages);
-  const path = `${CATALOG_PATH_PREFIX}${locale}.${contentHash(json)}.json`;
+  const path = pathFor(contentHash(json));
   files.set(path, { path, json });
-  shellPaths[locale] = path;
   provideCatalog(path, messages);
+  return path;
 }
+
+/** Each locale's shell catalog, named once at start (`shellCatalog` in i18n.ts). */
+const shellPaths = Object.fromEntries(
+  (Object.entries(shellCatalogs) as [Locale, Partial<Messages>][]).map(([locale, messages]) => [
+    locale,
+    nameCatalog(messages, (hash) => `${CATALOG_PATH_PREFIX}${locale}.${hash}.json`),
+  ]),
+) as Record<Locale, string>;
 
 /** The path of a locale's shell catalog file, for the root loader (and the page's preload link). */
 export function shellCatalogPath(locale: Locale): string {
@@ -91,9 +95,6 @@ function routeMessagesOf(locale: Locale, prefixes: readonly string[]): Partial<M
   ) as Partial<Messages>;
 }
 
-const routeCatalogPath = (locale: Locale, prefixes: readonly string[], json: string) =>
-  `${CATALOG_PATH_PREFIX}${locale}/${prefixes.join("+")}.${contentHash(json)}.json`;
-
 /**
  * The messages of a route-only namespace (or of some of its sub-prefixes, e.g. `catalog.city.`), for a route's
  * loader: a page names only what it shows, as a catalog file (`useT` and `pageMeta` take the reference). The
@@ -104,12 +105,11 @@ export function routeMessages(locale: Locale, ...prefixes: RoutePrefix[]): Catal
   const key = `${locale}|${prefixes.join("+")}`;
   let ref = routeCatalogRefs.get(key);
   if (!ref) {
-    const messages = routeMessagesOf(locale, prefixes);
-    const file = catalogFile("", messages);
-    file.path = routeCatalogPath(locale, prefixes, file.json);
-    files.set(file.path, file);
-    provideCatalog(file.path, messages);
-    ref = { catalog: file.path };
+    const path = nameCatalog(
+      routeMessagesOf(locale, prefixes),
+      (hash) => `${CATALOG_PATH_PREFIX}${locale}/${prefixes.join("+")}.${hash}.json`,
+    );
+    ref = { catalog: path };
     routeCatalogRefs.set(key, ref);
   }
   return ref;
@@ -131,8 +131,8 @@ export function catalogFileAt(requestPath: string): CatalogFile | undefined {
   const [, locale, joined, hash] = match as unknown as [string, Locale, string, string];
   const prefixes = joined.split("+");
   if (!prefixes.every((prefix) => ROUTE_NAMESPACES.some((ns) => prefix.startsWith(ns)))) return undefined;
-  const file = catalogFile(requestPath, routeMessagesOf(locale, prefixes));
-  return contentHash(file.json) === hash ? file : undefined;
+  const json = JSON.stringify(routeMessagesOf(locale, prefixes));
+  return contentHash(json) === hash ? { path: requestPath, json } : undefined;
 }
 
 /** A translate function for one locale on the server, over the whole catalog (e-mails, jobs). */
