@@ -2,7 +2,9 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
-import { memoRouteMatching } from "./platform/bundling/memo-route-matching.ts";
+import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
+import { renderPatches } from "./platform/bundling/memo-server-render.ts";
+import { serverPatches } from "./platform/bundling/server-patches.ts";
 
 /**
  * What every page loads, as one chunk: react-dom (its client and the scheduler too, so React and the router are
@@ -56,5 +58,5 @@ export default defineConfig(({ command }) => ({
     },
   },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter(), memoRouteMatching(), lazyExternals()],
+  plugins: [tailwindcss(), reactRouter(), serverPatches([routeMatchingPatch, ...renderPatches]), lazyExternals()],
 }));

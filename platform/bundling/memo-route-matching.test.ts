@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { MEMO_PATHS, MEMO_SOURCE, memoRouteMatching } from "./memo-route-matching";
+import { MEMO_PATHS, MEMO_SOURCE, routeMatchingPatch } from "./memo-route-matching";
+import { applyPatches } from "./server-patches";
 
 type Match = { route: { id: string }; pathname: string; params: Record<string, string> };
 type Matcher = (
@@ -84,17 +85,15 @@ describe("route matching remembered per path (server build)", () => {
       path.dirname(require.resolve("react-router/package.json")),
       "dist/production/lib/router/utils.js",
     );
-    const plugin = memoRouteMatching();
-    const transform = plugin.transform as (this: unknown, code: string, id: string) => { code: string } | null;
-    const context = {
-      error: (message: string) => {
-        throw new Error(message);
-      },
+    const fail = (message: string): never => {
+      throw new Error(message);
     };
-    const out = transform.call(context, readFileSync(file, "utf8"), file);
+    const out = applyPatches([routeMatchingPatch], readFileSync(file, "utf8"), file, fail);
     expect(out?.code).toContain("function matchRoutesImplScan(");
     expect(out?.code).toContain("const hanMatchMemo = new WeakMap();");
-    expect(transform.call(context, "export const x = 1;", "/app/other.js")).toBeNull();
-    expect(() => transform.call(context, "function matchRoutesImpl(routes) {}", file)).toThrow(/changed/);
+    expect(applyPatches([routeMatchingPatch], "export const x = 1;", "/app/other.js", fail)).toBeNull();
+    expect(() => applyPatches([routeMatchingPatch], "function matchRoutesImpl(routes) {}", file, fail)).toThrow(
+      /changed/,
+    );
   });
 });

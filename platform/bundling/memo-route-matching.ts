@@ -1,4 +1,4 @@
-import type { Plugin } from "vite";
+import { renameAndAppend, type SourcePatch } from "./server-patches.ts";
 
 /**
  * Route matching, remembered per path in the server build (ADR 031, "Route matching").
@@ -46,29 +46,10 @@ function matchRoutesImpl(routes, locationArg, basename, allowPartial, precompute
 }
 `;
 
-export function memoRouteMatching(): Plugin {
-  let patched = false;
-  return {
-    name: "han:memo-route-matching",
-    apply: "build",
-    applyToEnvironment: (environment) => environment.name === "ssr",
-    transform(code, id) {
-      if (!TARGET.test(id)) return null;
-      if (!code.includes(SIGNATURE)) {
-        this.error(`${id}: react-router's matchRoutesImpl changed; update platform/bundling/memo-route-matching.ts`);
-      }
-      patched = true;
-      return {
-        code: code.replace(SIGNATURE, SIGNATURE.replace("matchRoutesImpl", "matchRoutesImplScan")) + MEMO_SOURCE,
-        map: null,
-      };
-    },
-    buildEnd(error) {
-      if (!error && !patched) {
-        this.error(
-          "react-router's router/utils.js was not in the server build; update platform/bundling/memo-route-matching.ts",
-        );
-      }
-    },
-  };
-}
+/** The patch (platform/bundling/server-patches.ts) that puts MEMO_SOURCE in front of React Router's scan. */
+export const routeMatchingPatch: SourcePatch = {
+  name: "matchRoutesImpl (react-router/lib/router/utils.js)",
+  file: TARGET,
+  find: SIGNATURE,
+  apply: renameAndAppend(SIGNATURE, "matchRoutesImpl", "matchRoutesImplScan", MEMO_SOURCE),
+};
