@@ -49,6 +49,7 @@ import { httpMetrics, metricsEndpoint } from "./metrics";
 import { apiWhileDatabaseUnavailable, pagesWhileDatabaseUnavailable, readiness } from "./readiness";
 import { originCheck, securityHeaders } from "./security";
 import { testHooks } from "./test-hooks";
+import { wholePageGzip } from "./whole-page-gzip";
 
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -253,12 +254,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   // Pages and data are compressed per response (each carries its own CSP nonce), so their level is
   // chosen for CPU: level 3 costs about a quarter of the default 6 on a 60 kB page for ~6 % more bytes
   // (issue 17, bench/README.md). Other responses (the hashed assets, files) keep the default.
+  // A page that is complete when written is gzipped in one call inside it (whole-page-gzip.ts).
   const pageCompression = compression({ level: PAGE_GZIP_LEVEL });
+  const wholePage = wholePageGzip(PAGE_GZIP_LEVEL);
   const fileCompression = compression();
   app.use((req: Request, res: Response, next: NextFunction) =>
-    (req.path.startsWith("/assets/") || req.path.startsWith(CATALOG_PATH_PREFIX) || isStaticFile(req.path)
-      ? fileCompression
-      : pageCompression)(req, res, next),
+    req.path.startsWith("/assets/") || req.path.startsWith(CATALOG_PATH_PREFIX) || isStaticFile(req.path)
+      ? fileCompression(req, res, next)
+      : pageCompression(req, res, () => wholePage(req, res, next)),
   );
 
   app.get("/healthz", (_req, res) => {
