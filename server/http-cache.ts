@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { SESSION_COOKIE_NAMES } from "../app/lib/session-cookie";
+import { callbackIn, chunkToBuffer } from "./response-chunks";
 
 /**
  * HTTP caching of the pages React Router renders (docs/decisions/010-catalogue-and-caching.md).
@@ -170,27 +171,19 @@ export function httpCache({
       mode = cacheable && res.statusCode === 200 && /\bpublic\b/.test(cacheControl) ? "buffer" : "pass";
     };
 
-    const toBuffer = (chunk: unknown, encoding?: unknown): Buffer | null => {
-      if (chunk === undefined || chunk === null || typeof chunk === "function") return null;
-      if (Buffer.isBuffer(chunk)) return chunk;
-      if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      return Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
-    };
-
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       decide();
       if (mode === "pass") return write(chunk, ...rest);
-      const buffer = toBuffer(chunk, rest[0]);
+      const buffer = chunkToBuffer(chunk, rest[0]);
       if (buffer) chunks.push(buffer);
-      const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-      callback?.();
+      callbackIn(rest)?.();
       return true;
     }) as Response["write"];
 
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       decide();
       if (mode === "pass") return end(chunk, ...rest);
-      const buffer = toBuffer(chunk, rest[0]);
+      const buffer = chunkToBuffer(chunk, rest[0]);
       if (buffer) chunks.push(buffer);
       const body = Buffer.concat(chunks);
       const etag = etagOf(body, nonce);

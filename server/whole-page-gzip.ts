@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import { callbackIn, chunkToBuffer } from "./response-chunks";
 
 /** Pages, data responses and JSON: what this compresses in one piece. Everything else passes through. */
 const WHOLE_TYPES = /^(?:text\/html|text\/x-script|application\/json)\b/i;
@@ -31,7 +32,9 @@ export function wholePageGzip(level: number) {
     let streaming = false;
     let timer: NodeJS.Immediate | undefined;
 
-    const writeThrough = (part: Buffer) => (write as (chunk: Buffer) => boolean).call(res, part);
+    /** The compression middleware's write and end (the ones this replaces for a while). */
+    const writeOn = (...args: unknown[]) => (write as (...a: unknown[]) => boolean).apply(res, args);
+    const endOn = (...args: unknown[]) => (end as (...a: unknown[]) => Response).apply(res, args);
     const restore = () => {
       res.write = write;
       res.end = end;
@@ -45,26 +48,18 @@ export function wholePageGzip(level: number) {
       restore();
       const parts = held;
       held = [];
-      for (const part of parts) writeThrough(part);
+      for (const part of parts) writeOn(part);
       if (parts.length > 0) flush?.call(res);
     };
-    const toBuffer = (chunk: unknown, encoding?: BufferEncoding): Buffer | null => {
-      if (chunk === undefined || chunk === null) return null;
-      if (typeof chunk === "string") return Buffer.from(chunk, encoding ?? "utf8");
-      if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      return null;
-    };
-
     res.write = function heldWrite(chunk: unknown, ...rest: unknown[]) {
-      const encoding = typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : undefined;
-      const callback = rest.find((value) => typeof value === "function") as (() => void) | undefined;
-      const buffer = toBuffer(chunk, encoding);
+      const buffer = chunkToBuffer(chunk, rest[0]);
       if (!buffer || res.headersSent) {
         stream();
-        return (write as (...args: unknown[]) => boolean).call(res, chunk, ...rest);
+        return writeOn(chunk, ...rest);
       }
       held.push(buffer);
       timer ??= setImmediate(stream);
+      const callback = callbackIn(rest);
       if (callback) process.nextTick(callback);
       return true;
     } as Response["write"];
@@ -75,20 +70,11 @@ export function wholePageGzip(level: number) {
     };
 
     res.end = function heldEnd(chunk?: unknown, ...rest: unknown[]) {
-      if (streaming) return (end as (...args: unknown[]) => Response).call(res, chunk, ...rest);
+      if (streaming) return endOn(chunk, ...rest);
       if (timer) clearImmediate(timer);
       restore();
-      const callbackFirst = typeof chunk === "function";
-      const encoding = typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : undefined;
-      const callback = (callbackFirst ? chunk : rest.find((value) => typeof value === "function")) as
-        | (() => void)
-        | undefined;
-      const last = callbackFirst ? null : toBuffer(chunk, encoding);
-      if (!callbackFirst && chunk !== undefined && chunk !== null && !last) {
-        // Something this does not hold (an object mode value): hand everything on unchanged.
-        for (const part of held) writeThrough(part);
-        return (end as (...args: unknown[]) => Response).call(res, chunk, ...rest);
-      }
+      const callback = callbackIn([chunk, ...rest]);
+      const last = chunkToBuffer(chunk, rest[0]);
       const body = held.length === 0 && last ? last : Buffer.concat(last ? [...held, last] : held);
       held = [];
       if (shouldGzip(res, body.length)) {
@@ -96,9 +82,9 @@ export function wholePageGzip(level: number) {
         res.setHeader("Content-Encoding", "gzip");
         res.setHeader("Content-Length", gzipped.length);
         res.vary("Accept-Encoding");
-        return (end as (...args: unknown[]) => Response).call(res, gzipped, callback);
+        return endOn(gzipped, callback);
       }
-      return (end as (...args: unknown[]) => Response).call(res, body.length > 0 ? body : undefined, callback);
+      return endOn(body.length > 0 ? body : undefined, callback);
     } as Response["end"];
 
     next();
