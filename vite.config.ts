@@ -4,6 +4,7 @@ import { defineConfig } from "vite";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
 import { renderPatches } from "./platform/bundling/memo-server-render.ts";
+import { precompressAssets } from "./platform/bundling/precompress-assets.ts";
 import { serverPatches } from "./platform/bundling/server-patches.ts";
 
 /**
@@ -58,5 +59,11 @@ export default defineConfig(({ command }) => ({
     },
   },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter(), serverPatches([routeMatchingPatch, ...renderPatches]), lazyExternals()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    serverPatches([routeMatchingPatch, ...renderPatches]),
+    lazyExternals(),
+    precompressAssets(),
+  ],
 }));

@@ -1,7 +1,8 @@
 // `npm run bench`: the performance figures of the issue, in one run.
 //   1. requests/s of `/` (target >= 0.8), `/our-store` and `/material-detail/:id` (target >= 0.6) against a minimal
 //      React Router page on the same Express stack (ratio)
-//   2. gzipped client JS a browser downloads before interaction, per public page and `/member-login` (<= 125 kB each)
+//   2. client JS a browser downloads before interaction, per public and member page, as served to a browser's
+//      Accept-Encoding (<= 120 kB each), beside the same files at gzip level 9
 //   3. Lighthouse (mobile preset, Debian Chromium): performance and accessibility of `/`, `/our-store`, a store and a
 //      material detail (target >= 95 each)
 //   4. cold start on PostgreSQL: spawn of `node server.js` to the first 200 from /readyz (target <= 1.5 s)
@@ -77,14 +78,17 @@ if (unknownSections.length > 0) {
 }
 const verbose = opts.verbose;
 
+/** What Chromium sends over HTTPS (and to localhost). */
+const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+
 const TARGETS = {
   rpsRatio: 0.8,
   rpsRatioCatalogue: 0.6,
   // Issue 17: the logged-in member center, embedded database and PostgreSQL.
   rpsRatioMember: 0.35,
   rpsRatioMemberPostgres: 0.5,
-  // Issue 17: every public and member page (was 125 kB).
-  jsGzipBytes: 120_000,
+  // Issue 17: every public and member page (was 125 kB), as a browser downloads it.
+  jsBytes: 120_000,
   liffGzipBytes: 25_000,
   coldStartMs: 1500,
   /** Issue 17: a restart on a database that is already migrated. */
@@ -420,27 +424,26 @@ async function benchClientJs(baseline, ours) {
   const pages = {};
   for (const page of JS_PAGES) {
     const js = await pageScripts(ours, page);
-    pages[page] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+    pages[page] = { ...js, target: TARGETS.jsBytes, pass: js.totalServed <= TARGETS.jsBytes };
   }
   const memberJs = await pageScripts(member.server, MEMBER_PAGE, member.headers);
   pages[`${MEMBER_PAGE} (logged in)`] = {
     ...memberJs,
-    target: TARGETS.jsGzipBytes,
-    pass: memberJs.totalGzip <= TARGETS.jsGzipBytes,
+    target: TARGETS.jsBytes,
+    pass: memberJs.totalServed <= TARGETS.jsBytes,
   };
   for (const page of UPLOADED_PHOTO_PAGES) {
     const js = await pageScripts(member.server, page);
-    pages[`${page} ${UPLOADED}`] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+    pages[`${page} ${UPLOADED}`] = { ...js, target: TARGETS.jsBytes, pass: js.totalServed <= TARGETS.jsBytes };
   }
   for (const page of MEMBER_ACCOUNT_PAGES) {
     const js = await pageScripts(member.server, page, member.headers);
-    pages[`${page} (logged in)`] = { ...js, target: TARGETS.jsGzipBytes, pass: js.totalGzip <= TARGETS.jsGzipBytes };
+    pages[`${page} (logged in)`] = { ...js, target: TARGETS.jsBytes, pass: js.totalServed <= TARGETS.jsBytes };
   }
   // For reference only: what React + React Router alone cost on the same toolchain.
   const floor = await pageScripts(baseline, "/");
   return {
-    method:
-      "script src + modulepreload href + imports of inline module scripts, then their static imports; gzip level 9 each, summed",
+    method: `script src + modulepreload href + imports of inline module scripts, then their static imports; each file's bytes as served with a browser's "accept-encoding: ${BROWSER_ACCEPT_ENCODING}" (the budget), and at gzip level 9 (for comparison with earlier runs), summed`,
     pages,
     liff: await liffChunk(ours, "/member-login"),
     minimalBaseline: { totalRaw: floor.totalRaw, totalGzip: floor.totalGzip, files: floor.files },
@@ -485,7 +488,15 @@ async function pageScripts(server, page, headers = {}) {
     const { url, via } = queue.shift();
     if (seen.has(url)) continue;
     const body = await fetchBytes(url);
-    const file = { path: new URL(url).pathname, via, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+    const served = await servedSize(url);
+    const file = {
+      path: new URL(url).pathname,
+      via,
+      raw: body.length,
+      gzip: gzipSync(body, { level: 9 }).length,
+      served: served.bytes,
+      encoding: served.encoding,
+    };
     seen.set(url, file);
     for (const spec of moduleSpecifiers(body.toString("utf8"), { dynamic: false })) {
       const next = new URL(spec, url).href;
@@ -503,6 +514,8 @@ async function pageScripts(server, page, headers = {}) {
   return {
     totalRaw: sum(files.map((f) => f.raw)),
     totalGzip: sum(files.map((f) => f.gzip)),
+    totalServed: sum(files.map((f) => f.served)),
+    encodings: [...new Set(files.map((f) => f.encoding))],
     fileCount: files.length,
     notPreloaded: files.filter((f) => f.via !== "html").map((f) => f.path),
     files,
@@ -576,6 +589,26 @@ function moduleSpecifiers(code, { dynamic }) {
   for (const m of code.matchAll(staticRe)) specs.push(m[1]);
   if (dynamic) for (const m of code.matchAll(/\bimport\(\s*["']([^"'\n]+)["']\s*\)/g)) specs.push(m[1]);
   return specs.filter((s) => s.startsWith("/") || s.startsWith("./") || s.startsWith("../") || /^https?:/.test(s));
+}
+
+/** The bytes a browser receives for `url` (the body as sent, before any decoding) and their Content-Encoding. */
+function servedSize(url) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`GET ${url} answered ${res.statusCode}`));
+        return;
+      }
+      let bytes = 0;
+      res.on("data", (chunk) => {
+        bytes += chunk.length;
+      });
+      res.on("end", () => resolve({ bytes, encoding: res.headers["content-encoding"] ?? "identity" }));
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on("error", reject);
+  });
 }
 
 async function fetchBytes(url) {
@@ -1004,13 +1037,13 @@ function printTable() {
       ]);
     }
   }
-  if (results.clientJs?.error) rows.push(["Client JS (gzip)", "error", `<= ${kB(TARGETS.jsGzipBytes)}`, "ERROR"]);
+  if (results.clientJs?.error) rows.push(["Client JS", "error", `<= ${kB(TARGETS.jsBytes)}`, "ERROR"]);
   else if (results.clientJs) {
     for (const [page, p] of Object.entries(results.clientJs.pages)) {
       rows.push([
-        `Client JS before interaction, ${page} (gzip)`,
-        `${kB(p.totalGzip)}  (${p.fileCount} files, ${kB(p.totalRaw)} raw)`,
-        `<= ${kB(TARGETS.jsGzipBytes)}`,
+        `Client JS before interaction, ${page} (as served: ${p.encodings.join(", ")})`,
+        `${kB(p.totalServed)}  (gzip 9: ${kB(p.totalGzip)}; ${p.fileCount} files, ${kB(p.totalRaw)} raw)`,
+        `<= ${kB(TARGETS.jsBytes)}`,
         status(p.pass),
       ]);
     }
@@ -1110,12 +1143,14 @@ function printTable() {
       `\nclient JS: ${j.method}; kB = 1000 bytes. For reference, the minimal React Router page ships ${kB(j.minimalBaseline.totalGzip)} gzip.`,
     );
     for (const [page, p] of Object.entries(j.pages)) {
-      console.log(`  ${page}: ${kB(p.totalGzip)} JS gzip, plus ${kB(p.cssGzip)} CSS gzip`);
+      console.log(
+        `  ${page}: ${kB(p.totalServed)} JS as served (${p.encodings.join(", ")}), ${kB(p.totalGzip)} at gzip 9, plus ${kB(p.cssGzip)} CSS gzip`,
+      );
       if (p.notPreloaded.length > 0) console.log(`    not in the modulepreload list: ${p.notPreloaded.join(", ")}`);
       if (verbose) {
         for (const f of p.files) {
           console.log(
-            `    ${kB(f.gzip).padStart(9)} gzip ${kB(f.raw).padStart(9)} raw  ${f.path}${f.via === "html" ? "" : `  (${f.via})`}`,
+            `    ${kB(f.served).padStart(9)} ${f.encoding.padEnd(8)} ${kB(f.gzip).padStart(9)} gzip ${kB(f.raw).padStart(9)} raw  ${f.path}${f.via === "html" ? "" : `  (${f.via})`}`,
           );
         }
       } else {

@@ -1,10 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WHOLE_GZIP_THRESHOLD, wholePageGzip } from "./whole-page-gzip";
+import { WHOLE_PAGE_THRESHOLD, wholePageCompression } from "./whole-page-compression";
 
 const page = `<!DOCTYPE html><html lang="zh-Hant-TW"><body>${"<p>漢生活・會員中心</p>".repeat(200)}</body></html>`;
 let releaseSecondPart: () => void = () => undefined;
@@ -14,7 +14,7 @@ let base: string;
 beforeAll(async () => {
   const app = express();
   const pageCompression = compression({ level: 3 });
-  const wholePage = wholePageGzip(3);
+  const wholePage = wholePageCompression({ gzipLevel: 3, brotliQuality: 2 });
   // As server/app.ts mounts it: inside the compression middleware.
   app.use((req: Request, res: Response, next: NextFunction) =>
     pageCompression(req, res, () => wholePage(req, res, next)),
@@ -70,7 +70,7 @@ function get(path: string, headers: Record<string, string> = { "accept-encoding"
   });
 }
 
-describe("whole-page gzip", () => {
+describe("whole-page compression", () => {
   it("sends a page that is complete when written gzipped in one piece, with its length", async () => {
     const answer = await get("/page");
     expect(answer.headers["content-encoding"]).toBe("gzip");
@@ -85,6 +85,24 @@ describe("whole-page gzip", () => {
     expect(JSON.parse(gunzipSync(json.body).toString("utf8")).items).toHaveLength(200);
   });
 
+  it("sends brotli to a client that takes it, whatever the order of its header, unless it weighs gzip higher", async () => {
+    for (const acceptEncoding of ["gzip, deflate, br, zstd", "br", "br;q=1, gzip;q=1"]) {
+      const answer = await get("/page", { "accept-encoding": acceptEncoding });
+      expect(answer.headers["content-encoding"]).toBe("br");
+      expect(answer.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(answer.headers["content-length"])).toBe(answer.body.length);
+      expect(answer.headers.vary).toMatch(/Accept-Encoding/);
+      expect(brotliDecompressSync(answer.body).toString("utf8")).toBe(page);
+    }
+    const gzipFirst = await get("/page", { "accept-encoding": "br;q=0.5, gzip" });
+    expect(gzipFirst.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipFirst.body).toString("utf8")).toBe(page);
+
+    const refused = await get("/page", { "accept-encoding": "br;q=0, gzip;q=0" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.body.toString("utf8")).toBe(page);
+  });
+
   it("streams a response still being written, through the compression middleware, without waiting for its end", async () => {
     // The client has the first part before the server writes the second (the test's server waits for it).
     const answer = await get("/streamed");
@@ -96,7 +114,7 @@ describe("whole-page gzip", () => {
 
   it("leaves small bodies, no-transform, other types, HEAD and clients without gzip as they were", async () => {
     const small = await get("/small");
-    expect(Buffer.byteLength("<p>短</p>")).toBeLessThan(WHOLE_GZIP_THRESHOLD);
+    expect(Buffer.byteLength("<p>短</p>")).toBeLessThan(WHOLE_PAGE_THRESHOLD);
     expect(small.headers["content-encoding"]).toBeUndefined();
     expect(small.body.toString("utf8")).toBe("<p>短</p>");
 

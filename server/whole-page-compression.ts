@@ -1,30 +1,52 @@
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import { type ContentCoding, preferredCoding } from "./content-coding";
 import { callbackIn, chunkToBuffer } from "./response-chunks";
 
 /** Pages, data responses and JSON: what this compresses in one piece. Everything else passes through. */
 const WHOLE_TYPES = /^(?:text\/html|text\/x-script|application\/json)\b/i;
 
 /** Bodies smaller than this are sent as they are (the compression middleware's own threshold). */
-export const WHOLE_GZIP_THRESHOLD = 1024;
+export const WHOLE_PAGE_THRESHOLD = 1024;
+
+/** The codings a whole page is sent in, best first (content-coding.ts breaks the client's ties this way). */
+const CODINGS: readonly ContentCoding[] = ["br", "gzip"];
+
+export type PageCompressionLevels = { gzipLevel: number; brotliQuality: number };
 
 /**
- * Gzips a page that is complete when it is written, in one call, and sends it with its length (issue 17).
+ * Compresses a page that is complete when it is written, in one call, and sends it with its length (issue 17).
  *
  * React Router writes a document or data response to Express as a stream: a write, a flush, an end. Through
  * the compression middleware that is a gzip stream per response (its own deflate state, a trip to the thread
  * pool for each of the three steps) and a chunked body in three socket writes. For the member center that was
  * 0.57–0.66 ms of CPU, against 0.22–0.25 ms for `gzipSync` of the same 50 kB.
  *
+ * A client that takes brotli (every browser over HTTPS) gets brotli at `brotliQuality`, any other that takes
+ * gzip gets gzip at `gzipLevel`. On the member center's 50 kB, brotli quality 2 makes 11.9 kB in 0.17 ms where
+ * gzip level 3 makes 13.0 kB in 0.30 ms.
+ *
  * Mounted inside the compression middleware. It holds what is written until the end of the event loop's
- * turn. A response that has ended by then, and is worth compressing, goes out gzipped with a Content-Length.
- * The compression middleware sees the Content-Encoding and passes it through. A response still being
- * written (a streamed Suspense boundary, server-sent events) goes on to the compression middleware as it
+ * turn. A response that has ended by then, and is worth compressing, goes out compressed with a
+ * Content-Length. The compression middleware sees the Content-Encoding and passes it through. A response still
+ * being written (a streamed Suspense boundary, server-sent events) goes on to the compression middleware as it
  * would have, with what was held first: streaming is delayed by one turn at most.
  */
-export function wholePageGzip(level: number) {
+export function wholePageCompression({ gzipLevel, brotliQuality }: PageCompressionLevels) {
+  const compress: Record<ContentCoding, (body: Buffer) => Buffer> = {
+    br: (body) =>
+      brotliCompressSync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+    gzip: (body) => gzipSync(body, { level: gzipLevel }),
+  };
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method === "HEAD" || !req.acceptsEncodings("gzip")) return next();
+    const coding = req.method === "HEAD" ? null : preferredCoding(req.headers["accept-encoding"], CODINGS);
+    if (!coding) return next();
     const write = res.write;
     const end = res.end;
     const flush = (res as Response & { flush?: () => void }).flush;
@@ -77,12 +99,12 @@ export function wholePageGzip(level: number) {
       const last = chunkToBuffer(chunk, rest[0]);
       const body = held.length === 0 && last ? last : Buffer.concat(last ? [...held, last] : held);
       held = [];
-      if (shouldGzip(res, body.length)) {
-        const gzipped = gzipSync(body, { level });
-        res.setHeader("Content-Encoding", "gzip");
-        res.setHeader("Content-Length", gzipped.length);
+      if (shouldCompress(res, body.length)) {
+        const compressed = compress[coding](body);
+        res.setHeader("Content-Encoding", coding);
+        res.setHeader("Content-Length", compressed.length);
         res.vary("Accept-Encoding");
-        return endOn(gzipped, callback);
+        return endOn(compressed, callback);
       }
       return endOn(body.length > 0 ? body : undefined, callback);
     } as Response["end"];
@@ -91,8 +113,8 @@ export function wholePageGzip(level: number) {
   };
 }
 
-function shouldGzip(res: Response, length: number): boolean {
-  if (res.headersSent || length < WHOLE_GZIP_THRESHOLD) return false;
+function shouldCompress(res: Response, length: number): boolean {
+  if (res.headersSent || length < WHOLE_PAGE_THRESHOLD) return false;
   if (res.statusCode === 204 || res.statusCode === 304) return false;
   if (res.getHeader("Content-Encoding")) return false;
   const type = res.getHeader("Content-Type");
