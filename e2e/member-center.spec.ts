@@ -237,6 +237,50 @@ test.describe("member center", () => {
     await expect(page.getByTestId("coupon-tab-unused")).toHaveText("可使用 1");
   });
 
+  test("on a phone the points history fits the screen and no receipt number is split, unless it is longer than a line", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = newPhone();
+    const { userId } = await createMember(request, { phoneNumber: phone.e164, name: "林雅婷" });
+    const tag = phone.e164.slice(-6);
+    const usual = `bf3e66a1${tag}-7`;
+    const overlong = `INV-${tag}-${"0123456789".repeat(6)}`;
+    await bookHistory(request, userId, {
+      purchases: [
+        { storeId: "taichung-flagship", receiptNumber: usual, netAmount: 72_070, at: "2026-11-02T14:33:00+08:00" },
+        { storeId: "xinyi-flagship", receiptNumber: overlong, netAmount: 960, at: "2026-11-04T20:32:00+08:00" },
+      ],
+    });
+    await pinClock(page, NOW);
+    await loginByCookie(request, page.context(), baseURL as string, userId);
+    await gotoAndCheck(page, "/member-center/points");
+    await page.evaluate(() => document.fonts.ready);
+
+    const history = page.getByTestId("history");
+    await expect(history.getByRole("row")).toHaveCount(3);
+    const lines = (text: string) =>
+      history
+        .getByText(`發票 ${text}`, { exact: true })
+        .evaluate((el) =>
+          Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight)),
+        );
+    // The usual receipt moves to a line of its own rather than breaking before its last digits.
+    expect(await lines(usual)).toBe(1);
+    expect(await lines(overlong)).toBeGreaterThan(1);
+    // The date sits under the item, in Taipei time.
+    await expect(history.getByRole("row").nth(2)).toContainText("2026/11/02");
+    // A receipt longer than the column breaks inside it, within the screen.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "horizontal overflow (px)").toBeLessThanOrEqual(0);
+    const tableRight = await history.evaluate((el) => el.getBoundingClientRect().right);
+    expect(tableRight).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "member-points-390x844.png"), fullPage: true });
+  });
+
   test("on a desktop both columns end together, the coupon count is a labelled badge, no card line is one lone character", async ({
     page,
     request,

@@ -69,7 +69,8 @@ export default function PointsHistoryPage({ loaderData: d }: Route.ComponentProp
         <table className="mt-8 w-full overflow-hidden rounded-2xl bg-white text-left shadow-sm" data-testid="history">
           <thead className="bg-sand text-sm text-muted">
             <tr>
-              <th scope="col" className="px-4 py-3 font-medium">
+              {/* On a phone the date goes under the item: three columns leave the item too narrow. */}
+              <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
                 {t("member.center.history.date")}
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
@@ -83,16 +84,31 @@ export default function PointsHistoryPage({ loaderData: d }: Route.ComponentProp
           <tbody className="divide-y divide-line">
             {d.entries.map((e) => (
               <tr key={e.id}>
-                <td className="px-4 py-3 align-top text-sm whitespace-nowrap text-muted">
+                <td className="hidden px-4 py-3 align-top text-sm whitespace-nowrap text-muted sm:table-cell">
                   <time dateTime={e.at}>{formatTaipei(e.at, locale)}</time>
                 </td>
                 <td className="px-4 py-3">
                   <span className="block text-ink">{t(`member.center.activity.kind.${e.kind}`)}</span>
+                  <time dateTime={e.at} className="block text-sm text-muted sm:hidden">
+                    {formatTaipei(e.at, locale)}
+                  </time>
                   {e.purchase ? (
+                    // Each part moves to the next line whole (a receipt number is not split before its last
+                    // digits); only a part longer than the whole line breaks inside.
                     <span className="block text-sm text-muted">
-                      {t("member.center.activity.purchase", { amount: formatNumber(e.purchase.netAmount, locale) })}
-                      {e.purchase.store ? ` · ${e.purchase.store}` : ""}
-                      {` · ${t("member.center.activity.receipt", { receipt: e.purchase.receiptNumber })}`}
+                      <span className="inline-block max-w-full wrap-anywhere">
+                        {t("member.center.activity.purchase", { amount: formatNumber(e.purchase.netAmount, locale) })}
+                      </span>
+                      {e.purchase.store ? (
+                        <>
+                          {" · "}
+                          <span className="inline-block max-w-full wrap-anywhere">{e.purchase.store}</span>
+                        </>
+                      ) : null}
+                      {" · "}
+                      <span className="inline-block max-w-full wrap-anywhere">
+                        {t("member.center.activity.receipt", { receipt: e.purchase.receiptNumber })}
+                      </span>
                     </span>
                   ) : null}
                 </td>
