@@ -592,23 +592,10 @@ function moduleSpecifiers(code, { dynamic }) {
 }
 
 /** The bytes a browser receives for `url` (the body as sent, before any decoding) and their Content-Encoding. */
-function servedSize(url) {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        reject(new Error(`GET ${url} answered ${res.statusCode}`));
-        return;
-      }
-      let bytes = 0;
-      res.on("data", (chunk) => {
-        bytes += chunk.length;
-      });
-      res.on("end", () => resolve({ bytes, encoding: res.headers["content-encoding"] ?? "identity" }));
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${url} timed out`)));
-    req.on("error", reject);
-  });
+async function servedSize(url) {
+  const res = await rawGet(url, { "accept-encoding": BROWSER_ACCEPT_ENCODING });
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+  return { bytes: res.body.length, encoding: res.headers["content-encoding"] ?? "identity" };
 }
 
 async function fetchBytes(url) {

@@ -20,8 +20,9 @@ const ENCODED_COPY = /\.(?:br|gz)$/;
 export function precompressedAssets(dir: string, serve: RequestHandler): RequestHandler {
   const copies = listCopies(dir);
   return (req: Request, res: Response, next: NextFunction) => {
-    if (ENCODED_COPY.test(req.path)) return next();
-    const available = copies.get(req.path);
+    const requested = req.path;
+    if (ENCODED_COPY.test(requested)) return next();
+    const available = copies.get(requested);
     if (!available || (req.method !== "GET" && req.method !== "HEAD")) return serve(req, res, next);
     res.vary("Accept-Encoding");
     const coding = preferredCoding(req.headers["accept-encoding"], available);
@@ -30,7 +31,7 @@ export function precompressedAssets(dir: string, serve: RequestHandler): Request
     const query = url.indexOf("?");
     req.url =
       query === -1 ? url + CODING_SUFFIX[coding] : url.slice(0, query) + CODING_SUFFIX[coding] + url.slice(query);
-    res.type(path.extname(req.path.slice(0, -CODING_SUFFIX[coding].length)));
+    res.type(path.extname(requested));
     res.setHeader("Content-Encoding", coding);
     serve(req, res, (err?: unknown) => {
       // The copy was not there after all: the original, unencoded.
