@@ -36,7 +36,10 @@ beforeAll(async () => {
     hooksSecret: HOOKS_SECRET,
     adminCookie: `han_console=${admin.token}`,
     revokeApiKey: (id) => apiKeys.revokeApiKey(db, id),
-    told: (payload) => b.running.cacheBus.heard(payload),
+    // Both instances: a scenario checks A after B, and A hears its own writes' notifications like any other.
+    told: async (payload) => {
+      await Promise.all([a.running.cacheBus.heard(payload), b.running.cacheBus.heard(payload)]);
+    },
     renameMember: async (userId, nameZh) => {
       await db.update(schema.member).set({ nameZh }).where(eq(schema.member.userId, userId));
     },

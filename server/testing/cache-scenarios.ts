@@ -6,8 +6,8 @@ import { expect, it } from "vitest";
  * changes something through `a`, and expects `b`'s very next request to see it, with no retry. A
  * change through a page (a POST) is answered only after its invalidations reached every listener
  * (the fence of ADR 026), so the next request follows at once; a change the test writes itself, or
- * through the test hooks or the POS API, waits until `b` has been told (`told`), which fails if the
- * notification never comes.
+ * through the test hooks or the POS API, waits until the instances have been told (`told`), which fails
+ * if the notification never comes.
  */
 export type CacheTestContext = {
   a: string;
@@ -19,7 +19,7 @@ export type CacheTestContext = {
   revokeApiKey(id: string): Promise<void>;
   /** Renames a member (user id) in the database, as the profile page does. */
   renameMember(userId: string, nameZh: string): Promise<void>;
-  /** Resolves when instance b receives this invalidation (call before the write). */
+  /** Resolves when every instance has received this invalidation (call before the write). */
   told(payload: string): Promise<void>;
 };
 

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   type AuditContext,
   auditChanges,
+  auditRowHash,
   MASKED,
   recordAudit,
   recordPersonalDataView,
@@ -156,6 +157,27 @@ describe("the audit log", () => {
     expect(row?.userAgent).toHaveLength(500);
     expect(row?.changes).toEqual({ note: { before: null, after: MASKED }, tags: { before: null, after: ["a"] } });
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+  it("hashes in the database exactly the text the verifier hashes, whatever the content", async () => {
+    // The append hashes in SQL (one statement under the head's lock); the verifier hashes in JavaScript.
+    const rows = [];
+    for (const title of ["冬季會員日 🎁", 'quote " and back\\slash', "\\u0000prev\\u0000 looks like a slot", "é\n\t"]) {
+      rows.push(
+        await db.transaction((tx) =>
+          recordAudit(tx as unknown as Database, {
+            context: { ...clerk, userAgent: `瀏覽器 ${title}` },
+            action: "programme.updated",
+            targetType: "campaign",
+            targetId: "c-1",
+            after: { title, points: 12, nested: { 名稱: title } },
+          }),
+        ),
+      );
+    }
+    const stored = await db.select().from(auditLog).orderBy(asc(auditLog.seq));
+    expect(stored.map((r) => [r.seq, r.prevHash, r.hash])).toEqual(rows.map((r) => [r.seq, r.prevHash, r.hash]));
+    for (const row of stored) expect(auditRowHash(row)).toBe(row.hash);
+    expect(await verifyAuditChain(db)).toEqual({ ok: true, rows: 4, lastSeq: 4 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { auditChainHead, auditLog } from "@platform/db/schema";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import type { StaffRole } from "../staff/permissions";
@@ -128,9 +128,9 @@ export function canonicalJson(value: unknown): string {
 
 type HashedContent = Omit<AuditRow, "hash">;
 
-/** SHA-256 over the row's canonical content, which includes the previous row's hash. */
-export function auditRowHash(row: HashedContent): string {
-  const content = canonicalJson({
+/** What the hash covers: the row's content, which includes the previous row's hash. */
+function auditHashedFields(row: HashedContent): Record<string, unknown> {
+  return {
     seq: row.seq,
     id: row.id,
     occurredAt: row.occurredAt.toISOString(),
@@ -147,8 +147,14 @@ export function auditRowHash(row: HashedContent): string {
     userAgent: row.userAgent,
     requestId: row.requestId,
     prevHash: row.prevHash,
-  });
-  return createHash("sha256").update(content).digest("hex");
+  };
+}
+
+/** SHA-256 over the row's canonical content, which includes the previous row's hash. */
+export function auditRowHash(row: HashedContent): string {
+  return createHash("sha256")
+    .update(canonicalJson(auditHashedFields(row)))
+    .digest("hex");
 }
 
 function text(value: string | null | undefined): string | null {
@@ -156,22 +162,43 @@ function text(value: string | null | undefined): string | null {
   return value.replaceAll("\u0000", "").slice(0, MAX_TEXT);
 }
 
+/** Stand-ins for the two values only the chain's head knows, cut out of the canonical text again. */
+const SEQ_SLOT = "\u0000seq\u0000";
+const PREV_SLOT = "\u0000prev\u0000";
+
 /**
- * Appends one row, inside the caller's transaction. The chain head's row lock (held to the commit)
- * serialises appends across every app instance: each row links to the one committed before it, and
- * a rolled-back change leaves neither its row nor a gap.
+ * The row's canonical content (auditRowHash's text) in three pieces around the previous hash and the seq:
+ * `before + prevHash + middle + seq + after`. The keys are sorted, so `prevHash` comes before `seq`.
+ */
+export function auditHashPieces(content: Omit<HashedContent, "seq" | "prevHash">): [string, string, string] {
+  const canonical = canonicalJson({
+    ...auditHashedFields({ ...content, seq: 0, prevHash: "" }),
+    seq: SEQ_SLOT,
+    prevHash: PREV_SLOT,
+  });
+  // The hash goes inside its quotes; the seq, a number, replaces its quoted stand-in.
+  const [before, rest] = splitOnce(canonical, JSON.stringify(PREV_SLOT).slice(1, -1));
+  const [middle, after] = splitOnce(rest, JSON.stringify(SEQ_SLOT));
+  return [before, middle, after];
+}
+
+function splitOnce(text: string, slot: string): [string, string] {
+  const at = text.indexOf(slot);
+  if (at < 0 || text.indexOf(slot, at + 1) >= 0) throw new Error("audit content must hold each slot exactly once");
+  return [text.slice(0, at), text.slice(at + slot.length)];
+}
+
+/**
+ * Appends one row, inside the caller's transaction, in one statement (ADR 030): it locks the chain's head,
+ * takes `seq + 1`, hashes the row's canonical content with the previous hash in the database
+ * (`sha256`, the same text auditRowHash hashes, which verifyAuditChain checks), inserts the row and moves
+ * the head. The head's row lock (held to the commit) serialises appends across every app instance: each
+ * row links to the one committed before it, and a rolled-back change leaves neither its row nor a gap.
+ * The head stays locked from this statement to the commit, so nothing else should follow it.
  */
 export async function recordAudit(tx: Database, entry: AuditEntry, now = new Date()): Promise<AuditRow> {
   const { context } = entry;
-  // `seq + 1` under the row lock; RETURNING gives the new seq and the (unchanged) previous hash.
-  const [head] = await tx
-    .update(auditChainHead)
-    .set({ seq: sql`${auditChainHead.seq} + 1` })
-    .where(eq(auditChainHead.id, 1))
-    .returning({ seq: auditChainHead.seq, hash: auditChainHead.hash });
-  if (!head) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
-  const content: HashedContent = {
-    seq: head.seq,
+  const content: Omit<HashedContent, "seq" | "prevHash"> = {
     id: randomUUID(),
     occurredAt: now,
     actorType: context.actorType,
@@ -186,23 +213,34 @@ export async function recordAudit(tx: Database, entry: AuditEntry, now = new Dat
     ip: text(context.ip),
     userAgent: text(context.userAgent),
     requestId: text(context.requestId),
-    prevHash: head.hash,
   };
-  const row: AuditRow = { ...content, hash: auditRowHash(content) };
-  // The row and the head's new hash in one statement: the head stays locked from the `seq + 1` above
-  // to the commit, so every round trip here is one every other writer waits for (ADR 030).
-  await tx.execute(sql`
-    with appended as (
+  const [before, middle, after] = auditHashPieces(content);
+  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
+  // head's update below finds that same version, locked by this statement.
+  const rows = await tx.execute(sql`
+    with head as (
+      select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update
+    ), hashed as (
+      select seq, prev_hash,
+        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
+      from head
+    ), appended as (
       insert into ${auditLog} (seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id,
         action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
-      values (${row.seq}, ${row.id}::uuid, ${row.occurredAt.toISOString()}::timestamptz, ${row.actorType},
-        ${row.actorUserId}, ${row.actorRole}, ${row.apiKeyId}::uuid, ${row.storeId}, ${row.action}, ${row.targetType},
-        ${row.targetId}, ${row.changes === null ? null : JSON.stringify(row.changes)}::jsonb, ${row.ip},
-        ${row.userAgent}, ${row.requestId}, ${row.prevHash}, ${row.hash})
-      returning seq
+      select seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz, ${content.actorType},
+        ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId}, ${content.action},
+        ${content.targetType}, ${content.targetId},
+        ${content.changes === null ? null : JSON.stringify(content.changes)}::jsonb, ${content.ip},
+        ${content.userAgent}, ${content.requestId}, prev_hash, hash
+      from hashed
+      returning seq, prev_hash, hash
     )
-    update ${auditChainHead} set hash = ${row.hash} where id = 1 and seq = (select seq from appended)`);
-  return row;
+    update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
+    where ${auditChainHead}.id = 1
+    returning appended.seq, appended.prev_hash, appended.hash`);
+  const [appended] = rowsOf<{ seq: string | number; prev_hash: string; hash: string }>(rows);
+  if (!appended) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
+  return { ...content, seq: Number(appended.seq), prevHash: appended.prev_hash, hash: appended.hash };
 }
 
 export type AuditVerification =

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
-import { and, eq, getTableColumns, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
 import { recordOccasion } from "../messages/occasions.server";
 import { refundReversal } from "./earn";
@@ -116,9 +116,10 @@ function checkPurchaseInput(input: PurchaseInput, now: Date): void {
 }
 
 /**
- * The booking, in round trips (ADR 030): lock the account (with the member's disabled flag); the rules;
- * the purchase, inserted unless the receipt exists, returning the member's 12-month spend before it; the
- * points (entry, lot and balance in one statement); the tier when it changes; the audit row.
+ * The booking, in round trips (ADR 030): the account's lock (with the member's disabled flag) and the
+ * rules; the purchase, inserted unless the receipt exists, returning the member's 12-month spend before it;
+ * the tier when it changes (rarely); then, pipelined, the points (entry, lot and balance in one statement),
+ * the last purchase, the receipt message, the caller's stored answer and the audit row.
  */
 async function bookPurchase(
   tx: Tx,
@@ -127,7 +128,8 @@ async function bookPurchase(
   windowDays = DEFAULT_PURCHASE_WINDOW_DAYS,
   beforeAudit?: (result: PurchaseResult) => Promise<void>,
 ): Promise<PurchaseResult> {
-  const { account, disabled } = await lockAccountOf(tx, input.memberId);
+  // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock).
+  const [{ account, disabled }, rules] = await Promise.all([lockAccountOf(tx, input.memberId), currentRules(tx, now)]);
   const existingReceipt = async () => {
     const [existing] = await tx
       .select()
@@ -160,7 +162,6 @@ async function bookPurchase(
     }
     throw new LoyaltyError("member_disabled", "The member is disabled");
   }
-  const rules = await currentRules(tx, now);
   const points = pointsForAmount(rules, account.tier, input.netAmount);
   const windowStart = spendWindowStart(now);
   // The spend of the 12 months before this purchase, read in the insert's own statement: after the
@@ -193,48 +194,41 @@ async function bookPurchase(
     throw new Error("purchase insert returned nothing and no purchase has the receipt");
   }
   const { spendBefore, ...booked } = created;
-  if (points > 0) {
-    await credit(
-      tx,
-      account,
-      {
-        kind: "earn-purchase",
-        key: `purchase:${booked.id}`,
-        amount: points,
-        expiresAt: lotExpiry(now),
-        purchaseId: booked.id,
-        storeId: input.storeId,
-        receiptNumber: input.receiptNumber,
-        staffUserId: input.staffUserId,
-        apiKeyId: input.apiKeyId,
-      },
-      now,
-    );
-  }
-  // The last purchase (the console's "store of last purchase" filter): its time on this account row, locked
-  // above, its store on the member, written only when it changes. A till catching up with an older receipt
-  // does not replace a newer purchase.
-  const newest = await tx
-    .update(loyaltyAccount)
-    .set({ lastPurchaseAt: input.purchasedAt })
-    .where(
-      and(
-        eq(loyaltyAccount.memberId, input.memberId),
-        or(isNull(loyaltyAccount.lastPurchaseAt), lte(loyaltyAccount.lastPurchaseAt, input.purchasedAt)),
-      ),
-    )
-    .returning({ memberId: loyaltyAccount.memberId });
-  if (newest.length > 0) {
-    await tx
-      .update(member)
-      .set({ lastPurchaseStoreId: input.storeId })
-      .where(and(eq(member.id, input.memberId), sql`${member.lastPurchaseStoreId} is distinct from ${input.storeId}`));
-  }
   const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? input.netAmount : 0);
   const target = tierForSpend(rules, spend);
+  // A tier upgrade (a few purchases in a member's life) takes its own round trips, before the rest.
   if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
     await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
   }
+  // The rest needs no answer from the database to go on, so it goes out at once, pipelined on the
+  // transaction's connection (ADR 030, "Later (2026-11-27, pipelining)"): the points, the last purchase,
+  // the receipt message, the caller's stored answer, and last the audit row, whose statement locks the
+  // chain's head to the commit. PostgreSQL runs them in this order (the order they are called in: each
+  // function sends its statement before its first await); the first that fails aborts the transaction and
+  // rejects the batch.
+  const writes: Promise<unknown>[] = [];
+  if (points > 0) {
+    writes.push(
+      credit(
+        tx,
+        account,
+        {
+          kind: "earn-purchase",
+          key: `purchase:${booked.id}`,
+          amount: points,
+          expiresAt: lotExpiry(now),
+          purchaseId: booked.id,
+          storeId: input.storeId,
+          receiptNumber: input.receiptNumber,
+          staffUserId: input.staffUserId,
+          apiKeyId: input.apiKeyId,
+        },
+        now,
+      ),
+    );
+  }
+  writes.push(recordLastPurchase(tx, input));
+  // credit() has already applied the new balance to `account`.
   const result = {
     purchase: booked,
     pointsEarned: points,
@@ -243,39 +237,61 @@ async function bookPurchase(
     replayed: false,
   };
   // The receipt message (issue 16, when switched on), with this commit and once per purchase.
-  await recordOccasion(
-    tx,
-    {
-      memberId: input.memberId,
-      occasion: `receipt:${booked.id}`,
-      kind: "receipt",
-      data: { storeId: input.storeId, amount: input.netAmount, points, balance: account.balance },
-    },
-    now,
-  );
-  await beforeAudit?.(result);
-  // Last: the audit chain's head stays locked from here to the commit, for every writer (ADR 030).
-  if (input.audit) {
-    await recordAudit(
+  writes.push(
+    recordOccasion(
       tx,
       {
-        context: input.audit,
-        action: "purchase.recorded",
-        targetType: "purchase",
-        targetId: booked.id,
-        after: {
-          memberId: input.memberId,
-          storeId: input.storeId,
-          receiptNumber: input.receiptNumber,
-          netAmount: input.netAmount,
-          pointsEarned: points,
-          tier: account.tier,
-        },
+        memberId: input.memberId,
+        occasion: `receipt:${booked.id}`,
+        kind: "receipt",
+        data: { storeId: input.storeId, amount: input.netAmount, points, balance: account.balance },
       },
       now,
+    ),
+  );
+  if (beforeAudit) writes.push(beforeAudit(result));
+  // Last: the audit chain's head stays locked from this statement to the commit, for every writer.
+  if (input.audit) {
+    writes.push(
+      recordAudit(
+        tx,
+        {
+          context: input.audit,
+          action: "purchase.recorded",
+          targetType: "purchase",
+          targetId: booked.id,
+          after: {
+            memberId: input.memberId,
+            storeId: input.storeId,
+            receiptNumber: input.receiptNumber,
+            netAmount: input.netAmount,
+            pointsEarned: points,
+            tier: account.tier,
+          },
+        },
+        now,
+      ),
     );
   }
+  await Promise.all(writes);
   return result;
+}
+
+/**
+ * The last purchase (the console's "store of last purchase" filter), in one statement: its time on the
+ * member's account row (locked by the booking), its store on the member, written only when it changes. A
+ * till catching up with an older receipt does not replace a newer purchase.
+ */
+async function recordLastPurchase(tx: Tx, input: PurchaseInput): Promise<void> {
+  const at = input.purchasedAt.toISOString();
+  await tx.execute(sql`
+    with newest as (
+      update ${loyaltyAccount} set last_purchase_at = ${at}::timestamptz
+      where member_id = ${input.memberId}::uuid and (last_purchase_at is null or last_purchase_at <= ${at}::timestamptz)
+      returning member_id
+    )
+    update ${member} set last_purchase_store_id = ${input.storeId}
+    where id in (select member_id from newest) and last_purchase_store_id is distinct from ${input.storeId}`);
 }
 
 const purchaseColumns = getTableColumns(purchase);

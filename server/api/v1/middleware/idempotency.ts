@@ -25,8 +25,9 @@ export function writeTransactionOf(res: Response): Database | null {
 
 /**
  * Stores the answer a write is about to give, in its transaction, before the handler's last statements: the
- * purchase calls it before its audit row, so the audit chain's head (locked from its `seq + 1` to the commit,
- * for every writer) is held for one statement less (ADR 030). The answer sent must then be exactly this one.
+ * purchase sends it (pipelined) before its audit row, so the audit chain's head (locked from the audit row's
+ * statement to the commit, for every writer) is not held for it (ADR 030). The update goes out before this
+ * function's first await. The answer sent must then be exactly this one.
  */
 export async function storeAnswerEarly(res: Response, status: number, body: unknown): Promise<void> {
   await (res.locals as WriteLocals).storeAnswer?.(status, body);

@@ -1,0 +1,110 @@
+import type { Server } from "node:http";
+import { type AddressInfo, Socket } from "node:net";
+import { type CacheBus, startCacheBus } from "@platform/cache/bus";
+import { attachCacheBus } from "@platform/cache/shared-cache";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { auditLog, pointEntry, purchase } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
+import { desc, eq } from "drizzle-orm";
+import express from "express";
+import pino from "pino";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { verifyAuditChain } from "../../app/domain/audit/audit.server";
+import { newMember } from "../../app/domain/loyalty/testing.server";
+import { createApiKey } from "../../app/domain/pos/api-keys.server";
+import { createApiV1Router } from "./v1";
+
+/**
+ * What one POS purchase costs in waits on PostgreSQL (ADR 030): every statement that needs no answer to go
+ * on is pipelined, so the app writes to the database's socket once per round trip. Counted at the socket:
+ * each `write` to PostgreSQL's port during one purchase is one batch of statements the app then waits for.
+ * Fifteen before (one per statement); eight round trips now — the key's counter, BEGIN, the Idempotency-Key
+ * claim, the member by number, the account lock with the rules, the purchase, then the points, the last
+ * purchase, the receipt message, the stored answer and the audit row (one statement) together, and COMMIT —
+ * in nine writes, as postgres.js sends a batch that passes 1 kB in two.
+ */
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+let bus: CacheBus;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "pos_round_trips" });
+  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  handle = await openDatabase(testDb.config);
+  await handle.migrate();
+  // As in the server: the API key is cached (ADR 026), so a purchase does not look it up.
+  bus = await startCacheBus(handle.connection);
+  attachCacheBus(handle.db, bus);
+  const app = express();
+  app.use(
+    "/api/v1",
+    createApiV1Router({ db: handle.db, cardSecret: "c".repeat(40), logger: pino({ level: "silent" }) }),
+  );
+  server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+}, 120_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await bus?.close();
+  await handle?.close();
+  await testDb?.drop();
+});
+
+/** Runs `work` and counts the writes this process made to PostgreSQL's port meanwhile. */
+async function writesToDatabase<T>(work: () => Promise<T>): Promise<{ result: T; writes: number }> {
+  const port = Number(new URL(process.env.TEST_DATABASE_URL ?? "postgres://localhost:5432").port || 5432);
+  const original = Socket.prototype.write;
+  let writes = 0;
+  Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
+    if (this.remotePort === port) writes += 1;
+    return original.apply(this, args);
+  } as Socket["write"];
+  try {
+    const result = await work();
+    return { result, writes };
+  } finally {
+    Socket.prototype.write = original;
+  }
+}
+
+it("books a POS purchase in eight round trips to PostgreSQL, every write of it committed once", async () => {
+  const db = handle.db;
+  await insertTestStores(db, ["TPE01"]);
+  const { secret } = await createApiKey(db, { storeId: "TPE01", name: "till 1" });
+  const buyer = await newMember(db);
+  const buy = (receiptNumber: string) =>
+    fetch(`${base}/purchases`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        "content-type": "application/json",
+        "idempotency-key": `key-${receiptNumber}`,
+      },
+      body: JSON.stringify({ memberNumber: buyer.memberNumber, receiptNumber, netAmount: 1200 }),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+
+  // The first purchase prepares every statement on its connection and caches the key.
+  expect((await buy("R-1")).status).toBe(201);
+  const { result, writes } = await writesToDatabase(() => buy("R-2"));
+  expect(result.status).toBe(201);
+  expect(result.body).toMatchObject({ receiptNumber: "R-2", pointsEarned: 12, balance: 24 });
+  expect(writes).toBeGreaterThanOrEqual(8);
+  expect(writes).toBeLessThanOrEqual(9);
+
+  // Everything the pipelined statements wrote is there: the points, the last purchase, the stored answer
+  // (a retry replays it) and the audit row, with the chain intact.
+  const [booked] = await db.select().from(purchase).where(eq(purchase.receiptNumber, "R-2"));
+  const entries = await db.select().from(pointEntry).where(eq(pointEntry.purchaseId, booked!.id));
+  expect(entries.map((e) => e.amount)).toEqual([12]);
+  const [last] = await db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  expect(last).toMatchObject({ action: "purchase.recorded", targetId: booked!.id });
+  expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  const replay = await buy("R-2");
+  expect(replay).toEqual({ status: 201, body: result.body });
+});
