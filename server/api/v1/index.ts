@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import type { Logger } from "@platform/logger";
 import express from "express";
+import { LoyaltyError } from "../../../app/domain/loyalty/errors";
 import { DEFAULT_PURCHASE_WINDOW_DAYS } from "../../../app/domain/loyalty/purchases.server";
 import type { ApiContext } from "./context";
 import { redeemCoupon } from "./coupons";
@@ -13,6 +14,7 @@ import { onlyKnownPaths } from "./middleware/known-paths";
 import { openApiDocument } from "./openapi";
 import { bookPurchase, bookRefund } from "./purchases";
 import { renderApiReference } from "./reference-page";
+import { CONTROL_CHARACTER } from "./schemas";
 
 export { API_REQUESTS_PER_MINUTE } from "./middleware/authenticate";
 /**
@@ -65,6 +67,16 @@ export function createApiV1Router(options: {
   router.use(authenticateKey({ db, requestsPerMinute: options.requestsPerMinute ?? API_REQUESTS_PER_MINUTE, clock }));
   router.use(jsonBody);
   router.use(idempotentWrites(db));
+
+  // A path parameter with a control character names nothing (and PostgreSQL refuses NUL in text): the
+  // endpoint's own "unknown" answer, never a database error.
+  const unknownIfControl =
+    (code: "member_not_found" | "purchase_not_found" | "coupon_not_found", message: string) =>
+    (_req: express.Request, _res: express.Response, next: express.NextFunction, value: string) =>
+      next(CONTROL_CHARACTER.test(value) ? new LoyaltyError(code, message) : undefined);
+  router.param("memberNumber", unknownIfControl("member_not_found", "Unknown member"));
+  router.param("id", unknownIfControl("purchase_not_found", "Unknown purchase"));
+  router.param("code", unknownIfControl("coupon_not_found", "Unknown coupon"));
 
   router.get("/members/lookup", lookupMember(ctx));
   router.get("/members/:memberNumber/balance", memberBalance(ctx));

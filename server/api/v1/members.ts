@@ -12,7 +12,14 @@ import { LookupQuery } from "./schemas";
 /** GET /members/lookup?cardToken= | memberNumber= | phone= — the member with the name masked. */
 export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res) {
   const query = LookupQuery.safeParse(req.query);
-  if (!query.success) throw new ApiError("invalid_query", "Give exactly one of phone, memberNumber, cardToken");
+  if (!query.success) {
+    const issue = query.error.issues[0];
+    const field = issue?.path.join(".");
+    throw new ApiError(
+      "invalid_query",
+      field ? `${field}: ${issue?.message}` : "Give exactly one of phone, memberNumber, cardToken",
+    );
+  }
   const { phone, memberNumber, cardToken } = query.data;
   const asked: MemberQuery = cardToken ? { cardToken } : memberNumber ? { memberNumber } : { phone: phone ?? "" };
   const found = await findMemberAtCounter(db, asked, { cardSecret, now: clock() });

@@ -8,10 +8,20 @@ import { MAX_AMOUNT } from "../../../app/domain/loyalty/purchases.server";
 
 const amount = z.number().int().min(1).max(MAX_AMOUNT).describe("NT$, a whole number");
 
+/** Control characters (C0, DEL, C1): no identifier a till sends has one, and PostgreSQL refuses NUL in text. */
+export const CONTROL_CHARACTER = /\p{Cc}/u;
+/** A number or code a till sends: printable text only. */
+const tillText = (max: number, min = 0) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((text) => !CONTROL_CHARACTER.test(text), "must not contain control characters");
+
 export const PurchaseBody = z
   .object({
-    memberNumber: z.string().min(1).max(20),
-    receiptNumber: z.string().min(1).max(100),
+    memberNumber: tillText(20, 1),
+    receiptNumber: tillText(100, 1),
     netAmount: amount,
     purchasedAt: z.iso
       .datetime({ offset: true })
@@ -23,9 +33,9 @@ export const RefundBody = z.object({ amount }).strict();
 export const RedeemCouponBody = z.object({}).strict();
 export const LookupQuery = z
   .object({
-    phone: z.string().max(20).optional(),
-    memberNumber: z.string().max(20).optional(),
-    cardToken: z.string().max(100).optional(),
+    phone: tillText(20).optional(),
+    memberNumber: tillText(20).optional(),
+    cardToken: tillText(100).optional(),
   })
   .refine((q) => [q.phone, q.memberNumber, q.cardToken].filter(Boolean).length === 1, {
     message: "Give exactly one of phone, memberNumber, cardToken",
