@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { entityKindsPatch } from "./platform/bundling/drizzle-entity-kinds.ts";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
 import { renderPatches } from "./platform/bundling/memo-server-render.ts";
@@ -62,7 +63,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    serverPatches([routeMatchingPatch, ...renderPatches]),
+    serverPatches([routeMatchingPatch, ...renderPatches, entityKindsPatch]),
     lazyExternals(),
     precompressAssets(),
   ],
