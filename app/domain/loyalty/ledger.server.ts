@@ -121,9 +121,10 @@ export async function credit(
   const negativeSince = balance < 0 ? (account.negativeSince ?? now) : null;
   const at = (date: Date | null) => (date ? date.toISOString() : null);
   // One statement, one round trip (ADR 030): the entry, its lot (when it expires) and the balance. The
-  // entry's id is made here, so nothing has to come back. The statement goes out before the first await,
-  // and `account` shows the new balance from then on: a caller may pipeline its next statements without
-  // waiting (the purchase does); if the statement fails, the caller's transaction rolls back.
+  // entry's id is made here, so nothing has to come back. The statement is sent at this function's only
+  // await (Drizzle's query runs when awaited), within the caller's call, and `account` already shows the new
+  // balance then: a caller may pipeline its next statements without waiting (the purchase does); if the
+  // statement fails, the caller's transaction rolls back.
   const written = tx.execute(sql`
     with entry as (
       insert into ${pointEntry} (id, member_id, kind, amount, lot_expires_at, store_id, receipt_number, staff_user_id,

@@ -204,8 +204,8 @@ async function bookPurchase(
   // transaction's connection (ADR 030, "Later (2026-11-27, pipelining)"): the points, the last purchase,
   // the receipt message, the caller's stored answer, and last the audit row, whose statement locks the
   // chain's head to the commit. PostgreSQL runs them in this order (the order they are called in: each
-  // function sends its statement before its first await); the first that fails aborts the transaction and
-  // rejects the batch.
+  // function starts its statement at its first await, before control comes back here); the first that
+  // fails aborts the transaction and rejects the batch.
   const writes: Promise<unknown>[] = [];
   if (points > 0) {
     writes.push(
