@@ -62,7 +62,7 @@ function sampleValues(): unknown[] {
     static readonly [entityKind]: string = "Column";
   }
   class ForeignPgColumn extends ForeignColumn {
-    static override readonly [entityKind]: string = "PgColumn";
+    static readonly [entityKind]: string = "PgColumn";
   }
   return [
     query,
