@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 

@@ -1,9 +1,10 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { CatalogImage } from "~/components/catalog/catalog-image";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { StoreCard } from "~/components/catalog/store-card";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { ArrowRight, MapPin, Sparkles } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { materialCard } from "~/domain/materials/cards";
 import { featuredMaterials, listCategories } from "~/domain/materials/materials.server";
 import { mediaPath } from "~/domain/media/textures";

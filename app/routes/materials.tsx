@@ -1,9 +1,10 @@
-import { data, Form, Link, useLocation } from "react-router";
+import { data, Form, useLocation } from "react-router";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Search } from "~/components/ui/icons";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { materialCard } from "~/domain/materials/cards";
 import { materialFiltersQuery, parseMaterialFilters } from "~/domain/materials/filters";
 import { categoryCounts, listCategories, listMaterials } from "~/domain/materials/materials.server";

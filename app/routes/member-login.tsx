@@ -1,5 +1,5 @@
 import { countLoginFailure } from "@platform/metrics";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { CurrentPasswordField } from "~/components/auth/current-password-field";
 import { EmailField } from "~/components/auth/email-field";
 import { PhoneField } from "~/components/auth/fields";
@@ -8,6 +8,7 @@ import { Page } from "~/components/layout/page";
 import { LineLoginButton } from "~/components/line/line-login-button";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { TabLinks } from "~/components/ui/tab-links";
 import { loginSchema } from "~/domain/auth/auth-schemas.server";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";

@@ -1,10 +1,11 @@
-import { data, Form, Link, useLocation } from "react-router";
+import { data, Form, useLocation } from "react-router";
 import { NearMe } from "~/components/catalog/near-me";
 import { StoreCard } from "~/components/catalog/store-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Search } from "~/components/ui/icons";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { storeCard } from "~/domain/stores/cards";
 import { CITIES } from "~/domain/stores/cities";
 import { parseStoreFilters } from "~/domain/stores/filters";

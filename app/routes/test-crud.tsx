@@ -1,11 +1,12 @@
 import { useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { Card, Skeleton } from "~/components/ui/card";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Dialog, DialogClose } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { SelectField } from "~/components/ui/select";
 import { runCrudRoundTrip } from "~/domain/diagnostics/crud-round-trip.server";
 import { sendTestMessage } from "~/domain/diagnostics/test-message.server";

@@ -1,7 +1,8 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
+import { Link } from "~/components/ui/link";
 import { refuseMarketing } from "~/domain/members/profile-update.server";
 import { checkUnsubscribeToken } from "~/domain/messages/unsubscribe.server";
 import { requestNow } from "~/lib/clock.server";

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link, NavLink } from "react-router";
 import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
+import { Link, NavLink } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";

@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
+import { Link } from "~/components/ui/link";
 import { useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { useFormState } from "~/lib/use-form-state";

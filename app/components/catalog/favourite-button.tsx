@@ -1,6 +1,7 @@
-import { Link, useFetcher, useLocation } from "react-router";
+import { useFetcher, useLocation } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Heart } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 

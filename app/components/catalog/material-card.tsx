@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { MaterialCardView } from "~/domain/materials/cards";
 import { links } from "~/lib/links";
 import { CatalogImage } from "./catalog-image";

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { Gallery } from "~/components/catalog/gallery";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { ChevronRight, MapPin, Phone } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import type { MaterialDetailView as MaterialDetailViewData } from "~/domain/materials/detail-view";
 import { telHref } from "~/domain/stores/contact";
 import type { MessageKey, Translate } from "~/lib/i18n";

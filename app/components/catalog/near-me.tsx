@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { LocateFixed } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import type { Translate } from "~/lib/i18n";
 
 /**

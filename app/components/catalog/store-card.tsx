@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { MapPin } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import type { StoreCardView } from "~/domain/stores/cards";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { OpenBadge } from "~/components/catalog/open-status";
 import { StorePhoto } from "~/components/catalog/store-photo";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { ChevronLeft, Mail, MapPin, Navigation, Phone } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { telHref } from "~/domain/stores/contact";
 import type { storeDetailData } from "~/domain/stores/detail-view.server";
 import { cn } from "~/lib/cn";

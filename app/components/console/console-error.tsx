@@ -1,6 +1,7 @@
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
 import { errorKindOf } from "~/components/error-boundary";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { useT } from "~/lib/i18n";
 import { useConsoleT } from "./use-console-t";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { formatNumber, useLocale } from "~/lib/i18n";
 import { useConsoleT } from "./use-console-t";

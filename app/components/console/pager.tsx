@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 
 /** Numbered pages of a short console list: previous, "page N of M", next (the links keep the list's filters). */
 export function PageNumbers(props: {

@@ -1,4 +1,5 @@
-import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
+import { Form, useLocation, useRouteLoaderData } from "react-router";
+import { Link } from "~/components/ui/link";
 import { LOCALE_NAMES, LOCALES, useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 

@@ -1,5 +1,6 @@
-import { NavLink, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import { CircleUserRound } from "~/components/ui/icons";
+import { NavLink } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";

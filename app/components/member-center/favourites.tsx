@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import type { FavouriteView } from "./view-types";

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { ChevronRight } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { formatNumber, type MessageKey, type Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";

@@ -1,7 +1,7 @@
 import { Fragment, lazy, Suspense, useState } from "react";
-import { Link } from "react-router";
 import { ResponsiveImage } from "~/components/images/responsive-image";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { formatNumber, type Translate } from "~/lib/i18n";
 import { Gift, Ticket } from "./icons";

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { ChevronRight } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { Link2, LockKeyhole, ShieldCheck, UserPen } from "./icons";

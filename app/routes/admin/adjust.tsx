@@ -1,9 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field, FieldShell, inputClass } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { ADJUSTMENT_REASONS, MAX_DETAIL_LENGTH, parseAdjustment } from "~/domain/loyalty/adjustment-input";
 import { adjustmentOutcome, memberForAdjustment, requestAdjustment } from "~/domain/loyalty/adjustments.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";

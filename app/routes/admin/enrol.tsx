@@ -1,8 +1,9 @@
-import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { beginTotpEnrolment, confirmTotpEnrolment } from "~/domain/staff/second-factor.server";
 import { activateEnrolledSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";

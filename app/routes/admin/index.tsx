@@ -1,10 +1,11 @@
 import { useMemo } from "react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import uplotCss from "uplot/dist/uPlot.min.css?url";
 import { FilterInput } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { TimeChart } from "~/components/dashboard/chart";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import type { Dashboard } from "~/domain/reports/dashboard.server";
 import { addIsoDays } from "~/domain/reports/filters";
 import { requireStaff } from "~/domain/staff/guard.server";

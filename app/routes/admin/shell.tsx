@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "react";
-import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { Form, Outlet, useLocation } from "react-router";
 import { ConsoleError } from "~/components/console/console-error";
 import { CONSOLE_NAV, type ConsoleNavItem, groupConsoleNav } from "~/components/console/nav";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Menu, X } from "~/components/ui/icons";
 import { inputClass } from "~/components/ui/input-class";
+import { NavLink } from "~/components/ui/link";
 import { requireStaff } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { workableStores } from "~/domain/staff/sessions.server";

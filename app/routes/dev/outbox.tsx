@@ -1,8 +1,9 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { SelectField } from "~/components/ui/select";
 import { MessageRejectedError } from "~/domain/messaging/errors";
 import { type OutboxMessage, readOutbox } from "~/domain/messaging/outbox.server";

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { Page } from "~/components/layout/page";
 import { ChevronRight, Mail, Smartphone } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";

@@ -1,8 +1,9 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { CodeForm, PhoneField } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { phoneSchema } from "~/domain/auth/auth-schemas.server";
 import { isRecentLogin } from "~/domain/auth/identity.server";
 import { completeVerification, requestVerification } from "~/domain/auth/verification.server";

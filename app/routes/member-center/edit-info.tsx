@@ -1,9 +1,10 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { isRecentLogin } from "~/domain/auth/identity.server";
 import { clearPendingEmail, requestVerification } from "~/domain/auth/verification.server";
 import { addressOptions } from "~/domain/members/address";

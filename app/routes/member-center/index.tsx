@@ -1,9 +1,10 @@
 import { Suspense, useEffect, useState } from "react";
-import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
 import { LiffCardShortcut } from "~/components/line/line-app-slots";
 import { MemberCard } from "~/components/member-center/member-card";
 import { Section } from "~/components/member-center/section";
 import { Alert } from "~/components/ui/alert";
+import { Link } from "~/components/ui/link";
 import { afterHydration } from "~/lib/after-hydration";
 import { type MessageKey, useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";

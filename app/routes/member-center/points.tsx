@@ -1,6 +1,7 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { z } from "zod";
 import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { pointsHistory } from "~/domain/loyalty/member-center.server";
 import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";

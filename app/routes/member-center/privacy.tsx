@@ -1,8 +1,9 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { Page } from "~/components/layout/page";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
+import { Link } from "~/components/ui/link";
 import { currentConsents, lineReach, marketingHistory } from "~/domain/members/privacy.server";
 import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
 import { getApp, toastSettings } from "~/lib/context.server";

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { AddPasskeyButton } from "~/components/account/add-passkey-button";
@@ -8,6 +8,7 @@ import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { listSessions, revokeOtherSessions, revokeSession } from "~/domain/auth/active-sessions.server";
 import { newPasswordSchema } from "~/domain/auth/auth-schemas.server";
 import { hasPasswordLogin, isRecentLogin } from "~/domain/auth/identity.server";

@@ -1,8 +1,9 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { CodeForm } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, emailCodePurpose, requestVerification } from "~/domain/auth/verification.server";
 import { checkFormCode, requestOrigin } from "~/lib/code-step.server";

@@ -1,10 +1,11 @@
-import { data, Link, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import type { CaptchaChallenge } from "~/components/auth/captcha";
 import { PhoneCodeSteps } from "~/components/auth/code-step";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
 import { LineSignupButton } from "~/components/line/line-signup-button";
 import { Alert } from "~/components/ui/alert";
+import { Link } from "~/components/ui/link";
 import { createCaptchaChallenge } from "~/domain/auth/captcha.server";
 import { startSession } from "~/domain/auth/flows.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";

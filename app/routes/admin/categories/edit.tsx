@@ -1,8 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { consoleCategories, createCategory, updateCategory } from "~/domain/materials/console.server";
 import { expectedVersion, LIMITS, parseCategoryForm } from "~/domain/materials/editor";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,8 +1,9 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { ChevronRight } from "~/components/ui/icons";
+import { Link } from "~/components/ui/link";
 import { consoleCategories, moveCategory } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";

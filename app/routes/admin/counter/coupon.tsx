@@ -1,5 +1,5 @@
 import type { RewardKind } from "@platform/db/schema/loyalty";
-import { data, Form, Link, useNavigation, useSubmit } from "react-router";
+import { data, Form, useNavigation, useSubmit } from "react-router";
 import { CounterHeader, Done } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -7,6 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { type CouponAtCounter, couponAtCounter, couponById } from "~/domain/counter/counter.server";
 import { isFormKey, newFormKey, oncePerForm } from "~/domain/counter/idempotency.server";
 import { couponState } from "~/domain/loyalty/member-center.server";

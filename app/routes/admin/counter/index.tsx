@@ -1,10 +1,11 @@
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { data, Form, redirect, useNavigation, useSubmit } from "react-router";
 import { CounterHeader, Money, StatTile } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { counterDay, storeName } from "~/domain/counter/counter.server";
 import { findMemberAtCounter, type MemberQuery } from "~/domain/loyalty/member-lookup.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";

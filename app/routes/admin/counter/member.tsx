@@ -1,8 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { CounterHeader, StatTile, TierBadge } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";

@@ -1,10 +1,11 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { CounterHeader, Done, Money, StatTile } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { purchaseById, purchaseForRefund } from "~/domain/counter/counter.server";
 import { isFormKey, newFormKey, oncePerForm } from "~/domain/counter/idempotency.server";
 import { refundReversal } from "~/domain/loyalty/earn";

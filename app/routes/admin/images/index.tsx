@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
+import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { FilterInput } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { ResponsiveImage } from "~/components/images/responsive-image";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import {
   altTextInput,
   countImages,

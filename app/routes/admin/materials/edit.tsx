@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field, FieldShell, inputClass } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import {
   consoleCategories,

@@ -1,10 +1,11 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,9 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import {

@@ -6,7 +6,7 @@ import {
   type MessageChannel,
 } from "@platform/db/schema/member-message-kinds";
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -14,6 +14,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { TextareaField } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { automaticCard } from "~/domain/messages/compose.server";
 import { memberCard } from "~/domain/messages/flex";
 import { automaticSetting, SettingConflict, saveAutomaticSetting } from "~/domain/messages/settings.server";

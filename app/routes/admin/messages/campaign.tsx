@@ -1,7 +1,7 @@
 import { BRAND_NAME } from "@platform/constants";
 import type { CampaignAudience, CampaignStatus } from "@platform/db/schema/member-message-kinds";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { EmailPreview, LinePreview, SmsPreview } from "~/components/console/message-previews";
@@ -10,6 +10,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field, TextareaField } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { TAIWAN_CITIES } from "~/domain/members/address";

@@ -1,10 +1,11 @@
 import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-message-kinds";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { listCampaigns } from "~/domain/messages/campaigns.server";
 import { automaticSettings } from "~/domain/messages/settings.server";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,9 +1,10 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { REWARD_SORTS, REWARD_STATUSES, REWARDS_PAGE_SIZE, type RewardQuery } from "~/domain/programme/reward-list";
 import { listRewards } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,7 +1,8 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
+import { Link } from "~/components/ui/link";
 import { parseRewardForm } from "~/domain/programme/input";
 import { createReward, RewardImageMissing } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";

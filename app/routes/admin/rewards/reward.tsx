@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { RewardForm } from "~/components/console/reward-form";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -6,6 +6,7 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { parseRewardForm, parseStockForm } from "~/domain/programme/input";
 import {
   adjustStock,

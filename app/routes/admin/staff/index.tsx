@@ -1,9 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { revokeInvitation } from "~/domain/staff/accounts.server";
 import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/staff/directory.server";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { CopyField } from "~/components/console/copy-field";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -6,6 +6,7 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
 import { invitationUrl, inviteStaff } from "~/domain/staff/accounts.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";

@@ -1,9 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { setStaffDisabled, updateStaffAccess } from "~/domain/staff/accounts.server";
 import { resetSecondFactor, staffDetail, staffRecentActions } from "~/domain/staff/directory.server";
 import { requirePermission } from "~/domain/staff/guard.server";

@@ -1,11 +1,12 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { StorePhotosField } from "~/components/console/store-photos-field";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import {

@@ -1,9 +1,10 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
+import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { listStoresForConsole, STORES_PAGE_SIZE } from "~/domain/stores/admin.server";

@@ -1,9 +1,10 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { createStore } from "~/domain/stores/admin.server";
 import { parseStoreForm } from "~/domain/stores/editor";

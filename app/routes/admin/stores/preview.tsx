@@ -1,7 +1,8 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { StoreDetailView } from "~/components/catalog/store-detail-view";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { listCategories } from "~/domain/materials/materials.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { loadStoreEditor, previewStore, StoreEditError } from "~/domain/stores/admin.server";
