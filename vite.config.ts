@@ -6,6 +6,7 @@ import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
 import { renderPatches } from "./platform/bundling/memo-server-render.ts";
 import { precompressAssets } from "./platform/bundling/precompress-assets.ts";
+import { stringChunksPatch } from "./platform/bundling/react-dom-string-chunks.ts";
 import { serverPatches } from "./platform/bundling/server-patches.ts";
 
 /**
@@ -63,7 +64,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    serverPatches([routeMatchingPatch, ...renderPatches, entityKindsPatch]),
+    serverPatches([routeMatchingPatch, ...renderPatches, entityKindsPatch, stringChunksPatch]),
     lazyExternals(),
     precompressAssets(),
   ],

@@ -38,7 +38,12 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "platform/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "server/**/*.test.ts",
+            "platform/**/*.test.{ts,tsx}",
+            "scripts/**/*.test.ts",
+          ],
           exclude: ["**/node_modules/**", "**/*.integration.test.ts"],
           setupFiles: unitSetup,
         },
