@@ -15,7 +15,7 @@ import type { SourcePatch } from "./server-patches.ts";
  * each flush. The fixed pieces React prepares once at start (`stringToPrecomputedChunk`) stay encoded, for
  * React's byte counts, and carry their text beside, so they join the string too; a piece without text (none in
  * a render to a Node stream) writes the string so far, then itself, as before. The bytes that reach the
- * stream are the same, in the same order (`react-dom-string-chunks.test.ts` renders with both and compares).
+ * stream are the same, in the same order (`react-dom-string-chunks.test.tsx` renders with both and compares).
  *
  * The string so far is module state, as React's own buffer is: it is written out at the end of every flush
  * (`completeWriting`, which React calls in a `finally`), and dropped at the start of one, so nothing of one
