@@ -86,6 +86,8 @@ export default defineConfig({
             "**/node_modules/**",
             ...(onPostgres ? ["**/*.embedded.integration.test.ts"] : ["**/*.postgres.integration.test.ts"]),
           ],
+          // On PGlite: the run's migrated database, made once, which each file's databases start from.
+          globalSetup: ["./platform/testing/pglite-template.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

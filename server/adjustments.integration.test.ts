@@ -51,7 +51,7 @@ beforeAll(async () => {
   const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
   const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
   dataDir = mkdtempSync(path.join(tmpdir(), "adjust-test-"));
-  testDb = await createTestDatabase({ label: "adjust_http" });
+  testDb = await createTestDatabase({ label: "adjust_http", migrated: true });
   const config = {
     ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
     database: testDb.config,

@@ -43,7 +43,7 @@ function call(method: string, pathname: string) {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "auth_endpoints" });
+  testDb = await createTestDatabase({ label: "auth_endpoints", migrated: true });
   database = await openDatabase(testDb.config);
   await database.migrate();
   dataDir = mkdtempSync(path.join(tmpdir(), "auth-endpoints-"));

@@ -69,7 +69,7 @@ beforeAll(async () => {
   schema = await load("/platform/db/schema/index.ts");
   drizzle = await import("drizzle-orm");
   dataDir = mkdtempSync(path.join(tmpdir(), "counter-test-"));
-  testDb = await createTestDatabase({ label: "counter" });
+  testDb = await createTestDatabase({ label: "counter", migrated: true });
   const config = {
     ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "development" }),
     database: testDb.config,

@@ -1,7 +1,13 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DatabaseHandle, executePrepared, migrationsFolder, openDatabase, rowsOf } from "@platform/db/client";
-import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "@platform/testing/database";
+import {
+  createTestDatabase,
+  PGLITE_TEMPLATE_ENV,
+  type TestDatabase,
+  testDatabaseDriver,
+} from "@platform/testing/database";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -137,6 +143,65 @@ if (testDatabaseDriver() === "postgres") {
       } finally {
         await handle.close();
         await fresh.drop();
+      }
+    });
+  });
+}
+
+// The embedded database started from an archive (the integration run's template, platform/testing/pglite-template.ts).
+if (testDatabaseDriver() === "pglite") {
+  describe("an in-memory PGlite database started from an archive", () => {
+    it("has the archived database's migrations and rows, and its own writes stay its own", async () => {
+      const source = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+      const dir = mkdtempSync(path.join(tmpdir(), "pglite-archive-"));
+      const archive = path.join(dir, "db.tar");
+      try {
+        await source.migrate();
+        await source.db.execute(sql`create table archived_probe (note text)`);
+        await source.db.execute(sql`insert into archived_probe values ('林雅婷')`);
+        if (source.connection.driver !== "pglite") throw new Error("expected PGlite");
+        const dump = await source.connection.client.dumpDataDir("none");
+        writeFileSync(archive, Buffer.from(await dump.arrayBuffer()));
+
+        const [one, two] = [
+          await openDatabase({ kind: "pglite", dataDir: "memory://", startFrom: archive }),
+          await openDatabase({ kind: "pglite", dataDir: "memory://", startFrom: archive }),
+        ];
+        try {
+          expect(await one.migrationStatus()).toEqual({ applied: expected, expected, upToDate: true });
+          expect(rowsOf(await one.db.execute(sql`select note from archived_probe`))).toEqual([{ note: "林雅婷" }]);
+          await one.db.execute(sql`insert into archived_probe values ('only in one')`);
+          expect(rowsOf(await two.db.execute(sql`select note from archived_probe`))).toEqual([{ note: "林雅婷" }]);
+        } finally {
+          await one.close();
+          await two.close();
+        }
+      } finally {
+        await source.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("is refused for a data directory on disk", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "pglite-disk-"));
+      try {
+        await expect(
+          openDatabase({ kind: "pglite", dataDir: path.join(dir, "db"), startFrom: path.join(dir, "db.tar") }),
+        ).rejects.toThrow(/in-memory/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("is what a migrated test database starts from in this run", async () => {
+      const testDb = await createTestDatabase({ label: "from_template", migrated: true });
+      expect(testDb.config).toMatchObject({ kind: "pglite", startFrom: process.env[PGLITE_TEMPLATE_ENV] });
+      expect(process.env[PGLITE_TEMPLATE_ENV]).toBeTruthy();
+      const handle = await openDatabase(testDb.config);
+      try {
+        expect(await handle.migrationStatus()).toEqual({ applied: expected, expected, upToDate: true });
+      } finally {
+        await handle.close();
       }
     });
   });

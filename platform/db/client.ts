@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +21,15 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseConfig =
   | { kind: "postgres"; url: string; poolMax: number; prepare?: boolean }
-  | { kind: "pglite"; dataDir: string };
+  | {
+      kind: "pglite";
+      dataDir: string;
+      /**
+       * Tests only: an archive of a data directory (PGlite's `dumpDataDir`) that an empty in-memory database
+       * starts from, instead of running initdb (platform/testing/pglite-template.ts).
+       */
+      startFrom?: string;
+    };
 
 /** How to reach the same database outside Drizzle (the job queue opens its own connections). */
 export type DatabaseConnection = { driver: "postgres"; url: string } | { driver: "pglite"; client: PGlite };
@@ -135,7 +143,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     let embedded: Awaited<ReturnType<typeof loadEmbeddedDriver>>;
     try {
       embedded = await loadEmbeddedDriver();
-      client = await embedded.PGlite.create(config.dataDir, { relaxedDurability: true });
+      if (config.startFrom && onDisk) throw new Error("startFrom is for an in-memory database (memory://)");
+      const loadDataDir = config.startFrom ? new Blob([await readFile(config.startFrom)]) : undefined;
+      client = await embedded.PGlite.create(config.dataDir, { relaxedDurability: true, loadDataDir });
     } catch (error) {
       lock?.release();
       throw error;

@@ -18,7 +18,7 @@ let database: DatabaseHandle;
 let queue: JobQueue;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "jobs" });
+  testDb = await createTestDatabase({ label: "jobs", migrated: true });
   database = await openDatabase(testDb.config);
   await database.migrate();
   queue = await startJobQueue({ connection: database.connection, logger, ...FAST });

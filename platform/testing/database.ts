@@ -24,6 +24,9 @@ export type TestDatabase = {
 
 export const TEST_DATABASE_PREFIX = "test_";
 
+/** Where platform/testing/pglite-template.ts leaves the path of the run's migrated PGlite archive. */
+export const PGLITE_TEMPLATE_ENV = "TEST_PGLITE_TEMPLATE";
+
 export type CreateTestDatabaseOptions = {
   /** Defaults to process.env.TEST_DATABASE_URL; empty or absent means PGlite. */
   adminUrl?: string;
@@ -33,6 +36,12 @@ export type CreateTestDatabaseOptions = {
   pgliteDataDir?: string;
   /** Pool size for the PostgreSQL config. */
   poolMax?: number;
+  /**
+   * The caller migrates the database next: on PGlite in memory it may then start as a copy of the run's
+   * migrated template (platform/testing/pglite-template.ts), which makes that migrate() a no-op. Leave it out
+   * for a test of the migrations themselves.
+   */
+  migrated?: boolean;
 };
 
 /** Which driver createTestDatabase() will use, known before any database exists. */
@@ -64,8 +73,11 @@ export function databaseUrl(adminUrl: string, name: string): string {
 export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = options.adminUrl ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    const dataDir = options.pgliteDataDir ?? "memory://";
+    const startFrom = options.migrated && template && dataDir === "memory://" ? template : undefined;
     return {
-      config: { kind: "pglite", dataDir: options.pgliteDataDir ?? "memory://" },
+      config: { kind: "pglite", dataDir, ...(startFrom ? { startFrom } : {}) },
       driver: "pglite",
       name: null,
       url: null,

@@ -19,7 +19,7 @@ export function jobQueueTestRig(
   let database: DatabaseHandle | undefined;
   let queue: JobQueue | undefined;
   beforeAll(async () => {
-    testDb = await createTestDatabase({ label });
+    testDb = await createTestDatabase({ label, migrated: true });
     database = await openDatabase(testDb.config);
     await database.migrate();
     queue = await startJobQueue({

@@ -10,7 +10,7 @@ export function useMigratedTestDatabase(label: string, ready: (handle: DatabaseH
   let testDb: TestDatabase | undefined;
   let database: DatabaseHandle | undefined;
   beforeAll(async () => {
-    testDb = await createTestDatabase({ label });
+    testDb = await createTestDatabase({ label, migrated: true });
     database = await openDatabase(testDb.config);
     await database.migrate();
     ready(database);

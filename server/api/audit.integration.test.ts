@@ -22,7 +22,7 @@ let base: string;
 let key: { id: string; secret: string };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_audit" });
+  testDb = await createTestDatabase({ label: "api_audit", migrated: true });
   database = await openDatabase(testDb.config);
   await database.migrate();
   const app = express();

@@ -27,7 +27,7 @@ let storeKey: string;
 let otherStoreKey: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_v1" });
+  testDb = await createTestDatabase({ label: "api_v1", migrated: true });
   database = await openDatabase(testDb.config);
   await database.migrate();
   const app = express();

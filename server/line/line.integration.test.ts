@@ -46,7 +46,7 @@ const REDIRECT_PATH = "/auth/line/callback";
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "line-"));
-  testDb = await createTestDatabase({ label: "line" });
+  testDb = await createTestDatabase({ label: "line", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
   auth = createAuth({

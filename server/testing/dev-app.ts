@@ -91,7 +91,7 @@ export async function startDevServer(): Promise<DevServer> {
     const label = options.label ?? "app";
     const ownDataDir = options.dataDir ? null : tempDir(label.replace(/_/g, "-"));
     const dataDir = options.dataDir ?? (ownDataDir as string);
-    const ownDb = options.database ? null : await createTestDatabase({ label });
+    const ownDb = options.database ? null : await createTestDatabase({ label, migrated: true });
     const fromEnv = loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, ...env });
     const database = ownDb ? ownDb.config : options.database === "config" ? fromEnv.database : options.database;
     const running = await createApp({

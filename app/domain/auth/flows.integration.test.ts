@@ -40,7 +40,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "auth-flows-"));
-  testDb = await createTestDatabase({ label: "auth_flows" });
+  testDb = await createTestDatabase({ label: "auth_flows", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
   const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET, APP_ENV: "test" });

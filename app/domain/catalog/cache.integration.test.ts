@@ -25,7 +25,7 @@ const WEDNESDAY_AFTERNOON = fromTaipeiWallClock({ year: 2026, month: 11, day: 25
 const region = () => cacheRegion(handle.db, "catalogue", CATALOGUE_CACHE);
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "catalogue_cache" });
+  testDb = await createTestDatabase({ label: "catalogue_cache", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
   expect(await seedCatalogIfEmpty(handle.db)).toBe(true);

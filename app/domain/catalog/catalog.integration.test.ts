@@ -26,7 +26,7 @@ const SUNDAY_NIGHT = taipei("2026-11-29", "21:15");
 const filters = (query: string) => parseStoreFilters(new URLSearchParams(query));
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "catalog" });
+  testDb = await createTestDatabase({ label: "catalog", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
   expect(await seedCatalogIfEmpty(handle.db)).toBe(true);

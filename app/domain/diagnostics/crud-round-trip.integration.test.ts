@@ -8,7 +8,7 @@ let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "crud" });
+  testDb = await createTestDatabase({ label: "crud", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
 });

@@ -15,7 +15,7 @@ let database: DatabaseHandle;
 let db: Database;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "member-center" });
+  testDb = await createTestDatabase({ label: "member-center", migrated: true });
   database = await openDatabase(testDb.config);
   await database.migrate();
   db = database.db;

@@ -56,7 +56,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "member-account-"));
-  testDb = await createTestDatabase({ label: "member_account" });
+  testDb = await createTestDatabase({ label: "member_account", migrated: true });
   handle = await openDatabase(testDb.config);
   await handle.migrate();
   auth = createAuth({

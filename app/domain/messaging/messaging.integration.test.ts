@@ -40,7 +40,7 @@ type Rig = { database: DatabaseHandle; jobs: JobQueue; close(): Promise<void> };
 async function startRig(
   providers: (db: DatabaseHandle["db"]) => { sms: SmsProvider; email: EmailTransport },
 ): Promise<Rig> {
-  const testDb: TestDatabase = await createTestDatabase({ label: "messaging" });
+  const testDb: TestDatabase = await createTestDatabase({ label: "messaging", migrated: true });
   const database = await openDatabase(testDb.config);
   await database.migrate();
   const jobs = await startJobQueue({
