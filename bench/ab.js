@@ -17,6 +17,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { benchMemberCookie, testHooks } from "./member.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const { values: opts } = parseArgs({
@@ -71,19 +72,8 @@ async function start(label, dir) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const post = async (hookPath, body) => {
-    const res = await fetch(`${server.url}/__test${hookPath}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-test-hooks-secret": hooksSecret },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${label}: POST /__test${hookPath} answered ${res.status}`);
-    return res.json();
-  };
-  const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
-  await post(`/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
-  const { setCookie } = await post("/sessions", { userId });
-  server.headers = { cookie: setCookie.map((c) => c.split(";")[0]).join("; "), "accept-encoding": "gzip" };
+  const cookie = await benchMemberCookie(testHooks(server.url, hooksSecret));
+  server.headers = { cookie, "accept-encoding": "gzip" };
   return server;
 }
 

@@ -18,6 +18,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { benchMemberCookie, testHooks } from "./member.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -68,7 +69,7 @@ const url = `http://127.0.0.1:${port}`;
 const headers = { "accept-encoding": "gzip" };
 try {
   await until(async () => (await fetch(`${url}/readyz`)).ok);
-  if (opts.member) headers.cookie = await memberCookie();
+  if (opts.member) headers.cookie = await benchMemberCookie(testHooks(url, hooksSecret));
   await autocannon({ url: url + opts.path, connections: Number(opts.connections), duration: 3, headers });
   const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
   const inspector = await connect(target.webSocketDebuggerUrl);
@@ -107,23 +108,6 @@ try {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
     await admin.end();
   }
-}
-
-/** The bench's member (bench/run.js): 200 ledger entries, 10 coupons, and a session cookie. */
-async function memberCookie() {
-  const post = async (hookPath, body) => {
-    const res = await fetch(`${url}/__test${hookPath}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-test-hooks-secret": hooksSecret },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}`);
-    return res.json();
-  };
-  const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
-  await post(`/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
-  const { setCookie } = await post("/sessions", { userId });
-  return setCookie.map((c) => c.split(";")[0]).join("; ");
 }
 
 function report(profile, requests) {

@@ -40,6 +40,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { benchMemberCookie, MEMBER_HISTORY, testHooks } from "./member.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -106,7 +107,6 @@ const TARGETS = {
  * every request). Same build, same embedded database kind, same settings otherwise.
  */
 const MEMBER_PAGE = "/member-center";
-const MEMBER_HISTORY = { entries: 200, coupons: 10 };
 /** The member's account pages, measured for client JS with the same member's cookie (same budget). */
 const MEMBER_ACCOUNT_PAGES = [
   "/member-center/edit-info",
@@ -936,21 +936,9 @@ async function startMemberServer(databaseUrl) {
     },
     readyPath: "/readyz",
   });
-  const post = async (hookPath, body) => {
-    const res = await fetch(`${server.url}/__test${hookPath}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-test-hooks-secret": hooksSecret },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(120_000),
-    });
-    if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
+  const post = testHooks(server.url, hooksSecret);
   const t0 = performance.now();
-  const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
-  await post(`/members/${userId}/history`, { realistic: MEMBER_HISTORY });
-  const { setCookie } = await post("/sessions", { userId });
-  const cookie = setCookie.map((c) => c.split(";")[0]).join("; ");
+  const cookie = await benchMemberCookie(post);
   log(
     `member with ${MEMBER_HISTORY.entries} ledger entries and ${MEMBER_HISTORY.coupons} coupons booked in ${fmt((performance.now() - t0) / 1000, 1)} s`,
   );

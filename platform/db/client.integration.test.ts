@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DatabaseHandle, executePrepared, migrationsFolder, openDatabase, rowsOf } from "@platform/db/client";
@@ -8,6 +8,7 @@ import {
   type TestDatabase,
   testDatabaseDriver,
 } from "@platform/testing/database";
+import { writeDataDirArchive } from "@platform/testing/pglite-template";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -159,9 +160,7 @@ if (testDatabaseDriver() === "pglite") {
         await source.migrate();
         await source.db.execute(sql`create table archived_probe (note text)`);
         await source.db.execute(sql`insert into archived_probe values ('林雅婷')`);
-        if (source.connection.driver !== "pglite") throw new Error("expected PGlite");
-        const dump = await source.connection.client.dumpDataDir("none");
-        writeFileSync(archive, Buffer.from(await dump.arrayBuffer()));
+        await writeDataDirArchive(source, archive);
 
         const [one, two] = [
           await openDatabase({ kind: "pglite", dataDir: "memory://", startFrom: archive }),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openDatabase } from "@platform/db/client";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { PGLITE_TEMPLATE_ENV } from "@platform/testing/database";
 
 /**
@@ -22,10 +22,8 @@ export default async function setup(): Promise<(() => void) | undefined> {
   const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
   try {
     await database.migrate();
-    if (database.connection.driver !== "pglite") throw new Error("expected the embedded database");
-    const archive = await database.connection.client.dumpDataDir("none");
     const file = path.join(dir, "migrated.tar");
-    writeFileSync(file, Buffer.from(await archive.arrayBuffer()));
+    await writeDataDirArchive(database, file);
     process.env[PGLITE_TEMPLATE_ENV] = file;
   } finally {
     await database.close();
@@ -34,4 +32,11 @@ export default async function setup(): Promise<(() => void) | undefined> {
     delete process.env[PGLITE_TEMPLATE_ENV];
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/** Writes an embedded database's data directory as an archive that `startFrom` (and PGlite's `loadDataDir`) reads. */
+export async function writeDataDirArchive(database: DatabaseHandle, file: string): Promise<void> {
+  if (database.connection.driver !== "pglite") throw new Error("expected the embedded database");
+  const archive = await database.connection.client.dumpDataDir("none");
+  writeFileSync(file, Buffer.from(await archive.arrayBuffer()));
 }
