@@ -12,9 +12,14 @@
 //     limit of 600 requests a minute (a real till sends a few a minute).
 //   - Rounds alternate pgbench and the app (--rounds, --duration, --connections); the figure is the median of the
 //     per-round ratios; the p99 is the median of the rounds' p99. Every answer must be 201 or the bench fails.
+//   - --rate N: send N requests a second instead of as many as the connections can (the latency of a purchase
+//     below saturation; the ratio to pgbench then means nothing).
+//   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
+//     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
+//     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
 //
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +28,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
-import { processCpuMs, startBuiltServer } from "./process.js";
+import { freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -32,6 +37,8 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
     "db-prefix": { type: "string", default: `bench_pos_${process.pid}` },
+    ceiling: { type: "boolean", default: false },
+    rate: { type: "string" },
   },
 });
 const ROUNDS = Number(opts.rounds);
@@ -78,12 +85,42 @@ function pgbench(args) {
   return run.stdout + run.stderr;
 }
 
+/** CPU ms per request of PostgreSQL's processes and of this process (the load generator) while `work` runs. */
+async function cpuOf(work, requestsOf) {
+  const pgBefore = postgresCpuMs();
+  const selfBefore = process.cpuUsage();
+  const result = await work();
+  const pgAfter = postgresCpuMs();
+  const self = process.cpuUsage(selfBefore);
+  const n = requestsOf(result);
+  return {
+    result,
+    postgresCpuMs: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / n,
+    loadCpuMs: (self.user + self.system) / 1000 / n,
+  };
+}
+
 function runPgbench() {
-  const out = pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION)]);
+  const { result: out, postgresCpuMs: pgCpu } = cpuOfSync(() =>
+    pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION)]),
+  );
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
   const latency = /latency average = ([\d.]+) ms/.exec(out);
+  const processed = /number of transactions actually processed: (\d+)/.exec(out);
   if (!tps) throw new Error(`no tps in pgbench output:\n${out}`);
-  return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null };
+  return {
+    tps: Number(tps[1]),
+    latencyAvgMs: latency ? Number(latency[1]) : null,
+    postgresCpuMs: pgCpu === null || !processed ? null : pgCpu / Number(processed[1]),
+  };
+}
+
+/** PostgreSQL's CPU ms over a synchronous piece of work (pgbench), in total. */
+function cpuOfSync(work) {
+  const before = postgresCpuMs();
+  const result = work();
+  const after = postgresCpuMs();
+  return { result, postgresCpuMs: before === null || after === null ? null : after - before };
 }
 
 function startApp(databaseUrl) {
@@ -95,6 +132,47 @@ function startApp(databaseUrl) {
   });
 }
 
+/** bench/pos-ceiling-server.js in CEILING_MODE `mode` on the pgbench database, until /readyz answers. */
+async function startCeiling(mode) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "pos-ceiling-server.js")], {
+    env: { ...process.env, CEILING_MODE: mode, PORT: String(port), DATABASE_URL: dbUrl(`${PREFIX}_pgbench`) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return { mode, url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`the ${mode} ceiling server did not start`);
+}
+
+/** One round against a ceiling server: its rate, p99 and CPU per request. */
+async function runCeiling(server, data, round) {
+  const cpuBefore = processCpuMs(server.child.pid);
+  const { result, postgresCpuMs, loadCpuMs } = await cpuOf(
+    () => runPurchases(server.url, data, round),
+    (r) => r["2xx"],
+  );
+  const cpuAfter = processCpuMs(server.child.pid);
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${server.mode} ceiling, round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  }
+  const perSecond = result["2xx"] / result.duration;
+  return {
+    perSecond,
+    p99Ms: result.latency.p99,
+    cpuMs: (cpuAfter - cpuBefore) / result["2xx"],
+    postgresCpuMs,
+    loadCpuMs,
+  };
+}
+
 function runPurchases(url, data, round, seconds = DURATION) {
   let n = 0;
   return new Promise((resolve, reject) => {
@@ -103,6 +181,8 @@ function runPurchases(url, data, round, seconds = DURATION) {
         url,
         connections: CONNECTIONS,
         duration: seconds,
+        // --rate N: N requests a second in all (autocannon's overallRate), to read the latency below saturation.
+        ...(opts.rate ? { overallRate: Number(opts.rate) } : {}),
         requests: [
           {
             method: "POST",
@@ -136,20 +216,37 @@ async function main() {
   await admin(`create database "${PREFIX}_app"`);
   await admin(`create database "${PREFIX}_pgbench"`);
   let app;
+  const ceilings = [];
   try {
     pgbench(["-i", "-q", "-s", "1"]);
     app = await startApp(dbUrl(`${PREFIX}_app`));
     const data = await seedPos(dbUrl(`${PREFIX}_app`));
+    if (opts.ceiling) ceilings.push(await startCeiling("http"), await startCeiling("tpcb"));
     log("warm-up");
     await runPurchases(app.url, data, 0, 2);
+    for (const server of ceilings) await runPurchases(server.url, data, 0, 2);
     runPgbench(); // warm-up too
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = runPgbench();
       const cpuBefore = processCpuMs(app.child.pid);
-      const result = await runPurchases(app.url, data, round);
+      const measured = await cpuOf(
+        () => runPurchases(app.url, data, round),
+        (r) => r["2xx"],
+      );
+      const result = measured.result;
       const cpuAfter = processCpuMs(app.child.pid);
       const ok = result["2xx"];
+      const ceiling = {};
+      for (const server of ceilings) {
+        const c = await runCeiling(server, data, round);
+        ceiling[server.mode] = { ...c, ratio: c.perSecond / base.tps };
+        log(
+          `round ${round}: ${server.mode} ceiling ${c.perSecond.toFixed(0)}/s, ratio ${(c.perSecond / base.tps).toFixed(2)}, ` +
+            `p99 ${c.p99Ms} ms, CPU ${c.cpuMs.toFixed(2)} ms/request (PostgreSQL ${c.postgresCpuMs?.toFixed(2)}, ` +
+            `load generator ${c.loadCpuMs.toFixed(2)})`,
+        );
+      }
       if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
         throw new Error(
@@ -164,11 +261,16 @@ async function main() {
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         appCpuMsPerPurchase: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ok,
+        postgresCpuMsPerPurchase: measured.postgresCpuMs,
+        postgresCpuMsPerPgbenchTx: base.postgresCpuMs,
+        loadGeneratorCpuMsPerPurchase: measured.loadCpuMs,
+        ...(opts.ceiling ? { ceiling } : {}),
       });
       log(
         `round ${round}: pgbench ${base.tps.toFixed(0)} tps, purchases ${purchasesPerSecond.toFixed(0)}/s, ` +
           `ratio ${(purchasesPerSecond / base.tps).toFixed(2)}, p99 ${result.latency.p99} ms, ` +
-          `app CPU ${rounds.at(-1).appCpuMsPerPurchase?.toFixed(2)} ms/purchase`,
+          `app CPU ${rounds.at(-1).appCpuMsPerPurchase?.toFixed(2)} ms/purchase, PostgreSQL CPU ` +
+          `${measured.postgresCpuMs?.toFixed(2)} ms/purchase (pgbench: ${base.postgresCpuMs?.toFixed(2)} ms/transaction)`,
       );
     }
     const summary = {
@@ -183,8 +285,26 @@ async function main() {
       pgbenchTps: median(rounds.map((r) => r.pgbenchTps)),
       p99Ms: median(rounds.map((r) => r.p99Ms)),
       appCpuMsPerPurchase: median(rounds.map((r) => r.appCpuMsPerPurchase ?? 0)),
+      postgresCpuMsPerPurchase: median(rounds.map((r) => r.postgresCpuMsPerPurchase ?? 0)),
+      postgresCpuMsPerPgbenchTx: median(rounds.map((r) => r.postgresCpuMsPerPgbenchTx ?? 0)),
+      loadGeneratorCpuMsPerPurchase: median(rounds.map((r) => r.loadGeneratorCpuMsPerPurchase)),
       target: TARGET_RATIO,
     };
+    if (opts.ceiling) {
+      summary.ceiling = Object.fromEntries(
+        ceilings.map(({ mode }) => [
+          mode,
+          {
+            ratio: median(rounds.map((r) => r.ceiling[mode].ratio)),
+            perSecond: median(rounds.map((r) => r.ceiling[mode].perSecond)),
+            p99Ms: median(rounds.map((r) => r.ceiling[mode].p99Ms)),
+            cpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].cpuMs)),
+            postgresCpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].postgresCpuMs ?? 0)),
+            loadCpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].loadCpuMs)),
+          },
+        ]),
+      );
+    }
     summary.pass = summary.ratio >= TARGET_RATIO;
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     writeFileSync(path.join(root, "bench", "results", "pos.json"), `${JSON.stringify(summary, null, 2)}\n`);
@@ -196,7 +316,29 @@ async function main() {
     console.log(`  pgbench tps (median)                    ${summary.pgbenchTps.toFixed(0)}`);
     console.log(`  purchase p99 latency (median of rounds) ${summary.p99Ms} ms`);
     console.log(`  app CPU per purchase (median)           ${summary.appCpuMsPerPurchase.toFixed(2)} ms`);
+    console.log(
+      `  PostgreSQL CPU per purchase (median)    ${summary.postgresCpuMsPerPurchase.toFixed(2)} ms ` +
+        `(per pgbench transaction: ${summary.postgresCpuMsPerPgbenchTx.toFixed(2)} ms)`,
+    );
+    // What the goal leaves per purchase: the machine's cores divided by the goal's rate, for the app, PostgreSQL and
+    // the load generator together.
+    const machineMs =
+      summary.appCpuMsPerPurchase + summary.postgresCpuMsPerPurchase + summary.loadGeneratorCpuMsPerPurchase;
+    const goalRate = TARGET_RATIO * summary.pgbenchTps;
+    console.log(
+      `  CPU per purchase, app + PostgreSQL + load generator: ${machineMs.toFixed(2)} ms; at the goal's rate ` +
+        `(${goalRate.toFixed(0)}/s) ${os.availableParallelism()} cores allow ${((os.availableParallelism() * 1000) / goalRate).toFixed(2)} ms`,
+    );
+    for (const [mode, c] of Object.entries(summary.ceiling ?? {})) {
+      const what = mode === "http" ? "bare HTTP, no database" : "bare HTTP + pgbench's TPC-B transaction";
+      console.log(
+        `  ceiling: ${what.padEnd(40)} ratio ${c.ratio.toFixed(2)}, ${c.perSecond.toFixed(0)}/s, p99 ${c.p99Ms} ms, ` +
+          `${c.cpuMsPerRequest.toFixed(2)} ms CPU/request, PostgreSQL ${c.postgresCpuMsPerRequest.toFixed(2)} ms, ` +
+          `load generator ${c.loadCpuMsPerRequest.toFixed(2)} ms`,
+      );
+    }
   } finally {
+    for (const server of ceilings) server.child.kill("SIGTERM");
     if (app) {
       app.child.kill("SIGTERM");
       await new Promise((resolve) => (app.child.exitCode !== null ? resolve() : app.child.once("exit", resolve)));

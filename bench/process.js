@@ -1,6 +1,6 @@
 // Process helpers shared by the benches: a free port for a server, and a process's CPU time from /proc.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,30 @@ export function processCpuMs(pid) {
   } catch {
     return null;
   }
+}
+
+/**
+ * User + system CPU milliseconds all processes named `postgres` on this machine have used so far (Linux /proc): the
+ * local PostgreSQL server's backends and helpers, with the time of the backends that have ended (the postmaster
+ * reaps them: its children's time).
+ */
+export function postgresCpuMs() {
+  let total = 0;
+  let found = false;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      total += (ticks * 1000) / CLOCK_TICKS;
+      found = true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found ? total : null;
 }
 
 const root = path.resolve(import.meta.dirname, "..");
