@@ -12,6 +12,8 @@
 //     limit of 600 requests a minute (a real till sends a few a minute).
 //   - Rounds alternate pgbench and the app (--rounds, --duration, --connections); the figure is the median of the
 //     per-round ratios; the p99 is the median of the rounds' p99. Every answer must be 201 or the bench fails.
+//   - --same-work: each round also runs pgbench with the purchase's own statements (bench/pos-same-work.js) on the
+//     app's database, as many clients as connections: the app's purchases/s ÷ that tps is what the app adds.
 //   - --rate N: send N requests a second instead of as many as the connections can (the latency of a purchase
 //     below saturation; the ratio to pgbench then means nothing).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
@@ -20,7 +22,7 @@
 //
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -28,6 +30,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
+import { writeSameWorkScripts } from "./pos-same-work.js";
 import { freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -38,6 +41,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "10" },
     "db-prefix": { type: "string", default: `bench_pos_${process.pid}` },
     ceiling: { type: "boolean", default: false },
+    "same-work": { type: "boolean", default: false },
     rate: { type: "string" },
   },
 });
@@ -69,8 +73,8 @@ async function admin(sql) {
   }
 }
 
-function pgbench(args) {
-  const url = new URL(dbUrl(`${PREFIX}_pgbench`));
+function pgbench(args, database = `${PREFIX}_pgbench`) {
+  const url = new URL(dbUrl(database));
   const env = {
     ...process.env,
     PGHOST: url.hostname,
@@ -113,6 +117,22 @@ function runPgbench() {
     latencyAvgMs: latency ? Number(latency[1]) : null,
     postgresCpuMs: pgCpu === null || !processed ? null : pgCpu / Number(processed[1]),
   };
+}
+
+/** pgbench with the purchase's own statements on the app's database: its tps and PostgreSQL's CPU per purchase. */
+function runSameWork(scriptArgs) {
+  const { result: out, postgresCpuMs: pgCpu } = cpuOfSync(() =>
+    pgbench(
+      ["-n", "-M", "prepared", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION), ...scriptArgs],
+      `${PREFIX}_app`,
+    ),
+  );
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
+  const processed = /number of transactions actually processed: (\d+)/.exec(out);
+  const failed = /number of failed transactions: (\d+)/.exec(out);
+  if (!tps || !processed) throw new Error(`no tps in pgbench output:\n${out}`);
+  if (failed && Number(failed[1]) > 0) throw new Error(`pgbench's purchase script failed:\n${out}`);
+  return { tps: Number(tps[1]), postgresCpuMs: pgCpu === null ? null : pgCpu / Number(processed[1]) };
 }
 
 /** PostgreSQL's CPU ms over a synchronous piece of work (pgbench), in total. */
@@ -217,11 +237,13 @@ async function main() {
   await admin(`create database "${PREFIX}_pgbench"`);
   let app;
   const ceilings = [];
+  const scriptDir = mkdtempSync(path.join(os.tmpdir(), "bench-pos-same-work-"));
   try {
     pgbench(["-i", "-q", "-s", "1"]);
     app = await startApp(dbUrl(`${PREFIX}_app`));
     const data = await seedPos(dbUrl(`${PREFIX}_app`));
     if (opts.ceiling) ceilings.push(await startCeiling("http"), await startCeiling("tpcb"));
+    const sameWorkArgs = opts["same-work"] ? await writeSameWorkScripts(dbUrl(`${PREFIX}_app`), scriptDir) : null;
     log("warm-up");
     await runPurchases(app.url, data, 0, 2);
     for (const server of ceilings) await runPurchases(server.url, data, 0, 2);
@@ -237,6 +259,16 @@ async function main() {
       const result = measured.result;
       const cpuAfter = processCpuMs(app.child.pid);
       const ok = result["2xx"];
+      let sameWork = null;
+      if (sameWorkArgs) {
+        sameWork = runSameWork(sameWorkArgs);
+        sameWork.ratio = ok / result.duration / sameWork.tps;
+        log(
+          `round ${round}: the purchase's own statements through pgbench ${sameWork.tps.toFixed(0)} tps ` +
+            `(PostgreSQL CPU ${sameWork.postgresCpuMs?.toFixed(2)} ms/purchase); the app's purchases ÷ that: ` +
+            `${sameWork.ratio.toFixed(2)}`,
+        );
+      }
       const ceiling = {};
       for (const server of ceilings) {
         const c = await runCeiling(server, data, round);
@@ -265,6 +297,7 @@ async function main() {
         postgresCpuMsPerPgbenchTx: base.postgresCpuMs,
         loadGeneratorCpuMsPerPurchase: measured.loadCpuMs,
         ...(opts.ceiling ? { ceiling } : {}),
+        ...(sameWork ? { sameWork } : {}),
       });
       log(
         `round ${round}: pgbench ${base.tps.toFixed(0)} tps, purchases ${purchasesPerSecond.toFixed(0)}/s, ` +
@@ -305,6 +338,13 @@ async function main() {
         ]),
       );
     }
+    if (sameWorkArgs) {
+      summary.sameWork = {
+        tps: median(rounds.map((r) => r.sameWork.tps)),
+        ratio: median(rounds.map((r) => r.sameWork.ratio)),
+        postgresCpuMs: median(rounds.map((r) => r.sameWork.postgresCpuMs ?? 0)),
+      };
+    }
     summary.pass = summary.ratio >= TARGET_RATIO;
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     writeFileSync(path.join(root, "bench", "results", "pos.json"), `${JSON.stringify(summary, null, 2)}\n`);
@@ -329,6 +369,12 @@ async function main() {
       `  CPU per purchase, app + PostgreSQL + load generator: ${machineMs.toFixed(2)} ms; at the goal's rate ` +
         `(${goalRate.toFixed(0)}/s) ${os.availableParallelism()} cores allow ${((os.availableParallelism() * 1000) / goalRate).toFixed(2)} ms`,
     );
+    if (summary.sameWork) {
+      console.log(
+        `  the purchase's own statements, pgbench: ${summary.sameWork.tps.toFixed(0)} tps (PostgreSQL ` +
+          `${summary.sameWork.postgresCpuMs.toFixed(2)} ms CPU each); purchases/s ÷ that ${summary.sameWork.ratio.toFixed(2)}`,
+      );
+    }
     for (const [mode, c] of Object.entries(summary.ceiling ?? {})) {
       const what = mode === "http" ? "bare HTTP, no database" : "bare HTTP + pgbench's TPC-B transaction";
       console.log(
@@ -339,6 +385,7 @@ async function main() {
     }
   } finally {
     for (const server of ceilings) server.child.kill("SIGTERM");
+    rmSync(scriptDir, { recursive: true, force: true });
     if (app) {
       app.child.kill("SIGTERM");
       await new Promise((resolve) => (app.child.exitCode !== null ? resolve() : app.child.once("exit", resolve)));
