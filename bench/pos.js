@@ -99,7 +99,8 @@ async function cpuOf(work, requestsOf) {
   const n = requestsOf(result);
   return {
     result,
-    postgresCpuMs: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / n,
+    // A backend that ends between the readings can be counted twice before: never below 0.
+    postgresCpuMs: pgBefore === null || pgAfter === null ? null : Math.max(0, pgAfter - pgBefore) / n,
     loadCpuMs: (self.user + self.system) / 1000 / n,
   };
 }
