@@ -105,14 +105,17 @@ async function cpuOf(work, requestsOf) {
   };
 }
 
-function runPgbench() {
+/** A timed pgbench run (-T DURATION, CONNECTIONS clients) on `database`: tps, latency, PostgreSQL's CPU per transaction. */
+function timedPgbench(args, database) {
   const { result: out, postgresCpuMs: pgCpu } = cpuOfSync(() =>
-    pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION)]),
+    pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION), ...args], database),
   );
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
   const latency = /latency average = ([\d.]+) ms/.exec(out);
   const processed = /number of transactions actually processed: (\d+)/.exec(out);
+  const failed = /number of failed transactions: (\d+)/.exec(out);
   if (!tps) throw new Error(`no tps in pgbench output:\n${out}`);
+  if (failed && Number(failed[1]) > 0) throw new Error(`pgbench ${args.join(" ")}: failed transactions\n${out}`);
   return {
     tps: Number(tps[1]),
     latencyAvgMs: latency ? Number(latency[1]) : null,
@@ -120,20 +123,15 @@ function runPgbench() {
   };
 }
 
+/** pgbench's built-in TPC-B-like script on the pgbench database. */
+function runPgbench() {
+  return timedPgbench([]);
+}
+
 /** pgbench with the purchase's own statements on the app's database: its tps and PostgreSQL's CPU per purchase. */
 function runSameWork(scriptArgs) {
-  const { result: out, postgresCpuMs: pgCpu } = cpuOfSync(() =>
-    pgbench(
-      ["-n", "-M", "prepared", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION), ...scriptArgs],
-      `${PREFIX}_app`,
-    ),
-  );
-  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
-  const processed = /number of transactions actually processed: (\d+)/.exec(out);
-  const failed = /number of failed transactions: (\d+)/.exec(out);
-  if (!tps || !processed) throw new Error(`no tps in pgbench output:\n${out}`);
-  if (failed && Number(failed[1]) > 0) throw new Error(`pgbench's purchase script failed:\n${out}`);
-  return { tps: Number(tps[1]), postgresCpuMs: pgCpu === null ? null : pgCpu / Number(processed[1]) };
+  const { tps, postgresCpuMs } = timedPgbench(["-M", "prepared", ...scriptArgs], `${PREFIX}_app`);
+  return { tps, postgresCpuMs };
 }
 
 /** PostgreSQL's CPU ms over a synchronous piece of work (pgbench), in total. */
