@@ -107,9 +107,10 @@ async function cpuOf(work, requestsOf) {
 
 /** A timed pgbench run (-T DURATION, CONNECTIONS clients) on `database`: tps, latency, PostgreSQL's CPU per transaction. */
 function timedPgbench(args, database) {
-  const { result: out, postgresCpuMs: pgCpu } = cpuOfSync(() =>
-    pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION), ...args], database),
-  );
+  const before = postgresCpuMs();
+  const out = pgbench(["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(DURATION), ...args], database);
+  const after = postgresCpuMs();
+  const pgCpu = before === null || after === null ? null : Math.max(0, after - before);
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
   const latency = /latency average = ([\d.]+) ms/.exec(out);
   const processed = /number of transactions actually processed: (\d+)/.exec(out);
@@ -132,14 +133,6 @@ function runPgbench() {
 function runSameWork(scriptArgs) {
   const { tps, postgresCpuMs } = timedPgbench(["-M", "prepared", ...scriptArgs], `${PREFIX}_app`);
   return { tps, postgresCpuMs };
-}
-
-/** PostgreSQL's CPU ms over a synchronous piece of work (pgbench), in total. */
-function cpuOfSync(work) {
-  const before = postgresCpuMs();
-  const result = work();
-  const after = postgresCpuMs();
-  return { result, postgresCpuMs: before === null || after === null ? null : after - before };
 }
 
 function startApp(databaseUrl) {

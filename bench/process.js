@@ -34,25 +34,47 @@ export function processCpuMs(pid) {
 /**
  * User + system CPU milliseconds all processes named `postgres` on this machine have used so far (Linux /proc): the
  * local PostgreSQL server's backends and helpers, with the time of the backends that have ended (the postmaster
- * reaps them: its children's time).
+ * reaps them: its children's time). A backend reaped while /proc is being read would be counted twice or not at
+ * all, so a reading during which the postmaster's children's time moved is taken again.
  */
 export function postgresCpuMs() {
-  let total = 0;
-  let found = false;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const processes = postgresProcesses();
+    if (processes.length === 0) return null;
+    const pids = new Set(processes.map((p) => p.pid));
+    const postmaster = processes.find((p) => !pids.has(p.ppid));
+    const total = processes.reduce((sum, p) => sum + p.ticks + p.childTicks, 0);
+    if (postmaster && readStat(postmaster.pid)?.childTicks !== postmaster.childTicks) continue;
+    return (total * 1000) / CLOCK_TICKS;
+  }
+  return null;
+}
+
+function postgresProcesses() {
+  const found = [];
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-      total += (ticks * 1000) / CLOCK_TICKS;
-      found = true;
-    } catch {
-      // gone meanwhile
-    }
+    const stat = readStat(pid);
+    if (stat?.comm === "postgres") found.push(stat);
   }
-  return found ? total : null;
+  return found;
+}
+
+/** A process's name, parent and CPU ticks (its own, and its reaped children's), or null once it is gone. */
+function readStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return {
+      pid: String(pid),
+      comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+      ppid: fields[1],
+      ticks: Number(fields[11]) + Number(fields[12]),
+      childTicks: Number(fields[13]) + Number(fields[14]),
+    };
+  } catch {
+    return null;
+  }
 }
 
 const root = path.resolve(import.meta.dirname, "..");
