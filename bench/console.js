@@ -27,6 +27,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { cookieHeader, testHooks } from "./member.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -296,13 +297,8 @@ async function main() {
         `(${t.heavy.entries} entries), typical ${t.typical.member_number} (${t.typical.entries} entries)`,
     );
     server = await startServer();
-    const staff = await fetch(`${server.url}/__test/staff`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-test-hooks-secret": HOOKS_SECRET },
-      body: JSON.stringify({ role: "admin", displayName: "bench:console" }),
-    });
-    if (!staff.ok) throw new Error(`POST /__test/staff answered ${staff.status}: ${await staff.text()}`);
-    const cookie = (await staff.json()).setCookie.map((c) => c.split(";")[0]).join("; ");
+    const staff = await testHooks(server.url, HOOKS_SECRET)("/staff", { role: "admin", displayName: "bench:console" });
+    const cookie = cookieHeader(staff.setCookie);
     const headers = { cookie, "accept-encoding": "identity" };
     const q = (term) => `/admin/members?q=${encodeURIComponent(term)}`;
     const targets = [

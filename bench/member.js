@@ -18,10 +18,13 @@ export function testHooks(url, hooksSecret) {
   };
 }
 
+/** The Cookie header of a test hook's `setCookie` list. */
+export const cookieHeader = (setCookie) => setCookie.map((c) => c.split(";")[0]).join("; ");
+
 /** Creates the bench's member with its history and a session: the Cookie header that logs it in. */
 export async function benchMemberCookie(post) {
   const { userId } = await post("/members", { phoneNumber: "+886955123456", name: "林雅婷" });
   await post(`/members/${userId}/history`, { realistic: MEMBER_HISTORY });
   const { setCookie } = await post("/sessions", { userId });
-  return setCookie.map((c) => c.split(";")[0]).join("; ");
+  return cookieHeader(setCookie);
 }

@@ -28,6 +28,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { cookieHeader, testHooks } from "./member.js";
 import { processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -121,17 +122,8 @@ async function seed(sql) {
   return Date.now() - started;
 }
 
-async function hook(url, pathname, body) {
-  const res = await fetch(`${url}/__test${pathname}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-test-hooks-secret": HOOKS_SECRET },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${pathname}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-const cookieHeader = (setCookie) => setCookie.map((c) => c.split(";")[0]).join("; ");
+/** A POST to one of the app's test hooks. */
+const hook = (url, pathname, body) => testHooks(url, HOOKS_SECRET)(pathname, body);
 
 /** The member center at a fixed arrival rate: mean and p99 latency (ms) and the server's CPU per request. */
 function memberPages(url, cookie, pid, seconds = SECONDS) {

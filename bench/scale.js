@@ -31,6 +31,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { benchMemberCookie, cookieHeader, testHooks } from "./member.js";
 import { POS_KEYS, purchaseRequest, seedPos } from "./pos-data.js";
 import { freePort, processCpuMs } from "./process.js";
 
@@ -128,17 +129,6 @@ async function stopInstance(instance) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
-}
-
-async function hook(instance, hookPath, body) {
-  const res = await fetch(`${instance.url}/__test${hookPath}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-test-hooks-secret": HOOKS_SECRET },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(120_000),
-  });
-  if (!res.ok) throw new Error(`POST /__test${hookPath} answered ${res.status}: ${await res.text()}`);
-  return res.json();
 }
 
 /** The POS data on an existing database: 500 random members of it and 100 new keys for its first 10 stores. */
@@ -303,8 +293,8 @@ async function main() {
   await adminSql?.unsafe(`create database "${DB_NAME}"`);
   const sql = postgres(EXISTING_URL ?? ADMIN_URL, { max: 1, onnotice: () => {} });
   const instances = [];
-  const cookieFor = async (userId) =>
-    (await hook(instances[0], "/sessions", { userId })).setCookie.map((c) => c.split(";")[0]).join("; ");
+  const hook = (hookPath, body) => testHooks(instances[0].url, HOOKS_SECRET)(hookPath, body);
+  const cookieFor = async (userId) => cookieHeader((await hook("/sessions", { userId })).setCookie);
   try {
     instances.push(await startInstance("app-1"));
     const targets = { healthz: { status: 200, make: () => ({ path: "/healthz" }) } };
@@ -319,9 +309,7 @@ async function main() {
         };
       }
     } else if (ONLY.has("member-center")) {
-      const { userId } = await hook(instances[0], "/members", { phoneNumber: "+886955123456", name: "林雅婷" });
-      await hook(instances[0], `/members/${userId}/history`, { realistic: { entries: 200, coupons: 10 } });
-      const cookie = await cookieFor(userId);
+      const cookie = await benchMemberCookie(hook);
       targets["member center"] = { status: 200, make: () => ({ path: "/member-center", headers: { cookie } }) };
     }
     let run = 0;
