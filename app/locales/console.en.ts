@@ -344,6 +344,7 @@ export const consoleEn = {
   "console.members.purchases": "Purchases (last 10)",
   "console.members.tierHistory": "Tier changes",
   "console.members.notes": "Internal notes",
+  "console.members.notesHidden": "Internal notes are shown to managers and admins only (who may reveal personal data).",
   "console.members.note": "Add a note (never shown to the member)",
   "console.members.addNote": "Add note",
   "console.members.trail": "This member's audit trail",

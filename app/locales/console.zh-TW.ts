@@ -326,6 +326,7 @@ export const consoleZhTW = {
   "console.members.purchases": "消費紀錄（最近 10 筆）",
   "console.members.tierHistory": "等級變動",
   "console.members.notes": "內部備註",
+  "console.members.notesHidden": "內部備註僅限可查看個資的店長與管理員閱讀。",
   "console.members.note": "新增備註（會員看不到）",
   "console.members.addNote": "新增備註",
   "console.members.trail": "這位會員的稽核紀錄",
