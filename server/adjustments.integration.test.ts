@@ -7,7 +7,7 @@ import type * as ConfigModule from "@platform/config";
 import type { Database } from "@platform/db/client";
 import { auditLog, pointAdjustment, staffSession } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -278,6 +278,37 @@ describe("four-eyes over HTTP", () => {
     expect(await again.text()).toContain("這筆調整已由其他人處理過了");
     const actions = (await db.select().from(auditLog).where(eq(auditLog.targetId, row!.id))).map((r) => r.action);
     expect(actions).toEqual(["points.adjustment_approved"]);
+  });
+
+  it("a manager's limit is cumulative per member and day: split adjustments wait once the total is above it (issue 33 item 3)", async () => {
+    const m = await memberWith(1_000);
+    const own = await createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"] });
+    const page = await (await get(`/admin/members/${m.id}/adjust`, cookieOf(own))).text();
+    expect(page).toContain("您今天對同一位會員的調整合計超過 1,000 點");
+    expect(page).toContain("所有會員的調整合計超過 5,000 點");
+    const first = await post(`/admin/members/${m.id}/adjust`, adjustForm({ amount: "600" }), cookieOf(own));
+    expect(first.status).toBe(302);
+    // Taking points away counts too: 600 + 500 is above 1,000.
+    const second = await post(`/admin/members/${m.id}/adjust`, adjustForm({ amount: "-500" }), cookieOf(own));
+    expect(second.status).toBe(302);
+    const result = await (await get(second.headers.get("location") ?? "", cookieOf(own))).text();
+    expect(result).toContain("已送出，等待核准");
+    expect(result).toContain("這筆 -500 點的調整加上您今天的其他調整，超過您的當日上限");
+    const third = await post(`/admin/members/${m.id}/adjust`, adjustForm({ amount: "400" }), cookieOf(own));
+    expect(third.status).toBe(302);
+    const rows = await db.select().from(pointAdjustment).where(eq(pointAdjustment.memberId, m.id));
+    expect(rows.map((r) => [r.amount, r.status]).sort()).toEqual([
+      [-500, "pending"],
+      [400, "booked"],
+      [600, "booked"],
+    ]);
+    expect((await memberPoints(db, m.id)).balance).toBe(2_000);
+    const requested = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, m.id), eq(auditLog.action, "points.adjustment_requested")));
+    expect(requested).toHaveLength(1);
+    expect(JSON.stringify(requested[0]?.changes)).toContain("over_daily_total");
   });
 
   it("an admin changes the manager's limit; bad limits are refused beside the field", async () => {

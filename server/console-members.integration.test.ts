@@ -188,6 +188,29 @@ describe("one member in the console", () => {
     expect((await get("/admin/members/not-a-uuid", cookieOf(admin))).status).toBe(404);
   });
 
+  it("shows internal notes only to who may reveal: a clerk's page and loader data hold no note text (issue 33 item 6)", async () => {
+    const member = await loyalty.newMember(db, { nameZh: "備註測試" });
+    const page = `/admin/members/${member.id}`;
+    const text = "客人說下週搬到台中，新地址再補";
+    expect((await post(page, { intent: "note", note: text }, cookieOf(manager))).status).toBe(302);
+
+    for (const path of [page, `${page}.data`]) {
+      const clerkView = await get(path, cookieOf(clerk));
+      expect(clerkView.status, path).toBe(200);
+      const body = await clerkView.text();
+      expect(body, path).not.toContain(text);
+      expect(body, path).not.toContain("下週搬到台中");
+    }
+    expect(await (await get(page, cookieOf(clerk))).text()).toContain('data-testid="member-notes-hidden"');
+    for (const staff of [manager, admin]) {
+      for (const path of [page, `${page}.data`]) {
+        expect(await (await get(path, cookieOf(staff))).text(), `${staff.role} ${path}`).toContain(text);
+      }
+    }
+    // The audited reveal shows them too.
+    expect(await (await post(page, { intent: "reveal" }, cookieOf(manager))).text()).toContain(text);
+  });
+
   it("disables with a reason (ending the member's sessions) once, enables again; refuses without a reason", async () => {
     const member = await loyalty.newMember(db, { nameZh: "停用測試" });
     const page = `/admin/members/${member.id}`;

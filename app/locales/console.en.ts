@@ -101,7 +101,8 @@ export const consoleEn = {
   "console.adjust.balance": "Balance",
   "console.adjust.points": "{points} points",
   "console.adjust.formTitle": "New adjustment",
-  "console.adjust.limitHint": "An adjustment above {limit} points books only after another admin approves it.",
+  "console.adjust.limitHint":
+    "An adjustment above {limit} points — on its own, or with your other adjustments for this member today — or taking your total for all members today above {daily} points books only after another admin approves it (points added and taken away both count).",
   "console.adjust.amount": "Points",
   "console.adjust.amountHint": "A whole number; positive adds, a minus sign takes away (e.g. -200).",
   "console.adjust.reason": "Reason",
@@ -120,6 +121,8 @@ export const consoleEn = {
   "console.adjust.pendingTitle": "Sent for approval",
   "console.adjust.pendingBody":
     "This adjustment of {points} points is above your limit; it books once another admin approves it.",
+  "console.adjust.pendingDailyBody":
+    "This adjustment of {points} points, with your other adjustments today, is above your daily limit ({limit} points per member, {daily} points for all members); it books once another admin approves it.",
   "console.adjust.error.amount_required": "Enter the points",
   "console.adjust.error.amount_not_number": "Enter a whole number of points, e.g. 300 or -200",
   "console.adjust.error.amount_fraction": "Points are whole numbers, without decimals",
@@ -160,7 +163,7 @@ export const consoleEn = {
   "console.settings.saved": "Settings saved.",
   "console.settings.limitTitle": "Managers' adjustment limit",
   "console.settings.limitLead":
-    "Current limit: {limit} points. A manager's adjustment above it waits for another admin's approval.",
+    "Current limit: {limit} points. A manager's adjustment above it — on its own or with their other adjustments for the member that day — or taking their total for all members that day above {factor} times the limit ({daily} points) waits for another admin's approval.",
   "console.settings.managerLimit": "Limit per adjustment (points)",
   "console.settings.managerLimitHint":
     "A whole number from 0 to 1,000,000; 0 means every manager adjustment needs approval.",
@@ -344,6 +347,7 @@ export const consoleEn = {
   "console.members.purchases": "Purchases (last 10)",
   "console.members.tierHistory": "Tier changes",
   "console.members.notes": "Internal notes",
+  "console.members.notesHidden": "Internal notes are shown to managers and admins only (who may reveal personal data).",
   "console.members.note": "Add a note (never shown to the member)",
   "console.members.addNote": "Add note",
   "console.members.trail": "This member's audit trail",

@@ -96,7 +96,8 @@ export const consoleZhTW = {
   "console.adjust.balance": "目前點數",
   "console.adjust.points": "{points} 點",
   "console.adjust.formTitle": "新增調整",
-  "console.adjust.limitHint": "單筆調整超過 {limit} 點時，需由另一位管理員核准後才會入帳。",
+  "console.adjust.limitHint":
+    "單筆調整、或您今天對同一位會員的調整合計超過 {limit} 點，或您今天對所有會員的調整合計超過 {daily} 點時，需由另一位管理員核准後才會入帳（加點扣點都計入）。",
   "console.adjust.amount": "調整點數",
   "console.adjust.amountHint": "整數；加點輸入正數，扣點請在前面加上負號（例如 -200）。",
   "console.adjust.reason": "原因",
@@ -114,6 +115,8 @@ export const consoleZhTW = {
   "console.adjust.bookedBody": "已調整 {points} 點，會員目前有 {balance} 點。",
   "console.adjust.pendingTitle": "已送出，等待核准",
   "console.adjust.pendingBody": "這筆 {points} 點的調整超過您的單筆上限，需由另一位管理員核准後才會入帳。",
+  "console.adjust.pendingDailyBody":
+    "這筆 {points} 點的調整加上您今天的其他調整，超過您的當日上限（同一位會員 {limit} 點、所有會員合計 {daily} 點），需由另一位管理員核准後才會入帳。",
   "console.adjust.error.amount_required": "請輸入點數",
   "console.adjust.error.amount_not_number": "請輸入整數點數，例如 300 或 -200",
   "console.adjust.error.amount_fraction": "點數必須是整數，不能有小數",
@@ -149,7 +152,8 @@ export const consoleZhTW = {
   "console.settings.title": "後台設定",
   "console.settings.saved": "設定已儲存。",
   "console.settings.limitTitle": "店長點數調整上限",
-  "console.settings.limitLead": "目前上限：{limit} 點。店長單筆調整超過上限時，需由另一位管理員核准。",
+  "console.settings.limitLead":
+    "目前上限：{limit} 點。店長單筆調整、或當天對同一位會員的調整合計超過上限，或當天對所有會員的調整合計超過上限的 {factor} 倍（{daily} 點）時，需由另一位管理員核准。",
   "console.settings.managerLimit": "單筆上限（點）",
   "console.settings.managerLimitHint": "0 到 1,000,000 的整數；設為 0 表示店長的每筆調整都需核准。",
   "console.settings.save": "儲存設定",
@@ -326,6 +330,7 @@ export const consoleZhTW = {
   "console.members.purchases": "消費紀錄（最近 10 筆）",
   "console.members.tierHistory": "等級變動",
   "console.members.notes": "內部備註",
+  "console.members.notesHidden": "內部備註僅限可查看個資的店長與管理員閱讀。",
   "console.members.note": "新增備註（會員看不到）",
   "console.members.addNote": "新增備註",
   "console.members.trail": "這位會員的稽核紀錄",

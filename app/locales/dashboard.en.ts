@@ -33,7 +33,8 @@ export const dashboardEn = {
   "console.dashboard.kpi.liability": "Points liability",
   "console.dashboard.kpi.liabilityDetail": "{points} points · NT$ {value} a point",
   "console.dashboard.kpi.redemption": "Redemption rate",
-  "console.dashboard.kpi.redemptionDetail": "{redeemed} redeemed of {issued} issued",
+  "console.dashboard.kpi.redemptionDetail":
+    "{redeemed} redeemed of {issued} issued · {cancelled} returned by cancellations",
   "console.dashboard.signups.title": "New members per day",
   "console.dashboard.signups.phone": "By phone",
   "console.dashboard.signups.line": "By LINE",
@@ -50,6 +51,7 @@ export const dashboardEn = {
   "console.dashboard.points.title": "Points per month",
   "console.dashboard.points.issued": "Issued",
   "console.dashboard.points.redeemed": "Redeemed",
+  "console.dashboard.points.cancelled": "Returned by cancellations",
   "console.dashboard.points.expired": "Expired",
   "console.dashboard.points.reversed": "Reversed by refunds",
   "console.dashboard.liability.title": "Outstanding points and liability",

@@ -9,13 +9,18 @@ export type Window = "minute" | "hour" | "day";
 /**
  * At most `max` hits per window. With `backoff`, the hits after the first `free` ones also wait
  * 2^(n − free + 1) seconds after the previous hit (n = hits so far), at most `maxDelaySeconds`.
+ * With `weight`, one claim counts as that many hits (an amount, e.g. points adjusted; default 1): it has
+ * room only while the count plus the weight stays within `max`.
  */
 export type Limit = {
   key: string;
   window: Window;
   max: number;
   backoff?: { free: number; maxDelaySeconds: number };
+  weight?: number;
 };
+
+const weightOf = (limit: Limit) => limit.weight ?? 1;
 
 export type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -33,9 +38,13 @@ function backoffDelaySeconds(count: number, backoff: NonNullable<Limit["backoff"
   return Math.min(backoff.maxDelaySeconds, 2 ** (count - backoff.free + 1));
 }
 
-/** The SQL condition under which an existing counter row still has room for one more hit. */
+/** The SQL condition under which an existing counter row still has room for one more hit (of its weight). */
 function roomFor(limit: Limit, now: Date): SQL {
-  const below = sql`${rateLimitCounter.count} < ${limit.max}::int`;
+  const weight = weightOf(limit);
+  const below =
+    weight === 1
+      ? sql`${rateLimitCounter.count} < ${limit.max}::int`
+      : sql`${rateLimitCounter.count} + ${weight}::int <= ${limit.max}::int`;
   if (!limit.backoff) return below;
   const { free, maxDelaySeconds } = limit.backoff;
   const waited = sql`${rateLimitCounter.lastHitAt} <= ${now.toISOString()}::timestamptz - make_interval(secs => least(${maxDelaySeconds}::float8, power(2, ${rateLimitCounter.count} - ${free}::int + 1)))`;
@@ -65,9 +74,19 @@ export async function claimLimitsIn(tx: Database, limits: readonly Limit[], now 
   if (limits.length === 0) return;
   const ordered = [...limits].sort((a, b) => (rowKey(a) < rowKey(b) ? -1 : rowKey(a) > rowKey(b) ? 1 : 0));
   if (new Set(ordered.map(rowKey)).size !== ordered.length) throw new Error("claimLimits: duplicate limit key");
+  for (const limit of ordered) {
+    if (!Number.isSafeInteger(weightOf(limit)) || weightOf(limit) < 1) throw new Error("claimLimits: bad weight");
+  }
+  // A hit heavier than the whole window (or any hit of a limit of 0) never fits: the insert of a new row
+  // below would not check `max`, so it is refused here, before anything is written.
+  const neverFits = ordered.filter((limit) => weightOf(limit) > limit.max);
+  if (neverFits.length > 0) {
+    countLimitRefusal(neverFits.map((limit) => limit.key));
+    throw new LimitRefusedError(await retryAfter(tx, neverFits, now));
+  }
   const values = ordered.map((limit) => {
     const { start, end } = windowBounds(limit.window, now);
-    return { key: rowKey(limit), windowStart: start, count: 1, lastHitAt: now, expiresAt: end };
+    return { key: rowKey(limit), windowStart: start, count: weightOf(limit), lastHitAt: now, expiresAt: end };
   });
   const room = sql`case ${rateLimitCounter.key} ${sql.join(
     ordered.map((limit) => sql`when ${rowKey(limit)} then ${roomFor(limit, now)}`),
@@ -78,7 +97,8 @@ export async function claimLimitsIn(tx: Database, limits: readonly Limit[], now 
     .values(values)
     .onConflictDoUpdate({
       target: [rateLimitCounter.key, rateLimitCounter.windowStart],
-      set: { count: sql`${rateLimitCounter.count} + 1`, lastHitAt: now },
+      // excluded.count is the row's own weight (1 for a plain hit).
+      set: { count: sql`${rateLimitCounter.count} + excluded.count`, lastHitAt: now },
       setWhere: room,
     })
     .returning({ key: rateLimitCounter.key });
@@ -126,7 +146,7 @@ async function retryAfter(db: Database, refused: readonly Limit[], now: Date): P
     const row = rows.find((r) => r.key === rowKey(limit) && r.windowStart.getTime() === start.getTime());
     const count = row?.count ?? 0;
     let wait = 0;
-    if (count >= limit.max) wait = (end.getTime() - now.getTime()) / 1000;
+    if (count + weightOf(limit) > limit.max) wait = (end.getTime() - now.getTime()) / 1000;
     else if (limit.backoff && row && count >= limit.backoff.free) {
       const until = row.lastHitAt.getTime() + backoffDelaySeconds(count, limit.backoff) * 1000;
       wait = (until - now.getTime()) / 1000;

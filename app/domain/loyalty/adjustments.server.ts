@@ -3,9 +3,10 @@ import { loyaltyAccount, member, pointAdjustment, staffAccount, store } from "@p
 import type { LocalizedText } from "@platform/db/schema/catalog";
 import { and, asc, eq, ne } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { claimLimits, type Limit } from "../auth/rate-limits.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
-import { adjustmentNeedsApproval } from "../staff/permissions";
+import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
 import { managerAdjustmentLimit } from "../staff/settings.server";
 import { type AdjustmentFields, isAdjustmentReason, MAX_ADJUSTMENT, MAX_DETAIL_LENGTH } from "./adjustment-input";
 import { LoyaltyError } from "./errors";
@@ -14,7 +15,8 @@ import { bookAdjustment } from "./points.server";
 
 /**
  * Point adjustments from the console (issue 13, ADR 023). A manager books up to the limit (an admin
- * setting), an admin any amount; above a manager's limit the adjustment waits (`pending`) and books
+ * setting) — per adjustment, per member per Taipei day in total, and 5 × the limit per Taipei day over all
+ * members — an admin any amount; above a manager's limit the adjustment waits (`pending`) and books
  * only when a **second** admin approves. The decision is one conditional update
  * (`status = 'pending' and requested_by <> approver … returning`), so racing approvals book once.
  * Every request, approval and rejection writes its audit row in the same transaction.
@@ -62,6 +64,47 @@ async function book(tx: Tx, adjustment: Adjustment, actor: StaffActor, now: Date
     .from(loyaltyAccount)
     .where(eq(loyaltyAccount.memberId, adjustment.memberId));
   return { entryId: entry.id, balance: account?.balance ?? 0 };
+}
+
+/**
+ * A manager's cumulative limits for one adjustment (issue 33 item 3): the points adjusted (either sign)
+ * count against the manager's total for this member and the manager's total over all members, per Taipei
+ * day. Claimed as weighted hits on `rate_limit_counter` in one statement (ADR 018), so simultaneous
+ * requests on any number of instances cannot split one large adjustment into several that each fit.
+ */
+export function managerAdjustmentLimits(
+  managerUserId: string,
+  memberId: string,
+  points: number,
+  perMemberLimit: number,
+): Limit[] {
+  const weight = Math.abs(points);
+  return [
+    { key: `adjust:manager-member:${managerUserId}:${memberId}`, window: "day", max: perMemberLimit, weight },
+    {
+      key: `adjust:manager:${managerUserId}`,
+      window: "day",
+      max: perMemberLimit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
+      weight,
+    },
+  ];
+}
+
+/** Why an adjustment waits: above the limit on its own, or above what is left of the manager's day. */
+async function approvalNeeded(
+  tx: Tx,
+  actor: StaffActor,
+  memberId: string,
+  points: number,
+  limit: number,
+  now: Date,
+): Promise<"over_limit" | "over_daily_total" | null> {
+  if (actor.role === "admin") return null;
+  if (adjustmentNeedsApproval(actor.role, points, limit)) return "over_limit";
+  // A savepoint (claimLimits' own transaction inside ours): a refused claim counts nothing and the
+  // adjustment is stored as pending; a booking refused later rolls the claim back with everything else.
+  const claimed = await claimLimits(tx, managerAdjustmentLimits(actor.userId, memberId, points, limit), now);
+  return claimed.allowed ? null : "over_daily_total";
 }
 
 export type AdjustmentResult = {
@@ -115,7 +158,8 @@ export async function requestAdjustment(
         `The member has ${account.balance} points, ${-input.amount} to take away`,
       );
     }
-    const pending = adjustmentNeedsApproval(actor.role, input.amount, limit);
+    const waitsFor = await approvalNeeded(tx, actor, input.memberId, input.amount, limit, now);
+    const pending = waitsFor !== null;
     const [created] = await tx
       .insert(pointAdjustment)
       .values({
@@ -151,6 +195,8 @@ export async function requestAdjustment(
           detail: input.detail,
           status: created.status,
           limit: actor.role === "admin" ? null : limit,
+          dailyLimit: actor.role === "admin" ? null : limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
+          waitsFor,
           balance: booked?.balance ?? before,
         },
       },

@@ -90,6 +90,9 @@ export async function consoleMemberDetail(
     );
   }
   const uid = found.userId;
+  // Internal notes are free text about a person (the audit log keeps their text out as personal data): only
+  // who may reveal the personal fields reads them (issue 33 item 6). A clerk gets none, not even in the data.
+  const mayReadNotes = hasPermission(actor, "member.reveal");
   const [account, consents, line, passkeys, sessions, entries, purchases, coupons, tiers, notes, messages] =
     await Promise.all([
       db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)),
@@ -141,18 +144,20 @@ export async function consoleMemberDetail(
         .where(eq(tierChange.memberId, memberId))
         .orderBy(desc(tierChange.createdAt))
         .limit(10),
-      db
-        .select({
-          id: memberNote.id,
-          body: memberNote.body,
-          at: memberNote.createdAt,
-          author: staffAccount.displayName,
-        })
-        .from(memberNote)
-        .leftJoin(staffAccount, eq(staffAccount.userId, memberNote.authorUserId))
-        .where(eq(memberNote.memberId, memberId))
-        .orderBy(desc(memberNote.createdAt))
-        .limit(50),
+      mayReadNotes
+        ? db
+            .select({
+              id: memberNote.id,
+              body: memberNote.body,
+              at: memberNote.createdAt,
+              author: staffAccount.displayName,
+            })
+            .from(memberNote)
+            .leftJoin(staffAccount, eq(staffAccount.userId, memberNote.authorUserId))
+            .where(eq(memberNote.memberId, memberId))
+            .orderBy(desc(memberNote.createdAt))
+            .limit(50)
+        : null,
       // Messages to the member (issue 16): what went out, by which channel, or why not.
       db
         .select({
@@ -209,6 +214,7 @@ export async function consoleMemberDetail(
     purchases,
     coupons,
     tiers,
+    /** null: this viewer may not read internal notes (no `member.reveal`). */
     notes,
     messages,
   };

@@ -46,8 +46,8 @@ export function panelRows(d: Dashboard, panel: DashboardPanel, storeName: (id: s
       ];
     case "points":
       return [
-        ["month", "issued", "redeemed", "expired", "reversed_by_refunds"],
-        ...d.months.map((m) => [m.month.slice(0, 7), m.issued, m.redeemed, m.expired, m.reversed]),
+        ["month", "issued", "redeemed", "cancelled", "expired", "reversed_by_refunds"],
+        ...d.months.map((m) => [m.month.slice(0, 7), m.issued, m.redeemed, m.cancelled, m.expired, m.reversed]),
       ];
     case "liability":
       if (!d.liability) return null;

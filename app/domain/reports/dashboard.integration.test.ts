@@ -8,6 +8,7 @@ import { expirePoints, grantWelcomePoints } from "~/domain/loyalty/points.server
 import { recordPurchase, refundPurchase } from "~/domain/loyalty/purchases.server";
 import { cancelCoupon, redeemReward, useCoupon } from "~/domain/loyalty/rewards.server";
 import { newMember } from "~/domain/loyalty/testing.server";
+import { panelRows } from "./csv";
 import { type Dashboard, loadDashboard } from "./dashboard.server";
 import { compactReports } from "./housekeeping.server";
 
@@ -90,8 +91,8 @@ describe("dashboard figures for a known data set", () => {
       signupsPhone: 2,
       signupsLine: 1,
       issued: earned + welcome,
-      redeemed: 150,
-      returned: 150,
+      redeemed: 300,
+      cancelled: 150,
       expired: 100,
       active30: 3, // last purchases 15 Feb, 16 Feb, 1 Mar — all on or after 4 Feb
       active90: 3,
@@ -113,8 +114,8 @@ describe("dashboard figures for a known data set", () => {
     const check = async (label: string) => {
       const all = await loadDashboard(db, { ...range, scope: { kind: "all" } });
       expect(all.totals, label).toMatchObject(expectedAll);
-      // Two coupons of 150 points, one cancelled: 150 points redeemed, net.
-      expect(all.totals.redemptionRate).toBeCloseTo(150 / (earned + welcome), 12);
+      // Two coupons of 150 points redeemed, one cancelled (counted apart): 300 points redeemed per point issued.
+      expect(all.totals.redemptionRate).toBeCloseTo(300 / (earned + welcome), 12);
       expect(all.stores.map((s) => [s.storeId, s.purchases, s.sales, s.refunds, s.netSales])).toEqual([
         ["S01", 2, 32_345, 5_000, 27_345],
         ["S02", 2, 8_000, 0, 8_000],
@@ -122,10 +123,10 @@ describe("dashboard figures for a known data set", () => {
       expect(dayOf(all, "2026-03-01")).toMatchObject({ purchases: 1, netSales: 3_000 });
       expect(dayOf(all, "2026-02-28")).toBeUndefined();
       expect(dayOf(all, "2026-01-20")).toMatchObject({ signupsLine: 1, signupsPhone: 0 });
-      expect(all.months.map((m) => [m.month, m.issued, m.redeemed, m.expired])).toEqual([
-        ["2026-01-01", 200 + (purchases[0]?.points ?? 0), 0, 100],
-        ["2026-02-01", 100 + (purchases[1]?.points ?? 0) + (purchases[2]?.points ?? 0), 150, 0],
-        ["2026-03-01", purchases[3]?.points ?? 0, 0, 0],
+      expect(all.months.map((m) => [m.month, m.issued, m.redeemed, m.cancelled, m.expired])).toEqual([
+        ["2026-01-01", 200 + (purchases[0]?.points ?? 0), 0, 0, 100],
+        ["2026-02-01", 100 + (purchases[1]?.points ?? 0) + (purchases[2]?.points ?? 0), 300, 150, 0],
+        ["2026-03-01", purchases[3]?.points ?? 0, 0, 0, 0],
       ]);
       expect(all.months[1]?.reversed).toBeGreaterThan(0);
       expect(all.liability?.points).toBe(outstanding);
@@ -176,6 +177,39 @@ describe("dashboard figures for a known data set", () => {
     await db.execute(sql`select report_rebuild()`);
     const after = await check("after report_rebuild()");
     expect(after).toEqual(before);
+  });
+
+  it("counts a coupon cancelled in the range apart: redeemed never goes below zero (issue 33 item 11)", async () => {
+    const m = await newMember(db, { createdAt: taipei("2025-06-01T09:00:00") });
+    await grantWelcomePoints(db, m.id, m.createdAt);
+    const rewardId = randomUUID();
+    await db
+      .insert(reward)
+      .values({ id: rewardId, name: "NT$50 折價券", kind: "amount-off", amountOff: 50, pointsCost: 50 });
+    // Redeemed before the range, cancelled inside it.
+    const coupon = await redeemReward(
+      db,
+      { memberId: m.id, rewardId, idempotencyKey: "before-range" },
+      taipei("2025-07-01T12:00:00"),
+    );
+    await cancelCoupon(db, { couponId: coupon.coupon.id }, taipei("2025-08-10T12:00:00"));
+    const d = await loadDashboard(db, {
+      from: "2025-08-01",
+      to: "2025-08-31",
+      today: "2025-08-31",
+      now: taipei("2025-08-31T10:00:00"),
+      scope: { kind: "all" },
+    });
+    expect(d.totals).toMatchObject({ redeemed: 0, cancelled: 50 });
+    expect(d.totals.redemptionRate).toBeNull(); // nothing issued in August
+    expect(d.months).toEqual([
+      { month: "2025-08-01", issued: 0, redeemed: 0, cancelled: 50, expired: 0, reversed: 0, adjustedOut: 0 },
+    ]);
+    expect(dayOf(d, "2025-08-10")).toMatchObject({ redeemed: 0, cancelled: 50 });
+    expect(panelRows(d, "points", (id) => id)).toEqual([
+      ["month", "issued", "redeemed", "cancelled", "expired", "reversed_by_refunds"],
+      ["2025-08", 0, 0, 50, 0, 0],
+    ]);
   });
 
   it("shows nothing of stores outside the scope", async () => {

@@ -18,13 +18,17 @@ export type DayRow = {
   signupsPhone: number;
   signupsLine: number;
   issued: number;
+  /** Points spent on rewards (never net of cancellations: those are `cancelled`, so never below zero). */
   redeemed: number;
+  /** Points returned by coupon cancellations (their coupon may have been redeemed before the range). */
+  cancelled: number;
   expired: number;
 };
 export type MonthPoints = {
   month: string;
   issued: number;
   redeemed: number;
+  cancelled: number;
   expired: number;
   reversed: number;
   adjustedOut: number;
@@ -64,7 +68,7 @@ export type Dashboard = {
     signupsLine: number;
     issued: number;
     redeemed: number;
-    returned: number;
+    cancelled: number;
     expired: number;
     redemptionRate: number | null;
     active30: number;
@@ -130,7 +134,7 @@ type DaySums = {
   line: number;
   issued: number;
   redeemed: number;
-  returned: number;
+  cancelled: number;
   expired: number;
 };
 
@@ -145,7 +149,7 @@ export async function loadDays(
     sql`select day::text as day, sum(purchases)::float8 as purchases, sum(sales - refunds)::float8 as net_sales,
           sum(signups_phone)::float8 as signups_phone, sum(signups_line)::float8 as signups_line,
           sum(points_earned + points_bonus + points_adjusted_in)::float8 as issued,
-          sum(points_redeemed)::float8 as redeemed, sum(points_returned)::float8 as returned,
+          sum(points_redeemed)::float8 as redeemed, sum(points_returned)::float8 as cancelled,
           sum(points_expired)::float8 as expired, sum(points_reversed)::float8 as reversed,
           sum(points_adjusted_out)::float8 as adjusted_out
         from report_day_store where day between ${from}::date and ${to}::date and ${storeCondition(scope)}
@@ -158,13 +162,14 @@ export async function loadDays(
     signupsPhone: n(r.signups_phone),
     signupsLine: n(r.signups_line),
     issued: n(r.issued),
-    redeemed: n(r.redeemed) - n(r.returned),
+    redeemed: n(r.redeemed),
+    cancelled: n(r.cancelled),
     expired: n(r.expired),
   }));
 
   const monthMap = new Map<string, MonthPoints>();
   for (const month of monthsBetween(from, to))
-    monthMap.set(month, { month, issued: 0, redeemed: 0, expired: 0, reversed: 0, adjustedOut: 0 });
+    monthMap.set(month, { month, issued: 0, redeemed: 0, cancelled: 0, expired: 0, reversed: 0, adjustedOut: 0 });
   const sum: DaySums = {
     purchases: 0,
     netSales: 0,
@@ -172,14 +177,15 @@ export async function loadDays(
     line: 0,
     issued: 0,
     redeemed: 0,
-    returned: 0,
+    cancelled: 0,
     expired: 0,
   };
   for (const r of dayRows) {
     const m = monthMap.get(monthOf(String(r.day)));
     if (m) {
       m.issued += n(r.issued);
-      m.redeemed += n(r.redeemed) - n(r.returned);
+      m.redeemed += n(r.redeemed);
+      m.cancelled += n(r.cancelled);
       m.expired += n(r.expired);
       m.reversed += n(r.reversed);
       m.adjustedOut += n(r.adjusted_out);
@@ -190,7 +196,7 @@ export async function loadDays(
     sum.line += n(r.signups_line);
     sum.issued += n(r.issued);
     sum.redeemed += n(r.redeemed);
-    sum.returned += n(r.returned);
+    sum.cancelled += n(r.cancelled);
     sum.expired += n(r.expired);
   }
   return { days, months: [...monthMap.values()], sum };
@@ -360,10 +366,10 @@ export async function loadDashboard(db: Database, input: DashboardInput): Promis
       signupsPhone: sum.phone,
       signupsLine: sum.line,
       issued: sum.issued,
-      redeemed: sum.redeemed - sum.returned,
-      returned: sum.returned,
+      redeemed: sum.redeemed,
+      cancelled: sum.cancelled,
       expired: sum.expired,
-      redemptionRate: redemptionRate(sum.issued, sum.redeemed, sum.returned),
+      redemptionRate: redemptionRate(sum.issued, sum.redeemed),
       ...active,
     },
     days,

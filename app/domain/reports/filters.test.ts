@@ -29,8 +29,8 @@ describe("dashboard filters", () => {
 
 describe("aggregations", () => {
   it("redemption rate, liability, months", () => {
-    expect(redemptionRate(0, 0, 0)).toBeNull();
-    expect(redemptionRate(1000, 300, 100)).toBe(0.2);
+    expect(redemptionRate(0, 0)).toBeNull();
+    expect(redemptionRate(1000, 300)).toBe(0.3);
     expect(liabilityNtd(1234, 100)).toBe(1234);
     expect(liabilityNtd(1234, 50)).toBe(617);
     expect(monthsBetween("2025-11-15", "2026-02-01")).toEqual(["2025-11-01", "2025-12-01", "2026-01-01", "2026-02-01"]);

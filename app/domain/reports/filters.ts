@@ -74,9 +74,13 @@ export function share(part: number, whole: number): number | null {
   return whole > 0 ? part / whole : null;
 }
 
-/** Redemption rate: points redeemed (net of cancelled coupons) per point issued in the range. */
-export function redemptionRate(issued: number, redeemed: number, returned: number): number | null {
-  return issued > 0 ? Math.max(0, redeemed - returned) / issued : null;
+/**
+ * Redemption rate: points redeemed per point issued in the range. Cancelled coupons are their own figure
+ * (ADR 025): a cancellation in the range may return points of a coupon redeemed before it, so subtracting
+ * it here would push the rate (and the redeemed figure) below what was redeemed in the range.
+ */
+export function redemptionRate(issued: number, redeemed: number): number | null {
+  return issued > 0 ? redeemed / issued : null;
 }
 
 /** NT$ value of points at `pointValueCents` hundredths of NT$ per point (rounded to whole NT$). */

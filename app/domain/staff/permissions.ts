@@ -62,8 +62,18 @@ export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {
   admin: new Set(ALL_PERMISSIONS),
 };
 
-/** Points a manager may adjust in one go without an admin's approval (an admin setting; this is its default). */
+/**
+ * Points a manager may adjust without an admin's approval (an admin setting; this is its default): in one
+ * adjustment, and in total for one member per Taipei day (ADR 023).
+ */
 export const DEFAULT_MANAGER_ADJUSTMENT_LIMIT = 1_000;
+
+/**
+ * A manager's own total per Taipei day, over all members, is this many times the limit (5,000 points at
+ * the default 1,000): a day of several goodwill gestures books at once, a spree across many members waits
+ * for an admin. Follows the one setting, so a limit of 0 still sends every manager adjustment for approval.
+ */
+export const MANAGER_DAILY_ADJUSTMENT_FACTOR = 5;
 
 /** What the check needs to know about the person acting. */
 export type PermissionSubject = { role: StaffRole; storeIds: readonly string[] };

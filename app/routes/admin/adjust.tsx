@@ -9,6 +9,7 @@ import { ADJUSTMENT_REASONS, MAX_DETAIL_LENGTH, parseAdjustment } from "~/domain
 import { adjustmentOutcome, memberForAdjustment, requestAdjustment } from "~/domain/loyalty/adjustments.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import { hasRecentSecondFactor, requirePermission, requireStaff } from "~/domain/staff/guard.server";
+import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
@@ -36,15 +37,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!found) throw data({ memberId: params.memberId }, { status: 404, statusText: "Not Found" });
   const doneId = new URL(request.url).searchParams.get("done");
   const done = doneId ? await adjustmentOutcome(app.db, found.id, doneId) : null;
+  const limit = actor.role === "admin" ? null : await managerAdjustmentLimit(app.db);
   return {
     // A sensitive form shows the code field from the start when the last code is old (ADR 023): asked
     // before the form is filled in, and never a redirect that would lose what was typed.
     stepUp: !hasRecentSecondFactor(actor, requestNow(request, app.config)),
     member: found,
     role: actor.role,
-    limit: actor.role === "admin" ? null : await managerAdjustmentLimit(app.db),
+    limit,
+    dailyLimit: limit === null ? null : limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
     requestKey: crypto.randomUUID(),
-    done,
+    // A pending adjustment within the limit on its own waits because of the day's totals (ADR 023).
+    done: done
+      ? { ...done, overDailyTotal: limit !== null && !adjustmentNeedsApproval(actor.role, done.amount, limit) }
+      : null,
   };
 }
 
@@ -102,7 +108,7 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
-  const { member, limit, done } = loaderData;
+  const { member, limit, dailyLimit, done } = loaderData;
   const state = form.state as { stepUp?: boolean } | undefined;
   const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
   return (
@@ -139,7 +145,13 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
         >
           <p data-testid="adjust-result">
             {done.status === "pending"
-              ? t("console.adjust.pendingBody", { points: n(done.amount) })
+              ? done.overDailyTotal
+                ? t("console.adjust.pendingDailyBody", {
+                    points: n(done.amount),
+                    limit: n(limit ?? 0),
+                    daily: n(dailyLimit ?? 0),
+                  })
+                : t("console.adjust.pendingBody", { points: n(done.amount) })
               : t("console.adjust.bookedBody", { points: n(done.amount), balance: n(member.balance) })}
           </p>
         </Alert>
@@ -155,7 +167,9 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
             {t("console.adjust.formTitle")}
           </h2>
           {limit !== null ? (
-            <p className="mt-1 text-sm text-muted">{t("console.adjust.limitHint", { limit: n(limit) })}</p>
+            <p className="mt-1 text-sm text-muted">
+              {t("console.adjust.limitHint", { limit: n(limit), daily: n(dailyLimit ?? 0) })}
+            </p>
           ) : null}
           <Form method="post" className="mt-4 space-y-5" key={loaderData.requestKey}>
             {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}

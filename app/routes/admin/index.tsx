@@ -291,6 +291,7 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
           detail={t("console.dashboard.kpi.redemptionDetail", {
             redeemed: f.n(d.totals.redeemed),
             issued: f.n(d.totals.issued),
+            cancelled: f.n(d.totals.cancelled),
           })}
         />
       </dl>
@@ -393,6 +394,7 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
               t("console.dashboard.month"),
               t("console.dashboard.points.issued"),
               t("console.dashboard.points.redeemed"),
+              t("console.dashboard.points.cancelled"),
               t("console.dashboard.points.expired"),
               t("console.dashboard.points.reversed"),
             ]}
@@ -400,6 +402,7 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
               f.month(m.month),
               f.n(m.issued),
               f.n(m.redeemed),
+              f.n(m.cancelled),
               f.n(m.expired),
               f.n(m.reversed),
             ])}

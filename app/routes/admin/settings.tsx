@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { MAX_MANAGER_LIMIT, parsePoints } from "~/domain/loyalty/adjustment-input";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
+import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit, setManagerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/lib/console.server";
@@ -83,6 +84,10 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-muted">
           {t("console.settings.limitLead", {
             limit: loaderData.managerLimit.toLocaleString(locale === "en" ? "en-US" : "zh-TW"),
+            factor: MANAGER_DAILY_ADJUSTMENT_FACTOR,
+            daily: (loaderData.managerLimit * MANAGER_DAILY_ADJUSTMENT_FACTOR).toLocaleString(
+              locale === "en" ? "en-US" : "zh-TW",
+            ),
           })}
         </p>
         <Form method="post" className="mt-4 space-y-5">

@@ -58,7 +58,7 @@ function view(detail: Detail) {
       usedAt: iso(c.usedAt),
     })),
     tiers: detail.tiers.map((c) => ({ id: c.id, from: c.fromTier, to: c.toTier, at: c.createdAt.toISOString() })),
-    notes: detail.notes.map((n) => ({ ...n, at: n.at.toISOString() })),
+    notes: detail.notes?.map((n) => ({ ...n, at: n.at.toISOString() })) ?? null,
     messages: detail.messages.map((x) => ({ ...x, at: x.at.toISOString(), sentAt: iso(x.sentAt) })),
   };
 }
@@ -475,16 +475,22 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
             </Button>
           </Form>
         ) : null}
-        <ul className="mt-4 space-y-2 text-sm" data-testid="member-notes">
-          {m.notes.map((note) => (
-            <li key={note.id} className="rounded-xl bg-sand/50 p-3">
-              <p className="whitespace-pre-wrap">{note.body}</p>
-              <p className="mt-1 text-xs text-muted">
-                {note.author ?? "—"} · {formatTaipei(note.at, locale, "dateTime")}
-              </p>
-            </li>
-          ))}
-        </ul>
+        {m.notes ? (
+          <ul className="mt-4 space-y-2 text-sm" data-testid="member-notes">
+            {m.notes.map((note) => (
+              <li key={note.id} className="rounded-xl bg-sand/50 p-3">
+                <p className="whitespace-pre-wrap">{note.body}</p>
+                <p className="mt-1 text-xs text-muted">
+                  {note.author ?? "—"} · {formatTaipei(note.at, locale, "dateTime")}
+                </p>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-3 text-sm text-muted" data-testid="member-notes-hidden">
+            {t("console.members.notesHidden")}
+          </p>
+        )}
       </section>
     </div>
   );
