@@ -313,6 +313,14 @@ describe("failed security events are audited, a few rows per actor or IP per min
     const data = await fetch(`${base(1)}/admin/audit.data`, { headers: { cookie: `han_console=${other.token}` } });
     expect(data.status).toBe(403);
     expect(await auditRows("console.access_refused", { actorUserId: other.userId })).toHaveLength(2);
+    // An export (a resource route) refused is audited too; its answer is the export's own (not changed here).
+    const third = await testing.createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
+    const exported = await fetch(`${base(0)}/admin/members/export`, {
+      headers: { cookie: `han_console=${third.token}` },
+    });
+    expect(exported.status).toBe(403);
+    const [refusedExport] = await auditRows("console.access_refused", { actorUserId: third.userId });
+    expect(refusedExport).toMatchObject({ targetId: "member.export" });
   });
 
   it("wrong console passwords are audited against the staff account (or none for an unknown login)", async () => {
