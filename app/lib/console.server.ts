@@ -1,7 +1,8 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AuditContext } from "~/domain/audit/audit.server";
+import { recordSecurityEvent } from "~/domain/audit/security-events.server";
 import { type StaffActor, staffAuditContext } from "~/domain/staff/actor";
-import { consoleContext, hasRecentSecondFactor, requireStaff } from "~/domain/staff/guard.server";
+import { type ConsoleState, consoleContext, hasRecentSecondFactor, requireStaff } from "~/domain/staff/guard.server";
 import {
   CONSOLE_COOKIE,
   CONSOLE_SESSION_POLICY,
@@ -37,18 +38,25 @@ export function clearConsoleCookie(secure: boolean): string {
   return `${CONSOLE_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }
 
-/** Loads the console session (if any) for every /admin request; console answers are never cached or indexed. */
+/**
+ * Loads the console session (if any) for every /admin request; console answers are never cached or indexed.
+ * A staff member's request answered 403 (refused by requirePermission, or a refused change) is audited as
+ * a failed security event, rate-limited (issue 33 item 7): the answer is the same whether or not its row
+ * is written.
+ */
 export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const app = getApp(context);
   const token = readConsoleToken(request);
   const session = token ? await loadConsoleSession(app.db, token) : null;
   const url = new URL(request.url);
-  context.set(consoleContext, {
+  const state: ConsoleState = {
     actor: session?.actor ?? null,
     session,
     returnTo: safeRedirectPath(url.pathname.replace(/\.data$/, "") + url.search, CONSOLE_HOME),
-  });
+  };
+  context.set(consoleContext, state);
   const result = await next();
+  if (result.status === 403 && state.actor) await auditRefusal(context, request, state, state.actor);
   result.headers.set("Cache-Control", "private, no-store");
   result.headers.set("X-Robots-Tag", "noindex, nofollow");
   // A cookie of an ended session is removed (unless this answer sets a new one).
@@ -57,6 +65,35 @@ export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return result;
 };
+
+/** The audit row of a refused console request; a failure to write it is logged, never answered. */
+async function auditRefusal(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  state: ConsoleState,
+  actor: StaffActor,
+): Promise<void> {
+  const app = getApp(context);
+  try {
+    await recordSecurityEvent(
+      app.db,
+      {
+        context: staffAuditContext(actor, requestWhere(context, request)),
+        action: "console.access_refused",
+        targetType: "permission",
+        targetId: state.refusal?.permission ?? null,
+        after: {
+          method: request.method,
+          path: new URL(request.url).pathname.replace(/\.data$/, "").slice(0, 200),
+          storeId: state.refusal?.storeId ?? null,
+        },
+      },
+      requestNow(request, app.config),
+    );
+  } catch (error) {
+    app.logger.warn({ err: error }, "audit of a refused console request failed");
+  }
+}
 
 /** Where a console request came from (IP and request id from the server, the user agent from the request). */
 export function requestWhere(context: Readonly<RouterContextProvider>, request: Request) {
@@ -110,9 +147,17 @@ export async function requireRecentSecondFactorFor(
     throw redirect("/admin/login?ended=1", { headers: { "Set-Cookie": clearConsoleCookie(app.config.isProduction) } });
   }
   const t = serverT(request);
+  const locked = result.reason === "locked";
   return {
     ok: false,
-    answer: data({ stepUp: true, errors: { [STEP_UP_FIELD]: [t("console.verify.invalid")] }, values }, { status: 400 }),
+    answer: data(
+      {
+        stepUp: true,
+        errors: { [STEP_UP_FIELD]: [t(locked ? "console.verify.locked" : "console.verify.invalid")] },
+        values,
+      },
+      { status: locked ? 429 : 400 },
+    ),
   };
 }
 

@@ -34,6 +34,8 @@ export const consoleEn = {
   "console.verify.code": "Code",
   "console.verify.submit": "Confirm",
   "console.verify.invalid": "The code is wrong or was already used. Enter a new code",
+  "console.verify.locked":
+    "Too many wrong codes: this account's second step is locked. Ask an administrator to lift the lock, or try again tomorrow",
 
   "console.enrol.title": "Set up two-step verification",
   "console.enrol.lead":
@@ -60,6 +62,7 @@ export const consoleEn = {
   "console.invitation.revoked": "This invitation was cancelled",
   "console.invitation.unknown": "This invitation link is not valid",
   "console.invitation.wrongPassword": "Wrong password",
+  "console.invitation.rateLimited": "Too many tries. Try again in {seconds} seconds",
   "console.invitation.noPassword":
     "This account has no password yet: set one on the member site first, then open the invitation again",
   "console.invitation.tooShort": "The password needs at least 8 characters",
@@ -244,6 +247,11 @@ export const consoleEn = {
   "console.staff.detail.resetHint":
     "For a lost phone with no recovery codes left: removes the authenticator and recovery codes and signs them out; they set it up again at their next sign-in.",
   "console.staff.detail.resetDone": "Second factor reset; they will set it up again at their next sign-in.",
+  "console.staff.detail.locked": "Second step locked",
+  "console.staff.detail.unlock": "Lift lock",
+  "console.staff.detail.unlockHint":
+    "Too many wrong codes today: this account's second step is locked until the end of the day (even the right code is refused). Lift the lock once you know it was them; lifting it is recorded in the audit log.",
+  "console.staff.detail.unlocked": "Lock lifted: they can enter a code again.",
   "console.staff.detail.actions": "Recent actions",
   "console.staff.detail.actionsEmpty": "No actions recorded yet.",
   "console.staff.detail.back": "Staff list",

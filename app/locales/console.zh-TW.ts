@@ -32,6 +32,7 @@ export const consoleZhTW = {
   "console.verify.code": "驗證碼",
   "console.verify.submit": "確認",
   "console.verify.invalid": "驗證碼錯誤或已使用過，請輸入新的驗證碼",
+  "console.verify.locked": "錯誤的驗證碼次數過多，這個帳號的兩步驟驗證已鎖定：請聯絡管理員解除鎖定，或明天再試",
 
   "console.enrol.title": "設定兩步驟驗證",
   "console.enrol.lead":
@@ -57,6 +58,7 @@ export const consoleZhTW = {
   "console.invitation.revoked": "這個邀請已被取消",
   "console.invitation.unknown": "邀請連結無效",
   "console.invitation.wrongPassword": "密碼錯誤",
+  "console.invitation.rateLimited": "嘗試次數過多，請於 {seconds} 秒後再試",
   "console.invitation.noPassword": "這個帳號尚未設定密碼：請先在會員網站設定密碼，再開啟邀請連結",
   "console.invitation.tooShort": "密碼至少需要 8 個字元",
   "console.invitation.tooLong": "密碼最多 128 個字元",
@@ -227,6 +229,11 @@ export const consoleZhTW = {
   "console.staff.detail.reset": "重設兩步驟驗證",
   "console.staff.detail.resetHint": "手機遺失且備用碼也用完時使用：移除驗證器與備用碼並登出，下次登入需重新設定。",
   "console.staff.detail.resetDone": "兩步驟驗證已重設，對方下次登入時需重新設定。",
+  "console.staff.detail.locked": "兩步驟驗證已鎖定",
+  "console.staff.detail.unlock": "解除鎖定",
+  "console.staff.detail.unlockHint":
+    "今天輸入錯誤的驗證碼次數過多，這個帳號的兩步驟驗證已鎖定到今天結束（連正確的驗證碼也無法使用）。確認是本人後可解除鎖定；解除會記錄在稽核紀錄中。",
+  "console.staff.detail.unlocked": "已解除鎖定，對方可以再次輸入驗證碼。",
   "console.staff.detail.actions": "最近操作",
   "console.staff.detail.actionsEmpty": "尚無操作紀錄。",
   "console.staff.detail.back": "人員列表",

@@ -77,14 +77,49 @@ export async function verifyLogin(
   input: { kind: "phone" | "email"; identifier: string; password: string; ip: string | null },
   now = new Date(),
 ): Promise<LoginResult> {
-  const [user] = await deps.db
+  const userId = await loginUserId(deps.db, input.kind, input.identifier);
+  const failKey = userId
+    ? loginFailureKey(userId)
+    : `login:fail:unknown:${input.kind}:${input.identifier}:${input.ip ?? "-"}`;
+  const limits = passwordTryLimits(failKey, input.ip);
+  const claimed = await claimLimits(deps.db, limits, now);
+  if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
+
+  const [account] = userId
+    ? await deps.db
+        .select({ password: authAccount.password })
+        .from(authAccount)
+        .where(and(eq(authAccount.userId, userId), eq(authAccount.providerId, "credential")))
+        .limit(1)
+    : [];
+  let valid = false;
+  if (account?.password) valid = await verifyPassword({ hash: account.password, password: input.password });
+  else await burnPasswordVerification(input.password);
+
+  if (!valid || !userId) return { ok: false, reason: "invalid" };
+  const found = await findMemberByUserId(deps.db, userId);
+  // Only the owner of the password learns that the account is disabled.
+  if (found?.disabled) return { ok: false, reason: "disabled" };
+  await resetLimit(deps.db, failKey);
+  return { ok: true, userId };
+}
+
+/** The user a login identifier (a normalised phone number or e-mail address) belongs to, or null. */
+export async function loginUserId(db: Database, kind: "phone" | "email", identifier: string): Promise<string | null> {
+  const [user] = await db
     .select({ id: authUser.id })
     .from(authUser)
-    .where(input.kind === "phone" ? eq(authUser.phoneNumber, input.identifier) : eq(authUser.email, input.identifier))
+    .where(kind === "phone" ? eq(authUser.phoneNumber, identifier) : eq(authUser.email, identifier))
     .limit(1);
-  const failKey = user
-    ? loginFailureKey(user.id)
-    : `login:fail:unknown:${input.kind}:${input.identifier}:${input.ip ?? "-"}`;
+  return user?.id ?? null;
+}
+
+/**
+ * What one password try claims before the password is checked (ADR 018): the account's failure counter
+ * (its growing delay and hourly cap) and the IP's hourly budget. The member and console logins and the
+ * invitation of an existing login all claim these, so they share one allowance per account.
+ */
+export function passwordTryLimits(failKey: string, ip: string | null): Limit[] {
   const limits: Limit[] = [
     {
       key: failKey,
@@ -93,27 +128,8 @@ export async function verifyLogin(
       backoff: { free: LOGIN_POLICY.freeFailures, maxDelaySeconds: LOGIN_POLICY.maxDelaySeconds },
     },
   ];
-  if (input.ip) limits.push({ key: `login:ip:${input.ip}`, window: "hour", max: LOGIN_POLICY.perIpHour });
-  const claimed = await claimLimits(deps.db, limits, now);
-  if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
-
-  const [account] = user
-    ? await deps.db
-        .select({ password: authAccount.password })
-        .from(authAccount)
-        .where(and(eq(authAccount.userId, user.id), eq(authAccount.providerId, "credential")))
-        .limit(1)
-    : [];
-  let valid = false;
-  if (account?.password) valid = await verifyPassword({ hash: account.password, password: input.password });
-  else await burnPasswordVerification(input.password);
-
-  if (!valid || !user) return { ok: false, reason: "invalid" };
-  const found = await findMemberByUserId(deps.db, user.id);
-  // Only the owner of the password learns that the account is disabled.
-  if (found?.disabled) return { ok: false, reason: "disabled" };
-  await resetLimit(deps.db, failKey);
-  return { ok: true, userId: user.id };
+  if (ip) limits.push({ key: `login:ip:${ip}`, window: "hour", max: LOGIN_POLICY.perIpHour });
+  return limits;
 }
 
 /** The failure counter of one member's logins (phone and e-mail share it). */

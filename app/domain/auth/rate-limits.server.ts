@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { rateLimitCounter } from "@platform/db/schema";
 import { countLimitRefusal } from "@platform/metrics";
-import { and, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
 
 export type Window = "minute" | "hour" | "day";
@@ -32,7 +32,7 @@ function windowBounds(window: Window, now: Date): { start: Date; end: Date } {
   return { start, end: new Date(start.getTime() + size) };
 }
 
-const rowKey = (limit: Limit) => `${limit.key}:${limit.window}`;
+const rowKey = (limit: Pick<Limit, "key" | "window">) => `${limit.key}:${limit.window}`;
 
 function backoffDelaySeconds(count: number, backoff: NonNullable<Limit["backoff"]>): number {
   return Math.min(backoff.maxDelaySeconds, 2 ** (count - backoff.free + 1));
@@ -156,10 +156,56 @@ async function retryAfter(db: Database, refused: readonly Limit[], now: Date): P
   return worst;
 }
 
-/** Clears the counters of a key (e.g. login failures after a successful login). */
-export async function resetLimit(db: Database, key: string): Promise<void> {
+/** Clears the counters of a key (e.g. login failures after a successful login). Returns the rows removed. */
+export async function resetLimit(db: Database, key: string): Promise<number> {
   const prefix = key.replace(/[%_\\]/g, "\\$&");
-  await db.delete(rateLimitCounter).where(sql`${rateLimitCounter.key} like ${`${prefix}:%`}`);
+  const rows = await db
+    .delete(rateLimitCounter)
+    .where(sql`${rateLimitCounter.key} like ${`${prefix}:%`}`)
+    .returning({ key: rateLimitCounter.key });
+  return rows.length;
+}
+
+/**
+ * The hits counted in the current window of a limit (0 without a row). Read in the transaction that has
+ * just claimed it, it is exact: the claim holds the row's lock until the commit.
+ */
+export async function limitCount(
+  db: Database,
+  limit: Pick<Limit, "key" | "window">,
+  now = new Date(),
+): Promise<number> {
+  const [row] = await db
+    .select({ count: rateLimitCounter.count })
+    .from(rateLimitCounter)
+    .where(
+      and(
+        eq(rateLimitCounter.key, rowKey(limit)),
+        eq(rateLimitCounter.windowStart, windowBounds(limit.window, now).start),
+      ),
+    );
+  return row?.count ?? 0;
+}
+
+/**
+ * Gives one claimed hit back (a try that turned out right and should not count against the limit, where
+ * clearing the whole counter as a login does would give an attacker's misses back too).
+ */
+export async function releaseLimit(
+  db: Database,
+  limit: Pick<Limit, "key" | "window">,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .update(rateLimitCounter)
+    .set({ count: sql`${rateLimitCounter.count} - 1` })
+    .where(
+      and(
+        eq(rateLimitCounter.key, rowKey(limit)),
+        eq(rateLimitCounter.windowStart, windowBounds(limit.window, now).start),
+        gt(rateLimitCounter.count, 0),
+      ),
+    );
 }
 
 /** Removes expired windows (run by a scheduled job). */

@@ -3,16 +3,18 @@ import { authAccount, authUser, staffAccount, staffInvitation, staffStore, store
 import { generateId } from "better-auth";
 import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
-import { placeholderEmail } from "../auth/flows.server";
+import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { loginFailureKey, passwordTryLimits, placeholderEmail } from "../auth/flows.server";
 import { checkPassword, type PasswordProblem } from "../auth/password-check.server";
 import { hashPassword, verifyPassword } from "../auth/passwords.server";
+import { claimLimits, resetLimit } from "../auth/rate-limits.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
 import type { StaffActor } from "./actor";
 import { StaffError } from "./errors";
 import { requirePermission } from "./guard.server";
 import { isStaffRole, type StaffRole } from "./permissions";
 import { newToken, tokenHash } from "./secrets.server";
-import { endAllConsoleSessions, staffProfile } from "./sessions.server";
+import { endAllConsoleSessions, type StaffProfile, staffProfile } from "./sessions.server";
 
 /** Staff accounts: invitations, acceptance, access changes, disabling (ADR 020). */
 
@@ -158,13 +160,17 @@ export type AcceptResult =
   | { ok: true; userId: string }
   | { ok: false; reason: "unknown" | "expired" | "used" | "revoked" }
   | { ok: false; reason: "password"; problem: PasswordProblem }
-  | { ok: false; reason: "wrong_password" | "no_password" };
+  | { ok: false; reason: "wrong_password" | "no_password" }
+  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
 /**
  * Accepts an invitation. A new person sets a password; someone who already has a login (a member, say)
  * proves it with their current password instead — an invitation link alone never takes over an
- * existing account. The invitation is spent by one conditional update, in the same transaction as the
- * staff account, its stores, the role and the audit row.
+ * existing account. That password try claims the login's own counters first (ADR 018: the account's
+ * failures with their growing delay and the IP's budget, shared with the member and console logins), so
+ * the link is no way around them; a wrong password is audited (rate-limited, security-events.server.ts),
+ * the right one clears the account's failures as a login does. The invitation is spent by one conditional
+ * update, in the same transaction as the staff account, its stores, the role and the audit row.
  */
 export async function acceptInvitation(
   db: Database,
@@ -183,9 +189,24 @@ export async function acceptInvitation(
       .from(authAccount)
       .where(and(eq(authAccount.userId, existing.id), eq(authAccount.providerId, "credential")));
     if (!account?.password) return { ok: false, reason: "no_password" };
+    const failKey = loginFailureKey(existing.id);
+    const claimed = await claimLimits(db, passwordTryLimits(failKey, where.ip), now);
+    if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
     if (!(await verifyPassword({ hash: account.password, password: input.password }))) {
+      await recordSecurityEvent(
+        db,
+        {
+          context: anonymousAuditContext(where),
+          action: "staff.invitation_login_failed",
+          targetType: "staff_invitation",
+          targetId: invitation.id,
+          after: { reason: "wrong_password" },
+        },
+        now,
+      );
       return { ok: false, reason: "wrong_password" };
     }
+    await resetLimit(db, failKey);
   } else {
     const problem = await checkPassword(input.password, [
       invitation.email ?? "",
@@ -374,6 +395,23 @@ export async function updateStaffAccess(
 }
 
 /**
+ * The staff member an admin (`staff.manage`) is about to change: someone on the staff, and never oneself
+ * (another admin does that). Throws StaffError otherwise.
+ */
+export async function otherStaffMember(
+  db: Database,
+  actor: StaffActor,
+  userId: string,
+  selfMessage: string,
+): Promise<StaffProfile> {
+  requirePermission(actor, "staff.manage");
+  if (userId === actor.userId) throw new StaffError("cannot_change_self", selfMessage);
+  const profile = await staffProfile(db, userId);
+  if (!profile) throw new StaffError("staff_not_found", "Unknown staff member");
+  return profile;
+}
+
+/**
  * Disables (or re-enables) a staff member; disabling ends their console sessions at once. The change is one
  * conditional update, so simultaneous requests change (and audit) it once.
  */
@@ -385,10 +423,7 @@ export async function setStaffDisabled(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "staff.manage");
-  if (userId === actor.userId) throw new StaffError("cannot_change_self", "You cannot disable yourself");
-  const before = await staffProfile(db, userId);
-  if (!before) throw new StaffError("staff_not_found", "Unknown staff member");
+  const before = await otherStaffMember(db, actor, userId, "You cannot disable yourself");
   if (before.disabled === disabled) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7274019312)`);

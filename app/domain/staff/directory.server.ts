@@ -11,11 +11,12 @@ import {
 } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, max, or, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { limitCount, resetLimit } from "../auth/rate-limits.server";
+import { otherStaffMember } from "./accounts.server";
 import type { StaffActor } from "./actor";
-import { StaffError } from "./errors";
 import { requirePermission } from "./guard.server";
 import { isStaffRole, type StaffRole } from "./permissions";
-import { endAllConsoleSessions, staffProfile } from "./sessions.server";
+import { endAllConsoleSessions, isSecondFactorLocked, secondFactorLimit, staffProfile } from "./sessions.server";
 
 /**
  * The console's staff pages (admins, `staff.manage`): who is on the staff, open invitations, one
@@ -148,10 +149,20 @@ export async function openInvitations(db: Database, actor: StaffActor, now = new
     .limit(100);
 }
 
-export type StaffDetail = StaffListRow & { recoveryCodesLeft: number; sessions: number };
+export type StaffDetail = StaffListRow & {
+  recoveryCodesLeft: number;
+  sessions: number;
+  /** Too many wrong second-factor codes today: the second factor is locked (liftSecondFactorLock). */
+  secondFactorLocked: boolean;
+};
 
 /** One staff member, for their page; null when the user is not on the staff. */
-export async function staffDetail(db: Database, actor: StaffActor, userId: string): Promise<StaffDetail | null> {
+export async function staffDetail(
+  db: Database,
+  actor: StaffActor,
+  userId: string,
+  now = new Date(),
+): Promise<StaffDetail | null> {
   requirePermission(actor, "staff.manage");
   const profile = await staffProfile(db, userId);
   if (!profile) return null;
@@ -187,6 +198,7 @@ export async function staffDetail(db: Database, actor: StaffActor, userId: strin
     createdAt: row?.createdAt ?? new Date(0),
     recoveryCodesLeft: codes?.n ?? 0,
     sessions: sessions?.n ?? 0,
+    secondFactorLocked: await isSecondFactorLocked(db, userId, now),
   };
 }
 
@@ -221,10 +233,7 @@ export async function resetSecondFactor(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "staff.manage");
-  if (userId === actor.userId) throw new StaffError("cannot_change_self", "You cannot reset your own second factor");
-  const profile = await staffProfile(db, userId);
-  if (!profile) throw new StaffError("staff_not_found", "Unknown staff member");
+  await otherStaffMember(db, actor, userId, "You cannot reset your own second factor");
   await db.transaction(async (tx) => {
     const removed = await tx
       .delete(staffTotp)
@@ -246,6 +255,39 @@ export async function resetSecondFactor(
         targetId: userId,
         before: { enrolled: Boolean(removed[0]?.confirmedAt) },
         after: { enrolled: false },
+      },
+      now,
+    );
+  });
+}
+
+/**
+ * Lifts the lock of a staff member's second factor (too many wrong codes, ADR 018): their wrong codes are
+ * forgotten, so the right code works again. Nobody lifts their own. Audited once, in the same transaction;
+ * with nothing counted (a simultaneous lift did it) nothing is written.
+ */
+export async function liftSecondFactorLock(
+  db: Database,
+  actor: StaffActor,
+  userId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<void> {
+  await otherStaffMember(db, actor, userId, "You cannot lift your own lock");
+  await db.transaction(async (tx) => {
+    const limit = secondFactorLimit(userId);
+    const wrongCodes = await limitCount(tx as unknown as Database, limit, now);
+    const removed = await resetLimit(tx as unknown as Database, limit.key);
+    if (removed === 0) return;
+    await recordAudit(
+      tx as unknown as Database,
+      {
+        context: audit,
+        action: "staff.second_factor_unlocked",
+        targetType: "staff",
+        targetId: userId,
+        before: { locked: wrongCodes >= limit.max, wrongCodes },
+        after: { locked: false, wrongCodes: 0 },
       },
       now,
     );

@@ -19,6 +19,8 @@ export type ConsoleState = {
   session: LoadedConsoleSession | null;
   /** The path (and query) of the current request, to come back to after a login or a code. */
   returnTo: string;
+  /** The permission this request was refused (403), for its audit row (consoleMiddleware, ADR 020). */
+  refusal?: { permission: Permission; storeId: string | null };
 };
 
 export const consoleContext = createContext<ConsoleState | null>(null);
@@ -47,6 +49,8 @@ export function requireStaff(source: Source): StaffActor {
 /**
  * The staff member, if they hold `permission` (at `storeId` when given); otherwise a 403 response
  * (the console's 403 view), or a redirect to the console login for a visitor without a console session.
+ * A refusal is audited by the console middleware (rate-limited, security-events.server.ts), with the
+ * permission when the request's context was given here.
  */
 export function requirePermission(
   source: Source,
@@ -55,6 +59,8 @@ export function requirePermission(
 ): StaffActor {
   const actor = requireStaff(source);
   if (!hasPermission(actor, permission, options)) {
+    const state = isRouterContext(source) ? source.get(consoleContext) : null;
+    if (state) state.refusal = { permission, storeId: options.storeId ?? null };
     throw data({ permission, storeId: options.storeId ?? null }, { status: 403, statusText: "Forbidden" });
   }
   return actor;

@@ -2,6 +2,9 @@ import type { Database } from "@platform/db/client";
 import { authUser, staffAccount, staffSession, staffStore, store } from "@platform/db/schema";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { loginUserId } from "../auth/flows.server";
+import { claimLimitsIn, type Limit, LimitRefusedError, limitCount, releaseLimit } from "../auth/rate-limits.server";
 import type { StaffActor } from "./actor";
 import { isStaffRole, type StaffRole } from "./permissions";
 import { checkSecondFactor, hasConfirmedTotp, type StaffSecrets } from "./second-factor.server";
@@ -19,6 +22,11 @@ export const CONSOLE_SESSION_POLICY = {
   pendingMinutes: 15,
   /** Wrong codes on one session before it ends (the password must be given again). */
   maxFailedCodes: 5,
+  /**
+   * Wrong codes per staff account per Taipei day, over all its sessions (ADR 018): past them the account's
+   * second factor is locked — even the right code is refused — until an admin lifts the lock or the day ends.
+   */
+  accountFailedCodesPerDay: 10,
   /** A sensitive action asks for the code again when the last one is older than this. */
   recentSecondFactorMinutes: 5,
   /** lastSeenAt is written at most this often (a page view is not worth a write every time). */
@@ -151,14 +159,53 @@ export async function loadConsoleSession(
 
 export type SecondFactorResult =
   | { ok: true; method: "totp" | "recovery" }
-  | { ok: false; reason: "invalid_code" | "session_ended" };
+  | { ok: false; reason: "invalid_code" | "session_ended" }
+  | { ok: false; reason: "locked"; retryAfterSeconds: number };
+
+/** The counter of a staff account's wrong second-factor codes (all its sessions, one Taipei day). */
+export function secondFactorLimit(userId: string): Limit {
+  return {
+    key: `staff:2fa:fail:${userId}`,
+    window: "day",
+    max: CONSOLE_SESSION_POLICY.accountFailedCodesPerDay,
+  };
+}
+
+/** Whether the account's second factor is locked now (its wrong codes have used the day's allowance). */
+export async function isSecondFactorLocked(db: Database, userId: string, now = new Date()): Promise<boolean> {
+  const limit = secondFactorLimit(userId);
+  return (await limitCount(db, limit, now)) >= limit.max;
+}
+
+/** Ends a session whose wrong codes used its allowance; the ending is audited (rate-limited, item 7). */
+async function endSessionForWrongCodes(db: Database, sessionId: string, audit: AuditContext, now: Date) {
+  const removed = await db
+    .delete(staffSession)
+    .where(eq(staffSession.id, sessionId))
+    .returning({ id: staffSession.id });
+  if (removed.length === 0) return;
+  await recordSecurityEvent(
+    db,
+    {
+      context: audit,
+      action: "staff.session_ended",
+      targetType: "staff_session",
+      targetId: sessionId,
+      after: { reason: "wrong_codes" },
+    },
+    now,
+  );
+}
 
 /**
  * Takes a second-factor code on a console session: the login's second step, or the step-up before a
- * sensitive action. Like every limit (ADR 018), a try is claimed **before** the code is compared: one
- * conditional update counts it while the session has tries left, so simultaneous guesses compare at most
- * `maxFailedCodes` codes. A wrong code keeps its hit; the right one clears the counter; the last wrong
- * one ends the session.
+ * sensitive action. Like every limit (ADR 018), a try is claimed **before** the code is compared, in one
+ * transaction: a try of the session (`maxFailedCodes`; the last wrong one ends the session) and a try of
+ * the staff account (`accountFailedCodesPerDay`, over every session, so logging in again gives no new
+ * guesses). Simultaneous guesses on any number of app instances compare at most the account's allowance;
+ * the wrong code that uses it up locks the account (audited) until an admin lifts it
+ * (liftSecondFactorLock) or the Taipei day ends, and a locked account's codes are not compared at all.
+ * The right code gives its account try back (it was no guess) and clears the session's count.
  */
 export async function giveSecondFactor(
   deps: StaffSecrets,
@@ -168,23 +215,53 @@ export async function giveSecondFactor(
   now = new Date(),
 ): Promise<SecondFactorResult> {
   const max = CONSOLE_SESSION_POLICY.maxFailedCodes;
-  const [claimed] = await deps.db
-    .update(staffSession)
-    .set({ failedCodes: sql`${staffSession.failedCodes} + 1` })
-    .where(and(eq(staffSession.id, session.sessionId), lt(staffSession.failedCodes, max)))
-    .returning({ failedCodes: staffSession.failedCodes });
+  const account = secondFactorLimit(session.userId);
+  let claimed: { failedCodes: number; accountCount: number } | null;
+  try {
+    claimed = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(staffSession)
+        .set({ failedCodes: sql`${staffSession.failedCodes} + 1` })
+        .where(and(eq(staffSession.id, session.sessionId), lt(staffSession.failedCodes, max)))
+        .returning({ failedCodes: staffSession.failedCodes });
+      if (!row) return null;
+      // Refused: throws, and the session's try is rolled back with it.
+      await claimLimitsIn(tx as unknown as Database, [account], now);
+      return { failedCodes: row.failedCodes, accountCount: await limitCount(tx as unknown as Database, account, now) };
+    });
+  } catch (error) {
+    if (error instanceof LimitRefusedError) {
+      return { ok: false, reason: "locked", retryAfterSeconds: error.retryAfterSeconds };
+    }
+    throw error;
+  }
   if (!claimed) {
-    await deps.db.delete(staffSession).where(eq(staffSession.id, session.sessionId));
+    await endSessionForWrongCodes(deps.db, session.sessionId, audit, now);
     return { ok: false, reason: "session_ended" };
   }
   const method = await checkSecondFactor(deps, session.userId, code, now);
   if (!method) {
+    // Exactly one wrong code takes the account's last try: that one records the lock.
+    if (claimed.accountCount >= account.max) {
+      await recordAudit(
+        deps.db,
+        {
+          context: audit,
+          action: "staff.second_factor_locked",
+          targetType: "staff",
+          targetId: session.userId,
+          after: { locked: true, wrongCodes: claimed.accountCount },
+        },
+        now,
+      );
+    }
     if (claimed.failedCodes >= max) {
-      await deps.db.delete(staffSession).where(eq(staffSession.id, session.sessionId));
+      await endSessionForWrongCodes(deps.db, session.sessionId, audit, now);
       return { ok: false, reason: "session_ended" };
     }
     return { ok: false, reason: "invalid_code" };
   }
+  await releaseLimit(deps.db, account, now);
   const ok = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(staffSession)
@@ -206,6 +283,31 @@ export async function giveSecondFactor(
     return true;
   });
   return ok ? { ok: true, method } : { ok: false, reason: "session_ended" };
+}
+
+/**
+ * Audits a wrong password at the console login (rate-limited, item 7): against the staff account when the
+ * identifier is one, else against no one (the identifier typed is personal data and is not kept).
+ */
+export async function auditFailedConsoleLogin(
+  db: Database,
+  input: { kind: "phone" | "email"; identifier: string },
+  where: Pick<AuditContext, "ip" | "userAgent" | "requestId">,
+  now = new Date(),
+): Promise<void> {
+  const userId = await loginUserId(db, input.kind, input.identifier);
+  const staff = userId ? await staffProfile(db, userId) : null;
+  await recordSecurityEvent(
+    db,
+    {
+      context: anonymousAuditContext(where),
+      action: "staff.login_failed",
+      targetType: staff ? "staff" : "console_login",
+      targetId: staff?.userId ?? null,
+      after: { reason: "wrong_password" },
+    },
+    now,
+  );
 }
 
 /** Marks a freshly enrolled session as having given the second factor (the enrolment code was one). */

@@ -53,6 +53,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const key = ({ too_short: "tooShort", too_long: "tooLong", common: "common" } as const)[result.problem];
       return data({ errors: { password: [t(`console.invitation.${key}`)] } }, { status: 400 });
     }
+    if (result.reason === "rate_limited") {
+      const message = t("console.invitation.rateLimited", { seconds: result.retryAfterSeconds });
+      return data({ errors: { password: [message] } }, { status: 429 });
+    }
     if (result.reason === "wrong_password") {
       return data({ errors: { password: [t("console.invitation.wrongPassword")] } }, { status: 400 });
     }

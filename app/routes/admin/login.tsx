@@ -7,9 +7,20 @@ import { Field } from "~/components/ui/field";
 import { verifyLogin } from "~/domain/auth/flows.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { hasConfirmedTotp } from "~/domain/staff/second-factor.server";
-import { endConsoleSession, staffProfile, startConsoleSession } from "~/domain/staff/sessions.server";
+import {
+  auditFailedConsoleLogin,
+  endConsoleSession,
+  staffProfile,
+  startConsoleSession,
+} from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleCookie, consoleRedirectTarget, consoleSession, readConsoleToken } from "~/lib/console.server";
+import {
+  consoleCookie,
+  consoleRedirectTarget,
+  consoleSession,
+  readConsoleToken,
+  requestWhere,
+} from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
@@ -58,6 +69,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     if (result.reason === "rate_limited") {
       return refuse(t("console.login.rateLimited", { seconds: result.retryAfterSeconds }), 429);
+    }
+    if (result.reason === "invalid") {
+      await auditFailedConsoleLogin(app.db, { kind, identifier: normalized }, requestWhere(context, request), now);
     }
     // A disabled member account has proven its password: its owner may learn that it opens no console.
     return refuse(t(result.reason === "disabled" ? "console.login.notStaff" : "console.login.invalid"));

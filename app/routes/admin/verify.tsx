@@ -45,6 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: { "Set-Cookie": clearConsoleCookie(app.config.isProduction) },
     });
   }
+  if (result.reason === "locked") return data({ errors: { code: [t("console.verify.locked")] } }, { status: 429 });
   return data({ errors: { code: [t("console.verify.invalid")] } }, { status: 400 });
 }
 

@@ -6,7 +6,12 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { setStaffDisabled, updateStaffAccess } from "~/domain/staff/accounts.server";
-import { resetSecondFactor, staffDetail, staffRecentActions } from "~/domain/staff/directory.server";
+import {
+  liftSecondFactorLock,
+  resetSecondFactor,
+  staffDetail,
+  staffRecentActions,
+} from "~/domain/staff/directory.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
@@ -22,15 +27,15 @@ import { accessFromForm, staffFailure, storeChoices } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.title");
 
-const DONE = ["access", "disabled", "enabled", "reset"] as const;
+const DONE = ["access", "disabled", "enabled", "reset", "unlocked"] as const;
 type Done = (typeof DONE)[number];
-const INTENTS = ["access", "disable", "enable", "reset"] as const;
+const INTENTS = ["access", "disable", "enable", "reset", "unlock"] as const;
 
-/** One staff member (admins): sign-in, second factor, role and stores, disable, reset, recent actions. */
+/** One staff member (admins): sign-in, second factor (and its lock), role and stores, disable, reset, recent actions. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "staff.manage");
-  const person = await staffDetail(app.db, actor, params.userId);
+  const person = await staffDetail(app.db, actor, params.userId, requestNow(request, app.config));
   if (!person) throw data(null, { status: 404 });
   const [stores, actions] = await Promise.all([
     storeChoices(app.db, actor, getLocale(request)),
@@ -46,6 +51,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       storeIds: person.storeIds,
       disabled: person.disabled,
       enrolled: person.enrolled,
+      secondFactorLocked: person.secondFactorLocked,
       recoveryCodesLeft: person.recoveryCodesLeft,
       sessions: person.sessions,
       lastSeenAt: person.lastSeenAt?.toISOString() ?? null,
@@ -84,13 +90,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await updateStaffAccess(app.db, stepUp.actor, userId, accessFromForm(form), audit, now);
     } else if (intent === "reset") {
       await resetSecondFactor(app.db, stepUp.actor, userId, audit, now);
+    } else if (intent === "unlock") {
+      await liftSecondFactorLock(app.db, stepUp.actor, userId, audit, now);
     } else {
       await setStaffDisabled(app.db, stepUp.actor, userId, intent === "disable", audit, now);
     }
   } catch (error) {
     return staffFailure(error, form, t);
   }
-  const done: Done = intent === "disable" ? "disabled" : intent === "enable" ? "enabled" : intent;
+  const done: Done =
+    intent === "disable" ? "disabled" : intent === "enable" ? "enabled" : intent === "unlock" ? "unlocked" : intent;
   return redirect(`/admin/staff/${encodeURIComponent(userId)}?done=${done}`);
 }
 
@@ -99,6 +108,7 @@ const DONE_MESSAGES = {
   disabled: "console.staff.detail.disabled",
   enabled: "console.staff.detail.enabled",
   reset: "console.staff.detail.resetDone",
+  unlocked: "console.staff.detail.unlocked",
 } as const;
 
 export default function StaffMember({ loaderData }: Route.ComponentProps) {
@@ -140,12 +150,18 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
             <input type="hidden" name="intent" value={lastIntent} />
             <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" variant={lastIntent === "enable" ? "primary" : "danger"} pending={busy(lastIntent)}>
+            <Button
+              type="submit"
+              variant={lastIntent === "enable" || lastIntent === "unlock" ? "primary" : "danger"}
+              pending={busy(lastIntent)}
+            >
               {lastIntent === "disable"
                 ? t("console.staff.detail.disable")
                 : lastIntent === "enable"
                   ? t("console.staff.detail.enable")
-                  : t("console.staff.detail.reset")}
+                  : lastIntent === "unlock"
+                    ? t("console.staff.detail.unlock")
+                    : t("console.staff.detail.reset")}
             </Button>
           </Form>
         ) : null}
@@ -161,6 +177,11 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           <dd className="mt-1" data-testid="staff-enrolled">
             {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
           </dd>
+          {person.secondFactorLocked ? (
+            <dd className="mt-1 font-medium text-danger-800" data-testid="staff-locked">
+              {t("console.staff.detail.locked")}
+            </dd>
+          ) : null}
         </div>
         <div>
           <dt className="text-muted">{t("console.staff.detail.recoveryCodes")}</dt>
@@ -225,6 +246,14 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
                 </>
               )}
             </Form>
+            {person.secondFactorLocked ? (
+              <Form method="post" className="space-y-2 border-t border-line pt-5">
+                <p className="text-sm text-muted">{t("console.staff.detail.unlockHint")}</p>
+                <Button type="submit" name="intent" value="unlock" pending={busy("unlock")}>
+                  {t("console.staff.detail.unlock")}
+                </Button>
+              </Form>
+            ) : null}
             <Form method="post" className="space-y-2 border-t border-line pt-5">
               <p className="text-sm text-muted">{t("console.staff.detail.resetHint")}</p>
               <Button type="submit" name="intent" value="reset" variant="secondary" pending={busy("reset")}>
