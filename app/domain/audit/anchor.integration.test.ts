@@ -9,6 +9,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type AuditAnchorConfig, readSignedHead, signAuditHead, verifyAuditLog } from "./anchor.server";
 import { type AuditContext, auditRowHash, GENESIS_HASH, recordAudit, verifyAuditChain } from "./audit.server";
+import { lastAuditCheck, runAuditSign } from "./viewer.server";
 
 // The signed head (issue 33): the newest rows cut off, or the whole chain recomputed with the unkeyed hash, by
 // someone who holds the database but not AUDIT_ANCHOR_KEY. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.
@@ -120,6 +121,9 @@ describe("the audit chain's signed head", () => {
     ]);
     expect(errors[0]?.fields).toMatchObject({ reason: "truncated", lastSeq: 3, signedSeq: 5 });
     expect(failures("truncated")).toBe(before + 2);
+    // The minute's job says so on the console's status line at once (not only at the hourly check).
+    await runAuditSign({ db, anchor, logger });
+    expect(await lastAuditCheck(db)).toMatchObject({ ok: false, reason: "truncated", lastSeq: 3, signedSeq: 5 });
     // New appends after the cut take the cut seqs again, with other content: still not the signed row.
     await append(3, "b");
     expect(await verifyAuditLog(db, anchor, { logger })).toMatchObject({ ok: false, reason: "rewritten", seq: 5 });
