@@ -16,6 +16,8 @@ COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/package.json /app/server.js ./
 # `npm run db:seed` and `npm run api-key` (docker compose exec app npm run …) run from the image too.
 COPY --from=build /app/scripts ./scripts
+# DATA_DIR (./data): the audit chain's signed head; a volume mounted here starts owned by node.
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

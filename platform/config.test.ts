@@ -205,10 +205,13 @@ describe("loadConfig in production", () => {
     expect(error.message).toBe(`Invalid configuration: ${variable} must be an https:// URL when APP_ENV=production`);
   });
 
-  it.each(["DATABASE_URL", "SESSION_SECRET", "PUBLIC_BASE_URL"] as const)("requires %s", (variable) => {
-    const error = configError({ ...PRODUCTION, [variable]: undefined });
-    expect(error.message).toBe(`Invalid configuration: ${variable} is required when APP_ENV=production`);
-  });
+  it.each(["DATABASE_URL", "SESSION_SECRET", "PUBLIC_BASE_URL", "AUDIT_ANCHOR_KEY"] as const)(
+    "requires %s",
+    (variable) => {
+      const error = configError({ ...PRODUCTION, [variable]: undefined });
+      expect(error.message).toBe(`Invalid configuration: ${variable} is required when APP_ENV=production`);
+    },
+  );
 
   it("does not require them outside production", () => {
     for (const appEnv of ["development", "test"]) {
@@ -477,6 +480,22 @@ describe("generated secrets", () => {
     writeFileSync(secretsFile(), "{not json");
     expect(() => load()).toThrowError(ConfigError);
     expect(() => load()).toThrowError(/secrets\.json is not valid JSON/);
+  });
+
+  it("give the audit chain's signed head a key the database never sees: AUDIT_ANCHOR_KEY, or derived", () => {
+    const derived = load({ SESSION_SECRET: SECRET }).auditAnchor;
+    expect(derived).toEqual({
+      key: expect.stringMatching(/^[0-9a-f]{64}$/),
+      file: path.join(dataDir, "audit-anchor.json"),
+    });
+    expect(derived.key).not.toContain(SECRET);
+    expect(load({ SESSION_SECRET: SECRET }).auditAnchor.key).toBe(derived.key);
+    expect(load({ SESSION_SECRET: "t".repeat(32) }).auditAnchor.key).not.toBe(derived.key);
+    const given = load({ ...PRODUCTION, AUDIT_ANCHOR_FILE: "/var/lib/han/anchor.json" }).auditAnchor;
+    expect(given).toEqual({ key: PRODUCTION.AUDIT_ANCHOR_KEY, file: "/var/lib/han/anchor.json" });
+    expect(configError({ AUDIT_ANCHOR_KEY: "short" }).message).toBe(
+      "Invalid configuration: AUDIT_ANCHOR_KEY must be at least 32 characters",
+    );
   });
 
   it("are not generated when SESSION_SECRET is set", () => {

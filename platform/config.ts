@@ -70,6 +70,13 @@ const envSchema = z.object({
   PURCHASE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   TEST_HOOKS_SECRET: secret.optional(),
   METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * Signs the audit chain's head (ADR 020): a key the database never sees, so whoever holds the database
+   * alone cannot cut the newest rows off or recompute the chain unnoticed. Required in production.
+   */
+  AUDIT_ANCHOR_KEY: secret.optional(),
+  /** Where the signed head is kept; default `$DATA_DIR/audit-anchor.json`. Outside the database's reach. */
+  AUDIT_ANCHOR_FILE: z.string().min(1).optional(),
 
   SMS_PROVIDER: z.enum(["outbox", "mitake", "twilio"]).optional(),
   MITAKE_USERNAME: present.optional(),
@@ -259,6 +266,8 @@ export type AppConfig = {
   lineMessaging: LineMessagingConfig;
   /** Bearer token for /metrics; null: /metrics answers 404. */
   metricsToken: string | null;
+  /** The audit chain's signed head (ADR 020): the HMAC key and the file it is kept in. */
+  auditAnchor: { key: string; file: string };
   media: MediaConfig;
 };
 
@@ -350,6 +359,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (isProduction && !e.SESSION_SECRET) {
     throw new ConfigError("Invalid configuration: SESSION_SECRET is required when APP_ENV=production");
   }
+  if (isProduction && !e.AUDIT_ANCHOR_KEY) {
+    throw new ConfigError("Invalid configuration: AUDIT_ANCHOR_KEY is required when APP_ENV=production");
+  }
   if (isProduction && !e.PUBLIC_BASE_URL) {
     throw new ConfigError("Invalid configuration: PUBLIC_BASE_URL is required when APP_ENV=production");
   }
@@ -400,6 +412,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     line: lineConfig(e, isProduction, secrets.session),
     lineMessaging: lineMessagingConfig(e, isProduction, secrets.session),
     metricsToken: e.METRICS_TOKEN ?? null,
+    auditAnchor: {
+      // Outside production: derived from the session secret (kept in secrets.json, never in the database).
+      key: e.AUDIT_ANCHOR_KEY ?? createHmac("sha256", secrets.session).update("audit-anchor-key").digest("hex"),
+      file: path.resolve(e.AUDIT_ANCHOR_FILE ?? path.join(dataDir, "audit-anchor.json")),
+    },
     media: mediaConfig(e, isProduction),
   };
 }

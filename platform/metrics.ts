@@ -90,6 +90,22 @@ const limitRefusals = counter(
   ["limit"],
 );
 
+const auditChainOk = gauge(
+  "hanliving_audit_chain_ok",
+  "1 when this instance's last check of the audit chain against its signed head held, 0 when it did not",
+);
+
+const auditChainSeq = gauge(
+  "hanliving_audit_chain_seq",
+  "The last seq of the audit chain at this instance's last check (it never goes down unless rows were cut)",
+);
+
+const auditChainFailures = counter(
+  "hanliving_audit_chain_failures_total",
+  "Audit chain checks that failed, by reason (truncated = rows cut off the end, rewritten, hash_mismatch, …)",
+  ["reason"],
+);
+
 export function observeHttpRequest(route: string, method: string, status: number, seconds: number): void {
   httpDuration.observe({ route, method, status: String(status) }, seconds);
 }
@@ -126,6 +142,13 @@ export function countLoginFailure(reason: string): void {
 export function countLimitRefusal(limitKeys: readonly string[]): void {
   for (const name of new Set(limitKeys.map((key) => key.split(":")[0] || "unknown")))
     limitRefusals.inc({ limit: name });
+}
+
+/** One check of the audit chain (ADR 020): `lastSeq` is where the chain ended, null when not known. */
+export function observeAuditCheck(result: { ok: boolean; reason?: string; lastSeq?: number | null }): void {
+  auditChainOk.set(result.ok ? 1 : 0);
+  if (typeof result.lastSeq === "number") auditChainSeq.set(result.lastSeq);
+  if (!result.ok) auditChainFailures.inc({ reason: result.reason ?? "unknown" });
 }
 
 /**

@@ -1,4 +1,5 @@
-// `npm run audit:verify`: walks the audit log's hash chain and names the first broken row (exit 1).
+// `npm run audit:verify`: walks the audit log's hash chain and holds it against the signed head (AUDIT_ANCHOR_FILE);
+// names the first broken row, the rows cut off the end or the rewritten row (exit 1), else signs the chain's end.
 // Uses DATABASE_URL, or the embedded database under DATA_DIR (stop the app first). Runs from the
 // production build, built first when missing or stale.
 import path from "node:path";

@@ -436,6 +436,7 @@ describe("the app with APP_ENV=production", () => {
       // Required by loadConfig in production; the database itself is the test database.
       DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
       SESSION_SECRET: "a-production-secret-for-the-tests-0123456789",
+      AUDIT_ANCHOR_KEY: "an-audit-anchor-key-for-the-tests-0123456789",
       PUBLIC_BASE_URL: "https://member.example.com",
       // Production refuses the outbox unless it is asked for by name.
       SMS_PROVIDER: "outbox",
@@ -477,6 +478,7 @@ describe("the app with APP_ENV=production and ENABLE_TEST_CRUD=true", () => {
       APP_ENV: "production",
       DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
       SESSION_SECRET: "a-production-secret-for-the-tests-0123456789",
+      AUDIT_ANCHOR_KEY: "an-audit-anchor-key-for-the-tests-0123456789",
       PUBLIC_BASE_URL: "https://member.example.com",
       SMS_PROVIDER: "outbox",
       EMAIL_PROVIDER: "outbox",

@@ -154,7 +154,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerLoyaltyJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
-      registerAuditCheck(jobs, database.db),
+      registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
       registerReminderJobs(jobs, database.db),
     ]);
     logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { auditLog } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordAudit } from "../app/domain/audit/audit.server";
+import { auditRowHash, recordAudit } from "../app/domain/audit/audit.server";
 import { invitationState } from "../app/domain/staff/accounts.server";
 import { auditVerifyCommand, createAdminCommand } from "./cli";
 
@@ -63,7 +64,7 @@ describe("operator commands", () => {
   it("audit:verify passes on an intact chain and names the row altered by hand", async () => {
     expect(await auditVerifyCommand(env)).toEqual({
       exitCode: 0,
-      output: "audit log OK: 1 rows, chain intact to seq 1",
+      output: "audit log OK: 1 rows, chain intact to seq 1 (signed head at seq 1)",
     });
     await withDb(async (h) => {
       for (let i = 0; i < 3; i++) {
@@ -88,5 +89,58 @@ describe("operator commands", () => {
     expect(broken.output).toMatch(
       /^audit log BROKEN at seq 3: .*altered.*\[hash_mismatch\]; 2 rows before it verified$/,
     );
+  });
+
+  it("audit:verify names rows cut off the end with the head moved back, and a chain recomputed without the key", async () => {
+    // Undo the last test's change: the chain is intact again, and verifying signs its head (seq 4).
+    await withDb(async (h) => {
+      await h.db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+      await h.db.execute(sql`update audit_log set target_id = '1' where seq = 3`);
+      await h.db.execute(sql`alter table audit_log enable trigger audit_log_append_only`);
+    });
+    expect(await auditVerifyCommand(env)).toEqual({
+      exitCode: 0,
+      output: "audit log OK: 4 rows, chain intact to seq 4 (signed head at seq 4)",
+    });
+
+    // A superuser deletes the newest row and moves the head back: the unkeyed chain alone still holds.
+    const removed = await withDb(async (h) => {
+      const [last] = await h.db.select().from(auditLog).where(eq(auditLog.seq, 4));
+      const [kept] = await h.db.select().from(auditLog).where(eq(auditLog.seq, 3));
+      await h.db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+      await h.db.execute(sql`delete from audit_log where seq = 4`);
+      await h.db.execute(sql`alter table audit_log enable trigger audit_log_append_only`);
+      await h.db.execute(sql`update audit_chain_head set seq = 3, hash = ${kept?.hash ?? ""}`);
+      return last;
+    });
+    const cut = await auditVerifyCommand(env);
+    expect(cut.exitCode).toBe(1);
+    expect(cut.output).toMatch(
+      /^audit log CUT at seq 4: the chain ends at seq 3 but the signed head .* reaches seq 4 .*\[truncated\]/,
+    );
+
+    // The row put back: intact again.
+    await withDb(async (h) => {
+      if (removed) await h.db.insert(auditLog).values(removed);
+      await h.db.execute(sql`update audit_chain_head set seq = 4, hash = ${removed?.hash ?? ""}`);
+    });
+    expect((await auditVerifyCommand(env)).exitCode).toBe(0);
+
+    // Every row recomputed with the unkeyed hash after a change to row 2: the chain holds, the signed head does not.
+    await withDb(async (h) => {
+      await h.db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+      await h.db.execute(sql`update audit_log set target_id = 'forged' where seq = 2`);
+      let previous = (await h.db.select().from(auditLog).where(eq(auditLog.seq, 1)))[0]?.hash ?? "";
+      for (const row of await h.db.select().from(auditLog).where(sql`seq >= 2`).orderBy(asc(auditLog.seq))) {
+        const hash = auditRowHash({ ...row, prevHash: previous });
+        await h.db.execute(sql`update audit_log set prev_hash = ${previous}, hash = ${hash} where seq = ${row.seq}`);
+        previous = hash;
+      }
+      await h.db.execute(sql`alter table audit_log enable trigger audit_log_append_only`);
+      await h.db.execute(sql`update audit_chain_head set hash = ${previous}`);
+    });
+    const rewritten = await auditVerifyCommand(env);
+    expect(rewritten.exitCode).toBe(1);
+    expect(rewritten.output).toMatch(/^audit log REWRITTEN at seq 4: .*signed head.*\[rewritten\]/);
   });
 });

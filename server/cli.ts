@@ -1,6 +1,6 @@
 import { loadConfig } from "@platform/config";
 import { openDatabase } from "@platform/db/client";
-import { verifyAuditChain } from "../app/domain/audit/audit.server";
+import { verifyAuditLog } from "../app/domain/audit/anchor.server";
 import { createFirstAdmin } from "../app/domain/staff/accounts.server";
 import { StaffError } from "../app/domain/staff/errors";
 
@@ -11,14 +11,46 @@ import { StaffError } from "../app/domain/staff/errors";
 
 export type CommandResult = { exitCode: number; output: string };
 
-/** `npm run audit:verify`: walks the audit chain; exit 1 and the first broken row when it does not hold. */
+/**
+ * `npm run audit:verify`: walks the audit chain and holds it against the signed head (AUDIT_ANCHOR_FILE); exit 1
+ * and the first broken row, the rows cut off the end, or the rewritten row when it does not hold. When it holds,
+ * the chain's end is signed.
+ */
 export async function auditVerifyCommand(env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
   const config = loadConfig(env);
   const database = await openDatabase(config.database);
   try {
-    const result = await verifyAuditChain(database.db);
-    if (result.ok)
-      return { exitCode: 0, output: `audit log OK: ${result.rows} rows, chain intact to seq ${result.lastSeq}` };
+    const anchor = config.auditAnchor;
+    const result = await verifyAuditLog(database.db, anchor);
+    if (result.ok) {
+      const signed =
+        result.signedSeq === null
+          ? `no signed head: ${anchor.file} could not be written`
+          : `signed head at seq ${result.signedSeq}`;
+      return {
+        exitCode: 0,
+        output: `audit log OK: ${result.rows} rows, chain intact to seq ${result.lastSeq} (${signed})`,
+      };
+    }
+    const signedHead = `the signed head (${anchor.file}, signed ${result.signedAt ?? "?"})`;
+    if (result.reason === "truncated") {
+      return {
+        exitCode: 1,
+        output: `audit log CUT at seq ${result.seq}: the chain ends at seq ${result.lastSeq} but ${signedHead} reaches seq ${result.signedSeq} (rows ${result.seq}–${result.signedSeq} were deleted and the head moved back) [truncated]`,
+      };
+    }
+    if (result.reason === "rewritten") {
+      return {
+        exitCode: 1,
+        output: `audit log REWRITTEN at seq ${result.seq}: this row is not the one ${signedHead} recorded (the chain was recomputed or replaced) [rewritten]`,
+      };
+    }
+    if (result.reason === "signed_head_invalid") {
+      return {
+        exitCode: 1,
+        output: `audit log's signed head INVALID: ${anchor.file} does not verify with AUDIT_ANCHOR_KEY (edited, or signed with another key) [signed_head_invalid]`,
+      };
+    }
     const why = {
       hash_mismatch: "its content does not match its hash (the row was altered)",
       broken_link: "its prev_hash is not the previous row's hash (a row before it was altered or replaced)",

@@ -385,6 +385,38 @@ describe("the audit log viewer", () => {
     expect(await odd.text()).toContain("沒有符合條件的紀錄");
   });
 
+  it("says the chain was cut when the newest row is deleted and the head moved back (issue 33)", async () => {
+    for (const n of [1, 2]) {
+      await db.transaction((tx) =>
+        audit.recordAudit(tx as unknown as Database, {
+          context: { actorType: "system", label: "test", ip: null, userAgent: null, requestId: null },
+          action: "test.appended",
+          targetType: "test",
+          targetId: String(n),
+        }),
+      );
+    }
+    await post("/admin/audit", {}, cookieOf(admin));
+    expect(await (await get("/admin/audit", cookieOf(admin))).text()).toContain("雜湊鏈完整");
+    const { desc, sql } = await import("drizzle-orm");
+    const [last, kept] = await db.select().from(schema.auditLog).orderBy(desc(schema.auditLog.seq)).limit(2);
+    if (!last || !kept) throw new Error("two rows were appended above");
+    await db.execute(sql`alter table audit_log disable trigger audit_log_append_only`);
+    await db.execute(sql`delete from audit_log where seq = ${last.seq}`);
+    await db.execute(sql`alter table audit_log enable trigger audit_log_append_only`);
+    await db.execute(sql`update audit_chain_head set seq = ${kept.seq}, hash = ${kept.hash}`);
+    await post("/admin/audit", {}, cookieOf(admin));
+    const cut = await (await get("/admin/audit", cookieOf(admin))).text();
+    expect(cut).toContain(`雜湊鏈遭截斷：紀錄止於第 ${kept.seq} 筆，但已簽署的鏈頭記到第 ${last.seq} 筆`);
+    expect(cut).not.toContain("雜湊鏈完整");
+
+    // The row put back: intact again.
+    await db.insert(schema.auditLog).values(last);
+    await db.execute(sql`update audit_chain_head set seq = ${last.seq}, hash = ${last.hash}`);
+    await post("/admin/audit", {}, cookieOf(admin));
+    expect(await (await get("/admin/audit", cookieOf(admin))).text()).toContain("雜湊鏈完整");
+  });
+
   it("shows the chain check, and a broken chain after a row is altered by hand", async () => {
     const never = await (await get("/admin/audit", cookieOf(admin))).text();
     expect(never).toMatch(/雜湊鏈尚未檢查過|雜湊鏈完整/);

@@ -291,6 +291,12 @@ export const consoleEn = {
   "console.audit.check.ok": "Hash chain intact: all {rows} entries verify (checked {time}).",
   "console.audit.check.broken":
     "Hash chain broken: entry {seq} does not verify ({reason}, checked {time}). Confirm with npm run audit:verify and compare with a backup.",
+  "console.audit.check.truncated":
+    "Hash chain cut: the log ends at entry {lastSeq}, but the signed head (signed {signedAt}) reaches entry {signedSeq}: the newest {count} entries were deleted (checked {time}). Confirm with npm run audit:verify and compare with a backup.",
+  "console.audit.check.rewritten":
+    "Hash chain rewritten: entry {seq} is not the one the signed head (signed {signedAt}) recorded; the chain may have been recomputed (checked {time}). Confirm with npm run audit:verify and compare with a backup.",
+  "console.audit.check.signedHeadInvalid":
+    "The signed head does not verify: its file was edited, or signed with another key (checked {time}). Confirm with npm run audit:verify.",
   "console.audit.check.run": "Check now",
   "console.audit.check.done": "Check finished.",
   "console.audit.error.date": "Enter a valid date",

@@ -273,6 +273,12 @@ export const consoleZhTW = {
   "console.audit.check.ok": "雜湊鏈完整：{rows} 筆紀錄皆驗證通過（{time} 檢查）。",
   "console.audit.check.broken":
     "雜湊鏈異常：第 {seq} 筆無法驗證（{reason}，{time} 檢查）。請以 npm run audit:verify 確認並從備份查核。",
+  "console.audit.check.truncated":
+    "雜湊鏈遭截斷：紀錄止於第 {lastSeq} 筆，但已簽署的鏈頭記到第 {signedSeq} 筆（{signedAt} 簽署），最新的 {count} 筆已被刪除（{time} 檢查）。請以 npm run audit:verify 確認並從備份查核。",
+  "console.audit.check.rewritten":
+    "雜湊鏈遭改寫：第 {seq} 筆與已簽署的鏈頭不符（{signedAt} 簽署），整條鏈可能已被重新計算（{time} 檢查）。請以 npm run audit:verify 確認並從備份查核。",
+  "console.audit.check.signedHeadInvalid":
+    "已簽署的鏈頭無法驗證：檔案遭修改，或以其他金鑰簽署（{time} 檢查）。請以 npm run audit:verify 確認。",
   "console.audit.check.run": "立即檢查",
   "console.audit.check.done": "檢查完成。",
   "console.audit.error.date": "請輸入正確的日期",

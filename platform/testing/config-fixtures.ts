@@ -3,6 +3,7 @@ export const PRODUCTION_ENV = {
   APP_ENV: "production",
   DATABASE_URL: "postgres://app@db.internal:5432/app",
   SESSION_SECRET: "s".repeat(32),
+  AUDIT_ANCHOR_KEY: "a".repeat(32),
   PUBLIC_BASE_URL: "https://member.example.com",
   SMS_PROVIDER: "mitake",
   MITAKE_USERNAME: "han-living",

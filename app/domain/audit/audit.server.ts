@@ -253,15 +253,24 @@ export type AuditVerification =
       rows: number;
     };
 
+/** A row of the chain known to be good: its seq and hash (the genesis is seq 0). */
+export type ChainPoint = { seq: number; hash: string };
+
 /**
- * Walks the whole chain in seq order and names the first row that does not check out: its content
+ * Walks the chain in seq order and names the first row that does not check out: its content
  * does not give its hash (altered), its prev_hash is not the previous row's hash (a row replaced or
  * re-chained), or a seq is missing (deleted); finally the head must point at the last row.
+ * `from`: start after a row already known to be good (the signed head, anchor.server.ts) instead of the
+ * genesis; `rows` then counts the rows walked. The hash has no key: a chain recomputed from the start, or
+ * one cut at its end with the head moved back, checks out here; the signed head catches those (ADR 020).
  */
-export async function verifyAuditChain(db: Database, options: { batchSize?: number } = {}): Promise<AuditVerification> {
+export async function verifyAuditChain(
+  db: Database,
+  options: { batchSize?: number; from?: ChainPoint } = {},
+): Promise<AuditVerification> {
   const batchSize = options.batchSize ?? 1000;
-  let previousHash = GENESIS_HASH;
-  let expectedSeq = 1;
+  let previousHash = options.from?.hash ?? GENESIS_HASH;
+  let expectedSeq = (options.from?.seq ?? 0) + 1;
   let rows = 0;
   for (;;) {
     const batch = await db
@@ -278,15 +287,21 @@ export async function verifyAuditChain(db: Database, options: { batchSize?: numb
       expectedSeq += 1;
       rows += 1;
     }
-    if (batch.length < batchSize) break;
+    if (batch.length === batchSize) continue;
+    const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+    const lastSeq = expectedSeq - 1;
+    if (head && head.seq > lastSeq) {
+      // Rows committed after the last batch was read move the head with them (one statement, one commit):
+      // walk on to them; only a head past rows that are not there means rows are missing.
+      const [next] = await db.select({ seq: auditLog.seq }).from(auditLog).where(gt(auditLog.seq, lastSeq)).limit(1);
+      if (next) continue;
+      return { ok: false, seq: lastSeq + 1, reason: "missing_rows", rows };
+    }
+    if (!head || head.seq !== lastSeq || head.hash !== previousHash) {
+      return { ok: false, seq: lastSeq, reason: "head_mismatch", rows };
+    }
+    return { ok: true, rows, lastSeq };
   }
-  const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
-  const lastSeq = expectedSeq - 1;
-  if (head && head.seq > lastSeq) return { ok: false, seq: lastSeq + 1, reason: "missing_rows", rows };
-  if (!head || head.seq !== lastSeq || head.hash !== previousHash) {
-    return { ok: false, seq: lastSeq, reason: "head_mismatch", rows };
-  }
-  return { ok: true, rows, lastSeq };
 }
 
 /**

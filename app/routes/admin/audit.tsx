@@ -97,6 +97,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       rows: check.rows,
       seq: check.ok ? null : check.seq,
       reason: check.ok ? null : check.reason,
+      lastSeq: check.lastSeq ?? null,
+      signedSeq: check.signedSeq ?? null,
+      signedAt: check.signedAt ?? null,
       checkedAt: check.checkedAt,
     },
     checked: url.searchParams.get("checked") === "1",
@@ -132,8 +135,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   requirePermission(context, "audit.view");
   await readForm(request);
-  await runAuditCheck(app.db, requestNow(request, app.config));
+  await runAuditCheck(
+    { db: app.db, anchor: app.config.auditAnchor, logger: app.logger },
+    requestNow(request, app.config),
+  );
   return redirect("/admin/audit?checked=1");
+}
+
+type CheckStatus = Route.ComponentProps["loaderData"]["check"];
+
+/** The chain check's status line: intact, cut off at the end, rewritten, a signed head that does not verify, broken. */
+function checkText(check: CheckStatus, t: ReturnType<typeof useConsoleT>, locale: ReturnType<typeof useLocale>) {
+  if (!check) return t("console.audit.check.never");
+  const time = formatTaipei(check.checkedAt, locale, "dateTime");
+  if (check.ok) return t("console.audit.check.ok", { rows: check.rows.toLocaleString("en-US"), time });
+  const signedAt = check.signedAt ? formatTaipei(check.signedAt, locale, "dateTime") : "—";
+  if (check.reason === "truncated" && check.lastSeq !== null && check.signedSeq !== null) {
+    return t("console.audit.check.truncated", {
+      lastSeq: String(check.lastSeq),
+      signedSeq: String(check.signedSeq),
+      count: String(check.signedSeq - check.lastSeq),
+      signedAt,
+      time,
+    });
+  }
+  if (check.reason === "rewritten")
+    return t("console.audit.check.rewritten", { seq: String(check.seq), signedAt, time });
+  if (check.reason === "signed_head_invalid") return t("console.audit.check.signedHeadInvalid", { time });
+  return t("console.audit.check.broken", { seq: String(check.seq), reason: check.reason ?? "", time });
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
@@ -151,18 +180,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         data-testid="audit-check"
       >
         <p className={cn("text-sm", check && !check.ok && "font-medium text-danger-800")}>
-          {!check
-            ? t("console.audit.check.never")
-            : check.ok
-              ? t("console.audit.check.ok", {
-                  rows: check.rows.toLocaleString("en-US"),
-                  time: formatTaipei(check.checkedAt, locale, "dateTime"),
-                })
-              : t("console.audit.check.broken", {
-                  seq: String(check.seq),
-                  reason: check.reason ?? "",
-                  time: formatTaipei(check.checkedAt, locale, "dateTime"),
-                })}
+          {checkText(check, t, locale)}
         </p>
         <Form method="post">
           <Button type="submit" size="sm" variant="secondary" pending={navigation.state === "submitting"}>
