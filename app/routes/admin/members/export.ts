@@ -5,6 +5,7 @@ import { MEMBER_CSV_COLUMNS, memberExportRows } from "~/domain/members/console-s
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit } from "~/lib/console.server";
+import { consoleResource } from "~/lib/console-resource.server";
 import { getApp } from "~/lib/context.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { taipeiIsoDate } from "~/lib/time";
@@ -15,8 +16,9 @@ import { memberFilters } from "./filters.server";
 /**
  * The member list as CSV (admins, `member.export`), with the same filters as the search page, the consent
  * flags, streamed in batches. The export itself is audited (who, when, which filters) before the first row.
+ * Refusals are the console's error page (console-resource.server.ts).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) => {
   const app = getApp(context);
   const actor = requirePermission(context, "member.export");
   const url = new URL(request.url);
@@ -68,4 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
+});
+
+export const middleware: Route.MiddlewareFunction[] = [resource.middleware];
+export const loader = resource.loader;
+export { ConsoleError as ErrorBoundary } from "~/components/console/console-error";
