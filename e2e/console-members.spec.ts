@@ -176,7 +176,7 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
     .click();
   await expect(managerPage).toHaveURL(/\/admin\/members$/);
   await expect(managerPage.getByRole("searchbox", { name: "搜尋會員" })).toBeVisible();
-  await expect(managerPage.getByRole("link", { name: /下載 CSV/ })).toHaveCount(0);
+  await expect(managerPage.getByTestId("member-export")).toHaveCount(0);
   // Only the manager's own store to choose.
   await expect(managerPage.getByLabel("最後消費門市").locator("option")).toHaveText(["全部", "信義旗艦店"]);
   // The export is a download (a resource route): typed in, it answers 403 and sends nothing.
