@@ -37,11 +37,17 @@ import { getLocale, shellCatalogPath } from "./lib/i18n.server";
 import { LIFF_META } from "./lib/liff-detect";
 import { lineClientSettings } from "./lib/line-settings.server";
 import { useNonce } from "./lib/nonce";
+import { badUrlMiddleware } from "./lib/request-url.server";
 import { taipeiParts } from "./lib/time";
 import { readToast } from "./lib/toast.server";
 import { databaseOutageMiddleware } from "./lib/unavailable.server";
 
-export const middleware: Route.MiddlewareFunction[] = [databaseOutageMiddleware, memberSessionMiddleware];
+/** A bad URL first (nothing reads it, issue 33), then the database outage, then the member session. */
+export const middleware: Route.MiddlewareFunction[] = [
+  badUrlMiddleware,
+  databaseOutageMiddleware,
+  memberSessionMiddleware,
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { config } = getApp(context);

@@ -106,6 +106,12 @@ const auditChainFailures = counter(
   ["reason"],
 );
 
+const lineWebhookEvents = counter(
+  "hanliving_line_webhook_events_total",
+  "Events of LINE webhook calls with a valid signature, by result (processed, duplicate, ignored, malformed, failed)",
+  ["result"],
+);
+
 export function observeHttpRequest(route: string, method: string, status: number, seconds: number): void {
   httpDuration.observe({ route, method, status: String(status) }, seconds);
 }
@@ -136,6 +142,10 @@ export function countPosRequest(keyId: string): void {
 
 export function countLoginFailure(reason: string): void {
   loginFailures.inc({ reason });
+}
+
+export function countLineWebhookEvent(result: "processed" | "duplicate" | "ignored" | "malformed" | "failed"): void {
+  lineWebhookEvents.inc({ result });
 }
 
 /** `limits`: the keys of the limits that refused, e.g. `login:ip:203.0.113.9` counts as `login`. */

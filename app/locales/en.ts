@@ -79,6 +79,8 @@ export const en = {
   "error.badRequestLocal": "Bad Request",
   "error.badRequest": "Bad Request",
   "error.badRequestHint": "Go back, fill in the form again and send it; if it keeps happening, reload the page.",
+  "error.badUrl":
+    "The address holds something that cannot be read (an invalid character or a value that is too long). Go back and try again.",
   "error.unauthorizedTitle": "Please log in",
   "error.unauthorizedLocal": "Unauthorized",
   "error.unauthorized": "Unauthorized",

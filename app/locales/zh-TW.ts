@@ -81,6 +81,7 @@ export const zhTW = {
   "error.badRequestLocal": "送出的資料格式不正確，系統無法處理。",
   "error.badRequest": "Bad Request",
   "error.badRequestHint": "請回到上一頁重新填寫並送出；若問題持續，請重新整理頁面。",
+  "error.badUrl": "網址中有無法讀取的內容（不正確的字元，或過長的值），系統無法處理。請回到上一頁重新操作。",
   "error.unauthorizedTitle": "請先登入會員",
   "error.unauthorizedLocal": "這個頁面需要登入後才能查看。",
   "error.unauthorized": "Unauthorized",

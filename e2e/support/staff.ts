@@ -42,7 +42,10 @@ export async function ageSecondFactor(request: APIRequestContext, userId: string
   expect(res.ok(), await res.text()).toBe(true);
 }
 
-/** The authenticator's code now (offsetSteps: a later step, for a code not used yet). */
-export function totpCode(secret: string, offsetSteps = 0): string {
-  return hotp(base32Decode(secret.replace(/\s/g, "")), totpStep(new Date()) + offsetSteps);
+/**
+ * The authenticator's code now (offsetSteps: a later step, for a code not used yet; `at`: the time the server's
+ * clock is pinned to, pinClock).
+ */
+export function totpCode(secret: string, offsetSteps = 0, at = new Date()): string {
+  return hotp(base32Decode(secret.replace(/\s/g, "")), totpStep(at) + offsetSteps);
 }

@@ -22,10 +22,11 @@ let messaging: typeof MessagingModule;
 let webhook: typeof WebhookModule;
 let line: typeof LineModule;
 let secret: string;
+const METRICS_TOKEN = "line-messaging-metrics-token-0123456789";
 
 beforeAll(async () => {
   const port = await freePort();
-  app = await startDevApp({ APP_ENV: "test", PORT: String(port) }, "line_messaging");
+  app = await startDevApp({ APP_ENV: "test", PORT: String(port), METRICS_TOKEN: METRICS_TOKEN }, "line_messaging");
   base = app.base;
   db = app.running.database.db;
   const load = (file: string) => app.vite.ssrLoadModule(file);
@@ -98,6 +99,49 @@ describe("LINE webhook", () => {
     const res = await postWebhook(junk, sign(junk));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: "invalid_body", message: "not a LINE webhook payload" } });
+  });
+
+  it("processes each event of a batch on its own: a malformed one is skipped, logged and counted (200)", async () => {
+    const malformedCount = async () => {
+      const text = await (
+        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      return Number(/hanliving_line_webhook_events_total\{result="malformed"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const first = testUserId("同批一");
+    const second = testUserId("同批二");
+    const before = await eventCount();
+    const malformedBefore = await malformedCount();
+    const body = JSON.stringify({
+      destination: "U0",
+      events: [
+        event("follow", first, Date.now()),
+        { type: "follow", timestamp: "yesterday", source: { type: "user", userId: first } },
+        // A NUL byte in the event id (issue 33 item 5): PostgreSQL could not store it.
+        { ...event("follow", second, Date.now()), webhookEventId: "01H\u0000BAD" },
+        "not an event",
+        event("follow", second, Date.now()),
+      ],
+    });
+    const res = await postWebhook(body, sign(body));
+    expect(res.status).toBe(200);
+    expect(await eventCount()).toBe(before + 2);
+    expect(await friendRow(first)).toMatchObject({ following: true });
+    expect(await friendRow(second)).toMatchObject({ following: true });
+    expect(await malformedCount()).toBe(malformedBefore + 3);
+  });
+
+  it("answers a correctly signed event whose id or type holds a NUL with 200, storing nothing", async () => {
+    const before = await eventCount();
+    for (const bad of [{ webhookEventId: "A\u0000" }, { type: "fol\u0000low" }]) {
+      const body = JSON.stringify({
+        destination: "U0",
+        events: [{ ...event("follow", testUserId("NUL"), 1), ...bad }],
+      });
+      expect((await postWebhook(body, sign(body))).status).toBe(200);
+    }
+    expect(await eventCount()).toBe(before);
+    expect(await friendRow(testUserId("NUL"))).toBeNull();
   });
 
   it("processes a replayed event once, and an older event never overwrites a newer state", async () => {

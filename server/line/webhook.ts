@@ -9,8 +9,11 @@ const WEBHOOK_BODY_LIMIT = "256kb";
 
 /**
  * POST /api/line/webhook: the raw body is read as bytes, its x-line-signature checked before any
- * parsing (401 and nothing recorded otherwise), then the events are processed once each.
- * LINE expects a 200 quickly; an invalid payload with a valid signature is a 400.
+ * parsing (401 and nothing recorded otherwise), then the events are processed once each, each on its own.
+ * LINE expects a 200 quickly: a signed body that is not a webhook payload at all is a 400; a malformed event
+ * beside valid ones is skipped, logged and counted, and the batch answered 200 (issue 33 item 16). An event
+ * whose processing failed (the database) makes the answer a 500, so LINE redelivers the batch: the events
+ * already processed are claimed and change nothing the second time.
  */
 export function lineWebhookRouter(deps: {
   db: Database;
@@ -50,6 +53,10 @@ export function lineWebhookRouter(deps: {
         payload.data.events,
       );
       if (payload.data.events.length > 0) deps.logger.info(outcome, "LINE webhook processed");
+      if (outcome.failed > 0) {
+        res.status(500).json({ error: { code: "event_failed", message: "an event could not be processed; retry" } });
+        return;
+      }
       res.json({ ok: true });
     } catch (error) {
       next(error);

@@ -5,7 +5,16 @@ import { useConsoleT } from "./use-console-t";
  * The code field of a sensitive form, shown when the server asked for the second factor again (the last
  * code is older than a few minutes). Everything else typed in the form is kept; one submit sends both.
  */
-export function StepUpField({ show, errors }: { show: boolean; errors: string[] | null }) {
+export function StepUpField({
+  show,
+  errors,
+  required = true,
+}: {
+  show: boolean;
+  errors: string[] | null;
+  /** False when the form has other buttons the code is not for (the campaign's save beside its send). */
+  required?: boolean;
+}) {
   const t = useConsoleT();
   if (!show) return null;
   return (
@@ -19,7 +28,7 @@ export function StepUpField({ show, errors }: { show: boolean; errors: string[] 
           type: "text",
           inputMode: "numeric",
           autoComplete: "one-time-code",
-          required: true,
+          required,
           maxLength: 32,
           autoFocus: true,
           className: "tracking-[0.3em]",

@@ -1,12 +1,16 @@
 import { data } from "react-router";
 import { isDashboardPanel, panelRows, toCsv } from "~/domain/reports/csv";
+import { consoleResource } from "~/lib/console-resource.server";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import type { Route } from "./+types/dashboard-export";
 import { dashboardFor } from "./dashboard.server";
 
-/** One dashboard panel as CSV: the same filters, scope and refusals as the page (`reports.view`). */
-export async function loader({ request, context }: Route.LoaderArgs) {
+/**
+ * One dashboard panel as CSV: the same filters, scope and refusals as the page (`reports.view`); a refusal is the
+ * console's error page (console-resource.server.ts).
+ */
+const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) => {
   const panel = new URL(request.url).searchParams.get("panel") ?? "";
   if (!isDashboardPanel(panel)) throw data(null, { status: 404 });
   const { status, body } = await dashboardFor(request, context);
@@ -24,4 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
+});
+
+export const middleware: Route.MiddlewareFunction[] = [resource.middleware];
+export const loader = resource.loader;
+export { ConsoleError as ErrorBoundary } from "~/components/console/console-error";

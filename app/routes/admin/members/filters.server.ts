@@ -14,6 +14,12 @@ function taipeiDay(value: string) {
   return check.getUTCMonth() === date.month - 1 && check.getUTCDate() === date.day ? date : null;
 }
 
+/** The CSV export of the list as these filters show it. */
+export function memberExportPath(filters: Record<string, string>): string {
+  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
+  return query ? `/admin/members/export?${query}` : "/admin/members/export";
+}
+
 /**
  * `stores` are the stores the staff member may filter by (a manager's own, every store for an admin): any other
  * store in the URL is refused beside the field.

@@ -1,6 +1,7 @@
-import { Form } from "react-router";
+import { Form, redirectDocument } from "react-router";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
+import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
@@ -11,14 +12,17 @@ import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { cn } from "~/lib/cn";
+import { requireRecentSecondFactorFor } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
+import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
+import { useFormState } from "~/lib/use-form-state";
 import { storeChoices } from "../staff/staff.server";
 import type { Route } from "./+types/index";
-import { memberFilters } from "./filters.server";
+import { memberExportPath, memberFilters } from "./filters.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.title");
 
@@ -43,9 +47,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     nextHref: result.nextAfter ? `/admin/members?${next.toString()}` : null,
     canExport: hasPermission(actor, "member.export"),
-    exportHref: `/admin/members/export?${new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString()}`,
     searched: Object.values(filters).some(Boolean),
   };
+}
+
+/**
+ * The CSV export of the list as filtered (`member.export`), after the step-up code when the second factor is not
+ * recent: the form comes back with the code field (401, or 400 for a wrong code); then the export itself is
+ * loaded as a document, so the browser downloads it and the list stays.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = requirePermission(context, "member.export");
+  const app = getApp(context);
+  const form = await readForm(request);
+  const stepUp = await requireRecentSecondFactorFor(context, request, form);
+  if (!stepUp.ok) return stepUp.answer;
+  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const { filters } = memberFilters(new URL(request.url), serverT(request), stores);
+  return redirectDocument(memberExportPath(filters));
 }
 
 export default function MemberSearch({ loaderData }: Route.ComponentProps) {
@@ -119,13 +138,9 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit">{t("console.members.submit")}</Button>
-          {loaderData.canExport ? (
-            <a href={loaderData.exportHref} className="text-sm underline underline-offset-4" download>
-              {t("console.members.export")}
-            </a>
-          ) : null}
         </div>
       </Form>
+      {loaderData.canExport ? <ExportForm /> : null}
 
       {loaderData.rows.length === 0 ? (
         <p
@@ -177,5 +192,23 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.members.more")} />
     </div>
+  );
+}
+
+/**
+ * The export of the list as filtered (posted to this page with its filters), with the code field once the server
+ * asked for it (not before: it would take the focus from the search box).
+ */
+function ExportForm() {
+  const t = useConsoleT();
+  const form = useFormState();
+  const asked = Boolean((form.state as { stepUp?: boolean } | undefined)?.stepUp);
+  return (
+    <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" data-testid="member-export">
+      <StepUpField show={asked} errors={form.errors("stepUpCode")} />
+      <Button type="submit" variant="secondary">
+        {t("console.members.export")}
+      </Button>
+    </Form>
   );
 }

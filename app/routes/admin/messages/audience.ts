@@ -3,14 +3,16 @@ import { parseAudience } from "~/domain/messages/audience";
 import { countAudience } from "~/domain/messages/campaigns.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
+import { consoleResource } from "~/lib/console-resource.server";
 import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/audience";
 
 /**
  * The composer's live count (GET, admins): how many members the filters name and how the delivery would reach
- * them with the channels that have a message. Bad filters answer 400 with the fields; nothing is written.
+ * them with the channels that have a message. Bad filters answer 400 with the fields; nothing is written. A refusal
+ * is the console's error page for a person who opens the address (console-resource.server.ts).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) => {
   requirePermission(context, "messages.manage");
   const app = getApp(context);
   const params = new URL(request.url).searchParams;
@@ -31,4 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     requestNow(request, app.config),
   );
   return data({ count, problems: [] }, { headers: { "Cache-Control": "private, no-store" } });
-}
+});
+
+export const middleware: Route.MiddlewareFunction[] = [resource.middleware];
+export const loader = resource.loader;
+export { ConsoleError as ErrorBoundary } from "~/components/console/console-error";

@@ -5,6 +5,7 @@ import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { EmailPreview, LinePreview, SmsPreview } from "~/components/console/message-previews";
+import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -32,9 +33,9 @@ import { inQuietHours } from "~/domain/messages/channels";
 import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "~/domain/messages/limits";
 import { testSendCampaign } from "~/domain/messages/test-send.server";
 import { SMS_MAX_LENGTH } from "~/domain/messaging/sms";
-import { requirePermission } from "~/domain/staff/guard.server";
+import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
@@ -222,6 +223,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirect(`/admin/messages/campaigns/${id}?cancelled=1`);
   }
 
+  // Sending (now or later) is as sensitive as the settings (issue 33 item 8): the second factor must be recent. When
+  // it is not, or the code is wrong, the confirmation comes back with the code field (nothing is sent).
+  let stepUpRefusal: { errors: Record<string, string[]>; status: number } | null = null;
+  if (intent === "send") {
+    const stepUp = await requireRecentSecondFactorFor(context, request, form);
+    if (!stepUp.ok) stepUpRefusal = { errors: stepUp.answer.data.errors, status: stepUp.answer.init?.status ?? 401 };
+  }
+
   const parsed = parseCampaignForm(form);
   const errors = problemMessages(parsed.problems, t);
   const schedule = parseWhen(values);
@@ -266,7 +275,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const where = [sent.sms, sent.email].filter(Boolean).join(",");
     return redirect(`${path}?tested=${encodeURIComponent(where || "none")}`);
   }
-  if (intent === "review") {
+  if (intent === "review" || stepUpRefusal) {
     // The confirmation, with the count as it is now, over the saved version.
     const count = await countAudience(app.db, campaign.audience, campaign, lineOn, now);
     if (count.total === 0) {
@@ -279,16 +288,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    return data({
-      errors: {},
-      values: { ...values, version: String(campaign.version) },
-      review: {
-        count: count.total,
-        when: schedule.when?.toISOString() ?? null,
-        quiet: !schedule.when && inQuietHours(now),
+    return data(
+      {
+        errors: stepUpRefusal?.errors ?? {},
+        values: { ...values, version: String(campaign.version) },
+        review: {
+          count: count.total,
+          when: schedule.when?.toISOString() ?? null,
+          quiet: !schedule.when && inQuietHours(now),
+          // The code field beside the send button when sending will ask for it.
+          stepUp: stepUpRefusal !== null || !hasRecentSecondFactor(actor, now),
+        },
+        campaignId: campaign.id,
       },
-      campaignId: campaign.id,
-    });
+      { status: stepUpRefusal?.status ?? 200 },
+    );
   }
   if (intent === "send") {
     try {
@@ -317,6 +331,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirect(`${path}?${id ? "saved" : "created"}=1`);
 }
 
+/** The confirmation before sending: how many, when, and whether the step-up code is asked for. */
+type Review = { count: number; when: string | null; quiet: boolean; stepUp: boolean };
+
 const RESULT_ORDER = ["sent", "queued", "held", "sending", "failed", "unreachable", "opted-out", "capped", "cancelled"];
 
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
@@ -325,8 +342,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
   const form = useFormState();
   const c = loaderData.campaign;
   const editable = !c || c.status === "draft";
-  const review = (actionData as { review?: { count: number; when: string | null; quiet: boolean } } | undefined)
-    ?.review;
+  const review = (actionData as { review?: Review } | undefined)?.review;
   const noticeText =
     loaderData.notice === "scheduled" && c?.scheduledAt
       ? t("console.messages.scheduledDone", { when: formatTaipei(c.scheduledAt, locale, "dateTime") })
@@ -481,13 +497,7 @@ function Previews({ values, frame: f }: { values: FormValues; frame: Route.Compo
   );
 }
 
-function Composer({
-  loaderData,
-  review,
-}: {
-  loaderData: Route.ComponentProps["loaderData"];
-  review: { count: number; when: string | null; quiet: boolean } | null;
-}) {
+function Composer({ loaderData, review }: { loaderData: Route.ComponentProps["loaderData"]; review: Review | null }) {
   const t = useConsoleT();
   const locale = useLocale();
   const form = useFormState();
@@ -744,6 +754,9 @@ function Composer({
                   ? t("console.messages.confirm.nowQuiet", { count: formatNumber(review.count, locale) })
                   : t("console.messages.confirm.now", { count: formatNumber(review.count, locale) })}
             </p>
+            <div className="mt-4">
+              <StepUpField show={review.stepUp} errors={form.errors("stepUpCode")} required={false} />
+            </div>
             <div className="mt-4 flex flex-wrap gap-3">
               <Button type="submit" name="intent" value="send" pending={pendingIntent === "send"}>
                 {t("console.messages.confirm.go")}
