@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { type CouponState, couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import {
   addMemberNote,
@@ -24,7 +25,7 @@ import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member";
 
@@ -51,6 +52,9 @@ function view(detail: Detail) {
       pointsEarned: p.pointsEarned,
       purchasedAt: p.purchasedAt.toISOString(),
     })),
+    expiring: detail.expiring
+      ? { points: detail.expiring.points, expiresAt: detail.expiring.expiresAt.toISOString() }
+      : null,
     coupons: detail.coupons.map((c) => ({
       ...c,
       issuedAt: c.issuedAt.toISOString(),
@@ -65,7 +69,8 @@ function view(detail: Detail) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = requirePermission(context, "member.view");
-  const detail = await consoleMemberDetail(getApp(context).db, actor, params.memberId);
+  const app = getApp(context);
+  const detail = await consoleMemberDetail(app.db, actor, params.memberId, { now: requestNow(request, app.config) });
   if (!detail) throw data(null, { status: 404 });
   const done = new URL(request.url).searchParams.get("done");
   return { member: view(detail), resent: done === "resend-verification", minutes: CODE_POLICY.validMinutes };
@@ -140,6 +145,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     throw error;
   }
   return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
+}
+
+/** The coupon's day, worded as the member center words it (couponDay decides which day). */
+function couponLine(
+  c: { state: CouponState; expiresAt: string; usedAt: string | null },
+  t: ReturnType<typeof useConsoleT>,
+  locale: string,
+): string {
+  const date = couponDay(c, locale);
+  if (c.state === "unused") return t("console.members.coupon.validUntil", { date });
+  if (c.state === "used") return t("console.members.coupon.usedOn", { date });
+  return t("console.members.coupon.expiredOn", { date });
 }
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -278,6 +295,15 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           <p className="font-serif text-4xl font-semibold tabular-nums" data-testid="member-balance">
             {n(m.balance)}
           </p>
+          <p className="text-sm" data-testid="member-expiring">
+            <span className="text-muted">{t("console.counter.member.expiring")}</span>{" "}
+            {m.expiring
+              ? t("console.counter.member.expiringValue", {
+                  points: n(m.expiring.points),
+                  date: formatLastValidDay(m.expiring.expiresAt, locale),
+                })
+              : t("console.counter.member.noExpiring")}
+          </p>
           {m.canAdjust && !m.deleted ? (
             <Link to={`/admin/members/${m.id}/adjust`} className="inline-block text-sm underline underline-offset-4">
               {t("console.adjust.title")}
@@ -333,12 +359,12 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                 <span>
                   <span className="font-medium">{c.name}</span>
-                  <span className="ml-2 text-muted">
-                    {t(`console.members.coupon.${c.status}`)} · {n(c.pointsCost)} {t("console.members.pointsUnit")} ·{" "}
-                    {formatTaipei(c.expiresAt, locale, "date")}
+                  <span className="ml-2 text-muted" data-testid="coupon-state">
+                    {`${t(`console.members.coupon.${c.state}`)} · ${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
+                    {c.state === "cancelled" ? null : ` · ${couponLine(c, t, locale)}`}
                   </span>
                 </span>
-                {c.status === "issued" && m.canManage ? (
+                {c.state === "unused" && m.canManage && !m.deleted ? (
                   <Form method="post">
                     <input type="hidden" name="couponId" value={c.id} />
                     <Button
