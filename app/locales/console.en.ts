@@ -344,6 +344,11 @@ export const consoleEn = {
   "console.members.coupon.expiredOn": "expired on {date}",
   "console.members.cancelCoupon": "Cancel and return the points",
   "console.members.cancelCouponFor": "Cancel “{name}” and return the points",
+  "console.members.cancelCouponAsk":
+    "Cancel “{name}” and return {points} points? The member can no longer use this coupon.",
+  "console.members.cancelCouponConfirm": "Cancel and return {points} points",
+  "console.members.cancelCouponKeep": "Keep it",
+  "console.members.couponCancelled": "“{name}” cancelled; {points} points returned to the member",
   "console.members.ledger": "Points history (last 20)",
   "console.members.purchases": "Purchases (last 10)",
   "console.members.tierHistory": "Tier changes",
@@ -358,6 +363,7 @@ export const consoleEn = {
   "console.members.error.note_required": "Write a note (up to 1,000 characters)",
   "console.members.error.already": "Already changed",
   "console.members.error.coupon_used": "This coupon was used and cannot be cancelled",
+  "console.members.error.coupon_expired": "This coupon has expired; its points cannot be returned",
   "console.members.error.coupon_not_found": "No such coupon",
 
   "console.members.export": "Download CSV (these filters; recorded in the audit log)",

@@ -326,6 +326,10 @@ export const consoleZhTW = {
   "console.members.coupon.expiredOn": "{date} 已過期",
   "console.members.cancelCoupon": "取消並退回點數",
   "console.members.cancelCouponFor": "取消「{name}」並退回點數",
+  "console.members.cancelCouponAsk": "確定取消「{name}」並退回 {points} 點？取消後會員無法再使用這張優惠券。",
+  "console.members.cancelCouponConfirm": "確定取消並退回 {points} 點",
+  "console.members.cancelCouponKeep": "不要取消",
+  "console.members.couponCancelled": "已取消「{name}」，{points} 點已退回會員帳戶",
   "console.members.ledger": "點數紀錄（最近 20 筆）",
   "console.members.purchases": "消費紀錄（最近 10 筆）",
   "console.members.tierHistory": "等級變動",
@@ -340,6 +344,7 @@ export const consoleZhTW = {
   "console.members.error.note_required": "請輸入備註（最多 1,000 字）",
   "console.members.error.already": "狀態已變更過",
   "console.members.error.coupon_used": "這張優惠券已使用，無法取消",
+  "console.members.error.coupon_expired": "這張優惠券已過期，無法取消並退回點數",
   "console.members.error.coupon_not_found": "找不到這張優惠券",
 
   "console.members.export": "下載 CSV（依目前篩選，會記錄在稽核紀錄）",

@@ -1,8 +1,10 @@
+import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
@@ -72,8 +74,24 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const detail = await consoleMemberDetail(app.db, actor, params.memberId, { now: requestNow(request, app.config) });
   if (!detail) throw data(null, { status: 404 });
-  const done = new URL(request.url).searchParams.get("done");
-  return { member: view(detail), resent: done === "resend-verification", minutes: CODE_POLICY.validMinutes };
+  const search = new URL(request.url).searchParams;
+  const done = search.get("done");
+  const member = view(detail);
+  // Cancelling a coupon asks first (`?cancel=<id>`, an unused coupon of this member's), then says what happened.
+  const asking = member.canManage
+    ? member.coupons.find((c) => c.id === search.get("cancel") && c.state === "unused")
+    : null;
+  const cancelled =
+    done === "cancel-coupon"
+      ? member.coupons.find((c) => c.id === search.get("coupon") && c.state === "cancelled")
+      : null;
+  return {
+    member,
+    resent: done === "resend-verification",
+    minutes: CODE_POLICY.validMinutes,
+    confirmCancel: asking?.id ?? null,
+    cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
+  };
 }
 
 const INTENTS = [
@@ -120,7 +138,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     } else if (intent === "end-sessions") {
       await endMemberSessions(app.db, actor, memberId, audit, now);
     } else if (intent === "cancel-coupon") {
-      await cancelMemberCoupon(app.db, actor, memberId, String(form.get("couponId") ?? ""), audit, now);
+      const couponId = String(form.get("couponId") ?? "").slice(0, 64);
+      const page = `/admin/members/${encodeURIComponent(memberId)}`;
+      // Not confirmed (an old page's button, a hand-made post): ask first.
+      if (form.get("confirmed") !== "1") return redirect(`${page}?cancel=${encodeURIComponent(couponId)}`);
+      await cancelMemberCoupon(app.db, actor, memberId, couponId, audit, now);
+      return redirect(`${page}?done=cancel-coupon&coupon=${encodeURIComponent(couponId)}`);
     } else {
       await addMemberNote(app.db, actor, memberId, String(form.get("note") ?? "").slice(0, 5000), audit, now);
     }
@@ -139,7 +162,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
     if (error instanceof LoyaltyError) {
       const key =
-        error.code === "coupon_used" ? "console.members.error.coupon_used" : "console.members.error.coupon_not_found";
+        error.code === "coupon_used"
+          ? "console.members.error.coupon_used"
+          : error.code === "coupon_expired"
+            ? "console.members.error.coupon_expired"
+            : "console.members.error.coupon_not_found";
       return data({ formError: t(key), values }, { status: error.status });
     }
     throw error;
@@ -180,6 +207,11 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const n = (v: number) => v.toLocaleString("en-US");
   const date = (v: string | null) => (v ? formatTaipei(v, locale, "dateTime") : "—");
+  // The cancel question takes the focus when it opens.
+  const confirmRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (loaderData.confirmCancel) confirmRef.current?.focus();
+  }, [loaderData.confirmCancel]);
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
       <p className="text-sm">
@@ -207,6 +239,16 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       <div className="mt-4 space-y-3" aria-live="polite">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+        {loaderData.cancelled && !form.formError ? (
+          <Alert tone="success">
+            <span data-testid="coupon-cancelled">
+              {t("console.members.couponCancelled", {
+                name: loaderData.cancelled.name,
+                points: n(loaderData.cancelled.points),
+              })}
+            </span>
+          </Alert>
+        ) : null}
         {loaderData.resent && !form.formError ? (
           <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
         ) : null}
@@ -365,19 +407,45 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
                   </span>
                 </span>
                 {c.state === "unused" && m.canManage && !m.deleted ? (
-                  <Form method="post">
-                    <input type="hidden" name="couponId" value={c.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="cancel-coupon"
-                      size="sm"
-                      variant="secondary"
+                  loaderData.confirmCancel === c.id ? (
+                    <section
+                      ref={confirmRef}
+                      tabIndex={-1}
+                      aria-labelledby="cancel-coupon-question"
+                      className="w-full rounded-xl border border-danger-700/30 bg-danger-700/5 p-3"
+                      data-testid="cancel-coupon-confirm"
+                    >
+                      <p id="cancel-coupon-question" className="font-medium">
+                        {t("console.members.cancelCouponAsk", { name: c.name, points: n(c.pointsCost) })}
+                      </p>
+                      <Form method="post" className="mt-3 flex flex-wrap items-center gap-3">
+                        <input type="hidden" name="couponId" value={c.id} />
+                        <input type="hidden" name="confirmed" value="1" />
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="cancel-coupon"
+                          size="sm"
+                          variant="danger"
+                          pending={busy("cancel-coupon")}
+                        >
+                          {t("console.members.cancelCouponConfirm", { points: n(c.pointsCost) })}
+                        </Button>
+                        <Link to={`/admin/members/${m.id}`} className="text-sm underline underline-offset-4">
+                          {t("console.members.cancelCouponKeep")}
+                        </Link>
+                      </Form>
+                    </section>
+                  ) : (
+                    <Link
+                      to={`/admin/members/${m.id}?cancel=${c.id}`}
+                      preventScrollReset
                       aria-label={t("console.members.cancelCouponFor", { name: c.name })}
+                      className={buttonVariants({ variant: "secondary", size: "sm" })}
                     >
                       {t("console.members.cancelCoupon")}
-                    </Button>
-                  </Form>
+                    </Link>
+                  )
                 ) : null}
               </li>
             ))}
