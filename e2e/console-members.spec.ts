@@ -135,7 +135,13 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
   await expect(page.getByTestId("member-balance")).toHaveText("350");
 
   // The unused coupon: cancelled, its 300 points back.
-  await page.getByRole("button", { name: "取消「NT$300 折價券」並退回點數" }).click();
+  // It asks first (the question takes the focus), then says what happened.
+  await page.getByRole("link", { name: "取消「NT$300 折價券」並退回點數" }).click();
+  await expect(page.getByTestId("cancel-coupon-confirm")).toBeFocused();
+  await expect(page.getByTestId("cancel-coupon-confirm")).toContainText("確定取消「NT$300 折價券」並退回 300 點？");
+  await expect(page.getByTestId("member-balance")).toHaveText("350");
+  await page.getByRole("button", { name: "確定取消並退回 300 點" }).click();
+  await expect(page.getByTestId("coupon-cancelled")).toHaveText("已取消「NT$300 折價券」，300 點已退回會員帳戶");
   await expect(page.getByTestId("member-balance")).toHaveText("650");
   await expect(page.getByTestId("member-coupons")).toContainText("已取消");
   await expectAccessible(page);

@@ -71,7 +71,12 @@ test.describe("member center", () => {
     await expect(card.getByTestId("card-name")).toHaveText("陳建安");
     await expect(card.getByTestId("member-number")).toHaveText(memberNumber);
     await expect(card.getByTestId("tier-badge")).toHaveText("一般會員");
-    await expect(card.getByRole("img", { name: "會員條碼（出示給門市人員掃描）" })).toBeVisible();
+    // The QR code is named for a person (issue 33 item 14); the token is in no accessible name or text.
+    await expect(card.getByRole("img", { name: "會員條碼，每 40 秒更新" })).toBeVisible();
+    await expect(card.getByRole("button", { name: "會員條碼，每 40 秒更新" })).toBeVisible();
+    const liveToken = (await card.getByTestId("card-qr").getAttribute("data-token")) ?? "";
+    expect(liveToken).toMatch(/^[A-Za-z0-9_-]{27}\.[A-Za-z0-9_-]{22}$/);
+    expect(await card.ariaSnapshot()).not.toContain(liveToken);
     await expect(card.getByTestId("card-countdown")).toContainText("秒後更新");
 
     // 320 + 80 earned, 3 × 100 redeemed (the 2025 points first): 100 left, 20 of them from 2025.
@@ -140,15 +145,15 @@ test.describe("member center", () => {
   }) => {
     const { memberNumber } = await memberWithHistory(page, request, baseURL as string);
     await gotoAndCheck(page, "/member-center");
-    const tokenText = page.getByTestId("card-token");
-    const first = (await tokenText.textContent()) ?? "";
+    const qr = page.getByTestId("card-qr");
+    const first = (await qr.getAttribute("data-token")) ?? "";
     expect(await resolveCardToken(request, first, NOW)).toEqual({ ok: true, memberNumber });
 
     // 50 seconds later (past the 45-second token): the page fetches the next code by itself.
     const later = plus(NOW, 50);
     await pinClock(page, later);
-    await expect(tokenText).not.toHaveText(first, { timeout: 10_000 });
-    const second = (await tokenText.textContent()) ?? "";
+    await expect(qr).not.toHaveAttribute("data-token", first, { timeout: 10_000 });
+    const second = (await qr.getAttribute("data-token")) ?? "";
     expect(await resolveCardToken(request, first, later)).toEqual({ ok: false, reason: "expired" });
     expect(await resolveCardToken(request, second, later)).toEqual({ ok: true, memberNumber });
     // A token with a changed character is refused as forged.

@@ -261,14 +261,18 @@ describe("one member in the console", () => {
     const other = await loyalty.newMember(db);
     const foreign = await post(
       `/admin/members/${other.id}`,
-      { intent: "cancel-coupon", couponId: coupon.id },
+      { intent: "cancel-coupon", couponId: coupon.id, confirmed: "1" },
       cookieOf(admin),
     );
     expect(foreign.status).toBe(404);
-    const cancelled = await post(page, { intent: "cancel-coupon", couponId: coupon.id }, cookieOf(admin));
+    const cancelled = await post(
+      page,
+      { intent: "cancel-coupon", couponId: coupon.id, confirmed: "1" },
+      cookieOf(admin),
+    );
     expect(cancelled.status).toBe(302);
     expect((await points.memberPoints(db, member.id)).balance).toBe(500);
-    await post(page, { intent: "cancel-coupon", couponId: coupon.id }, cookieOf(admin));
+    await post(page, { intent: "cancel-coupon", couponId: coupon.id, confirmed: "1" }, cookieOf(admin));
     expect(await auditRows("coupon.cancelled", coupon.id)).toHaveLength(1);
 
     const emptyNote = await post(page, { intent: "note", note: "" }, cookieOf(manager));
@@ -295,6 +299,78 @@ describe("one member in the console", () => {
       expect(response.status, type).toBe(415);
     }
     expect(await audit.verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+
+  it("shows an expired coupon as expired, never cancels it for points; cancelling an unused one asks first and says what happened", async () => {
+    const member = await loyalty.newMember(db, { nameZh: "過期測試" });
+    await points.adjustPoints(db, { memberId: member.id, amount: 400, reason: "seed", idempotencyKey: "seed" });
+    const [item] = await db
+      .insert(schema.reward)
+      .values({ name: "過期兌換券", kind: "gift", pointsCost: 100, couponValidDays: 1 })
+      .returning();
+    const [fresh] = await db
+      .insert(schema.reward)
+      .values({ name: "有效兌換券", kind: "gift", pointsCost: 100, couponValidDays: 30 })
+      .returning();
+    // Redeemed ten days ago for one day: expired (the member center shows 已過期).
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000);
+    const expired = (
+      await rewards.redeemReward(
+        db,
+        { memberId: member.id, rewardId: item?.id ?? "", idempotencyKey: "e1" },
+        tenDaysAgo,
+      )
+    ).coupon;
+    const usable = (
+      await rewards.redeemReward(db, { memberId: member.id, rewardId: fresh?.id ?? "", idempotencyKey: "u1" })
+    ).coupon;
+    expect((await points.memberPoints(db, member.id)).balance).toBe(200);
+    const page = `/admin/members/${member.id}`;
+
+    // The same status as the member center: 已過期, with no way to cancel it.
+    const html = await (await get(page, cookieOf(admin))).text();
+    const lineOf = (name: string) => html.split("<li").find((part) => part.includes(name)) ?? "";
+    expect(lineOf("過期兌換券")).toContain("已過期");
+    expect(lineOf("過期兌換券")).not.toContain("可使用");
+    expect(lineOf("過期兌換券")).not.toContain("退回點數");
+    expect(lineOf("有效兌換券")).toContain("可使用");
+    expect(lineOf("有效兌換券")).toContain(`?cancel=${usable.id}`);
+
+    // Posted anyway: refused with its message, no points back, nothing audited.
+    const refused = await post(
+      page,
+      { intent: "cancel-coupon", couponId: expired.id, confirmed: "1" },
+      cookieOf(admin),
+    );
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain("這張優惠券已過期，無法取消並退回點數");
+    const english = await fetch(`${base}${page}`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "cancel-coupon", couponId: expired.id, confirmed: "1" }),
+      headers: { origin: base, cookie: `${cookieOf(admin)}; locale=en`, "accept-language": "en" },
+      redirect: "manual",
+    });
+    expect(await english.text()).toContain("This coupon has expired; its points cannot be returned");
+    expect((await points.memberPoints(db, member.id)).balance).toBe(200);
+    expect(await auditRows("coupon.cancelled", expired.id)).toHaveLength(0);
+
+    // An unused coupon: the button asks first (the points named), a post without the confirmation only asks.
+    const asking = await (await get(`${page}?cancel=${usable.id}`, cookieOf(admin))).text();
+    expect(asking).toContain("確定取消「有效兌換券」並退回 100 點？");
+    const unconfirmed = await post(page, { intent: "cancel-coupon", couponId: usable.id }, cookieOf(admin));
+    expect(unconfirmed.status).toBe(302);
+    expect(unconfirmed.headers.get("location")).toBe(`${page}?cancel=${usable.id}`);
+    expect((await points.memberPoints(db, member.id)).balance).toBe(200);
+    const confirmed = await post(
+      page,
+      { intent: "cancel-coupon", couponId: usable.id, confirmed: "1" },
+      cookieOf(admin),
+    );
+    expect(confirmed.status).toBe(302);
+    const done = confirmed.headers.get("location") ?? "";
+    expect(done).toBe(`${page}?done=cancel-coupon&coupon=${usable.id}`);
+    expect((await points.memberPoints(db, member.id)).balance).toBe(300);
+    expect(await (await get(done, cookieOf(admin))).text()).toContain("已取消「有效兌換券」，100 點已退回會員帳戶");
   });
 
   it("exports the filtered list as CSV for admins only, formulas neutralised, consents included, audited", async () => {

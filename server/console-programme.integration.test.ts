@@ -422,4 +422,38 @@ describe("programme rules in the console", () => {
     expect(lateHtml).toContain('value="40000"');
     expect(await auditRows("rules.scheduled", String(Number(id) + 1))).toHaveLength(0);
   });
+
+  it("shows the seeded version's note as 預設規則, not the developers' text", async () => {
+    const page = await (await get("/admin/rules", cookieOf(admin))).text();
+    expect(page).not.toContain("PRODUCT.md");
+    expect(page).toMatch(/<td[^>]*>預設規則<\/td>/);
+    const en = await (await get("/admin/rules", `${cookieOf(admin)}; locale=en`)).text();
+    expect(en).toMatch(/<td[^>]*>Default rules<\/td>/);
+  });
+
+  // Last in this file: it leaves a version scheduled ahead, which later dates must follow.
+  it("refuses a second version with the same effective date beside the field, keeping what was typed", async () => {
+    const ahead = taipeiIsoDate(new Date(Date.now() + 40 * 86_400_000));
+    const save = async (fields: Record<string, string>, staff: TestStaff) => {
+      const form = { ...rulesForm({ effectiveDate: ahead, ...fields }), baseVersion: await baseVersion() };
+      const preview = await (await post("/admin/rules", { ...form, intent: "preview" }, cookieOf(staff))).text();
+      const token = /name="previewToken" value="([^"]+)"/.exec(preview)?.[1] ?? "";
+      return post("/admin/rules", { ...form, previewToken: token, intent: "save" }, cookieOf(staff));
+    };
+    expect((await save({ note: "年中調整" }, admin)).status).toBe(302);
+    const again = await save({ silverSpend: "41000", note: "同一天" }, admin2);
+    expect(again.status).toBe(400);
+    const html = await again.text();
+    expect(html).toContain(`已有 ${ahead} 生效的版本，同一天只能有一個版本，請選擇之後的日期`);
+    // Beside the field: the date input is marked invalid.
+    const dateInput = /<input[^>]*name="effectiveDate"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(dateInput).toContain('aria-invalid="true"');
+    expect(dateInput).toContain(`value="${ahead}"`);
+    expect(html).toContain('value="41000"');
+    expect(html).toContain('value="同一天"');
+    const page = await (await get("/admin/rules", cookieOf(admin))).text();
+    expect(page.match(/>已排定</g) ?? []).toHaveLength(1);
+    const rows = await db.select().from(schema.loyaltyRules);
+    expect(rows.filter((r) => taipeiIsoDate(r.effectiveFrom) === ahead)).toHaveLength(1);
+  });
 });

@@ -3,8 +3,10 @@ import {
   addDays,
   endOfTaipeiDay,
   endOfTaipeiYear,
+  formatLastValidDay,
   formatTaipei,
   fromTaipeiWallClock,
+  lastValidTaipeiDay,
   startOfTaipeiDay,
   TIME_ZONE,
   taipeiDate,
@@ -192,5 +194,19 @@ describe("formatTaipei", () => {
     expect(formatTaipei(midnight, "en", "monthDay")).toBe("March 11");
     expect(formatTaipei(midnight, "zh-TW", "monthDay")).toBe("3月11日");
     expect(formatTaipei(midnight, "en", "date")).toBe("03/11/2024");
+  });
+});
+
+describe("an exclusive end shown as the last valid day", () => {
+  it("is the Taipei day before an end at Taipei midnight, in both languages", () => {
+    // Points earned in 2026 end at 2028-01-01 00:00 Taipei: they are good through 2027-12-31.
+    const yearEnd = endOfTaipeiYear(2027);
+    expect(lastValidTaipeiDay(yearEnd)).toBe("2027-12-31");
+    expect(formatLastValidDay(yearEnd, "zh-TW")).toBe("2027/12/31");
+    expect(formatLastValidDay(yearEnd.toISOString(), "en")).toBe("12/31/2027");
+    // A coupon ending at 2027-01-06 00:00 Taipei (16:00 UTC the day before) is valid until 2027-01-05.
+    expect(formatLastValidDay(at("2027-01-05T16:00:00Z"), "zh-TW")).toBe("2027/01/05");
+    // An end inside a day (a reward's stock window, say) names that day.
+    expect(lastValidTaipeiDay(at("2027-01-05T18:30:00Z"))).toBe("2027-01-06");
   });
 });

@@ -137,3 +137,26 @@ export function formatTaipei(instant: Date | string | number, locale: string, st
   }
   return formatter.format(new Date(instant));
 }
+
+/**
+ * The last moment before an exclusive end. Expiries (point lots, coupons, a reward's offer, a tier's deadline) are
+ * stored as exclusive ends: the first instant the thing is no longer valid, usually 00:00 Taipei of the day after
+ * its last day. Shown as a date, the end itself would read a day late.
+ */
+function lastValidInstant(end: Date | string | number): Date {
+  return new Date(new Date(end).getTime() - 1);
+}
+
+/** The last Taipei day (YYYY-MM-DD) on which something with this exclusive end is still valid. */
+export function lastValidTaipeiDay(end: Date | string | number): string {
+  return taipeiIsoDate(lastValidInstant(end));
+}
+
+/**
+ * The one formatter of an expiry for people: the last Taipei day something with this exclusive end is still
+ * valid, in the locale ("344 點將於 2027/12/31 到期" for lots ending at 2028-01-01 00:00 Taipei). Every page,
+ * message and answer that shows an expiry date goes through here.
+ */
+export function formatLastValidDay(end: Date | string | number, locale: string): string {
+  return formatTaipei(lastValidInstant(end), locale, "date");
+}

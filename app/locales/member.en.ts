@@ -7,7 +7,7 @@ export const memberEn = {
   "member.center.lead": "Show your member code at the counter to earn points and use your coupons.",
 
   "member.center.card.label": "Han Living member card",
-  "member.center.card.qrLabel": "Member code (show it to our staff to scan)",
+  "member.center.card.qrLabel": "Member barcode, refreshes every {seconds} seconds",
   "member.center.card.refreshIn": "Refreshes in {seconds} s",
   "member.center.card.refreshing": "Refreshing the code…",
   "member.center.card.offline":

@@ -9,7 +9,7 @@ export const memberZhTW = {
   "member.center.lead": "在門市結帳時出示會員條碼，即可累積點數與使用優惠券。",
 
   "member.center.card.label": "漢生活會員卡",
-  "member.center.card.qrLabel": "會員條碼（出示給門市人員掃描）",
+  "member.center.card.qrLabel": "會員條碼，每 {seconds} 秒更新",
   "member.center.card.refreshIn": "{seconds} 秒後更新",
   "member.center.card.refreshing": "更新條碼中…",
   "member.center.card.offline": "網路連線異常，條碼暫時無法更新。門市人員也可以輸入會員編號。",

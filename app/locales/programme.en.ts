@@ -19,7 +19,9 @@ export const programmeEn = {
   "console.programme.error.thresholdsOrder": "The gold threshold must be above the silver threshold",
   "console.programme.error.multipliersOrder": "Multipliers must not decrease from basic to silver to gold",
   "console.programme.error.dateInPast": "The effective date cannot be before today (Taipei time)",
-  "console.programme.error.beforeScheduled": "A version is already scheduled for {max}; choose that day or later",
+  "console.programme.error.beforeScheduled": "A version is already scheduled for {max}; choose a later day",
+  "console.programme.error.dateTaken":
+    "A version already takes effect on {max}; one version per day, so choose a later day",
   "console.programme.error.invalidMoney": "Enter a number, e.g. 1.2",
   "console.programme.error.conflict":
     "Someone else changed this after you opened it. The latest version is shown below and what you typed is kept; check it and save again.",
@@ -197,6 +199,7 @@ export const programmeEn = {
   "console.programme.rules.col.gifts": "Welcome / birthday",
   "console.programme.rules.col.value": "1 point",
   "console.programme.rules.col.note": "Note",
+  "console.programme.rules.defaultsNote": "Default rules",
   "console.programme.rules.state.current": "In force",
   "console.programme.rules.state.scheduled": "Scheduled",
   "console.programme.rules.state.past": "Superseded",

@@ -17,7 +17,8 @@ export const programmeZhTW = {
   "console.programme.error.thresholdsOrder": "金卡門檻須高於銀卡門檻",
   "console.programme.error.multipliersOrder": "倍率須依一般、銀卡、金卡遞增（可相同）",
   "console.programme.error.dateInPast": "生效日不可早於今天（台北時間）",
-  "console.programme.error.beforeScheduled": "已有 {max} 生效的排定版本，生效日請選該日或之後",
+  "console.programme.error.beforeScheduled": "已有 {max} 生效的排定版本，生效日請選該日之後",
+  "console.programme.error.dateTaken": "已有 {max} 生效的版本，同一天只能有一個版本，請選擇之後的日期",
   "console.programme.error.invalidMoney": "請輸入數字，例如 1.2",
   "console.programme.error.conflict":
     "此項目已由其他人在您開啟後修改。下方顯示最新內容，您輸入的值仍保留，請確認後再儲存。",
@@ -186,6 +187,7 @@ export const programmeZhTW = {
   "console.programme.rules.col.gifts": "入會／生日",
   "console.programme.rules.col.value": "1 點",
   "console.programme.rules.col.note": "說明",
+  "console.programme.rules.defaultsNote": "預設規則",
   "console.programme.rules.state.current": "目前適用",
   "console.programme.rules.state.scheduled": "已排定",
   "console.programme.rules.state.past": "已取代",

@@ -137,6 +137,7 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
   }, [full]);
 
   const trouble = status === "offline" || expired;
+  const qrLabel = t("member.center.card.qrLabel", { seconds: periodSeconds });
 
   return (
     <section
@@ -165,18 +166,18 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
       </div>
 
       <div className="relative mt-5 flex items-center gap-4">
+        {/*
+          Named by its code's label (會員條碼，每 40 秒更新), never by the token itself: a screen reader has no use
+          for 50 random characters. Tests read the live token from data-token, which nothing reads aloud.
+        */}
         <button
           type="button"
           onClick={() => setFull(true)}
           className="group shrink-0 rounded-2xl bg-white p-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-300"
-          aria-label={t("member.center.card.enlarge")}
+          data-testid="card-qr"
+          data-token={payload.token}
         >
-          <Qr
-            svg={payload.svg}
-            label={t("member.center.card.qrLabel")}
-            className="size-32 sm:size-36"
-            key={payload.token}
-          />
+          <Qr svg={payload.svg} label={qrLabel} className="size-32 sm:size-36" key={payload.token} />
         </button>
         <div className="min-w-0 text-sm">
           <p className="text-paper/70">{t("member.number")}</p>
@@ -211,9 +212,6 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
           {t("member.center.card.enlarge")}
         </button>
       </div>
-      <span className="sr-only" data-testid="card-token">
-        {payload.token}
-      </span>
 
       {full ? (
         <Suspense fallback={null}>
@@ -223,13 +221,7 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
             payload={payload}
             trouble={trouble}
             icon={<QrIcon className="mx-auto mb-2 block size-6 text-brand-700" />}
-            qr={
-              <Qr
-                svg={payload.svg}
-                label={t("member.center.card.qrLabel")}
-                className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]"
-              />
-            }
+            qr={<Qr svg={payload.svg} label={qrLabel} className="mt-6 aspect-square w-full max-w-[min(80vw,22rem)]" />}
             countdown={<Countdown secondsLeft={secondsLeft} period={periodSeconds} t={t} />}
             onClose={() => setFull(false)}
           />

@@ -227,6 +227,12 @@ describe("rewards and coupons", () => {
     expect(
       await refusal(useCoupon(db, { code: late.coupon.code, storeId: "S01" }, new Date("2027-06-01T00:00:00Z"))),
     ).toBe("coupon_expired");
+    // An expired coupon gives no points back (the member center shows it as expired).
+    const balance = (await memberPoints(db, m.id)).balance;
+    expect(await refusal(cancelCoupon(db, { couponId: late.coupon.id }, new Date("2027-06-01T00:00:00Z")))).toBe(
+      "coupon_expired",
+    );
+    expect((await memberPoints(db, m.id)).balance).toBe(balance);
     await checkInvariants(m.id);
   });
 });

@@ -21,6 +21,7 @@ import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { MediaImageRef } from "~/domain/images/urls";
 import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
+import { type CouponState, couponState } from "./coupon-state";
 import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
 
 /**
@@ -28,8 +29,6 @@ import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
  * (the account, the soonest expiring lots, the 12-month spend, coupons, rewards, recent activity,
  * favourites), so the page costs one round of database work whatever the member's history.
  */
-
-export type CouponState = "unused" | "used" | "expired" | "cancelled";
 
 export type WalletCoupon = {
   id: string;
@@ -92,12 +91,6 @@ const NEXT_TIER: Record<Tier, Tier | null> = { basic: "silver", silver: "gold", 
 export const WALLET_LIMIT = 60;
 export const ACTIVITY_LIMIT = 8;
 export const FAVOURITES_LIMIT = 6;
-
-export function couponState(c: { status: string; expiresAt: Date }, now: Date): CouponState {
-  if (c.status === "used") return "used";
-  if (c.status === "cancelled") return "cancelled";
-  return c.expiresAt <= now ? "expired" : "unused";
-}
 
 type Json<T> = T | string | null;
 const parsed = <T>(value: Json<T>): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);

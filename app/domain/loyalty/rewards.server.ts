@@ -5,6 +5,7 @@ import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { couponState } from "./coupon-state";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,
@@ -177,7 +178,9 @@ export async function useCoupon(
 
 /**
  * Cancels an unused coupon and returns its points to the lots they came from (a coupon-cancel
- * entry). Cancelling twice answers the first result; a used coupon cannot be cancelled.
+ * entry). Cancelling twice answers the first result; a used coupon cannot be cancelled, nor an
+ * expired one (its points are spent: `coupon_expired`). The status is couponState's, as the member
+ * center and the console show it; the row is locked, so a use or a cancel beside it waits.
  */
 export async function cancelCoupon(
   db: Database,
@@ -190,8 +193,10 @@ export async function cancelCoupon(
     const account = await lockAccount(tx, found.memberId);
     const [current] = await tx.select().from(coupon).where(eq(coupon.id, found.id)).for("update");
     if (!current) throw new LoyaltyError("coupon_not_found", "Unknown coupon");
-    if (current.status === "cancelled") return { coupon: current, balance: account.balance, replayed: true };
-    if (current.status === "used") throw new LoyaltyError("coupon_used", "A used coupon cannot be cancelled");
+    const state = couponState(current, now);
+    if (state === "cancelled") return { coupon: current, balance: account.balance, replayed: true };
+    if (state === "used") throw new LoyaltyError("coupon_used", "A used coupon cannot be cancelled");
+    if (state === "expired") throw new LoyaltyError("coupon_expired", "An expired coupon cannot be cancelled");
     const [debitEntry] = await tx.select().from(pointEntry).where(eq(pointEntry.id, current.redeemEntryId));
     if (!debitEntry) throw new Error("coupon without its redeem entry");
     await reverseDebit(

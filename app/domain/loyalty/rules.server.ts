@@ -24,7 +24,7 @@ export const DEFAULT_RULES: LoyaltyRules = {
   pointValueCents: 100,
   effectiveFrom: new Date(0),
   createdBy: null,
-  note: "built-in defaults",
+  note: null,
   createdAt: new Date(0),
 };
 

@@ -19,8 +19,10 @@ import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit, recordPersonalDataView } from "../audit/audit.server";
 import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
+import { couponState } from "../loyalty/coupon-state";
 import { LoyaltyError } from "../loyalty/errors";
 import { maskName } from "../loyalty/member-lookup.server";
+import { pointsExpiringSoon } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
 import type { Messaging } from "../messaging/types";
 import type { StaffActor } from "../staff/actor";
@@ -93,6 +95,9 @@ export async function consoleMemberDetail(
   // Internal notes are free text about a person (the audit log keeps their text out as personal data): only
   // who may reveal the personal fields reads them (issue 33 item 6). A clerk gets none, not even in the data.
   const mayReadNotes = hasPermission(actor, "member.reveal");
+  const now = options.now ?? new Date();
+  // Read beside the others (started first, awaited after them).
+  const expiringSoon = pointsExpiringSoon(db, memberId, now);
   const [account, consents, line, passkeys, sessions, entries, purchases, coupons, tiers, notes, messages] =
     await Promise.all([
       db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId)),
@@ -210,9 +215,12 @@ export async function consoleMemberDetail(
     consents,
     marketing: { sms: found.marketingSms, email: found.marketingEmail, line: found.marketingLine },
     sessions: { count: sessions[0]?.n ?? 0, lastActiveAt: sessions[0]?.last ?? null },
+    /** The soonest lots still ahead: their points and their (exclusive) end. */
+    expiring: (await expiringSoon)[0] ?? null,
     entries,
     purchases,
-    coupons,
+    // Each coupon's status as the member center shows it (one function decides it).
+    coupons: coupons.map((c) => ({ ...c, state: couponState(c, now) })),
     tiers,
     /** null: this viewer may not read internal notes (no `member.reveal`). */
     notes,

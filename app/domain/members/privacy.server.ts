@@ -20,7 +20,7 @@ import {
   reward,
   tierChange,
 } from "@platform/db/schema";
-import { and, asc, desc, eq, inArray, like, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, like, or } from "drizzle-orm";
 import { adjustPoints } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
@@ -336,7 +336,8 @@ async function closeLoyaltyAccount(db: Database, memberId: string, now: Date): P
   const open = await db
     .select({ id: coupon.id })
     .from(coupon)
-    .where(and(eq(coupon.memberId, memberId), eq(coupon.status, "issued")));
+    .where(and(eq(coupon.memberId, memberId), eq(coupon.status, "issued"), gt(coupon.expiresAt, now)));
+  // Expired ones stay as they are: their points were spent and do not come back (cancelCoupon refuses them).
   for (const c of open) await cancelCoupon(db, { couponId: c.id, reason: "account deleted" }, now);
   const [account] = await db
     .select({ balance: loyaltyAccount.balance })

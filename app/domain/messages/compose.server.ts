@@ -2,7 +2,7 @@ import { BRAND_NAME } from "@platform/constants";
 import type { AutomaticKind, MessageChannel } from "@platform/db/schema";
 import { formatNumber, type Locale } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay } from "~/lib/time";
 import { renderMemberEmail } from "../messaging/email-templates.server";
 import { SMS_BRAND_PREFIX } from "../messaging/sms";
 import { flexMessage, memberCard } from "./flex";
@@ -36,11 +36,6 @@ export type Recipient = { memberId: string; name: string; locale: Locale; balanc
 
 const url = (base: string, path: string) => new URL(path, base).toString();
 
-/** The last day an exclusive end instant covers (points and coupons are good through the day before). */
-function lastDay(end: string | Date): Date {
-  return new Date(new Date(end).getTime() - 1);
-}
-
 /** The template's values for a member in their language, from what was recorded when it happened. */
 export function automaticValues(
   data: Record<string, string | number>,
@@ -54,7 +49,7 @@ export function automaticValues(
   if (data.points !== undefined) values.points = n(data.points);
   if (data.memberNumber !== undefined) values.memberNumber = String(data.memberNumber);
   if (data.tier !== undefined) values.tier = t(`notify.tier.${data.tier}` as "notify.tier.basic");
-  if (data.expiresAt !== undefined) values.date = formatTaipei(lastDay(String(data.expiresAt)), locale);
+  if (data.expiresAt !== undefined) values.date = formatLastValidDay(String(data.expiresAt), locale);
   if (data.reward !== undefined) values.reward = String(data.reward);
   if (data.storeId !== undefined) values.store = ctx.storeName(String(data.storeId), locale);
   if (data.amount !== undefined) values.amount = n(data.amount);

@@ -111,7 +111,13 @@ describe("rules form", () => {
     expect(codes(parseRulesForm(rules, { now, latestScheduled: scheduled }))).toEqual({
       effectiveDate: ["beforeScheduled"],
     });
-    expect(parseRulesForm({ ...rules, effectiveDate: "2026-07-01" }, { now, latestScheduled: scheduled }).ok).toBe(
+    // One version per date (issue 33 item 13): the scheduled version's own date is taken.
+    expect(
+      codes(parseRulesForm({ ...rules, effectiveDate: "2026-07-01" }, { now, latestScheduled: scheduled })),
+    ).toEqual({
+      effectiveDate: ["dateTaken"],
+    });
+    expect(parseRulesForm({ ...rules, effectiveDate: "2026-07-02" }, { now, latestScheduled: scheduled }).ok).toBe(
       true,
     );
   });

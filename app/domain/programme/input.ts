@@ -23,6 +23,7 @@ export type ProblemCode =
   | "multipliersOrder"
   | "dateInPast"
   | "beforeScheduled"
+  | "dateTaken"
   | "invalidMoney";
 export type Problems = Record<string, InputProblem[]>;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: Problems };
@@ -311,8 +312,10 @@ export function parseRulesForm(
   if (effectiveDate) {
     const iso = taipeiIsoDateOf(effectiveDate);
     if (iso < taipeiIsoDate(context.now)) c.add("effectiveDate", "dateInPast");
-    else if (context.latestScheduled && iso < taipeiIsoDate(context.latestScheduled)) {
-      c.add("effectiveDate", "beforeScheduled", taipeiIsoDate(context.latestScheduled));
+    else if (context.latestScheduled && iso <= taipeiIsoDate(context.latestScheduled)) {
+      // One version per date: the save itself refuses a taken date atomically (scheduleRules); this tells at once.
+      const latest = taipeiIsoDate(context.latestScheduled);
+      c.add("effectiveDate", iso === latest ? "dateTaken" : "beforeScheduled", latest);
     }
   }
   if (

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { loyaltyAccount, loyaltyRules, purchase, type Tier } from "@platform/db/schema";
-import { desc, gt, sql } from "drizzle-orm";
+import { desc, eq, gt, sql } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
 import type { EarnRules } from "../loyalty/earn";
 import { currentRules, type LoyaltyRules, spendWindowStart } from "../loyalty/rules.server";
@@ -39,6 +39,28 @@ export async function newestVersionId(db: Database): Promise<number> {
   return row?.id ?? 0;
 }
 
+/** A version already takes effect at that instant (one version per effective date). */
+export class RulesDateTaken extends Error {
+  constructor(
+    readonly existingId: number,
+    readonly effectiveFrom: Date,
+  ) {
+    super("A rules version already takes effect on that date");
+    this.name = "RulesDateTaken";
+  }
+}
+
+/**
+ * The note the first migration seeded on the default version (drizzle/0002): developers' words, shown to the
+ * brand as 預設規則 / Default rules instead (rulesNoteIsDefaults). The built-in fallback (DEFAULT_RULES) has no note.
+ */
+export const SEEDED_RULES_NOTE = "defaults from PRODUCT.md §4";
+
+/** Whether a version is the programme's default one, whose note is shown as 預設規則 rather than as stored. */
+export function rulesNoteIsDefaults(version: Pick<RulesVersion, "createdBy" | "note">): boolean {
+  return version.createdBy === null && version.note === SEEDED_RULES_NOTE;
+}
+
 export class RulesConflict extends Error {
   constructor(readonly newestId: number) {
     super("The rules were changed by someone else");
@@ -48,7 +70,10 @@ export class RulesConflict extends Error {
 
 /**
  * Saves a new version from its Taipei day (at once when that day is today). The table is locked for
- * the check-then-insert, so of two admins saving over the same version the later one is told.
+ * the check-then-insert, so of two admins saving over the same version the later one is told. One
+ * version per effective date: a date already taken (a version scheduled for that day starts at its
+ * 00:00, so the same date is the same instant) is refused with RulesDateTaken, under the same lock —
+ * `share row exclusive` conflicts with itself, so of two saves at once the second reads the first's row.
  */
 export async function scheduleRules(
   db: Database,
@@ -66,6 +91,12 @@ export async function scheduleRules(
     if (newest !== baseVersionId) throw new RulesConflict(newest);
     const before = await currentRules(t, now);
     const effectiveFrom = effectiveInstant(input.effectiveDate, now);
+    const [taken] = await t
+      .select({ id: loyaltyRules.id })
+      .from(loyaltyRules)
+      .where(eq(loyaltyRules.effectiveFrom, effectiveFrom))
+      .limit(1);
+    if (taken) throw new RulesDateTaken(taken.id, effectiveFrom);
     const [row] = await t
       .insert(loyaltyRules)
       .values({ ...input.rules, effectiveFrom, createdBy: actor.userId, note: input.note || null, createdAt: now })

@@ -12,8 +12,10 @@ import {
   newestVersionId,
   previewToken,
   RulesConflict,
+  RulesDateTaken,
   rulesHistory,
   rulesImpact,
+  rulesNoteIsDefaults,
   scheduleRules,
 } from "~/domain/programme/rules.server";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -80,7 +82,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       effectiveFrom: h.effectiveFrom.toISOString(),
       state: h.effectiveFrom > now ? "scheduled" : h.id === inForce.id ? "current" : "past",
       values: versionValues(h),
-      note: h.note,
+      // The seeded default version: 預設規則 in the page's language, not its stored (developers') note.
+      defaults: rulesNoteIsDefaults(h),
+      note: rulesNoteIsDefaults(h) ? null : h.note,
     })),
   };
 }
@@ -123,6 +127,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect(`/admin/rules?saved=${saved.id}`);
   } catch (error) {
+    if (error instanceof RulesDateTaken) {
+      // Beside the date, everything typed kept (a save at the same moment took the date).
+      const errors = {
+        effectiveDate: [t("console.programme.error.dateTaken", { max: taipeiIsoDate(error.effectiveFrom) })],
+      };
+      return data({ errors, values, formError: t("console.programme.error.fix") }, { status: 400 });
+    }
     if (!(error instanceof RulesConflict)) throw error;
     values.baseVersion = String(error.newestId);
     return withPreview(409, {
@@ -436,7 +447,9 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
                     {h.values.birthdayEnabled ? h.values.birthdayPoints : t("console.programme.rules.off")}
                   </td>
                   <td className="py-2 pr-4 tabular-nums">NT${h.values.pointValue}</td>
-                  <td className="max-w-[14rem] py-2 pr-4 break-words">{h.note ?? ""}</td>
+                  <td className="max-w-[14rem] py-2 pr-4 break-words">
+                    {h.defaults ? t("console.programme.rules.defaultsNote") : (h.note ?? "")}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { data } from "react-router";
 import { z } from "zod";
 import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
+import { couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError, type LoyaltyErrorCode, loyaltyErrorMessage, loyaltyErrorStatus } from "~/domain/loyalty/errors";
 import { forgetMemberCenterSummary, memberCenterSummary } from "~/domain/loyalty/member-center.server";
 import { redeemReward } from "~/domain/loyalty/rewards.server";
@@ -12,7 +13,7 @@ import { readForm } from "~/lib/forms.server";
 import { formatNumber } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
 
 /**
@@ -56,7 +57,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
       balance: summary.balance,
       tier: summary.tier,
       expiring: summary.expiring
-        ? { points: summary.expiring.points, date: formatTaipei(lastDay(summary.expiring.expiresAt), locale) }
+        ? { points: summary.expiring.points, date: formatLastValidDay(summary.expiring.expiresAt, locale) }
         : null,
       spend12Months: summary.spend12Months,
       next: summary.next
@@ -64,7 +65,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
             tier: summary.next.tier,
             threshold: summary.next.threshold,
             amountNeeded: summary.next.amountNeeded,
-            date: formatTaipei(lastDay(summary.next.by), locale),
+            date: formatLastValidDay(summary.next.by, locale),
           }
         : null,
       coupons: summary.coupons.map((c) => ({
@@ -74,11 +75,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         rewardName: c.rewardName,
         kind: c.kind,
         amountOff: c.amountOff,
-        // The last valid day, the day it was used, or the day it expired.
-        date: formatTaipei(
-          c.state === "unused" ? lastDay(c.expiresAt) : c.state === "used" ? (c.usedAt ?? c.expiresAt) : c.expiresAt,
-          locale,
-        ),
+        date: couponDay(c, locale),
       })),
       rewards: summary.rewards.map(({ image, media, ...r }) => ({
         ...r,
@@ -110,11 +107,6 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
-}
-
-/** The last moment before an exclusive end (an expiry at Taipei midnight shows the day before). */
-function lastDay(end: Date): Date {
-  return new Date(end.getTime() - 1);
 }
 
 const redeemInput = z.object({

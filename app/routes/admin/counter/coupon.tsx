@@ -10,7 +10,7 @@ import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { type CouponAtCounter, couponAtCounter, couponById } from "~/domain/counter/counter.server";
 import { isFormKey, newFormKey, oncePerForm } from "~/domain/counter/idempotency.server";
-import { couponState } from "~/domain/loyalty/member-center.server";
+import { couponState } from "~/domain/loyalty/coupon-state";
 import { useCoupon } from "~/domain/loyalty/rewards.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit } from "~/lib/console.server";
@@ -20,7 +20,7 @@ import { formValues, readForm } from "~/lib/forms.server";
 import { formatNumber, type MessageKey, useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/coupon";
 
@@ -207,7 +207,7 @@ export default function CounterCoupon({ loaderData, actionData }: Route.Componen
             </div>
             <div>
               <dt className="text-muted">{t("console.counter.coupon.expires")}</dt>
-              <dd className="font-medium">{formatTaipei(coupon.expiresAt, locale, "dateTime")}</dd>
+              <dd className="font-medium">{formatLastValidDay(coupon.expiresAt, locale)}</dd>
             </div>
           </dl>
           {coupon.blocked && !form.formError ? (

@@ -16,7 +16,7 @@ import { formatNumber, useLocale } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/member";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.counter.member.title");
@@ -111,7 +111,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
                 summary.expiring ? (
                   t("console.counter.member.expiringValue", {
                     points: formatNumber(summary.expiring.points, locale),
-                    date: formatTaipei(summary.expiring.expiresAt, locale, "date"),
+                    date: formatLastValidDay(summary.expiring.expiresAt, locale),
                   })
                 ) : (
                   <span className="text-base font-normal text-muted">{t("console.counter.member.noExpiring")}</span>
@@ -208,7 +208,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
                       ? t("console.counter.coupon.amountOff", { amount: formatNumber(c.amountOff, locale) })
                       : t("console.counter.coupon.gift")}
                     {" · "}
-                    {t("console.counter.member.couponExpires", { date: formatTaipei(c.expiresAt, locale, "date") })}
+                    {t("console.counter.member.couponExpires", { date: formatLastValidDay(c.expiresAt, locale) })}
                   </p>
                   {!c.usableHere ? (
                     <p className="mt-1 text-sm text-danger-700">{t("console.counter.member.otherStore")}</p>

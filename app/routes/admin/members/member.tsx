@@ -1,11 +1,14 @@
+import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { type CouponState, couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import {
   addMemberNote,
@@ -24,7 +27,7 @@ import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member";
 
@@ -51,6 +54,9 @@ function view(detail: Detail) {
       pointsEarned: p.pointsEarned,
       purchasedAt: p.purchasedAt.toISOString(),
     })),
+    expiring: detail.expiring
+      ? { points: detail.expiring.points, expiresAt: detail.expiring.expiresAt.toISOString() }
+      : null,
     coupons: detail.coupons.map((c) => ({
       ...c,
       issuedAt: c.issuedAt.toISOString(),
@@ -65,10 +71,27 @@ function view(detail: Detail) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const actor = requirePermission(context, "member.view");
-  const detail = await consoleMemberDetail(getApp(context).db, actor, params.memberId);
+  const app = getApp(context);
+  const detail = await consoleMemberDetail(app.db, actor, params.memberId, { now: requestNow(request, app.config) });
   if (!detail) throw data(null, { status: 404 });
-  const done = new URL(request.url).searchParams.get("done");
-  return { member: view(detail), resent: done === "resend-verification", minutes: CODE_POLICY.validMinutes };
+  const search = new URL(request.url).searchParams;
+  const done = search.get("done");
+  const member = view(detail);
+  // Cancelling a coupon asks first (`?cancel=<id>`, an unused coupon of this member's), then says what happened.
+  const asking = member.canManage
+    ? member.coupons.find((c) => c.id === search.get("cancel") && c.state === "unused")
+    : null;
+  const cancelled =
+    done === "cancel-coupon"
+      ? member.coupons.find((c) => c.id === search.get("coupon") && c.state === "cancelled")
+      : null;
+  return {
+    member,
+    resent: done === "resend-verification",
+    minutes: CODE_POLICY.validMinutes,
+    confirmCancel: asking?.id ?? null,
+    cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
+  };
 }
 
 const INTENTS = [
@@ -115,7 +138,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     } else if (intent === "end-sessions") {
       await endMemberSessions(app.db, actor, memberId, audit, now);
     } else if (intent === "cancel-coupon") {
-      await cancelMemberCoupon(app.db, actor, memberId, String(form.get("couponId") ?? ""), audit, now);
+      const couponId = String(form.get("couponId") ?? "").slice(0, 64);
+      const page = `/admin/members/${encodeURIComponent(memberId)}`;
+      // Not confirmed (an old page's button, a hand-made post): ask first.
+      if (form.get("confirmed") !== "1") return redirect(`${page}?cancel=${encodeURIComponent(couponId)}`);
+      await cancelMemberCoupon(app.db, actor, memberId, couponId, audit, now);
+      return redirect(`${page}?done=cancel-coupon&coupon=${encodeURIComponent(couponId)}`);
     } else {
       await addMemberNote(app.db, actor, memberId, String(form.get("note") ?? "").slice(0, 5000), audit, now);
     }
@@ -134,12 +162,28 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
     if (error instanceof LoyaltyError) {
       const key =
-        error.code === "coupon_used" ? "console.members.error.coupon_used" : "console.members.error.coupon_not_found";
+        error.code === "coupon_used"
+          ? "console.members.error.coupon_used"
+          : error.code === "coupon_expired"
+            ? "console.members.error.coupon_expired"
+            : "console.members.error.coupon_not_found";
       return data({ formError: t(key), values }, { status: error.status });
     }
     throw error;
   }
   return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
+}
+
+/** The coupon's day, worded as the member center words it (couponDay decides which day). */
+function couponLine(
+  c: { state: CouponState; expiresAt: string; usedAt: string | null },
+  t: ReturnType<typeof useConsoleT>,
+  locale: string,
+): string {
+  const date = couponDay(c, locale);
+  if (c.state === "unused") return t("console.members.coupon.validUntil", { date });
+  if (c.state === "used") return t("console.members.coupon.usedOn", { date });
+  return t("console.members.coupon.expiredOn", { date });
 }
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -163,6 +207,11 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const n = (v: number) => v.toLocaleString("en-US");
   const date = (v: string | null) => (v ? formatTaipei(v, locale, "dateTime") : "—");
+  // The cancel question takes the focus when it opens.
+  const confirmRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (loaderData.confirmCancel) confirmRef.current?.focus();
+  }, [loaderData.confirmCancel]);
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
       <p className="text-sm">
@@ -190,6 +239,16 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       <div className="mt-4 space-y-3" aria-live="polite">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+        {loaderData.cancelled && !form.formError ? (
+          <Alert tone="success">
+            <span data-testid="coupon-cancelled">
+              {t("console.members.couponCancelled", {
+                name: loaderData.cancelled.name,
+                points: n(loaderData.cancelled.points),
+              })}
+            </span>
+          </Alert>
+        ) : null}
         {loaderData.resent && !form.formError ? (
           <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
         ) : null}
@@ -278,6 +337,15 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           <p className="font-serif text-4xl font-semibold tabular-nums" data-testid="member-balance">
             {n(m.balance)}
           </p>
+          <p className="text-sm" data-testid="member-expiring">
+            <span className="text-muted">{t("console.counter.member.expiring")}</span>{" "}
+            {m.expiring
+              ? t("console.counter.member.expiringValue", {
+                  points: n(m.expiring.points),
+                  date: formatLastValidDay(m.expiring.expiresAt, locale),
+                })
+              : t("console.counter.member.noExpiring")}
+          </p>
           {m.canAdjust && !m.deleted ? (
             <Link to={`/admin/members/${m.id}/adjust`} className="inline-block text-sm underline underline-offset-4">
               {t("console.adjust.title")}
@@ -333,25 +401,51 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                 <span>
                   <span className="font-medium">{c.name}</span>
-                  <span className="ml-2 text-muted">
-                    {t(`console.members.coupon.${c.status}`)} · {n(c.pointsCost)} {t("console.members.pointsUnit")} ·{" "}
-                    {formatTaipei(c.expiresAt, locale, "date")}
+                  <span className="ml-2 text-muted" data-testid="coupon-state">
+                    {`${t(`console.members.coupon.${c.state}`)} · ${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
+                    {c.state === "cancelled" ? null : ` · ${couponLine(c, t, locale)}`}
                   </span>
                 </span>
-                {c.status === "issued" && m.canManage ? (
-                  <Form method="post">
-                    <input type="hidden" name="couponId" value={c.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="cancel-coupon"
-                      size="sm"
-                      variant="secondary"
+                {c.state === "unused" && m.canManage && !m.deleted ? (
+                  loaderData.confirmCancel === c.id ? (
+                    <section
+                      ref={confirmRef}
+                      tabIndex={-1}
+                      aria-labelledby="cancel-coupon-question"
+                      className="w-full rounded-xl border border-danger-700/30 bg-danger-700/5 p-3"
+                      data-testid="cancel-coupon-confirm"
+                    >
+                      <p id="cancel-coupon-question" className="font-medium">
+                        {t("console.members.cancelCouponAsk", { name: c.name, points: n(c.pointsCost) })}
+                      </p>
+                      <Form method="post" className="mt-3 flex flex-wrap items-center gap-3">
+                        <input type="hidden" name="couponId" value={c.id} />
+                        <input type="hidden" name="confirmed" value="1" />
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="cancel-coupon"
+                          size="sm"
+                          variant="danger"
+                          pending={busy("cancel-coupon")}
+                        >
+                          {t("console.members.cancelCouponConfirm", { points: n(c.pointsCost) })}
+                        </Button>
+                        <Link to={`/admin/members/${m.id}`} className="text-sm underline underline-offset-4">
+                          {t("console.members.cancelCouponKeep")}
+                        </Link>
+                      </Form>
+                    </section>
+                  ) : (
+                    <Link
+                      to={`/admin/members/${m.id}?cancel=${c.id}`}
+                      preventScrollReset
                       aria-label={t("console.members.cancelCouponFor", { name: c.name })}
+                      className={buttonVariants({ variant: "secondary", size: "sm" })}
                     >
                       {t("console.members.cancelCoupon")}
-                    </Button>
-                  </Form>
+                    </Link>
+                  )
                 ) : null}
               </li>
             ))}

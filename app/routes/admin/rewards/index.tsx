@@ -12,7 +12,7 @@ import { cn } from "~/lib/cn";
 import { getApp } from "~/lib/context.server";
 import { useLocale } from "~/lib/i18n";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
+import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.rewards.title");
@@ -59,8 +59,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => ({
       ...r,
       validFrom: r.validFrom?.toISOString() ?? null,
-      // The last day offered (validUntil is the end of it).
-      validUntil: r.validUntil ? new Date(r.validUntil.getTime() - 1).toISOString() : null,
+      // The end of the offer (exclusive): shown as the last day offered.
+      validUntil: r.validUntil?.toISOString() ?? null,
       updatedAt: r.updatedAt.toISOString(),
     })),
   };
@@ -175,7 +175,7 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
                             ? t("console.programme.rewards.from", { date: formatTaipei(r.validFrom, locale, "date") })
                             : null,
                           r.validUntil
-                            ? t("console.programme.rewards.until", { date: formatTaipei(r.validUntil, locale, "date") })
+                            ? t("console.programme.rewards.until", { date: formatLastValidDay(r.validUntil, locale) })
                             : null,
                         ]
                           .filter(Boolean)

@@ -4,7 +4,7 @@ import { getImage, imageView } from "~/domain/images/images.server";
 import type { Problems } from "~/domain/programme/input";
 import type { Reward } from "~/domain/programme/rewards.server";
 import type { serverT } from "~/lib/i18n.server";
-import { taipeiIsoDate } from "~/lib/time";
+import { lastValidTaipeiDay, taipeiIsoDate } from "~/lib/time";
 
 /** What the reward and rules pages share on the server: problems in words, a reward as form values. */
 
@@ -29,7 +29,7 @@ export function rewardValues(r: Reward): Record<string, string> {
     stock: r.stock === null ? "" : String(r.stock),
     perMemberLimit: r.perMemberLimit === null ? "" : String(r.perMemberLimit),
     validFrom: r.validFrom ? taipeiIsoDate(r.validFrom) : "",
-    validUntil: r.validUntil ? taipeiIsoDate(new Date(r.validUntil.getTime() - 1)) : "",
+    validUntil: r.validUntil ? lastValidTaipeiDay(r.validUntil) : "",
     couponValidDays: String(r.couponValidDays),
     storeIds: (r.storeIds ?? []).join(","),
     imageId: r.imageId ?? "",
