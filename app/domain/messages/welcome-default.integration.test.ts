@@ -113,7 +113,10 @@ describe("the welcome's channels by default", () => {
     ];
     for (const fields of edited) {
       await upgradedWith([{ kind: "welcome", ...fields }], async (db) => {
-        expect(await channelsOf(db, "welcome")).toEqual({ channels: ["line", "sms", "email"], version: fields.version });
+        expect(await channelsOf(db, "welcome")).toEqual({
+          channels: ["line", "sms", "email"],
+          version: fields.version,
+        });
       });
     }
   });
