@@ -20,7 +20,7 @@ describe(".dockerignore", () => {
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith("#"));
 
-  it.each(["node_modules", "build", "data", ".env", "test-results", "playwright-report", "reports"])(
+  it.each(["node_modules", "build", "data", ".env", "test-results", "playwright-report", "reports", "backups"])(
     "keeps %s out of the build context",
     (entry) => {
       expect(patterns).toContain(entry);
@@ -30,6 +30,19 @@ describe(".dockerignore", () => {
   it("keeps every .env variant out but .env.example", () => {
     expect(patterns).toContain(".env.*");
     expect(patterns).toContain("!.env.example");
+  });
+});
+
+describe(".gitignore", () => {
+  // Issue 33 item 18: a full member backup (npm run db:backup's default folder) must never show in `git status`.
+  const patterns = read(".gitignore")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+
+  it.each(["data", "backups"])("keeps the project's %s/ folder out of git", (folder) => {
+    expect(patterns.some((p) => [folder, `${folder}/`, `/${folder}`, `/${folder}/`].includes(p))).toBe(true);
+    expect(patterns.filter((p) => p.startsWith("!"))).toEqual([]);
   });
 });
 
