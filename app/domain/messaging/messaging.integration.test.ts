@@ -1,6 +1,7 @@
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { messageOutbox } from "@platform/db/schema";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
+import { registry } from "@platform/metrics";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { type FakeMitake, startFakeMitake } from "@platform/testing/fake-mitake";
 import { type FakeTwilio, startFakeTwilio } from "@platform/testing/fake-twilio";
@@ -36,6 +37,16 @@ const logger = pino({ level: "silent" });
 const FAST_POLICY = { retryLimit: 3, retryDelay: 1, retryDelayMax: 1 };
 
 type Rig = { database: DatabaseHandle; jobs: JobQueue; close(): Promise<void> };
+
+/** hanliving_messages_total for SMS through Twilio, by result. */
+async function twilioCounts(): Promise<Record<"sent" | "retry" | "failed", number>> {
+  const counts = { sent: 0, retry: 0, failed: 0 };
+  const metric = registry.getSingleMetric("hanliving_messages_total");
+  for (const { labels, value } of (await metric?.get())?.values ?? []) {
+    if (labels.channel === "sms" && labels.provider === "twilio") counts[labels.result as keyof typeof counts] += value;
+  }
+  return counts;
+}
 
 async function startRig(
   providers: (db: DatabaseHandle["db"]) => { sms: SmsProvider; email: EmailTransport },
@@ -242,9 +253,17 @@ describe("text messages through Twilio", () => {
 
   it("retries after a 429 and delivers once, to a foreign number too", async () => {
     fake.fail("rate-limited");
+    const before = await twilioCounts();
     const id = await enqueueSms(rig.jobs, { to: "+81 90 1234 5678", text: "Your code is 404040" });
     const job = await settled(rig.jobs, SMS_QUEUE, id);
     expect(job).toMatchObject({ state: "completed", retryCount: 1 });
+    // The 429 is a retry in /metrics, not a failure: the "messages failing" alert is for messages that are lost.
+    const after = await twilioCounts();
+    expect({
+      sent: after.sent - before.sent,
+      retry: after.retry - before.retry,
+      failed: after.failed - before.failed,
+    }).toEqual({ sent: 1, retry: 1, failed: 0 });
     expect(fake.accepted).toEqual([
       {
         sid: expect.stringMatching(/^SM/),
