@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
 import type * as Metrics from "@platform/metrics";
+import { messageResults, resultsSince } from "@platform/testing/metrics";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as LoyaltyPoints from "../app/domain/loyalty/points.server";
@@ -114,13 +115,9 @@ async function newMember(
 const deps = () => app.running.delivery;
 
 /** hanliving_messages_total for LINE, by result (the app's own registry, loaded through the same Vite server). */
-async function lineCounts(): Promise<Record<"sent" | "retry" | "failed", number>> {
+async function lineCounts() {
   const { registry } = (await app.vite.ssrLoadModule("/platform/metrics.ts")) as typeof Metrics;
-  const counts = { sent: 0, retry: 0, failed: 0 };
-  for (const { labels, value } of (await registry.getSingleMetric("hanliving_messages_total")?.get())?.values ?? []) {
-    if (labels.channel === "line") counts[labels.result as keyof typeof counts] += value;
-  }
-  return counts;
+  return messageResults(registry, { channel: "line" });
 }
 
 async function messagesOf(memberId: string) {
@@ -512,12 +509,7 @@ describe("campaigns", () => {
     await delivery.deliverDue(deps(), new Date(at.getTime() + 120_000));
     expect((await campaigns.campaignResults(db, c.id)).byStatus).toEqual({ sent: 3 });
     // In /metrics the 429 is a retry, not a failure (the "messages failing" alert is for messages that are lost).
-    const countsAfter = await lineCounts();
-    expect({
-      sent: countsAfter.sent - countsBefore.sent,
-      retry: countsAfter.retry - countsBefore.retry,
-      failed: countsAfter.failed - countsBefore.failed,
-    }).toEqual({ sent: 1, retry: 1, failed: 0 });
+    expect(resultsSince(countsBefore, await lineCounts())).toEqual({ sent: 1, retry: 1, failed: 0 });
     for (const f of fans) {
       const sent = (await lineSentTo(f.lineUserId as string)).filter((s) => s.kind === "multicast");
       expect(sent).toHaveLength(1);

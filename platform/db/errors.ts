@@ -59,7 +59,7 @@ export function databaseConnectionProblem(error: unknown, url: string): string |
     const code = (e as { code?: unknown }).code;
     if (code === "3D000") return `The database "${database}" does not exist on ${host}: create it first (createdb)`;
     if (code === "28000" || code === "28P01") {
-      return `PostgreSQL at ${host} refused the login${user ? ` of "${user}"` : ""} (${oneLine((e as Error).message)})`;
+      return `PostgreSQL at ${host} refused the login${user ? ` of "${user}"` : ""} (${errorLine(e)})`;
     }
   }
   if (isDatabaseUnavailableError(error)) {
@@ -68,11 +68,12 @@ export function databaseConnectionProblem(error: unknown, url: string): string |
       cause = (cause as { cause?: unknown }).cause;
     }
     const code = (cause as { code?: unknown })?.code;
-    return `Cannot reach PostgreSQL at ${host} (${typeof code === "string" ? code : oneLine(String((cause as Error)?.message))})`;
+    return `Cannot reach PostgreSQL at ${host} (${typeof code === "string" ? code : errorLine(cause)})`;
   }
   return null;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+/** An error's message on one line (for a command's one-line refusal). */
+export function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
 }

@@ -5,6 +5,7 @@ import { registry } from "@platform/metrics";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { type FakeMitake, startFakeMitake } from "@platform/testing/fake-mitake";
 import { type FakeTwilio, startFakeTwilio } from "@platform/testing/fake-twilio";
+import { messageResults, resultsSince } from "@platform/testing/metrics";
 import { startTestSmtpServer, type TestSmtpServer } from "@platform/testing/smtp";
 import { waitFor } from "@platform/testing/wait";
 import pino from "pino";
@@ -39,14 +40,7 @@ const FAST_POLICY = { retryLimit: 3, retryDelay: 1, retryDelayMax: 1 };
 type Rig = { database: DatabaseHandle; jobs: JobQueue; close(): Promise<void> };
 
 /** hanliving_messages_total for SMS through Twilio, by result. */
-async function twilioCounts(): Promise<Record<"sent" | "retry" | "failed", number>> {
-  const counts = { sent: 0, retry: 0, failed: 0 };
-  const metric = registry.getSingleMetric("hanliving_messages_total");
-  for (const { labels, value } of (await metric?.get())?.values ?? []) {
-    if (labels.channel === "sms" && labels.provider === "twilio") counts[labels.result as keyof typeof counts] += value;
-  }
-  return counts;
-}
+const twilioCounts = () => messageResults(registry, { channel: "sms", provider: "twilio" });
 
 async function startRig(
   providers: (db: DatabaseHandle["db"]) => { sms: SmsProvider; email: EmailTransport },
@@ -258,12 +252,7 @@ describe("text messages through Twilio", () => {
     const job = await settled(rig.jobs, SMS_QUEUE, id);
     expect(job).toMatchObject({ state: "completed", retryCount: 1 });
     // The 429 is a retry in /metrics, not a failure: the "messages failing" alert is for messages that are lost.
-    const after = await twilioCounts();
-    expect({
-      sent: after.sent - before.sent,
-      retry: after.retry - before.retry,
-      failed: after.failed - before.failed,
-    }).toEqual({ sent: 1, retry: 1, failed: 0 });
+    expect(resultsSince(before, await twilioCounts())).toEqual({ sent: 1, retry: 1, failed: 0 });
     expect(fake.accepted).toEqual([
       {
         sid: expect.stringMatching(/^SM/),

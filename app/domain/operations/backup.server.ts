@@ -15,7 +15,7 @@ import {
 } from "@platform/db/backup";
 import { type DatabaseConfig, type DatabaseHandle, migrationsFolder, openDatabase, rowsOf } from "@platform/db/client";
 import { acquireDataDirLock, DataDirInUseError, lockPathFor } from "@platform/db/data-dir-lock";
-import { databaseConnectionProblem } from "@platform/db/errors";
+import { databaseConnectionProblem, errorLine } from "@platform/db/errors";
 import { inspectTarget } from "@platform/db/transfer";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -145,7 +145,7 @@ export async function restoreDatabase(
     const [row] = await admin<{ n: number }[]>`select current_setting('server_version_num')::int as n`;
     await restorePostgres(config.url, backup.payload(), Math.floor(Number(row?.n) / 10000)).catch((error: unknown) => {
       // pg_restore runs in one transaction: whatever failed, nothing was restored.
-      throw new RestoreRefused(`${file}: ${oneLine(error)}; nothing was restored.`);
+      throw new RestoreRefused(`${file}: ${errorLine(error)}; nothing was restored.`);
     });
   } finally {
     await admin.end({ timeout: 5 });
@@ -169,10 +169,6 @@ async function migrateAndCheck(config: DatabaseConfig) {
   } finally {
     await handle.close();
   }
-}
-
-function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
 }
 
 /**
@@ -214,7 +210,7 @@ async function restoreEmbedded(
       await loadPglite(staging, backup.payload());
     } catch (error) {
       throw new RestoreRefused(
-        `${file} does not hold a usable embedded database (${oneLine(error)}): refused, nothing was changed.`,
+        `${file} does not hold a usable embedded database (${errorLine(error)}): refused, nothing was changed.`,
       );
     }
     let checked: Awaited<ReturnType<typeof migrateAndCheck>>;
@@ -222,7 +218,7 @@ async function restoreEmbedded(
       checked = await migrateAndCheck({ kind: "pglite", dataDir: staging });
     } catch (error) {
       throw new RestoreRefused(
-        `${file} is not a usable embedded database of this app (${oneLine(error)}): refused, nothing was changed.`,
+        `${file} is not a usable embedded database of this app (${errorLine(error)}): refused, nothing was changed.`,
       );
     }
     let previousDataDir: string | null = null;

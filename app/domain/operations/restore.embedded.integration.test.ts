@@ -8,6 +8,7 @@ import { BACKUP_APP, readBackupFile, writeBackupFile } from "@platform/db/backup
 import { openDatabase } from "@platform/db/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBackup, runRestore } from "./commands.server";
+import { captureOutput, expectOneClearLine } from "./testing.server";
 
 /**
  * npm run db:restore on the embedded database (issue 33 item 17): into a DATA_DIR that does not exist yet it
@@ -16,17 +17,6 @@ import { runBackup, runRestore } from "./commands.server";
  */
 const root = mkdtempSync(path.join(tmpdir(), "restore-embedded-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function capture() {
-  const lines: string[] = [];
-  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) } };
-}
-
-/** A refusal is one line of text: no stack, no error class name. */
-function expectOneClearLine(lines: string[]) {
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).not.toMatch(/\n|^\s+at |TypeError|Error:/);
-}
 
 let good: string;
 /** Not gzip at all (PGlite's loader fails with a TypeError), and gzip of something that is not a data directory. */
@@ -40,7 +30,7 @@ beforeAll(async () => {
   await handle.migrate();
   await handle.close();
   good = path.join(root, "good.hlbackup");
-  const made = capture();
+  const made = captureOutput();
   expect(await runBackup([good], { DATA_DIR: source }, made.out)).toBe(0);
   // …and one with this app's header and a matching checksum around data that is not a database dump.
   const { manifest } = await readBackupFile(good);
@@ -57,7 +47,7 @@ describe("db:restore into the embedded database", () => {
   it("restores into a DATA_DIR that does not exist yet", async () => {
     const dataDir = path.join(root, "new", "data");
     expect(existsSync(path.dirname(dataDir))).toBe(false);
-    const result = capture();
+    const result = captureOutput();
     expect(await runRestore([good], { DATA_DIR: dataDir }, result.out)).toBe(0);
     expect(result.lines.join("\n")).toMatch(/^Restored .*: 0 members, 0 points/);
     expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
@@ -67,7 +57,7 @@ describe("db:restore into the embedded database", () => {
   it("refuses damaged data with a valid checksum in one line, and leaves nothing behind", async () => {
     for (const file of [damaged, damagedGzip]) {
       const dataDir = path.join(root, "fresh-data");
-      const result = capture();
+      const result = captureOutput();
       expect(await runRestore([file], { DATA_DIR: dataDir }, result.out)).toBe(1);
       expectOneClearLine(result.lines);
       expect(result.lines[0]).toMatch(
@@ -81,7 +71,7 @@ describe("db:restore into the embedded database", () => {
   it("leaves an empty DATA_DIR as it was", async () => {
     const dataDir = path.join(root, "empty-data");
     mkdirSync(dataDir);
-    const result = capture();
+    const result = captureOutput();
     expect(await runRestore([damaged], { DATA_DIR: dataDir }, result.out)).toBe(1);
     expectOneClearLine(result.lines);
     expect(readdirSync(dataDir)).toEqual([]);
@@ -89,8 +79,8 @@ describe("db:restore into the embedded database", () => {
 
   it("with --replace keeps the database that is there in its place", async () => {
     const dataDir = path.join(root, "live-data");
-    expect(await runRestore([good], { DATA_DIR: dataDir }, capture().out)).toBe(0);
-    const result = capture();
+    expect(await runRestore([good], { DATA_DIR: dataDir }, captureOutput().out)).toBe(0);
+    const result = captureOutput();
     expect(await runRestore([damaged, "--replace"], { DATA_DIR: dataDir }, result.out)).toBe(1);
     expectOneClearLine(result.lines);
     expect(readdirSync(dataDir).sort()).toEqual(["pglite"]);

@@ -10,6 +10,7 @@ import { createTestDatabase, databaseUrl, type TestDatabase, testDatabaseName } 
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBackup, runRestore } from "./commands.server";
+import { captureOutput, expectOneClearLine } from "./testing.server";
 
 /**
  * npm run db:restore and db:backup against a PostgreSQL database that is not there (issue 33 item 17): one clear
@@ -19,16 +20,6 @@ const adminUrl = process.env.TEST_DATABASE_URL as string;
 const dir = mkdtempSync(path.join(tmpdir(), "restore-postgres-"));
 let source: TestDatabase;
 let file: string;
-
-function capture() {
-  const lines: string[] = [];
-  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) } };
-}
-
-function expectOneClearLine(lines: string[]) {
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).not.toMatch(/\n|^\s+at |PostgresError|Error:/);
-}
 
 async function databaseExists(name: string): Promise<boolean> {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -45,7 +36,7 @@ beforeAll(async () => {
   await handle.migrate();
   await handle.close();
   file = path.join(dir, "nightly.hlbackup");
-  expect(await runBackup([file], { DATABASE_URL: source.url as string }, capture().out)).toBe(0);
+  expect(await runBackup([file], { DATABASE_URL: source.url as string }, captureOutput().out)).toBe(0);
 });
 
 afterAll(async () => {
@@ -57,7 +48,7 @@ describe("a PostgreSQL database that does not exist", () => {
   const missing = testDatabaseName("missing");
 
   it("db:restore says to create it first, in one line, and creates nothing", async () => {
-    const result = capture();
+    const result = captureOutput();
     expect(await runRestore([file], { DATABASE_URL: databaseUrl(adminUrl, missing) }, result.out)).toBe(1);
     expectOneClearLine(result.lines);
     expect(result.lines[0]).toContain(`The database "${missing}" does not exist`);
@@ -66,7 +57,7 @@ describe("a PostgreSQL database that does not exist", () => {
   });
 
   it("db:backup says it does not exist, in one line, and writes no file", async () => {
-    const result = capture();
+    const result = captureOutput();
     const target = path.join(dir, "missing.hlbackup");
     expect(await runBackup([target], { DATABASE_URL: databaseUrl(adminUrl, missing) }, result.out)).toBe(1);
     expectOneClearLine(result.lines);
@@ -75,7 +66,7 @@ describe("a PostgreSQL database that does not exist", () => {
   });
 
   it("a server nobody listens on is one line too", async () => {
-    const result = capture();
+    const result = captureOutput();
     const url = new URL(databaseUrl(adminUrl, missing));
     url.port = "1";
     expect(await runRestore([file], { DATABASE_URL: url.toString() }, result.out)).toBe(1);
@@ -91,7 +82,7 @@ describe("a PostgreSQL backup whose data is damaged although its checksum matche
     await writeBackupFile(damaged, manifest, Readable.from([randomBytes(64 * 1024)]));
     const target = await createTestDatabase({ label: "restore_damaged" });
     try {
-      const result = capture();
+      const result = captureOutput();
       expect(await runRestore([damaged], { DATABASE_URL: target.url as string }, result.out)).toBe(1);
       expectOneClearLine(result.lines);
       expect(result.lines[0]).toMatch(/damaged\.hlbackup: pg_restore failed .*nothing was restored\./);
