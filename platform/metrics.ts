@@ -60,7 +60,7 @@ const jobsRun = counter(
 
 const messages = counter(
   "hanliving_messages_total",
-  "Messages handed to a provider, by channel (sms, email), provider and result (sent, failed)",
+  "Messages handed to a provider, by channel (line, sms, email), provider and result (sent; retry = failed, tried again later; failed = for good)",
   ["channel", "provider", "result"],
 );
 
@@ -124,7 +124,12 @@ export function countJob(queue: string, result: "completed" | "retry" | "failed"
   jobsRun.inc({ queue, result });
 }
 
-export function countMessage(channel: "sms" | "email" | "line", provider: string, result: "sent" | "failed"): void {
+/** `retry`: the provider refused or failed for now (a 429, a 5xx, a timeout) and the message is tried again. */
+export function countMessage(
+  channel: "sms" | "email" | "line",
+  provider: string,
+  result: "sent" | "retry" | "failed",
+): void {
   messages.inc({ channel, provider, result });
 }
 

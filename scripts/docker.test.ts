@@ -20,7 +20,7 @@ describe(".dockerignore", () => {
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith("#"));
 
-  it.each(["node_modules", "build", "data", ".env", "test-results", "playwright-report", "reports"])(
+  it.each(["node_modules", "build", "data", ".env", "test-results", "playwright-report", "reports", "backups"])(
     "keeps %s out of the build context",
     (entry) => {
       expect(patterns).toContain(entry);
@@ -33,6 +33,19 @@ describe(".dockerignore", () => {
   });
 });
 
+describe(".gitignore", () => {
+  // Issue 33 item 18: a full member backup (npm run db:backup's default folder) must never show in `git status`.
+  const patterns = read(".gitignore")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+
+  it.each(["data", "backups"])("keeps the project's %s/ folder out of git", (folder) => {
+    expect(patterns.some((p) => [folder, `${folder}/`, `/${folder}`, `/${folder}/`].includes(p))).toBe(true);
+    expect(patterns.filter((p) => p.startsWith("!"))).toEqual([]);
+  });
+});
+
 describe("the image", () => {
   const dockerfile = read("Dockerfile");
   const finalStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
@@ -40,7 +53,7 @@ describe("the image", () => {
     (m[1] ?? "").split(/\s+/).map((p) => p.replace(/^\/app\//, "")),
   );
 
-  it.each(["db:seed", "api-key"])("ships what `npm run %s` runs", (name) => {
+  it.each(["db:seed", "api-key", "db:backup", "db:restore", "audit:verify"])("ships what `npm run %s` runs", (name) => {
     const script = packageJson.scripts[name] ?? "";
     const file = /\b(scripts\/[\w.-]+\.js)\b/.exec(script)?.[1];
     expect(file, script).toBeDefined();
@@ -83,5 +96,46 @@ describe("compose.yaml", () => {
     expect(service("app")).toMatch(/TRUST_PROXY: "1"/);
     expect(service("app")).toMatch(/PUBLIC_BASE_URL: https:\/\/\$\{PUBLIC_HOST\}/);
     expect(read("deploy/Caddyfile")).toMatch(/^\{\$PUBLIC_HOST\} \{$/m);
+  });
+});
+
+describe("backups from the image (issue 33 item 19)", () => {
+  // `docker compose exec app npm run db:backup` (docs/operations.md, Backups) runs pg_dump inside an app replica:
+  // pg_dump must be at least compose's PostgreSQL major version (platform/db/backup.ts refuses an older one).
+  const dockerfile = read("Dockerfile");
+  const finalStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+  const compose = read("compose.yaml");
+
+  const serverMajor = Number(/^\s+image: postgres:(\d+)/m.exec(compose)?.[1]);
+  const clientMajor = Number(/apt-get install [^\n]*\bpostgresql-client-(\d+)\b/.exec(finalStage)?.[1]);
+
+  it("installs a PostgreSQL client in the final image at least as new as compose's server", () => {
+    expect(serverMajor).toBeGreaterThanOrEqual(15);
+    expect(clientMajor, "postgresql-client-<major> in the Dockerfile's final stage").toBeGreaterThanOrEqual(
+      serverMajor,
+    );
+  });
+
+  it("takes that client from PGDG for the base image's Debian release, with the repository's signing key", () => {
+    const base = /^FROM node:[\w.]+-(\w+)-slim$/m.exec(finalStage)?.[1];
+    expect(base, "the final stage's base image names its Debian release").toBeDefined();
+    // Debian's own archive has only postgresql-client-15 in bookworm, so the client comes from apt.postgresql.org.
+    expect(finalStage).toContain(`https://apt.postgresql.org/pub/repos/apt ${base}-pgdg main`);
+    expect(finalStage).toMatch(/signed-by=\/usr\/share\/postgresql-common\/pgdg\/apt\.postgresql\.org\.asc/);
+    expect(finalStage).toContain("https://www.postgresql.org/media/keys/ACCC4CF8.asc");
+  });
+
+  it("gives the node user a backups/ folder, kept on a volume the replicas share", () => {
+    expect(finalStage).toMatch(/mkdir -p \/app\/backups && chown node:node \/app\/backups/);
+    expect(finalStage.indexOf("/app/backups")).toBeLessThan(finalStage.indexOf("USER node"));
+    const app = compose.slice(compose.indexOf("\n  app:\n"));
+    expect(app).toMatch(/^\s+volumes: \[backups:\/app\/backups\]$/m);
+    expect(compose).toMatch(/^volumes:\n(?: {2}[\w-]+:\n)*? {2}backups:$/m);
+  });
+
+  it("is how docs/operations.md says to back up under compose", () => {
+    const docs = read("docs/operations.md");
+    expect(docs).toContain("docker compose exec app npm run db:backup");
+    expect(docs).toContain(`postgresql-client-${clientMajor}`);
   });
 });

@@ -6,6 +6,7 @@ import { constants as zlibConstants } from "node:zlib";
 import { type CacheBus, startCacheBus } from "@platform/cache/bus";
 import { attachCacheBus, detachCacheBus } from "@platform/cache/shared-cache";
 import { type AppConfig, CLIENT_ADDRESS_HEADER, LOCAL_LINE_PATH, loadConfig } from "@platform/config";
+import { setAvailabilityLogger } from "@platform/db/availability";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { loadDeferredModules } from "@platform/deferred-modules";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
@@ -37,13 +38,14 @@ import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
 import { catalogFileAt } from "../app/lib/i18n.server";
 import { redactUrl } from "../app/lib/redact-url";
 import { createApiV1Router } from "./api/v1";
+import { API_V1_PATH } from "./api/v1/middleware/known-paths";
 import { mountAuthEndpoints } from "./auth-endpoints";
 import { watchContentVersion } from "./content-version";
 import { httpCache } from "./http-cache";
 import { lineCspOrigins } from "./line/csp";
 import { createLocalLineMessaging } from "./line/local-messaging";
 import { createLocalLineProvider } from "./line/local-provider";
-import { lineWebhookRouter } from "./line/webhook";
+import { LINE_WEBHOOK_PATH, lineWebhookRouter } from "./line/webhook";
 import { mediaHandler } from "./media";
 import { type MessagingSetup, startMessaging } from "./messaging";
 import { httpMetrics, metricsEndpoint } from "./metrics";
@@ -70,6 +72,8 @@ export type CreateAppOptions = {
     middlewares: express.RequestHandler;
     loadBuild: () => Promise<ServerBuild>;
   };
+  /** Tests: a logger of their own (to read what the app logs); by default pino on stdout at LOG_LEVEL. */
+  logger?: Logger;
 };
 
 export type RunningApp = {
@@ -113,7 +117,9 @@ function topLevelFiles(clientDir: string): Set<string> {
 
 export async function createApp(options: CreateAppOptions = {}): Promise<RunningApp> {
   const config = options.config ?? loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  // The database's outage is said once each way in this app's log (platform/db/availability.ts).
+  const releaseAvailabilityLogger = setAvailabilityLogger(logger);
   const database = await openDatabase(config.database);
   await database.migrate();
   // The caches' invalidation bus (ADR 026): listening before the first request, so nothing is cached
@@ -383,9 +389,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   // The LINE Messaging API: its local fake (no Messaging channel configured, never in production)
   // and the webhook LINE calls (ADR 032). Without a channel in production there is no webhook.
   if (config.lineMessaging.mode !== "disabled") {
-    app.use("/api/line/webhook", apiWhileDatabaseUnavailable);
+    app.use(LINE_WEBHOOK_PATH, apiWhileDatabaseUnavailable);
     app.use(
-      "/api/line/webhook",
+      LINE_WEBHOOK_PATH,
       lineWebhookRouter({
         db: database.db,
         channel: config.lineMessaging,
@@ -396,9 +402,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   }
 
   // The point-of-sale API (JSON, API keys, its own 404 with a stable code; docs/api.md).
-  app.use("/api/v1", apiWhileDatabaseUnavailable);
+  app.use(API_V1_PATH, apiWhileDatabaseUnavailable);
   app.use(
-    "/api/v1",
+    API_V1_PATH,
     createApiV1Router({
       db: database.db,
       cardSecret: config.secrets.session,
@@ -481,6 +487,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       detachCacheBus(database.db);
       await cacheBus.close();
       await database.close();
+      releaseAvailabilityLogger();
     },
   };
 }

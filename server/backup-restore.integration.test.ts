@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@platform/testing/databas
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MEMBER } from "../app/domain/demo/demo-member";
 import { runBackup, runRestore } from "../app/domain/operations/commands.server";
+import { captureOutput } from "../app/domain/operations/testing.server";
 import { type DevServer, tempDir as makeTempDir, startDevServer } from "./testing/dev-app";
 
 /**
@@ -71,11 +72,6 @@ async function demoMemberBalance(base: string): Promise<string> {
   return balance;
 }
 
-function capture() {
-  const lines: string[] = [];
-  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l) } };
-}
-
 describe(`backup and restore (${onPostgres ? "PostgreSQL: pg_dump / pg_restore" : "embedded: PGlite dump"})`, () => {
   it("restores a backup into a fresh database where the member logs in and sees the same balance", {
     timeout: 300_000,
@@ -87,13 +83,13 @@ describe(`backup and restore (${onPostgres ? "PostgreSQL: pg_dump / pg_restore" 
     if (!onPostgres) await app.stop();
 
     const file = path.join(tempDir("backups"), "nightly.hlbackup");
-    const backup = capture();
+    const backup = captureOutput();
     expect(await runBackup([file], original.env, backup.out)).toBe(0);
     expect(backup.lines.join("\n")).toMatch(/Backup written: .*nightly\.hlbackup/);
     if (onPostgres) await app.stop();
 
     const fresh = await freshDatabase();
-    const restore = capture();
+    const restore = captureOutput();
     expect(await runRestore([file], fresh.env, restore.out)).toBe(0);
     expect(restore.lines.join("\n")).toMatch(/Restored .*: 1 members, \d+ points/);
 
@@ -105,7 +101,7 @@ describe(`backup and restore (${onPostgres ? "PostgreSQL: pg_dump / pg_restore" 
     }
 
     // Restoring again over what is there now is refused, and changes nothing.
-    const again = capture();
+    const again = captureOutput();
     expect(await runRestore([file], fresh.env, again.out)).toBe(1);
     expect(again.lines.join("\n")).toMatch(
       onPostgres ? /not empty.*nothing was changed/ : /already holds a database: nothing was changed/,
@@ -118,7 +114,7 @@ describe(`backup and restore (${onPostgres ? "PostgreSQL: pg_dump / pg_restore" 
       const target = await freshDatabase();
       const app = await serve(target);
       try {
-        const result = capture();
+        const result = captureOutput();
         expect(await runBackup([path.join(target.dataDir, "x.hlbackup")], target.env, result.out)).toBe(1);
         expect(result.lines.join("\n")).toMatch(/open in another process .* Stop the app first/);
       } finally {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { SESSION_COOKIE_NAMES } from "../app/lib/session-cookie";
+import { countAsPage } from "./metrics";
 import { callbackIn, chunkToBuffer } from "./response-chunks";
 
 /**
@@ -138,6 +139,7 @@ export function httpCache({
     if (renderCacheable) {
       const hit = store.get(key);
       if (hit && hit.expires > Date.now()) {
+        countAsPage(res);
         for (const [name, value] of hit.headers) res.setHeader(name, value);
         res.setHeader("X-Render-Cache", "hit");
         if (matches(req.get("if-none-match"), hit.etag)) {

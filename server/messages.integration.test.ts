@@ -1,5 +1,7 @@
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
+import type * as Metrics from "@platform/metrics";
+import { messageResults, resultsSince } from "@platform/testing/metrics";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as LoyaltyPoints from "../app/domain/loyalty/points.server";
@@ -111,6 +113,12 @@ async function newMember(
 }
 
 const deps = () => app.running.delivery;
+
+/** hanliving_messages_total for LINE, by result (the app's own registry, loaded through the same Vite server). */
+async function lineCounts() {
+  const { registry } = (await app.vite.ssrLoadModule("/platform/metrics.ts")) as typeof Metrics;
+  return messageResults(registry, { channel: "line" });
+}
 
 async function messagesOf(memberId: string) {
   return db
@@ -478,6 +486,7 @@ describe("campaigns", () => {
       at,
     );
     await campaigns.scheduleCampaign(db, admin, c.id, c.version, null, audit, { lineOn: true }, at);
+    const countsBefore = await lineCounts();
     await fetch(`${base}/__line/messaging/quota`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -499,6 +508,8 @@ describe("campaigns", () => {
     await delivery.deliverDue(deps(), new Date(at.getTime() + 60_000));
     await delivery.deliverDue(deps(), new Date(at.getTime() + 120_000));
     expect((await campaigns.campaignResults(db, c.id)).byStatus).toEqual({ sent: 3 });
+    // In /metrics the 429 is a retry, not a failure (the "messages failing" alert is for messages that are lost).
+    expect(resultsSince(countsBefore, await lineCounts())).toEqual({ sent: 1, retry: 1, failed: 0 });
     for (const f of fans) {
       const sent = (await lineSentTo(f.lineUserId as string)).filter((s) => s.kind === "multicast");
       expect(sent).toHaveLength(1);

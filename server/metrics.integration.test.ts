@@ -159,6 +159,10 @@ describe("/metrics", () => {
       value(after, name, labels) - value(before, name, labels);
     expect(grew("hanliving_ledger_entries_total", { kind: "earn-purchase" })).toBeGreaterThanOrEqual(1);
     expect(grew("hanliving_ledger_replays_total", {})).toBeGreaterThanOrEqual(1);
+    // The replay is answered before the endpoint, and still counted under it (the POS alerts select by route).
+    const purchases = { route: "/api/v1/purchases", method: "POST", status: "201" };
+    expect(grew("hanliving_http_request_duration_seconds_count", purchases)).toBe(2);
+    expect(value(after, "hanliving_http_request_duration_seconds_count", { route: "static", method: "POST" })).toBe(0);
     expect(grew("hanliving_messages_total", { channel: "sms", result: "sent" })).toBe(1);
     expect(grew("hanliving_jobs_total", { queue: "messaging.sms", result: "completed" })).toBe(1);
     expect(grew("hanliving_login_failures_total", { reason: "rate_limited" })).toBeGreaterThanOrEqual(1);

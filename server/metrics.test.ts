@@ -1,6 +1,6 @@
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ROUTE_ID_CACHE_SIZE, reactRouterRouteId } from "./metrics";
+import { apiRouteLabel, ROUTE_ID_CACHE_SIZE, reactRouterRouteId } from "./metrics";
 
 /** A build's route table as React Router writes it (only what the metrics read). */
 function buildWith(routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean }>) {
@@ -34,5 +34,19 @@ describe("reactRouterRouteId", () => {
     });
     expect(reactRouterRouteId(other, "/")).toBe("routes/only");
     expect(reactRouterRouteId(other, "/store-detail/s0")).toBe("unmatched");
+  });
+});
+
+describe("apiRouteLabel", () => {
+  it("names the endpoint of an API request answered before it (a replay, a refusal, the outage's 503)", () => {
+    expect(apiRouteLabel("/api/v1/purchases")).toBe("/api/v1/purchases");
+    expect(apiRouteLabel("/api/v1/purchases/7f1c/refunds")).toBe("/api/v1/purchases/:id/refunds");
+    expect(apiRouteLabel("/api/v1/members/HL00000001/balance")).toBe("/api/v1/members/:memberNumber/balance");
+    expect(apiRouteLabel("/api/v1/coupons/ABC-123/redeem")).toBe("/api/v1/coupons/:code/redeem");
+    expect(apiRouteLabel("/api/line/webhook")).toBe("/api/line/webhook/");
+    // Anything else stays out of the labels (a scanner's paths must not grow the series).
+    expect(apiRouteLabel("/api/v1/no/such/thing")).toBeNull();
+    expect(apiRouteLabel("/api/v1/members/a/b/balance")).toBeNull();
+    expect(apiRouteLabel("/assets/app.js")).toBeNull();
   });
 });

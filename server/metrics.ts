@@ -1,9 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
+import { databaseUnavailableSince } from "@platform/db/availability";
 import { APPLICATION_NAME, type DatabaseHandle, rowsOf } from "@platform/db/client";
 import { dbPoolConnections, dbUp, jobQueueDepth, observeHttpRequest, registry } from "@platform/metrics";
 import { sql } from "drizzle-orm";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { API_V1_PATH, apiV1Route } from "./api/v1/middleware/known-paths";
+import { LINE_WEBHOOK_PATH } from "./line/webhook";
 
 /**
  * /metrics (Prometheus text format) and the per-request histogram (docs/operations.md "Metrics and
@@ -58,6 +61,28 @@ export function reactRouterRouteId(build: ServerBuild, pathname: string): string
 /** The pattern server/app.ts mounts React Router's request handler on. */
 export const REACT_ROUTER_PATTERN = "/{*splat}";
 
+/**
+ * An answer given for a page before React Router's handler (the render cache, the page while the database is
+ * away): counted under the route id of the page it stands for, not as `static` or `unmatched`.
+ */
+export function countAsPage(res: Response): void {
+  res.locals.metricsPage = true;
+}
+
+/**
+ * The route label of an API request answered before its endpoint (an idempotent replay, a refusal of the key or
+ * the body, the 503 while the database is away): the endpoint's pattern, as its own answers are counted; null for
+ * a path that is no endpoint.
+ */
+export function apiRouteLabel(path: string): string | null {
+  if (path.startsWith(`${API_V1_PATH}/`)) {
+    const route = apiV1Route(path.slice(API_V1_PATH.length));
+    return route === null ? null : `${API_V1_PATH}${route}`;
+  }
+  if (path === LINE_WEBHOOK_PATH || path === `${LINE_WEBHOOK_PATH}/`) return `${LINE_WEBHOOK_PATH}/`;
+  return null;
+}
+
 /** Page requests whose route id is still being looked up: a scrape waits for them, so it never misses one. */
 const pendingRecords = new Set<Promise<void>>();
 
@@ -68,17 +93,26 @@ export function httpMetrics(loadBuild: () => Promise<ServerBuild>): RequestHandl
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const pattern = (req.route as { path?: unknown } | undefined)?.path;
       const record = (route: string) => observeHttpRequest(route, req.method, res.statusCode, seconds);
-      // React Router's catch-all (server/app.ts): the route id comes from the build's route table.
-      if (req.baseUrl === "" && pattern === REACT_ROUTER_PATTERN) {
+      // React Router's catch-all (server/app.ts), or a page answered in its place: the route id comes from the
+      // build's route table.
+      if ((req.baseUrl === "" && pattern === REACT_ROUTER_PATTERN) || res.locals.metricsPage === true) {
+        const path = req.originalUrl.split("?")[0] as string;
         const recorded = loadBuild().then(
-          (build) => record(reactRouterRouteId(build, req.path)),
+          (build) => record(reactRouterRouteId(build, path)),
           () => record("unmatched"),
         );
         pendingRecords.add(recorded);
         void recorded.finally(() => pendingRecords.delete(recorded));
-      } else if (typeof pattern === "string") record(`${req.baseUrl}${pattern}`);
-      // No Express route: a static file, or a refusal before routing (origin, body size).
-      else record(res.statusCode < 400 ? "static" : "unmatched");
+        return;
+      }
+      if (typeof pattern === "string") {
+        record(`${req.baseUrl}${pattern}`);
+        return;
+      }
+      // No Express route: an API request answered before its endpoint, a static file, or a refusal before
+      // routing (origin, body size).
+      const api = apiRouteLabel(req.originalUrl.split("?")[0] as string);
+      record(api ?? (res.statusCode < 400 ? "static" : "unmatched"));
     });
     next();
   };
@@ -90,8 +124,22 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Gauges read at scrape time: this instance's pool in pg_stat_activity, and the job queue's depth. */
+/**
+ * Gauges read at scrape time: this instance's pool in pg_stat_activity, and the job queue's depth. While the
+ * database cannot be read (already known to be away: no wait for a connection timeout) they are emptied rather
+ * than left at what they last were, only the pool's configured maximum stays, and hanliving_db_up is 0.
+ */
 async function refreshGauges(database: DatabaseHandle, poolMax: number | null): Promise<void> {
+  const unreadable = () => {
+    dbPoolConnections.reset();
+    if (poolMax !== null) dbPoolConnections.set({ state: "max" }, poolMax);
+    jobQueueDepth.reset();
+    dbUp.set(0);
+  };
+  if (databaseUnavailableSince()) {
+    unreadable();
+    return;
+  }
   try {
     if (database.driver === "postgres") {
       const states = rowsOf<{ state: string | null; n: number }>(
@@ -112,7 +160,7 @@ async function refreshGauges(database: DatabaseHandle, poolMax: number | null): 
     for (const { name, state, n } of queued) jobQueueDepth.set({ queue: name, state }, Number(n));
     dbUp.set(1);
   } catch {
-    dbUp.set(0);
+    unreadable();
   }
 }
 

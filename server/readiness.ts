@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "@platform/db/client";
 import { dbUp } from "@platform/metrics";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { databaseIsUnavailable, RETRY_AFTER_SECONDS, unavailablePage } from "../app/lib/unavailable.server";
+import { countAsPage } from "./metrics";
 
 /**
  * Readiness and the answers while the database is away (ADR 021, docs/operations.md). /readyz
@@ -71,6 +72,7 @@ export const pagesWhileDatabaseUnavailable: RequestHandler = async (
   // Client-side navigations (.data) go on to React Router: its root middleware answers them with a
   // 503 route error, shown as the same calm view by the error boundary (app/lib/unavailable.server.ts).
   if (!databaseIsUnavailable() || !["GET", "HEAD"].includes(req.method) || req.path.endsWith(".data")) return next();
+  countAsPage(res);
   const page = unavailablePage(
     new Request(new URL(req.originalUrl, "http://localhost"), { headers: { cookie: req.get("cookie") ?? "" } }),
   );

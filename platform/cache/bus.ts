@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { logBackgroundFailure } from "@platform/db/availability";
 import { APPLICATION_NAME, type DatabaseConnection } from "@platform/db/client";
 import type { Logger } from "@platform/logger";
 import postgres from "postgres";
@@ -146,7 +147,10 @@ export async function startCacheBus(connection: DatabaseConnection, logger?: Log
     };
     const lost = (reason: string, error?: unknown) => {
       if (state.closed) return;
-      if (state.live) logger?.warn({ err: error }, `cache invalidation listener lost (${reason}): caches bypassed`);
+      if (state.live && logger) {
+        const message = `cache invalidation listener lost (${reason}): caches bypassed`;
+        logBackgroundFailure(logger, "warn", { error, reachability: true }, { err: error }, message);
+      }
       // Whatever is cached may have changed unseen: drop it now, and again once listening.
       emit("*");
       state.backendPid = null;
@@ -172,10 +176,10 @@ export async function startCacheBus(connection: DatabaseConnection, logger?: Log
         setLive(true);
         logger?.debug("cache invalidation listener ready");
       } catch (error) {
-        logger?.warn(
-          { err: error },
-          "cache invalidation listener: cannot listen (or nothing comes back), caches bypassed",
-        );
+        if (logger) {
+          const message = "cache invalidation listener: cannot listen (or nothing comes back), caches bypassed";
+          logBackgroundFailure(logger, "warn", { error, reachability: true }, { err: error }, message);
+        }
         schedule();
       }
     };

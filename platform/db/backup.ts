@@ -4,6 +4,8 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
 import { PassThrough, Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 
 /**
@@ -141,12 +143,55 @@ export async function dumpPglite(client: PGlite): Promise<Readable> {
   return Readable.from([Buffer.from(await blob.arrayBuffer())]);
 }
 
-/** Creates a PGlite data directory from a dump (the directory must not hold a database). */
+const TAR_BLOCK = 512;
+
+/**
+ * Throws unless `tar` is a whole ustar archive: every header's magic and checksum right, every entry's data within
+ * the file, the end marker present. PGlite's loader must not see anything else: on data it cannot untar it tries to
+ * gunzip it again, and that failure escapes as an unhandled TypeError that ends the process.
+ */
+export function checkTarArchive(tar: Uint8Array): void {
+  const text = (at: number, length: number) => Buffer.from(tar.subarray(at, at + length)).toString("latin1");
+  const octal = (at: number, length: number) => {
+    const field = text(at, length)
+      .replace(/[\0 ]+$/, "")
+      .trim();
+    return /^[0-7]+$/.test(field) ? Number.parseInt(field, 8) : Number.NaN;
+  };
+  let offset = 0;
+  let entries = 0;
+  while (offset + TAR_BLOCK <= tar.length) {
+    const header = tar.subarray(offset, offset + TAR_BLOCK);
+    if (header.every((b) => b === 0)) {
+      if (entries === 0) throw new Error("the archive holds no files");
+      return;
+    }
+    if (!text(offset + 257, 5).startsWith("ustar")) throw new Error(`not a tar archive (at byte ${offset})`);
+    let sum = 0;
+    for (let i = 0; i < TAR_BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (header[i] as number);
+    if (octal(offset + 148, 8) !== sum) throw new Error(`a damaged tar header (at byte ${offset})`);
+    const size = octal(offset + 124, 12);
+    if (!Number.isFinite(size)) throw new Error(`a damaged tar header (at byte ${offset})`);
+    offset += TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+    entries++;
+  }
+  throw new Error("the archive is cut short");
+}
+
+/**
+ * Creates a PGlite data directory from a dump (the directory must not hold a database). The dump is unpacked and
+ * checked here first (checkTarArchive): damaged data is an ordinary error, never one thrown inside PGlite.
+ */
 export async function loadPglite(dataDir: string, payload: Readable): Promise<void> {
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  for await (const chunk of payload) chunks.push(new Uint8Array(chunk as Buffer));
+  const chunks: Buffer[] = [];
+  for await (const chunk of payload) chunks.push(chunk as Buffer);
+  let data = Buffer.concat(chunks);
+  if (data[0] === 0x1f && data[1] === 0x8b) data = await promisify(gunzip)(data);
+  checkTarArchive(data);
   const { PGlite } = await import("@electric-sql/pglite");
-  const client = await PGlite.create(dataDir, { loadDataDir: new Blob(chunks) });
+  const client = await PGlite.create(dataDir, {
+    loadDataDir: new Blob([new Uint8Array(data)], { type: "application/x-tar" }),
+  });
   await client.close();
 }
 

@@ -1,4 +1,5 @@
 import { TIME_ZONE } from "@platform/constants";
+import { logBackgroundFailure } from "@platform/db/availability";
 import type { DatabaseConnection } from "@platform/db/client";
 import type { Logger } from "@platform/logger";
 import { countJob } from "@platform/metrics";
@@ -41,6 +42,8 @@ export type JobContext<T> = {
   data: T;
   /** 0 on the first attempt. */
   retryCount: number;
+  /** Retries this job may have after its first attempt (its queue's policy). */
+  retryLimit: number;
   /** Aborted when the attempt expires or the queue stops without waiting. */
   signal: AbortSignal;
 };
@@ -113,6 +116,11 @@ export function isPermanentFailure(error: unknown): boolean {
   return error instanceof Error && (error as { permanent?: unknown }).permanent === true;
 }
 
+/** Whether an attempt that failed with `error` is tried again: not a permanent failure, and retries left. */
+export function willRetry(job: Pick<JobContext<unknown>, "retryCount" | "retryLimit">, error: unknown): boolean {
+  return !isPermanentFailure(error) && job.retryCount < job.retryLimit;
+}
+
 function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const { code, status } = error as { code?: unknown; status?: unknown };
@@ -142,7 +150,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
           useListenNotify: true,
           schedule: options.runSchedules ?? true,
         });
-  boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
+  // Every worker polls every few seconds: while the database is away that is a line per poll, at debug level.
+  boss.on("error", (error) => logBackgroundFailure(logger, "error", { error }, { err: error }, "job queue error"));
   boss.on("warning", (warning) => logger.warn({ warning }, "job queue warning"));
   await boss.start();
 
@@ -196,23 +205,23 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
                 name,
                 data: job.data,
                 retryCount: job.retryCount,
+                retryLimit: job.retryLimit,
                 signal: job.signal,
               });
               countJob(name, "completed");
               results.push({ id: job.id, status: "completed" as const, output });
             } catch (error) {
               const detail = describeError(error);
-              countJob(name, isPermanentFailure(error) || job.retryCount >= job.retryLimit ? "failed" : "retry");
+              countJob(name, willRetry(job, error) ? "retry" : "failed");
               if (isPermanentFailure(error)) {
                 log.error({ job: context, error: detail }, "job failed permanently");
                 // "deadletter" ends the job at once, skipping any retries left.
                 results.push({ id: job.id, status: "deadletter" as const, output: detail });
               } else {
-                const final = job.retryCount >= job.retryLimit;
-                log[final ? "error" : "warn"](
-                  { job: context, error: detail },
-                  final ? "job failed, no retries left" : "job failed, will retry",
-                );
+                const fields = { job: context, error: detail };
+                if (willRetry(job, error))
+                  logBackgroundFailure(log, "warn", { error }, fields, "job failed, will retry");
+                else log.error(fields, "job failed, no retries left");
                 results.push({ id: job.id, status: "failed" as const, output: detail });
               }
             }

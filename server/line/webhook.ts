@@ -4,6 +4,9 @@ import express, { type Router } from "express";
 import { createLineMessagingClient, type LineMessagingChannel } from "../../app/domain/line/messaging.server";
 import { processWebhookEvents, verifyWebhookSignature, webhookPayload } from "../../app/domain/line/webhook.server";
 
+/** Where the app mounts the webhook (server/app.ts; the metrics label its answers `/api/line/webhook/`). */
+export const LINE_WEBHOOK_PATH = "/api/line/webhook";
+
 /** Webhook bodies are small JSON documents; LINE sends at most a few events at a time. */
 const WEBHOOK_BODY_LIMIT = "256kb";
 

@@ -47,6 +47,8 @@ export type ServeOptions = {
   dataDir?: string;
   /** Names the temporary database and directory, to tell where a leftover came from. */
   label?: string;
+  /** The app's logger (to read what it logs); by default pino at LOG_LEVEL, silent unless given. */
+  logger?: AppModule.CreateAppOptions["logger"];
 };
 
 export type DevServer = {
@@ -96,6 +98,7 @@ export async function startDevServer(): Promise<DevServer> {
     const database = ownDb ? ownDb.config : options.database === "config" ? fromEnv.database : options.database;
     const running = await createApp({
       config: { ...fromEnv, database: database as DatabaseConfig },
+      ...(options.logger ? { logger: options.logger } : {}),
       dev: {
         middlewares: vite.middlewares,
         loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,

@@ -32,7 +32,9 @@ import {
  * every kind of link both ways and compares the HTML.
  */
 export const Link: typeof RouterLink = import.meta.env.SSR
-  ? /* @__PURE__ */ forwardRef<HTMLAnchorElement, LinkProps>(function Link(props) {
+  ? // Both parameters, as forwardRef requires (React warns about any other count, on every import of the server
+    // build: every CLI command printed it); a ref never attaches in a server render.
+    /* @__PURE__ */ forwardRef<HTMLAnchorElement, LinkProps>(function Link(props, _ref) {
       const { to, mask, discover = "render" } = props;
       const { basename } = use(NavigationContext);
       if (mask) return <RouterLink {...props} />;

@@ -551,13 +551,14 @@ async function sendOne(
     }
     return { id: p.row.id, status: "sent", channel: p.channel };
   } catch (error) {
+    const outcome = afterFailure(p, error, p.channel);
     countMessage(
       p.channel === "sms" ? "sms" : "email",
       p.channel === "sms" ? deps.sms.name : deps.email.name,
-      "failed",
+      outcome.status === "retry" ? "retry" : "failed",
     );
     deps.logger?.warn({ err: (error as Error).message, message: p.row.id }, "member message not sent");
-    return afterFailure(p, error, p.channel);
+    return outcome;
   }
 }
 
@@ -610,9 +611,11 @@ async function sendLine(
     countMessage("line", "line", "sent");
     for (const p of group.members) outcomes.push({ id: p.row.id, status: "sent", channel: "line" });
   } catch (error) {
-    countMessage("line", "line", "failed");
+    const after = group.members.map((p) => afterFailure(p, error, "line"));
+    // One call for the group: a retry when it goes again (a 429, a 5xx), failed when it does not.
+    countMessage("line", "line", after.some((o) => o.status === "retry") ? "retry" : "failed");
     deps.logger?.warn({ err: (error as Error).message, size: group.members.length }, "LINE message not sent");
-    for (const p of group.members) outcomes.push(afterFailure(p, error, "line"));
+    outcomes.push(...after);
   }
 }
 

@@ -1,3 +1,4 @@
+import { logBackgroundFailure } from "@platform/db/availability";
 import type { Database } from "@platform/db/client";
 import type { JobQueue } from "@platform/jobs/queue";
 import type { Logger } from "@platform/logger";
@@ -43,7 +44,7 @@ export function startDispatcher(
   deps: DeliveryDeps,
   options: {
     subscribe: (listener: (payload: string) => void) => () => void;
-    logger: Pick<Logger, "error">;
+    logger: Pick<Logger, "debug" | "warn" | "error">;
     intervalMs?: number;
   },
 ): Dispatcher {
@@ -56,7 +57,7 @@ export function startDispatcher(
       try {
         await deliverDue(deps, new Date());
       } catch (error) {
-        options.logger.error({ err: error }, "message delivery pass failed");
+        logBackgroundFailure(options.logger, "error", { error }, { err: error }, "message delivery pass failed");
       }
     } while (again && !stopped);
     running = null;

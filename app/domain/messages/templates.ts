@@ -35,7 +35,7 @@ export type AutomaticDefaults = {
 export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
   welcome: {
     enabled: true,
-    channels: ["line", "sms", "email"],
+    channels: ["line", "email"],
     text: {
       "zh-TW": "{name} 您好，歡迎加入漢生活會員！已為您存入 {points} 點迎新點數，結帳時出示會員卡即可累積點數。",
       en: "Hello {name}, welcome to Han Living! We have added {points} welcome points. Show your member card at checkout to earn more.",

@@ -1,9 +1,11 @@
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { messageOutbox } from "@platform/db/schema";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
+import { registry } from "@platform/metrics";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { type FakeMitake, startFakeMitake } from "@platform/testing/fake-mitake";
 import { type FakeTwilio, startFakeTwilio } from "@platform/testing/fake-twilio";
+import { messageResults, resultsSince } from "@platform/testing/metrics";
 import { startTestSmtpServer, type TestSmtpServer } from "@platform/testing/smtp";
 import { waitFor } from "@platform/testing/wait";
 import pino from "pino";
@@ -36,6 +38,9 @@ const logger = pino({ level: "silent" });
 const FAST_POLICY = { retryLimit: 3, retryDelay: 1, retryDelayMax: 1 };
 
 type Rig = { database: DatabaseHandle; jobs: JobQueue; close(): Promise<void> };
+
+/** hanliving_messages_total for SMS through Twilio, by result. */
+const twilioCounts = () => messageResults(registry, { channel: "sms", provider: "twilio" });
 
 async function startRig(
   providers: (db: DatabaseHandle["db"]) => { sms: SmsProvider; email: EmailTransport },
@@ -242,9 +247,12 @@ describe("text messages through Twilio", () => {
 
   it("retries after a 429 and delivers once, to a foreign number too", async () => {
     fake.fail("rate-limited");
+    const before = await twilioCounts();
     const id = await enqueueSms(rig.jobs, { to: "+81 90 1234 5678", text: "Your code is 404040" });
     const job = await settled(rig.jobs, SMS_QUEUE, id);
     expect(job).toMatchObject({ state: "completed", retryCount: 1 });
+    // The 429 is a retry in /metrics, not a failure: the "messages failing" alert is for messages that are lost.
+    expect(resultsSince(before, await twilioCounts())).toEqual({ sent: 1, retry: 1, failed: 0 });
     expect(fake.accepted).toEqual([
       {
         sid: expect.stringMatching(/^SM/),

@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import type { JobQueue, QueuePolicy } from "@platform/jobs/queue";
+import { type JobContext, type JobQueue, type QueuePolicy, willRetry } from "@platform/jobs/queue";
 import { countMessage } from "@platform/metrics";
 import { renderEmail, validateEmailMessage } from "./email-templates.server";
 import type { EmailTransport } from "./email-transport.server";
@@ -69,14 +69,19 @@ export type MessagingWorkers = {
   concurrency?: number;
 };
 
-/** A provider call, counted as sent or failed per channel and provider (/metrics). */
-async function countedSend<T>(channel: "sms" | "email", provider: string, send: () => Promise<T>): Promise<T> {
+/** A provider call, counted as sent, retry (the job tries again) or failed per channel and provider (/metrics). */
+async function countedSend<T>(
+  channel: "sms" | "email",
+  provider: string,
+  job: JobContext<unknown>,
+  send: () => Promise<T>,
+): Promise<T> {
   try {
     const receipt = await send();
     countMessage(channel, provider, "sent");
     return receipt;
   } catch (error) {
-    countMessage(channel, provider, "failed");
+    countMessage(channel, provider, willRetry(job, error) ? "retry" : "failed");
     throw error;
   }
 }
@@ -94,7 +99,7 @@ export async function registerMessagingJobs(jobs: JobQueue, workers: MessagingWo
     async (job) => {
       // Checked again: a job written by an older release must still follow today's rules.
       const sms = composeSms(job.data);
-      const receipt = await countedSend("sms", workers.sms.name, () =>
+      const receipt = await countedSend("sms", workers.sms.name, job, () =>
         workers.sms.send({ ...sms, idempotencyKey: job.id }),
       );
       return { provider: workers.sms.name, providerMessageId: receipt.providerMessageId };
@@ -106,7 +111,7 @@ export async function registerMessagingJobs(jobs: JobQueue, workers: MessagingWo
     EMAIL_QUEUE,
     async (job) => {
       const rendered = renderEmail(job.data);
-      const receipt = await countedSend("email", workers.email.name, () =>
+      const receipt = await countedSend("email", workers.email.name, job, () =>
         workers.email.send({ to: job.data.to, ...rendered, idempotencyKey: job.id }),
       );
       return { transport: workers.email.name, messageId: receipt.messageId };

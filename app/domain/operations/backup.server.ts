@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, rename } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import {
   BACKUP_APP,
+  type BackupFile,
   type BackupManifest,
   dumpPglite,
   dumpPostgres,
@@ -13,7 +14,8 @@ import {
   writeBackupFile,
 } from "@platform/db/backup";
 import { type DatabaseConfig, type DatabaseHandle, migrationsFolder, openDatabase, rowsOf } from "@platform/db/client";
-import { acquireDataDirLock, DataDirInUseError } from "@platform/db/data-dir-lock";
+import { acquireDataDirLock, DataDirInUseError, lockPathFor } from "@platform/db/data-dir-lock";
+import { databaseConnectionProblem, errorLine } from "@platform/db/errors";
 import { inspectTarget } from "@platform/db/transfer";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -63,7 +65,10 @@ export async function backupDatabase(config: DatabaseConfig, file: string): Prom
   }
   const handle = await open(config);
   try {
-    const status = await handle.migrationStatus();
+    const status = await handle.migrationStatus().catch((error: unknown) => {
+      const problem = config.kind === "postgres" ? databaseConnectionProblem(error, config.url) : null;
+      throw problem ? new RestoreRefused(`${problem}; no backup was written.`) : error;
+    });
     const version = await serverVersion(handle);
     const manifest: BackupManifest = {
       app: BACKUP_APP,
@@ -122,62 +127,116 @@ export async function restoreDatabase(
     );
   }
 
-  let previousDataDir: string | null = null;
   if (config.kind === "pglite") {
-    const dataDir = path.resolve(config.dataDir);
-    const lock = (() => {
-      try {
-        return acquireDataDirLock(dataDir);
-      } catch (error) {
-        if (error instanceof DataDirInUseError) throw new RestoreRefused(error.message);
-        throw error;
-      }
-    })();
-    try {
-      if (existsSync(path.join(dataDir, "PG_VERSION"))) {
-        if (!options.replace) {
-          throw new RestoreRefused(
-            `${dataDir} already holds a database: nothing was changed. Pass --replace to move it aside (it is kept) and restore.`,
-          );
-        }
-        previousDataDir = `${dataDir}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-        await rename(dataDir, previousDataDir);
-      }
-      await mkdir(path.dirname(dataDir), { recursive: true });
-      await loadPglite(dataDir, backup.payload());
-    } finally {
-      lock.release();
-    }
-  } else {
-    const admin = postgres(config.url, { max: 1, onnotice: () => {} });
-    try {
-      const state = await inspectTarget(admin);
-      if (state.kind !== "empty") {
-        throw new RestoreRefused(
-          `The target database is not empty (${state.relations.length} tables and sequences): restore into a new, empty database; nothing was changed.`,
-        );
-      }
-      const [row] = await admin<{ n: number }[]>`select current_setting('server_version_num')::int as n`;
-      await restorePostgres(config.url, backup.payload(), Math.floor(Number(row?.n) / 10000));
-    } finally {
-      await admin.end({ timeout: 5 });
-    }
+    const restored = await restoreEmbedded(path.resolve(config.dataDir), file, backup, options.replace === true);
+    return { manifest, ...restored };
   }
+  const admin = postgres(config.url, { max: 1, onnotice: () => {} });
+  try {
+    const state = await inspectTarget(admin).catch((error: unknown) => {
+      const problem = databaseConnectionProblem(error, config.url);
+      throw problem ? new RestoreRefused(`${problem}; nothing was changed.`) : error;
+    });
+    if (state.kind !== "empty") {
+      throw new RestoreRefused(
+        `The target database is not empty (${state.relations.length} tables and sequences): restore into a new, empty database; nothing was changed.`,
+      );
+    }
+    const [row] = await admin<{ n: number }[]>`select current_setting('server_version_num')::int as n`;
+    await restorePostgres(config.url, backup.payload(), Math.floor(Number(row?.n) / 10000)).catch((error: unknown) => {
+      // pg_restore runs in one transaction: whatever failed, nothing was restored.
+      throw new RestoreRefused(`${file}: ${errorLine(error)}; nothing was restored.`);
+    });
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  return { manifest, ...(await migrateAndCheck(config)), previousDataDir: null };
+}
 
+/** Brings a restored database up to this version and checks every balance against the ledger. */
+async function migrateAndCheck(config: DatabaseConfig) {
   const handle = await open(config);
   try {
     const before = await handle.migrationStatus();
     await handle.migrate();
     const ledger = await checkLedger(handle.db);
     return {
-      manifest,
       members: ledger.members,
       totalPoints: ledger.totalBalance,
       ledgerMismatches: ledger.mismatches.length,
       migrationsApplied: before.expected - before.applied,
-      previousDataDir,
     };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The embedded restore touches `dataDir` only once the backup has loaded, migrated and been checked beside it
+ * (`<dataDir>.restoring-<time>`): a backup that does not load leaves nothing behind — no `pglite/` folder, no
+ * DATA_DIR it had to create — and with --replace the database that was there stays in place.
+ */
+async function restoreEmbedded(
+  dataDir: string,
+  file: string,
+  backup: BackupFile,
+  replace: boolean,
+): Promise<Omit<RestoreResult, "manifest">> {
+  // DATA_DIR may not exist yet (a new install): created here, and removed again if the restore fails.
+  const createdDir = await mkdir(path.dirname(dataDir), { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const staging = `${dataDir}.restoring-${stamp}`;
+  let lock: ReturnType<typeof acquireDataDirLock> | null = null;
+  let done = false;
+  try {
+    try {
+      lock = acquireDataDirLock(dataDir);
+    } catch (error) {
+      if (error instanceof DataDirInUseError) throw new RestoreRefused(error.message);
+      throw error;
+    }
+    const present = existsSync(path.join(dataDir, "PG_VERSION"));
+    if (present && !replace) {
+      throw new RestoreRefused(
+        `${dataDir} already holds a database: nothing was changed. Pass --replace to move it aside (it is kept) and restore.`,
+      );
+    }
+    if (!present && existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
+      throw new RestoreRefused(
+        `${dataDir} holds files that are not a database: move them away first; nothing was changed.`,
+      );
+    }
+    try {
+      await loadPglite(staging, backup.payload());
+    } catch (error) {
+      throw new RestoreRefused(
+        `${file} does not hold a usable embedded database (${errorLine(error)}): refused, nothing was changed.`,
+      );
+    }
+    let checked: Awaited<ReturnType<typeof migrateAndCheck>>;
+    try {
+      checked = await migrateAndCheck({ kind: "pglite", dataDir: staging });
+    } catch (error) {
+      throw new RestoreRefused(
+        `${file} is not a usable embedded database of this app (${errorLine(error)}): refused, nothing was changed.`,
+      );
+    }
+    let previousDataDir: string | null = null;
+    if (present) {
+      previousDataDir = `${dataDir}.before-restore-${stamp}`;
+      await rename(dataDir, previousDataDir);
+    } else if (existsSync(dataDir)) {
+      await rmdir(dataDir);
+    }
+    await rename(staging, dataDir);
+    done = true;
+    return { ...checked, previousDataDir };
+  } finally {
+    lock?.release();
+    if (!done) {
+      await rm(staging, { recursive: true, force: true });
+      await rm(lockPathFor(staging), { force: true });
+      if (createdDir) await rm(createdDir, { recursive: true, force: true });
+    }
   }
 }

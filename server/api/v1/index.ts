@@ -10,7 +10,7 @@ import { lookupMember, memberBalance } from "./members";
 import { API_REQUESTS_PER_MINUTE, authenticateKey } from "./middleware/authenticate";
 import { idempotentWrites } from "./middleware/idempotency";
 import { jsonBody } from "./middleware/json-body";
-import { onlyKnownPaths } from "./middleware/known-paths";
+import { API_V1_ROUTES, onlyKnownPaths } from "./middleware/known-paths";
 import { openApiDocument } from "./openapi";
 import { bookPurchase, bookRefund } from "./purchases";
 import { renderApiReference } from "./reference-page";
@@ -78,11 +78,11 @@ export function createApiV1Router(options: {
   router.param("id", unknownIfControl("purchase_not_found", "Unknown purchase"));
   router.param("code", unknownIfControl("coupon_not_found", "Unknown coupon"));
 
-  router.get("/members/lookup", lookupMember(ctx));
-  router.get("/members/:memberNumber/balance", memberBalance(ctx));
-  router.post("/purchases", bookPurchase(ctx));
-  router.post("/purchases/:id/refunds", bookRefund(ctx));
-  router.post("/coupons/:code/redeem", redeemCoupon(ctx));
+  router.get(API_V1_ROUTES.lookup, lookupMember(ctx));
+  router.get(API_V1_ROUTES.balance, memberBalance(ctx));
+  router.post(API_V1_ROUTES.purchases, bookPurchase(ctx));
+  router.post(API_V1_ROUTES.refunds, bookRefund(ctx));
+  router.post(API_V1_ROUTES.redeem, redeemCoupon(ctx));
 
   router.use((_req, res) => fail(res, "not_found", "Unknown API endpoint"));
   router.use(apiErrorHandler(logger));
