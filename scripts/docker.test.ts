@@ -129,7 +129,9 @@ describe("backups from the image (issue 33 item 19)", () => {
     expect(finalStage).toMatch(/mkdir -p \/app\/backups && chown node:node \/app\/backups/);
     expect(finalStage.indexOf("/app/backups")).toBeLessThan(finalStage.indexOf("USER node"));
     const app = compose.slice(compose.indexOf("\n  app:\n"));
-    expect(app).toMatch(/^\s+volumes: \[(?:[\w-]+:\/app\/[\w-]+, )*backups:\/app\/backups(?:, [\w-]+:\/app\/[\w-]+)*\]$/m);
+    expect(app).toMatch(
+      /^\s+volumes: \[(?:[\w-]+:\/app\/[\w-]+, )*backups:\/app\/backups(?:, [\w-]+:\/app\/[\w-]+)*\]$/m,
+    );
     expect(compose).toMatch(/^volumes:\n(?: {2}[\w-]+:\n)*? {2}backups:$/m);
   });
 
