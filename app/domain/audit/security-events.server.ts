@@ -44,8 +44,8 @@ export function securityEventLimits(context: AuditContext): Limit[] {
 export async function recordSecurityEvent(db: Database, entry: AuditEntry, now = new Date()): Promise<boolean> {
   try {
     await db.transaction(async (tx) => {
-      await claimLimitsIn(tx as unknown as Database, securityEventLimits(entry.context), now);
-      await recordAudit(tx as unknown as Database, entry, now);
+      await claimLimitsIn(tx, securityEventLimits(entry.context), now);
+      await recordAudit(tx, entry, now);
     });
     return true;
   } catch (error) {
