@@ -3,7 +3,7 @@ import { authAccount, authUser, staffAccount, staffInvitation, staffStore, store
 import { generateId } from "better-auth";
 import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
-import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginFailureKey, passwordTryLimits, placeholderEmail } from "../auth/flows.server";
 import { checkPassword, type PasswordProblem } from "../auth/password-check.server";
 import { hashPassword, verifyPassword } from "../auth/passwords.server";
@@ -185,16 +185,10 @@ export async function acceptInvitation(
     const claimed = await claimLimits(db, passwordTryLimits(failKey, where.ip), now);
     if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
     if (!(await verifyPassword({ hash: account.password, password: input.password }))) {
-      await recordSecurityEvent(
-        db,
-        {
-          context: anonymousAuditContext(where),
-          action: "staff.invitation_login_failed",
-          targetType: "staff_invitation",
-          targetId: invitation.id,
-          after: { reason: "wrong_password" },
-        },
-        now,
+      await securityAudited(db, anonymousAuditContext(where), now)(
+        "staff.invitation_login_failed",
+        ["staff_invitation", invitation.id],
+        { after: { reason: "wrong_password" } },
       );
       return { ok: false, reason: "wrong_password" };
     }

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { authUser, staffAccount, staffSession, staffStore, store } from "@platform/db/schema";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
-import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginUserId } from "../auth/flows.server";
 import { claimLimitsIn, type Limit, LimitRefusedError, limitCount, releaseLimit } from "../auth/rate-limits.server";
 import type { StaffActor } from "./actor";
@@ -184,17 +184,9 @@ async function endSessionForWrongCodes(db: Database, sessionId: string, audit: A
     .where(eq(staffSession.id, sessionId))
     .returning({ id: staffSession.id });
   if (removed.length === 0) return;
-  await recordSecurityEvent(
-    db,
-    {
-      context: audit,
-      action: "staff.session_ended",
-      targetType: "staff_session",
-      targetId: sessionId,
-      after: { reason: "wrong_codes" },
-    },
-    now,
-  );
+  await securityAudited(db, audit, now)("staff.session_ended", ["staff_session", sessionId], {
+    after: { reason: "wrong_codes" },
+  });
 }
 
 /**
@@ -279,16 +271,10 @@ export async function auditFailedConsoleLogin(
 ): Promise<void> {
   const userId = await loginUserId(db, input.kind, input.identifier);
   const staff = userId ? await staffProfile(db, userId) : null;
-  await recordSecurityEvent(
-    db,
-    {
-      context: anonymousAuditContext(where),
-      action: "staff.login_failed",
-      targetType: staff ? "staff" : "console_login",
-      targetId: staff?.userId ?? null,
-      after: { reason: "wrong_password" },
-    },
-    now,
+  await securityAudited(db, anonymousAuditContext(where), now)(
+    "staff.login_failed",
+    [staff ? "staff" : "console_login", staff?.userId ?? null],
+    { after: { reason: "wrong_password" } },
   );
 }
 
