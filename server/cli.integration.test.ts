@@ -69,9 +69,9 @@ describe("operator commands", () => {
     await withDb(async (h) => {
       for (let i = 0; i < 3; i++) {
         await h.db.transaction((tx) =>
-          recordAudit(tx as unknown as typeof h.db, {
+          recordAudit(tx, {
             context: { actorType: "system", label: "test", ip: null, userAgent: null, requestId: null },
-            action: "test.appended",
+            action: "settings.changed",
             targetType: "test",
             targetId: String(i),
           }),

@@ -326,7 +326,7 @@ describe("the audit log viewer", () => {
     const target = crypto.randomUUID();
     for (let i = 0; i < 60; i++) {
       await db.transaction(async (tx) => {
-        await audit.recordAudit(tx as unknown as Database, {
+        await audit.recordAudit(tx, {
           context: {
             ...admin.actor,
             actorType: "staff",
@@ -388,9 +388,9 @@ describe("the audit log viewer", () => {
   it("says the chain was cut when the newest row is deleted and the head moved back (issue 33)", async () => {
     for (const n of [1, 2]) {
       await db.transaction((tx) =>
-        audit.recordAudit(tx as unknown as Database, {
+        audit.recordAudit(tx, {
           context: { actorType: "system", label: "test", ip: null, userAgent: null, requestId: null },
-          action: "test.appended",
+          action: "settings.changed",
           targetType: "test",
           targetId: String(n),
         }),

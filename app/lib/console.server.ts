@@ -1,6 +1,6 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AuditContext } from "~/domain/audit/audit.server";
-import { recordSecurityEvent } from "~/domain/audit/security-events.server";
+import { securityAudited } from "~/domain/audit/security-events.server";
 import { type StaffActor, staffAuditContext } from "~/domain/staff/actor";
 import { type ConsoleState, consoleContext, hasRecentSecondFactor, requireStaff } from "~/domain/staff/guard.server";
 import {
@@ -75,21 +75,17 @@ async function auditRefusal(
 ): Promise<void> {
   const app = getApp(context);
   try {
-    await recordSecurityEvent(
+    await securityAudited(
       app.db,
-      {
-        context: staffAuditContext(actor, requestWhere(context, request)),
-        action: "console.access_refused",
-        targetType: "permission",
-        targetId: state.refusal?.permission ?? null,
-        after: {
-          method: request.method,
-          path: new URL(request.url).pathname.replace(/\.data$/, "").slice(0, 200),
-          storeId: state.refusal?.storeId ?? null,
-        },
-      },
+      staffAuditContext(actor, requestWhere(context, request)),
       requestNow(request, app.config),
-    );
+    )("console.access_refused", ["permission", state.refusal?.permission ?? null], {
+      after: {
+        method: request.method,
+        path: new URL(request.url).pathname.replace(/\.data$/, "").slice(0, 200),
+        storeId: state.refusal?.storeId ?? null,
+      },
+    });
   } catch (error) {
     app.logger.warn({ err: error }, "audit of a refused console request failed");
   }

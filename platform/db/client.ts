@@ -16,7 +16,11 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 
 export type Schema = typeof schema;
-/** One type for both drivers: route code never knows which one it runs on. */
+/**
+ * One type for both drivers: route code never knows which one it runs on. A transaction is one too:
+ * `db.transaction` hands its callback a PgTransaction, which extends PgDatabase (PGlite and postgres-js
+ * alike), so a function that takes a Database takes `tx` as it is — no cast.
+ */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseConfig =

@@ -35,9 +35,9 @@ const system: AuditContext = { actorType: "system", label: "test", ip: null, use
 async function append(n: number, label = "a") {
   for (let i = 0; i < n; i++) {
     await db.transaction((tx) =>
-      recordAudit(tx as unknown as Database, {
+      recordAudit(tx, {
         context: system,
-        action: "test.appended",
+        action: "settings.changed",
         targetType: "test",
         targetId: `${label}-${i}`,
         after: { i },

@@ -4,8 +4,10 @@ import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { asc, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  type AuditAction,
   type AuditContext,
   auditChanges,
+  auditedTx,
   auditRowHash,
   MASKED,
   recordAudit,
@@ -28,10 +30,10 @@ const clerk: AuditContext = {
   requestId: "req-12345678",
 };
 
-async function append(n: number, action = "purchase.recorded") {
+async function append(n: number, action: AuditAction = "purchase.recorded") {
   for (let i = 0; i < n; i++) {
     await db.transaction((tx) =>
-      recordAudit(tx as unknown as Database, {
+      recordAudit(tx, {
         context: clerk,
         action,
         targetType: "purchase",
@@ -128,7 +130,7 @@ describe("the audit log", () => {
     await append(1);
     const failed = await errorOf(() =>
       db.transaction(async (tx) => {
-        await recordAudit(tx as unknown as Database, {
+        await recordAudit(tx, {
           context: clerk,
           action: "refund.recorded",
           targetType: "purchase",
@@ -145,9 +147,9 @@ describe("the audit log", () => {
 
   it("stores what a request could send (NUL bytes, long user agents) without failing", async () => {
     await db.transaction((tx) =>
-      recordAudit(tx as unknown as Database, {
+      recordAudit(tx, {
         context: { ...clerk, userAgent: `x\u0000${"y".repeat(2000)}` },
-        action: "member.viewed",
+        action: "member.revealed",
         targetType: "member",
         targetId: "m-1",
         after: { note: "a\u0000b", tags: ["a\u0000"] },
@@ -164,7 +166,7 @@ describe("the audit log", () => {
     for (const title of ["冬季會員日 🎁", 'quote " and back\\slash', "\\u0000prev\\u0000 looks like a slot", "é\n\t"]) {
       rows.push(
         await db.transaction((tx) =>
-          recordAudit(tx as unknown as Database, {
+          recordAudit(tx, {
             context: { ...clerk, userAgent: `瀏覽器 ${title}` },
             action: "programme.updated",
             targetType: "campaign",
@@ -181,10 +183,58 @@ describe("the audit log", () => {
   });
 });
 
+describe("audited writes (auditedTx)", () => {
+  const now = new Date("2026-03-01T02:00:00Z");
+
+  it("writes, one line per action, the rows recordAudit writes, in the transaction of the change", async () => {
+    const rows = await auditedTx(db, clerk, now, async (_tx, record) => [
+      await record("reward.stock-adjusted", ["reward", "r-1"], {
+        before: { stock: 1 },
+        after: { stock: 5, note: "x" },
+      }),
+      await record("member.exported", ["member_export", null]),
+    ]);
+    const stored = await db
+      .select()
+      .from(auditLog)
+      .where(sql`seq >= ${rows[0]?.seq ?? 0}`)
+      .orderBy(asc(auditLog.seq));
+    expect(stored).toEqual(rows);
+    expect(stored.map((r) => [r.action, r.targetType, r.targetId, r.changes])).toEqual([
+      [
+        "reward.stock-adjusted",
+        "reward",
+        "r-1",
+        { stock: { before: 1, after: 5 }, note: { before: null, after: MASKED } },
+      ],
+      ["member.exported", "member_export", null, null],
+    ]);
+    expect(stored.map((r) => [r.occurredAt.toISOString(), r.actorUserId, r.storeId, r.requestId])).toEqual([
+      [now.toISOString(), "user-clerk", "taipei-xinyi", "req-12345678"],
+      [now.toISOString(), "user-clerk", "taipei-xinyi", "req-12345678"],
+    ]);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+
+  it("keeps no row when the change rolls back", async () => {
+    const [head] = await db.select({ count: sql<number>`count(*)::int` }).from(auditLog);
+    const failed = await errorOf(() =>
+      auditedTx(db, clerk, now, async (_tx, record) => {
+        await record("settings.changed", ["setting", "s-1"], { after: { value: 1 } });
+        throw new Error("the change failed");
+      }),
+    );
+    expect(failed).toMatch(/the change failed/);
+    const [after] = await db.select({ count: sql<number>`count(*)::int` }).from(auditLog);
+    expect(after?.count).toBe(head?.count);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+  });
+});
+
 describe("views of personal data", () => {
   it("records which fields were shown, never their values", async () => {
     const row = await db.transaction((tx) =>
-      recordPersonalDataView(tx as unknown as Database, clerk, {
+      recordPersonalDataView(tx, clerk, {
         memberId: "m-7",
         fields: ["phoneNumber", "email"],
         purpose: "counter identity check",

@@ -37,7 +37,7 @@ describe("audit appends on PostgreSQL", () => {
     const appends = Array.from({ length: 60 }, (_, i) => {
       const handle = i % 2 === 0 ? one : two;
       return handle.db.transaction(async (tx) => {
-        const row = await recordAudit(tx as unknown as typeof handle.db, {
+        const row = await recordAudit(tx, {
           context: context(i % 2),
           action: "purchase.recorded",
           targetType: "purchase",

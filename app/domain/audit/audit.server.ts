@@ -24,10 +24,80 @@ export type AuditWhere = { ip: string | null; userAgent: string | null; requestI
 /** Who and from where, built once per request and handed to every write (auditContext()). */
 export type AuditContext = AuditActor & AuditWhere;
 
+/**
+ * Every action the log knows, `area.verb` in the past tense of the business: `purchase.recorded`,
+ * `staff.invited`. A new audited action is added here first; a string not in this list does not compile.
+ */
+export const AUDIT_ACTIONS = [
+  "api_key.created",
+  "api_key.revoked",
+  "campaign.cancelled",
+  "campaign.created",
+  "campaign.scheduled",
+  "campaign.sent",
+  "campaign.test-sent",
+  "campaign.updated",
+  "category.created",
+  "category.moved",
+  "category.updated",
+  "console.access_refused",
+  "coupon.cancelled",
+  "coupon.used",
+  "image.alt_changed",
+  "image.deleted",
+  "image.uploaded",
+  "material.created",
+  "material.published",
+  "material.unpublished",
+  "material.updated",
+  "member.disabled",
+  "member.email_verification_sent",
+  "member.enabled",
+  "member.exported",
+  "member.note_added",
+  "member.revealed",
+  "member.sessions_ended",
+  "messages.automatic-updated",
+  "points.adjusted",
+  "points.adjustment_approved",
+  "points.adjustment_rejected",
+  "points.adjustment_requested",
+  "programme.updated",
+  "purchase.recorded",
+  "purchase.refunded",
+  "refund.recorded",
+  "reward.created",
+  "reward.reactivated",
+  "reward.retired",
+  "reward.stock-adjusted",
+  "reward.updated",
+  "rules.scheduled",
+  "settings.changed",
+  "staff.access_changed",
+  "staff.disabled",
+  "staff.enabled",
+  "staff.invitation_accepted",
+  "staff.invitation_login_failed",
+  "staff.invitation_revoked",
+  "staff.invited",
+  "staff.login_failed",
+  "staff.second_factor_enrolled",
+  "staff.second_factor_given",
+  "staff.second_factor_locked",
+  "staff.second_factor_reset",
+  "staff.second_factor_unlocked",
+  "staff.session_ended",
+  "store.created",
+  "store.draft_saved",
+  "store.published",
+  "store.unpublished",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export type AuditEntry = {
   context: AuditContext;
-  /** What happened, `area.verb` in the past tense of the business: `purchase.recorded`, `staff.invited`. */
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string | null;
   /** The target's fields before and after; only changed fields are kept, personal values masked. */
@@ -302,6 +372,34 @@ export async function verifyAuditChain(
     }
     return { ok: true, rows, lastSeq };
   }
+}
+
+/** What an audited action touched: its type and id (null for a programme-wide target). */
+export type AuditTarget = readonly [type: string, id: string | null];
+
+/** The target's fields before and after the change (auditChanges keeps the changed ones, masked). */
+export type AuditChange = Pick<AuditEntry, "before" | "after">;
+
+/** Appends one row to the log in the transaction it was made for: `await record(action, [type, id], {before, after})`. */
+export type AuditWriter = (action: AuditAction, target: AuditTarget, change?: AuditChange) => Promise<AuditRow>;
+
+/**
+ * The audit writer of one transaction: who and from where (the request's context) and when, fixed once, so
+ * each audited action is one line at the call site. Each call is one recordAudit() with the same row.
+ */
+export function audited(tx: Database, context: AuditContext, now = new Date()): AuditWriter {
+  return (action, [targetType, targetId], change = {}) =>
+    recordAudit(tx, { context, action, targetType, targetId, ...change }, now);
+}
+
+/** A transaction with its audit writer: `auditedTx(db, context, now, async (tx, record) => …)`. */
+export function auditedTx<T>(
+  db: Database,
+  context: AuditContext,
+  now: Date,
+  run: (tx: Database, audit: AuditWriter) => Promise<T>,
+): Promise<T> {
+  return db.transaction((tx) => run(tx, audited(tx, context, now)));
 }
 
 /**

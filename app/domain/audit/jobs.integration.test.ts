@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Database } from "@platform/db/client";
 import { jobQueueTestRig } from "@platform/testing/job-queue";
 import { waitFor } from "@platform/testing/wait";
 import { afterAll, expect, it } from "vitest";
@@ -22,9 +21,9 @@ it("is scheduled every minute (signing) and hourly (the whole chain), and signs 
   const db = rig.database.db;
   for (let i = 0; i < 3; i++) {
     await db.transaction((tx) =>
-      recordAudit(tx as unknown as Database, {
+      recordAudit(tx, {
         context: { actorType: "system", label: "test", ip: null, userAgent: null, requestId: null },
-        action: "test.appended",
+        action: "settings.changed",
         targetType: "test",
         targetId: String(i),
       }),

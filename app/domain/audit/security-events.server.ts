@@ -1,6 +1,13 @@
 import type { Database } from "@platform/db/client";
 import { claimLimitsIn, type Limit, LimitRefusedError } from "../auth/rate-limits.server";
-import { type AuditContext, type AuditEntry, recordAudit } from "./audit.server";
+import {
+  type AuditAction,
+  type AuditChange,
+  type AuditContext,
+  type AuditEntry,
+  type AuditTarget,
+  recordAudit,
+} from "./audit.server";
 
 /**
  * Failed security events in the audit log (issue 33 item 7, ADR 020 "Security events"): a console session
@@ -44,12 +51,25 @@ export function securityEventLimits(context: AuditContext): Limit[] {
 export async function recordSecurityEvent(db: Database, entry: AuditEntry, now = new Date()): Promise<boolean> {
   try {
     await db.transaction(async (tx) => {
-      await claimLimitsIn(tx as unknown as Database, securityEventLimits(entry.context), now);
-      await recordAudit(tx as unknown as Database, entry, now);
+      await claimLimitsIn(tx, securityEventLimits(entry.context), now);
+      await recordAudit(tx, entry, now);
     });
     return true;
   } catch (error) {
     if (error instanceof LimitRefusedError) return false;
     throw error;
   }
+}
+
+/**
+ * recordSecurityEvent as one line at the call site, like audited():
+ * `await securityAudited(db, context, now)("staff.login_failed", ["staff", id], { after })`.
+ */
+export function securityAudited(
+  db: Database,
+  context: AuditContext,
+  now = new Date(),
+): (action: AuditAction, target: AuditTarget, change?: AuditChange) => Promise<boolean> {
+  return (action, [targetType, targetId], change = {}) =>
+    recordSecurityEvent(db, { context, action, targetType, targetId, ...change }, now);
 }

@@ -88,8 +88,7 @@ export async function issueCode(
   const expiresAt = new Date(now.getTime() + CODE_POLICY.validMinutes * 60_000);
   const cooldownEdge = new Date(now.getTime() - CODE_POLICY.resendCooldownSeconds * 1000);
   try {
-    await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Database;
+    await db.transaction(async (tx) => {
       // A new code replaces the previous one for the same target and purpose (its attempts too).
       const fresh = { codeHash, attempts: 0, expiresAt, consumedAt: null, createdAt: now };
       const [issued] = await tx

@@ -121,7 +121,7 @@ export async function claimLimitsIn(tx: Database, limits: readonly Limit[], now 
 export async function claimLimits(db: Database, limits: readonly Limit[], now = new Date()): Promise<LimitResult> {
   try {
     if (limits.length === 1) await claimLimitsIn(db, limits, now);
-    else await db.transaction((tx) => claimLimitsIn(tx as unknown as Database, limits, now));
+    else await db.transaction((tx) => claimLimitsIn(tx, limits, now));
     return { allowed: true };
   } catch (error) {
     if (error instanceof LimitRefusedError) return { allowed: false, retryAfterSeconds: error.retryAfterSeconds };

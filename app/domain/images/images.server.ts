@@ -3,7 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation } from "@platform/db/errors";
 import { mediaImage } from "@platform/db/schema";
 import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { ALT_MAX_LENGTH } from "./limits";
@@ -87,8 +87,7 @@ export async function uploadImage(
     for (const o of objects) await store.put(db, o.key, o.data, o.contentType);
   }
   try {
-    const image = await db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    const image = await auditedTx(db, audit, now, async (t, record) => {
       const [row] = await t
         .insert(mediaImage)
         .values({
@@ -109,17 +108,7 @@ export async function uploadImage(
       if (store.transactional) {
         for (const o of objects) await store.put(t, o.key, o.data, o.contentType);
       }
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "image.uploaded",
-          targetType: "media_image",
-          targetId: row.id,
-          after: auditFacts(row),
-        },
-        now,
-      );
+      await record("image.uploaded", ["media_image", row.id], { after: auditFacts(row) });
       return row;
     });
     return { image, created: true };
@@ -152,24 +141,15 @@ export async function updateImageAlt(
   requirePermission(actor, "catalog.edit");
   const alt = altTextInput.parse(input);
   if (!z.uuid().safeParse(id).success) return false;
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [before] = await t.select().from(mediaImage).where(eq(mediaImage.id, id)).for("update");
     if (!before) return false;
     if (before.altZh === alt.altZh && before.altEn === alt.altEn) return true;
     await t.update(mediaImage).set(alt).where(eq(mediaImage.id, id));
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "image.alt_changed",
-        targetType: "media_image",
-        targetId: id,
-        before: { altZh: before.altZh, altEn: before.altEn },
-        after: alt,
-      },
-      now,
-    );
+    await record("image.alt_changed", ["media_image", id], {
+      before: { altZh: before.altZh, altEn: before.altEn },
+      after: alt,
+    });
     return true;
   });
 }
@@ -191,17 +171,12 @@ export async function deleteImage(
   if (!z.uuid().safeParse(id).success) return "not_found";
   let removed: MediaImageRow | null = null;
   try {
-    removed = await db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    removed = await auditedTx(db, audit, now, async (t, record) => {
       const [row] = await t.delete(mediaImage).where(eq(mediaImage.id, id)).returning();
       if (!row) return null;
       const keys = row.variants.map((v) => variantKey(row.hash, v.width, v.format));
       if (row.storage === "database") await databaseMediaStore.remove(t, keys);
-      await recordAudit(
-        t,
-        { context: audit, action: "image.deleted", targetType: "media_image", targetId: id, before: auditFacts(row) },
-        now,
-      );
+      await record("image.deleted", ["media_image", id], { before: auditFacts(row) });
       return row;
     });
   } catch (error) {

@@ -151,7 +151,7 @@ async function processEvent(deps: WebhookDeps, event: WebhookEvent, outcome: Web
           .where(and(eq(authAccount.providerId, "line"), eq(authAccount.accountId, userId)));
         if (linked) {
           await refuseMarketing(
-            tx as unknown as Database,
+            tx,
             { memberId: linked.memberId, channel: "line", source: "line-unfollow", ip: null },
             at,
           );

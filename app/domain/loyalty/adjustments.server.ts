@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, pointAdjustment, staffAccount, store } from "@platform/db/schema";
 import type { LocalizedText } from "@platform/db/schema/catalog";
 import { and, asc, eq, ne } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { claimLimits, type Limit } from "../auth/rate-limits.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
@@ -10,7 +10,7 @@ import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../sta
 import { managerAdjustmentLimit } from "../staff/settings.server";
 import { type AdjustmentFields, isAdjustmentReason, MAX_ADJUSTMENT, MAX_DETAIL_LENGTH } from "./adjustment-input";
 import { LoyaltyError } from "./errors";
-import { activeMember, inTransaction, lockAccount, type Tx } from "./ledger.server";
+import { activeMember, lockAccount, type Tx } from "./ledger.server";
 import { bookAdjustment } from "./points.server";
 
 /**
@@ -137,7 +137,7 @@ export async function requestAdjustment(
   }
   if (!input.requestKey || input.requestKey.length > 100) throw new LoyaltyError("invalid_input", "No request key");
   const limit = await managerAdjustmentLimit(db);
-  return inTransaction(db, async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const account = await lockAccount(tx, input.memberId);
     const [previous] = await tx.select().from(pointAdjustment).where(eq(pointAdjustment.requestKey, input.requestKey));
     if (previous) {
@@ -180,28 +180,20 @@ export async function requestAdjustment(
     if (!created) throw new Error("point_adjustment insert returned nothing");
     const before = account.balance;
     const booked = pending ? null : await book(tx, created, actor, now);
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: pending ? "points.adjustment_requested" : "points.adjusted",
-        targetType: "member",
-        targetId: input.memberId,
-        before: { balance: before },
-        after: {
-          adjustmentId: created.id,
-          amount: input.amount,
-          reason: input.reason,
-          detail: input.detail,
-          status: created.status,
-          limit: actor.role === "admin" ? null : limit,
-          dailyLimit: actor.role === "admin" ? null : limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
-          waitsFor,
-          balance: booked?.balance ?? before,
-        },
+    await record(pending ? "points.adjustment_requested" : "points.adjusted", ["member", input.memberId], {
+      before: { balance: before },
+      after: {
+        adjustmentId: created.id,
+        amount: input.amount,
+        reason: input.reason,
+        detail: input.detail,
+        status: created.status,
+        limit: actor.role === "admin" ? null : limit,
+        dailyLimit: actor.role === "admin" ? null : limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
+        waitsFor,
+        balance: booked?.balance ?? before,
       },
-      now,
-    );
+    });
     return {
       status: pending ? "pending" : "booked",
       adjustment: booked ? { ...created, entryId: booked.entryId } : created,
@@ -236,7 +228,7 @@ export async function approveAdjustment(
 ): Promise<{ adjustment: Adjustment; balance: number }> {
   requirePermission(actor, "points.approve");
   if (!UUID.test(adjustmentId)) throw new AdjustmentError("adjustment_not_found", "No such adjustment");
-  return inTransaction(db, async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [claimed] = await tx
       .update(pointAdjustment)
       .set({ status: "booked", decidedBy: actor.userId, decidedAt: now })
@@ -252,24 +244,16 @@ export async function approveAdjustment(
     const account = await lockAccount(tx, claimed.memberId);
     const before = account.balance;
     const booked = await book(tx, claimed, actor, now);
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "points.adjustment_approved",
-        targetType: "point_adjustment",
-        targetId: claimed.id,
-        before: { status: "pending", balance: before },
-        after: {
-          status: "booked",
-          balance: booked.balance,
-          memberId: claimed.memberId,
-          amount: claimed.amount,
-          requestedBy: claimed.requestedBy,
-        },
+    await record("points.adjustment_approved", ["point_adjustment", claimed.id], {
+      before: { status: "pending", balance: before },
+      after: {
+        status: "booked",
+        balance: booked.balance,
+        memberId: claimed.memberId,
+        amount: claimed.amount,
+        requestedBy: claimed.requestedBy,
       },
-      now,
-    );
+    });
     return { adjustment: { ...claimed, entryId: booked.entryId }, balance: booked.balance };
   });
 }
@@ -284,25 +268,17 @@ export async function rejectAdjustment(
 ): Promise<{ adjustment: Adjustment }> {
   requirePermission(actor, "points.approve");
   if (!UUID.test(adjustmentId)) throw new AdjustmentError("adjustment_not_found", "No such adjustment");
-  return inTransaction(db, async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [claimed] = await tx
       .update(pointAdjustment)
       .set({ status: "rejected", decidedBy: actor.userId, decidedAt: now })
       .where(and(eq(pointAdjustment.id, adjustmentId), eq(pointAdjustment.status, "pending")))
       .returning();
     if (!claimed) return explainRefusal(tx, adjustmentId, actor, false);
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "points.adjustment_rejected",
-        targetType: "point_adjustment",
-        targetId: claimed.id,
-        before: { status: "pending" },
-        after: { status: "rejected", memberId: claimed.memberId, amount: claimed.amount },
-      },
-      now,
-    );
+    await record("points.adjustment_rejected", ["point_adjustment", claimed.id], {
+      before: { status: "pending" },
+      after: { status: "rejected", memberId: claimed.memberId, amount: claimed.amount },
+    });
     return { adjustment: claimed };
   });
 }

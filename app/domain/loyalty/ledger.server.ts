@@ -26,7 +26,7 @@ export type Source = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function inTransaction<T>(db: Database, run: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => run(tx as unknown as Tx));
+  return db.transaction((tx) => run(tx));
 }
 
 /**

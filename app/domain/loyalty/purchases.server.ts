@@ -3,7 +3,7 @@ import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, audited } from "../audit/audit.server";
 import { recordOccasion } from "../messages/occasions.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
@@ -253,24 +253,16 @@ async function bookPurchase(
   // Last: the audit chain's head stays locked from this statement to the commit, for every writer.
   if (input.audit) {
     writes.push(
-      recordAudit(
-        tx,
-        {
-          context: input.audit,
-          action: "purchase.recorded",
-          targetType: "purchase",
-          targetId: booked.id,
-          after: {
-            memberId: input.memberId,
-            storeId: input.storeId,
-            receiptNumber: input.receiptNumber,
-            netAmount: input.netAmount,
-            pointsEarned: points,
-            tier: account.tier,
-          },
+      audited(tx, input.audit, now)("purchase.recorded", ["purchase", booked.id], {
+        after: {
+          memberId: input.memberId,
+          storeId: input.storeId,
+          receiptNumber: input.receiptNumber,
+          netAmount: input.netAmount,
+          pointsEarned: points,
+          tier: account.tier,
         },
-        now,
-      ),
+      }),
     );
   }
   await Promise.all(writes);
@@ -397,23 +389,15 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         .where(eq(purchase.id, current.id))
         .returning();
       if (input.audit) {
-        await recordAudit(
-          tx,
-          {
-            context: input.audit,
-            action: "purchase.refunded",
-            targetType: "purchase",
-            targetId: current.id,
-            before: { refundedAmount: current.refundedAmount, pointsReversed: current.pointsReversed },
-            after: {
-              refundedAmount: refunded,
-              pointsReversed: target,
-              refundId: refund.id,
-              refundAmount: input.amount,
-            },
+        await audited(tx, input.audit, now)("purchase.refunded", ["purchase", current.id], {
+          before: { refundedAmount: current.refundedAmount, pointsReversed: current.pointsReversed },
+          after: {
+            refundedAmount: refunded,
+            pointsReversed: target,
+            refundId: refund.id,
+            refundAmount: input.amount,
           },
-          now,
-        );
+        });
       }
       return {
         refund,

@@ -4,7 +4,7 @@ import { coupon, pointEntry, reward } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, audited } from "../audit/audit.server";
 import { couponState } from "./coupon-state";
 import { LoyaltyError } from "./errors";
 import {
@@ -154,18 +154,10 @@ export async function useCoupon(
       .returning();
     if (used) {
       if (input.audit) {
-        await recordAudit(
-          tx,
-          {
-            context: input.audit,
-            action: "coupon.used",
-            targetType: "coupon",
-            targetId: used.id,
-            before: { status: found.status },
-            after: { status: used.status, usedStoreId: used.usedStoreId, memberId: used.memberId },
-          },
-          now,
-        );
+        await audited(tx, input.audit, now)("coupon.used", ["coupon", used.id], {
+          before: { status: found.status },
+          after: { status: used.status, usedStoreId: used.usedStoreId, memberId: used.memberId },
+        });
       }
       return used;
     }

@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store } from "@platform/db/schema";
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
 import type { CategoryInput, MaterialInput } from "./editor";
 
@@ -188,7 +188,7 @@ async function replaceStores(tx: Database, id: string, storeIds: string[]) {
 
 /** A new material, as a draft (not on the public site until published). */
 export async function createMaterial(db: Database, input: MaterialInput, audit: AuditContext, now: Date) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     await checkReferences(tx, input);
     const [created] = await tx
       .insert(material)
@@ -197,17 +197,9 @@ export async function createMaterial(db: Database, input: MaterialInput, audit: 
       .returning();
     if (!created) throw new MaterialError("duplicate_id", "id");
     await replaceStores(tx, input.id, input.storeIds);
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "material.created",
-        targetType: "material",
-        targetId: input.id,
-        after: { ...contentOf(input), storeIds: input.storeIds, published: false },
-      },
-      now,
-    );
+    await record("material.created", ["material", input.id], {
+      after: { ...contentOf(input), storeIds: input.storeIds, published: false },
+    });
     return created;
   });
 }
@@ -224,7 +216,7 @@ export async function updateMaterial(
   audit: AuditContext,
   now: Date,
 ) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     await checkReferences(tx, input);
     const [before] = await tx.select().from(material).where(eq(material.id, id)).for("update");
     if (!before) throw new MaterialError("not_found");
@@ -240,18 +232,10 @@ export async function updateMaterial(
       .map((s) => s.id)
       .sort();
     await replaceStores(tx, id, input.storeIds);
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "material.updated",
-        targetType: "material",
-        targetId: id,
-        before: { ...contentOf({ ...before, storeIds: [], id }), storeIds: beforeStores },
-        after: { ...contentOf(input), storeIds: [...input.storeIds].sort() },
-      },
-      now,
-    );
+    await record("material.updated", ["material", id], {
+      before: { ...contentOf({ ...before, storeIds: [], id }), storeIds: beforeStores },
+      after: { ...contentOf(input), storeIds: [...input.storeIds].sort() },
+    });
     return updated;
   });
 }
@@ -265,7 +249,7 @@ export async function setMaterialPublished(
   audit: AuditContext,
   now: Date,
 ) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [updated] = await tx
       .update(material)
       .set({ published, version: sql`${material.version} + 1`, updatedAt: now })
@@ -275,18 +259,10 @@ export async function setMaterialPublished(
       const [exists] = await tx.select({ id: material.id }).from(material).where(eq(material.id, id));
       throw new MaterialError(exists ? "conflict" : "not_found");
     }
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: published ? "material.published" : "material.unpublished",
-        targetType: "material",
-        targetId: id,
-        before: { published: !published },
-        after: { published },
-      },
-      now,
-    );
+    await record(published ? "material.published" : "material.unpublished", ["material", id], {
+      before: { published: !published },
+      after: { published },
+    });
     return updated;
   });
 }
@@ -297,7 +273,7 @@ function categoryContent(input: CategoryInput) {
 
 /** A new category, last in the order. */
 export async function createCategory(db: Database, input: CategoryInput, audit: AuditContext, now: Date) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [created] = await tx
       .insert(materialCategory)
       .values({
@@ -309,17 +285,7 @@ export async function createCategory(db: Database, input: CategoryInput, audit: 
       .onConflictDoNothing()
       .returning();
     if (!created) throw new MaterialError("duplicate_id", "id");
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "category.created",
-        targetType: "material_category",
-        targetId: input.id,
-        after: categoryContent(input),
-      },
-      now,
-    );
+    await record("category.created", ["material_category", input.id], { after: categoryContent(input) });
     return created;
   });
 }
@@ -332,7 +298,7 @@ export async function updateCategory(
   audit: AuditContext,
   now: Date,
 ) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [before] = await tx.select().from(materialCategory).where(eq(materialCategory.id, id)).for("update");
     if (!before) throw new MaterialError("not_found");
     const [updated] = await tx
@@ -341,18 +307,10 @@ export async function updateCategory(
       .where(and(eq(materialCategory.id, id), eq(materialCategory.version, expectedVersion)))
       .returning();
     if (!updated) throw new MaterialError("conflict");
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "category.updated",
-        targetType: "material_category",
-        targetId: id,
-        before: categoryContent({ ...before, id }),
-        after: categoryContent(input),
-      },
-      now,
-    );
+    await record("category.updated", ["material_category", id], {
+      before: categoryContent({ ...before, id }),
+      after: categoryContent(input),
+    });
     return updated;
   });
 }
@@ -362,7 +320,7 @@ export async function updateCategory(
  * transaction holding every category row, so two admins moving at once never leave equal positions.
  */
 export async function moveCategory(db: Database, id: string, direction: "up" | "down", audit: AuditContext, now: Date) {
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const rows = await tx
       .select({ id: materialCategory.id, sortOrder: materialCategory.sortOrder })
       .from(materialCategory)
@@ -382,18 +340,10 @@ export async function moveCategory(db: Database, id: string, direction: "up" | "
         .set({ sortOrder: index + 1, updatedAt: now })
         .where(eq(materialCategory.id, categoryId));
     }
-    await recordAudit(
-      tx,
-      {
-        context: audit,
-        action: "category.moved",
-        targetType: "material_category",
-        targetId: id,
-        before: { position: from + 1 },
-        after: { position: to + 1 },
-      },
-      now,
-    );
+    await record("category.moved", ["material_category", id], {
+      before: { position: from + 1 },
+      after: { position: to + 1 },
+    });
     return true;
   });
 }

@@ -16,7 +16,7 @@ import {
   tierChange,
 } from "@platform/db/schema";
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit, recordPersonalDataView } from "../audit/audit.server";
+import { type AuditContext, auditedTx, recordPersonalDataView } from "../audit/audit.server";
 import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
 import { couponState } from "../loyalty/coupon-state";
@@ -243,8 +243,7 @@ export async function setMemberDisabled(
   const found = await memberRow(db, memberId);
   if (!found) throw new MemberActionError("member_not_found");
   if (found.deletedAt) throw new MemberActionError("member_deleted");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const changed = await t
       .update(member)
       .set({ disabled: input.disabled, updatedAt: now })
@@ -254,18 +253,10 @@ export async function setMemberDisabled(
     const ended = input.disabled
       ? await t.delete(authSession).where(eq(authSession.userId, found.userId)).returning({ id: authSession.id })
       : [];
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: input.disabled ? "member.disabled" : "member.enabled",
-        targetType: "member",
-        targetId: memberId,
-        before: { disabled: !input.disabled },
-        after: { disabled: input.disabled, reason, sessionsEnded: ended.length },
-      },
-      now,
-    );
+    await record(input.disabled ? "member.disabled" : "member.enabled", ["member", memberId], {
+      before: { disabled: !input.disabled },
+      after: { disabled: input.disabled, reason, sessionsEnded: ended.length },
+    });
     return { changed: true };
   });
 }
@@ -281,24 +272,13 @@ export async function endMemberSessions(
   requirePermission(actor, "member.manage");
   const found = await memberRow(db, memberId);
   if (!found) throw new MemberActionError("member_not_found");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const ended = await t
       .delete(authSession)
       .where(eq(authSession.userId, found.userId))
       .returning({ id: authSession.id });
     if (ended.length > 0) {
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "member.sessions_ended",
-          targetType: "member",
-          targetId: memberId,
-          after: { sessionsEnded: ended.length },
-        },
-        now,
-      );
+      await record("member.sessions_ended", ["member", memberId], { after: { sessionsEnded: ended.length } });
     }
     return ended.length;
   });
@@ -315,8 +295,7 @@ export async function cancelMemberCoupon(
 ): Promise<{ balance: number }> {
   requirePermission(actor, "member.manage");
   if (!UUID.test(couponId)) throw new LoyaltyError("coupon_not_found", "Unknown coupon");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [own] = await t
       .select({ id: coupon.id })
       .from(coupon)
@@ -328,18 +307,10 @@ export async function cancelMemberCoupon(
       now,
     );
     if (!result.replayed) {
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "coupon.cancelled",
-          targetType: "coupon",
-          targetId: couponId,
-          before: { status: "issued" },
-          after: { status: "cancelled", memberId, pointsReturned: result.coupon.pointsCost },
-        },
-        now,
-      );
+      await record("coupon.cancelled", ["coupon", couponId], {
+        before: { status: "issued" },
+        after: { status: "cancelled", memberId, pointsReturned: result.coupon.pointsCost },
+      });
     }
     return { balance: result.balance };
   });
@@ -359,23 +330,12 @@ export async function addMemberNote(
   if (!text || text.length > 1000) throw new MemberActionError("note_required", "note");
   const found = await memberRow(db, memberId);
   if (!found) throw new MemberActionError("member_not_found");
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  await auditedTx(db, audit, now, async (t, record) => {
     const [note] = await t
       .insert(memberNote)
       .values({ memberId, authorUserId: actor.userId, body: text, createdAt: now })
       .returning({ id: memberNote.id });
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "member.note_added",
-        targetType: "member",
-        targetId: memberId,
-        after: { noteId: note?.id ?? null, note: text },
-      },
-      now,
-    );
+    await record("member.note_added", ["member", memberId], { after: { noteId: note?.id ?? null, note: text } });
   });
 }
 
@@ -411,8 +371,7 @@ export async function resendMemberEmailVerification(
   const purpose = found.email ? "change-email" : "verify-email";
   let sent: { code: string; expiresAt: Date };
   try {
-    const outcome = await deps.db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    const outcome = await auditedTx(deps.db, audit, now, async (t, record) => {
       const issued = await issueCode(
         t,
         { purpose, target: email, ip: null, secret: deps.secret, memberUserId: found.userId },
@@ -424,17 +383,9 @@ export async function resendMemberEmailVerification(
         [{ key: `console:email-code:staff:${actor.userId}`, window: "hour", max: STAFF_EMAIL_CODES_PER_HOUR }],
         now,
       );
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "member.email_verification_sent",
-          targetType: "member",
-          targetId: memberId,
-          after: { email, purpose, expiresAt: issued.expiresAt.toISOString() },
-        },
-        now,
-      );
+      await record("member.email_verification_sent", ["member", memberId], {
+        after: { email, purpose, expiresAt: issued.expiresAt.toISOString() },
+      });
       return issued;
     });
     if (!outcome.ok) return outcome;

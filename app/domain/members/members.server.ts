@@ -88,7 +88,7 @@ export async function createMember(
 ): Promise<Member> {
   const { profile } = input;
   return db.transaction(async (tx) => {
-    const memberNumber = await nextMemberNumber(tx as unknown as Database);
+    const memberNumber = await nextMemberNumber(tx);
     const [created] = await tx
       .insert(member)
       .values({

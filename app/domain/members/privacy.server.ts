@@ -258,8 +258,7 @@ export async function deleteMemberAccount(
   await closeLoyaltyAccount(db, m.id, now);
 
   const contacts = [m.phoneNumber, m.email, m.pendingEmail].filter((v): v is string => Boolean(v));
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Database;
+  await db.transaction(async (tx) => {
     // Marketing ends with the account; the withdrawal is recorded like any other.
     await setMarketingPreferences(
       tx,

@@ -110,7 +110,7 @@ export async function updateMemberProfile(
   const postalCode =
     profile.city && profile.district ? (findDistrict(profile.city, profile.district)?.postalCode ?? null) : null;
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+    const t = tx;
     await t
       .update(member)
       .set({

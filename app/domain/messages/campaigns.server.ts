@@ -10,7 +10,7 @@ import {
   memberMessage,
 } from "@platform/db/schema";
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
@@ -210,18 +210,13 @@ export async function createCampaign(
   now = new Date(),
 ): Promise<CampaignRow> {
   requirePermission(actor, "messages.manage");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [row] = await t
       .insert(campaign)
       .values({ ...input, createdBy: actor.userId, createdAt: now, updatedAt: now })
       .returning();
     if (!row) throw new Error("campaign insert returned nothing");
-    await recordAudit(
-      t,
-      { context: audit, action: "campaign.created", targetType: "campaign", targetId: row.id, after: audited(row) },
-      now,
-    );
+    await record("campaign.created", ["campaign", row.id], { after: audited(row) });
     return row;
   });
 }
@@ -237,8 +232,7 @@ export async function updateCampaign(
   now = new Date(),
 ): Promise<CampaignRow> {
   requirePermission(actor, "messages.manage");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const before = await lockDraft(t, id, version);
     const [row] = await t
       .update(campaign)
@@ -246,18 +240,7 @@ export async function updateCampaign(
       .where(eq(campaign.id, id))
       .returning();
     if (!row) throw new CampaignError("not_found");
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "campaign.updated",
-        targetType: "campaign",
-        targetId: id,
-        before: audited(before),
-        after: audited(row),
-      },
-      now,
-    );
+    await record("campaign.updated", ["campaign", id], { before: audited(before), after: audited(row) });
     return row;
   });
 }
@@ -279,8 +262,7 @@ export async function scheduleCampaign(
   requirePermission(actor, "messages.manage");
   if (when && when.getTime() <= now.getTime()) throw new CampaignError("past");
   if (when && inQuietHours(when)) throw new CampaignError("quiet_hours");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const before = await lockDraft(t, id, version);
     if (campaignChannels(before).length === 0) throw new CampaignError("no_channel", before);
     const count = await countAudience(t, before.audience, before, options.lineOn, now);
@@ -291,18 +273,10 @@ export async function scheduleCampaign(
       .where(eq(campaign.id, id))
       .returning();
     if (!row) throw new CampaignError("not_found");
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: when ? "campaign.scheduled" : "campaign.sent",
-        targetType: "campaign",
-        targetId: id,
-        before: { status: before.status },
-        after: { status: "scheduled", scheduledAt: (when ?? now).toISOString(), audience: count.total },
-      },
-      now,
-    );
+    await record(when ? "campaign.scheduled" : "campaign.sent", ["campaign", id], {
+      before: { status: before.status },
+      after: { status: "scheduled", scheduledAt: (when ?? now).toISOString(), audience: count.total },
+    });
     return row;
   });
 }
@@ -316,8 +290,7 @@ export async function cancelCampaign(
   now = new Date(),
 ): Promise<CampaignRow> {
   requirePermission(actor, "messages.manage");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [row] = await t
       .update(campaign)
       .set({ status: "cancelled", version: sql`${campaign.version} + 1`, updatedAt: now })
@@ -331,17 +304,7 @@ export async function cancelCampaign(
       .update(memberMessage)
       .set({ status: "cancelled", error: "campaign_cancelled", updatedAt: now })
       .where(and(eq(memberMessage.campaignId, id), inArray(memberMessage.status, ["queued", "held"])));
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "campaign.cancelled",
-        targetType: "campaign",
-        targetId: id,
-        after: { status: "cancelled" },
-      },
-      now,
-    );
+    await record("campaign.cancelled", ["campaign", id], { after: { status: "cancelled" } });
     return row;
   });
 }
@@ -357,8 +320,7 @@ export async function startDueCampaigns(db: Database, now = new Date()): Promise
     .where(and(eq(campaign.status, "scheduled"), sql`${campaign.scheduledAt} <= ${now.toISOString()}::timestamptz`));
   let started = 0;
   for (const { id } of due) {
-    const ok = await db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    const ok = await db.transaction(async (t) => {
       const [claimed] = await t
         .update(campaign)
         .set({ status: "sending", startedAt: now, updatedAt: now })

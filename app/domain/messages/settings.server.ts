@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { AUTOMATIC_KINDS, type AutomaticKind, automaticMessage, type MessageChannel } from "@platform/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import type { Locale } from "~/lib/i18n";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { CHANNEL_ORDER } from "./channels";
@@ -74,8 +74,7 @@ export async function saveAutomaticSetting(
 ): Promise<AutomaticSetting> {
   requirePermission(actor, "messages.manage");
   const channels = CHANNEL_ORDER.filter((c) => input.channels.includes(c));
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const before = await automaticSetting(t, kind);
     const values = {
       enabled: input.enabled,
@@ -101,28 +100,20 @@ export async function saveAutomaticSetting(
     }
     if (!row) throw new SettingConflict(await automaticSetting(t, kind));
     const after = fromRow(row);
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "messages.automatic-updated",
-        targetType: "automatic_message",
-        targetId: kind,
-        before: {
-          enabled: before.enabled,
-          textZh: before.text["zh-TW"],
-          textEn: before.text.en,
-          channels: before.channels.join(","),
-        },
-        after: {
-          enabled: after.enabled,
-          textZh: after.text["zh-TW"],
-          textEn: after.text.en,
-          channels: after.channels.join(","),
-        },
+    await record("messages.automatic-updated", ["automatic_message", kind], {
+      before: {
+        enabled: before.enabled,
+        textZh: before.text["zh-TW"],
+        textEn: before.text.en,
+        channels: before.channels.join(","),
       },
-      now,
-    );
+      after: {
+        enabled: after.enabled,
+        textZh: after.text["zh-TW"],
+        textEn: after.text.en,
+        channels: after.channels.join(","),
+      },
+    });
     return after;
   });
 }

@@ -1,8 +1,7 @@
-import type { Database } from "@platform/db/client";
 import { authUser } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import type { Locale } from "~/lib/i18n";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { isPlaceholderEmail } from "../auth/flows.server";
 import { composeSms } from "../messaging/sms";
 import type { StaffActor } from "../staff/actor";
@@ -55,18 +54,10 @@ export async function testSendCampaign(
     });
     result.email = me.email;
   }
-  await deps.db.transaction(async (tx) => {
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "campaign.test-sent",
-        targetType: "campaign",
-        targetId: c.id,
-        after: { sms: result.sms ? "sent" : "none", email: result.email ? "sent" : "none" },
-      },
-      now,
-    );
+  await auditedTx(deps.db, audit, now, async (_tx, record) => {
+    await record("campaign.test-sent", ["campaign", c.id], {
+      after: { sms: result.sms ? "sent" : "none", email: result.email ? "sent" : "none" },
+    });
   });
   return result;
 }

@@ -50,7 +50,7 @@ async function sourceWithHistory(members: number): Promise<{ dataDir: string; me
     // Console and POS writes leave a hash-chained audit trail; the move must keep it verifiable.
     for (const [i, memberId] of memberIds.entries()) {
       await source.db.transaction(async (tx) => {
-        await recordAudit(tx as unknown as typeof source.db, {
+        await recordAudit(tx, {
           context: { actorType: "system", label: "move-test", ip: null, userAgent: null, requestId: null },
           action: "member.note_added",
           targetType: "member",

@@ -3,7 +3,7 @@ import { cacheRegion } from "@platform/cache/shared-cache";
 import type { Database } from "@platform/db/client";
 import { apiKey, store } from "@platform/db/schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { StaffActor } from "../staff/actor";
 import { StaffError } from "../staff/errors";
 import { requirePermission } from "../staff/guard.server";
@@ -108,20 +108,11 @@ export async function createApiKeyInConsole(
   if (!name || name.length > 50) throw new StaffError("invalid_name", "1–50 characters", "name");
   const [known] = await db.select({ id: store.id }).from(store).where(eq(store.id, input.storeId));
   if (!known) throw new StaffError("unknown_store", "Unknown store", "storeId");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const created = await createApiKey(t, { storeId: input.storeId, name });
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "api_key.created",
-        targetType: "api_key",
-        targetId: created.key.id,
-        after: { storeId: input.storeId, name, prefix: created.key.prefix },
-      },
-      now,
-    );
+    await record("api_key.created", ["api_key", created.key.id], {
+      after: { storeId: input.storeId, name, prefix: created.key.prefix },
+    });
     return created;
   });
 }
@@ -136,26 +127,14 @@ export async function revokeApiKeyInConsole(
 ): Promise<boolean> {
   requirePermission(actor, "apikeys.manage");
   if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [revoked] = await t
       .update(apiKey)
       .set({ revokedAt: now })
       .where(and(eq(apiKey.id, id), isNull(apiKey.revokedAt)))
       .returning({ id: apiKey.id, name: apiKey.name });
     if (!revoked) return false;
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "api_key.revoked",
-        targetType: "api_key",
-        targetId: id,
-        before: { revoked: false },
-        after: { revoked: true },
-      },
-      now,
-    );
+    await record("api_key.revoked", ["api_key", id], { before: { revoked: false }, after: { revoked: true } });
     return true;
   });
 }

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { isForeignKeyViolation } from "@platform/db/errors";
 import { coupon, reward, rewardStockChange } from "@platform/db/schema";
 import { and, asc, desc, eq, ilike, isNotNull, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import type { RewardFields, StockChange } from "./input";
@@ -141,8 +141,7 @@ export async function createReward(
 ): Promise<Reward> {
   requirePermission(actor, "programme.edit");
   return checkingImage(
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    auditedTx(db, audit, now, async (t, record) => {
       const [row] = await t
         .insert(reward)
         .values({ ...fields, active: true, version: 1, createdAt: now, updatedAt: now })
@@ -158,17 +157,7 @@ export async function createReward(
           createdAt: now,
         });
       }
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "reward.created",
-          targetType: "reward",
-          targetId: row.id,
-          after: { ...audited(row), stock: row.stock },
-        },
-        now,
-      );
+      await record("reward.created", ["reward", row.id], { after: { ...audited(row), stock: row.stock } });
       return row;
     }),
   );
@@ -186,8 +175,7 @@ export async function updateReward(
 ): Promise<Reward> {
   requirePermission(actor, "programme.edit");
   return checkingImage(
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
+    auditedTx(db, audit, now, async (t, record) => {
       const [before] = await t.select().from(reward).where(eq(reward.id, id)).for("update");
       if (!before || before.version !== version) throw new ProgrammeConflict(before ?? null);
       // Only the edit form's fields: the stock changes by adjustments (adjustStock), never by an edit, even
@@ -211,18 +199,7 @@ export async function updateReward(
         .where(and(eq(reward.id, id), eq(reward.version, version)))
         .returning();
       if (!row) throw new ProgrammeConflict(before);
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "reward.updated",
-          targetType: "reward",
-          targetId: id,
-          before: audited(before),
-          after: audited(row),
-        },
-        now,
-      );
+      await record("reward.updated", ["reward", id], { before: audited(before), after: audited(row) });
       return row;
     }),
   );
@@ -239,8 +216,7 @@ export async function setRewardActive(
   now = new Date(),
 ): Promise<Reward> {
   requirePermission(actor, "programme.edit");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [row] = await t
       .update(reward)
       .set({ active, version: sql`${reward.version} + 1`, updatedAt: now })
@@ -250,18 +226,10 @@ export async function setRewardActive(
       const [current] = await t.select().from(reward).where(eq(reward.id, id));
       throw new ProgrammeConflict(current ?? null);
     }
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: active ? "reward.reactivated" : "reward.retired",
-        targetType: "reward",
-        targetId: id,
-        before: { active: !active },
-        after: { active },
-      },
-      now,
-    );
+    await record(active ? "reward.reactivated" : "reward.retired", ["reward", id], {
+      before: { active: !active },
+      after: { active },
+    });
     return row;
   });
 }
@@ -288,8 +256,7 @@ export async function adjustStock(
   now = new Date(),
 ): Promise<Reward> {
   requirePermission(actor, "programme.edit");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     let row: Reward | undefined;
     let before: number | null;
     if (change.kind === "delta") {
@@ -319,18 +286,10 @@ export async function adjustStock(
       staffUserId: actor.userId,
       createdAt: now,
     });
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "reward.stock-adjusted",
-        targetType: "reward",
-        targetId: id,
-        before: { stock: before },
-        after: { stock: row.stock, reason },
-      },
-      now,
-    );
+    await record("reward.stock-adjusted", ["reward", id], {
+      before: { stock: before },
+      after: { stock: row.stock, reason },
+    });
     return row;
   });
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { loyaltyAccount, loyaltyRules, purchase, type Tier } from "@platform/db/schema";
 import { desc, eq, gt, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { EarnRules } from "../loyalty/earn";
 import { currentRules, type LoyaltyRules, spendWindowStart } from "../loyalty/rules.server";
 import type { StaffActor } from "../staff/actor";
@@ -84,8 +84,7 @@ export async function scheduleRules(
   now = new Date(),
 ): Promise<RulesVersion> {
   requirePermission(actor, "programme.edit");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     await t.execute(sql`lock table ${loyaltyRules} in share row exclusive mode`);
     const newest = await newestVersionId(t);
     if (newest !== baseVersionId) throw new RulesConflict(newest);
@@ -103,18 +102,10 @@ export async function scheduleRules(
       .returning();
     if (!row) throw new Error("rules insert returned nothing");
     const { id: _a, createdAt: _b, effectiveFrom: _c, createdBy: _d, note: _e, ...beforeFields } = before;
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "rules.scheduled",
-        targetType: "loyalty_rules",
-        targetId: String(row.id),
-        before: beforeFields,
-        after: { ...input.rules, effectiveFrom: effectiveFrom.toISOString(), note: row.note },
-      },
-      now,
-    );
+    await record("rules.scheduled", ["loyalty_rules", String(row.id)], {
+      before: beforeFields,
+      after: { ...input.rules, effectiveFrom: effectiveFrom.toISOString(), note: row.note },
+    });
     return row;
   });
 }

@@ -2,8 +2,8 @@ import type { Database } from "@platform/db/client";
 import { authAccount, authUser, staffAccount, staffInvitation, staffStore, store } from "@platform/db/schema";
 import { generateId } from "better-auth";
 import { and, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
-import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
+import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginFailureKey, passwordTryLimits, placeholderEmail } from "../auth/flows.server";
 import { checkPassword, type PasswordProblem } from "../auth/password-check.server";
 import { hashPassword, verifyPassword } from "../auth/passwords.server";
@@ -101,7 +101,7 @@ export async function inviteStaff(
     throw new StaffError("already_staff", "This person is already on the staff", "contact");
   }
   const token = newToken();
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [invitation] = await tx
       .insert(staffInvitation)
       .values({
@@ -116,23 +116,15 @@ export async function inviteStaff(
       })
       .returning();
     if (!invitation) throw new Error("invitation insert returned nothing");
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.invited",
-        targetType: "staff_invitation",
-        targetId: invitation.id,
-        after: {
-          ...contact,
-          displayName,
-          role: access.role,
-          storeIds: access.storeIds,
-          expiresAt: invitation.expiresAt,
-        },
+    await record("staff.invited", ["staff_invitation", invitation.id], {
+      after: {
+        ...contact,
+        displayName,
+        role: access.role,
+        storeIds: access.storeIds,
+        expiresAt: invitation.expiresAt,
       },
-      now,
-    );
+    });
     return { invitation, token };
   });
 }
@@ -193,16 +185,10 @@ export async function acceptInvitation(
     const claimed = await claimLimits(db, passwordTryLimits(failKey, where.ip), now);
     if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
     if (!(await verifyPassword({ hash: account.password, password: input.password }))) {
-      await recordSecurityEvent(
-        db,
-        {
-          context: anonymousAuditContext(where),
-          action: "staff.invitation_login_failed",
-          targetType: "staff_invitation",
-          targetId: invitation.id,
-          after: { reason: "wrong_password" },
-        },
-        now,
+      await securityAudited(db, anonymousAuditContext(where), now)(
+        "staff.invitation_login_failed",
+        ["staff_invitation", invitation.id],
+        { after: { reason: "wrong_password" } },
       );
       return { ok: false, reason: "wrong_password" };
     }
@@ -270,13 +256,10 @@ export async function acceptInvitation(
       await tx.insert(staffStore).values(invitation.storeIds.map((storeId) => ({ userId, storeId })));
     }
     await tx.update(staffInvitation).set({ acceptedUserId: userId }).where(eq(staffInvitation.id, invitation.id));
-    await recordAudit(
-      tx as unknown as Database,
+    await audited(tx, { actorType: "staff", userId, role: invitation.role, storeId: null, ...where }, now)(
+      "staff.invitation_accepted",
+      ["staff", userId],
       {
-        context: { actorType: "staff", userId, role: invitation.role, storeId: null, ...where },
-        action: "staff.invitation_accepted",
-        targetType: "staff",
-        targetId: userId,
         after: {
           role: invitation.role,
           storeIds: invitation.storeIds,
@@ -284,7 +267,6 @@ export async function acceptInvitation(
           existingLogin: Boolean(existing),
         },
       },
-      now,
     );
     return { ok: true, userId } as const;
   });
@@ -299,7 +281,7 @@ export async function revokeInvitation(
   now = new Date(),
 ): Promise<boolean> {
   requirePermission(actor, "staff.manage");
-  return db.transaction(async (tx) => {
+  return auditedTx(db, audit, now, async (tx, record) => {
     const [revoked] = await tx
       .update(staffInvitation)
       .set({ revokedAt: now })
@@ -312,18 +294,10 @@ export async function revokeInvitation(
       )
       .returning({ id: staffInvitation.id });
     if (!revoked) return false;
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.invitation_revoked",
-        targetType: "staff_invitation",
-        targetId: invitationId,
-        before: { revoked: false },
-        after: { revoked: true },
-      },
-      now,
-    );
+    await record("staff.invitation_revoked", ["staff_invitation", invitationId], {
+      before: { revoked: false },
+      after: { revoked: true },
+    });
     return true;
   });
 }
@@ -359,18 +333,14 @@ export async function updateStaffAccess(
   if (userId === actor.userId) throw new StaffError("cannot_change_self", "You cannot change your own access", "role");
   if (!(await staffProfile(db, userId))) throw new StaffError("staff_not_found", "Unknown staff member");
   const access = await validateAccess(db, input.role, input.storeIds);
-  await db.transaction(async (tx) => {
+  await auditedTx(db, audit, now, async (tx, record) => {
     // Serialise access changes: two cannot each leave the other as the "last" admin, and the "before" read
     // under the lock is the state this change replaces (a repeated or simultaneous save audits once).
     await tx.execute(sql`select pg_advisory_xact_lock(7274019312)`);
-    const before = await staffProfile(tx as unknown as Database, userId);
+    const before = await staffProfile(tx, userId);
     if (!before) throw new StaffError("staff_not_found", "Unknown staff member");
     if (before.role === access.role && before.storeIds.join() === access.storeIds.join()) return;
-    if (
-      before.role === "admin" &&
-      access.role !== "admin" &&
-      (await activeAdminCount(tx as unknown as Database, userId)) === 0
-    ) {
+    if (before.role === "admin" && access.role !== "admin" && (await activeAdminCount(tx, userId)) === 0) {
       throw new StaffError("last_admin", "The last admin cannot be demoted", "role");
     }
     await tx.update(authUser).set({ role: access.role, updatedAt: now }).where(eq(authUser.id, userId));
@@ -379,18 +349,10 @@ export async function updateStaffAccess(
       await tx.insert(staffStore).values(access.storeIds.map((storeId) => ({ userId, storeId })));
     }
     await tx.update(staffAccount).set({ updatedAt: now }).where(eq(staffAccount.userId, userId));
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.access_changed",
-        targetType: "staff",
-        targetId: userId,
-        before: { role: before.role, storeIds: before.storeIds },
-        after: access,
-      },
-      now,
-    );
+    await record("staff.access_changed", ["staff", userId], {
+      before: { role: before.role, storeIds: before.storeIds },
+      after: access,
+    });
   });
 }
 
@@ -425,9 +387,9 @@ export async function setStaffDisabled(
 ): Promise<void> {
   const before = await otherStaffMember(db, actor, userId, "You cannot disable yourself");
   if (before.disabled === disabled) return;
-  await db.transaction(async (tx) => {
+  await auditedTx(db, audit, now, async (tx, record) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7274019312)`);
-    if (disabled && before.role === "admin" && (await activeAdminCount(tx as unknown as Database, userId)) === 0) {
+    if (disabled && before.role === "admin" && (await activeAdminCount(tx, userId)) === 0) {
       throw new StaffError("last_admin", "The last admin cannot be disabled");
     }
     const changed = await tx
@@ -441,19 +403,11 @@ export async function setStaffDisabled(
       )
       .returning({ userId: staffAccount.userId });
     if (changed.length === 0) return;
-    if (disabled) await endAllConsoleSessions(tx as unknown as Database, userId);
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: disabled ? "staff.disabled" : "staff.enabled",
-        targetType: "staff",
-        targetId: userId,
-        before: { disabled: !disabled },
-        after: { disabled },
-      },
-      now,
-    );
+    if (disabled) await endAllConsoleSessions(tx, userId);
+    await record(disabled ? "staff.disabled" : "staff.enabled", ["staff", userId], {
+      before: { disabled: !disabled },
+      after: { disabled },
+    });
   });
 }
 

@@ -10,7 +10,7 @@ import {
   staffTotp,
 } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, max, or, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { limitCount, resetLimit } from "../auth/rate-limits.server";
 import { otherStaffMember } from "./accounts.server";
 import type { StaffActor } from "./actor";
@@ -234,7 +234,7 @@ export async function resetSecondFactor(
   now = new Date(),
 ): Promise<void> {
   await otherStaffMember(db, actor, userId, "You cannot reset your own second factor");
-  await db.transaction(async (tx) => {
+  await auditedTx(db, audit, now, async (tx, record) => {
     const removed = await tx
       .delete(staffTotp)
       .where(eq(staffTotp.userId, userId))
@@ -243,21 +243,13 @@ export async function resetSecondFactor(
       .delete(staffRecoveryCode)
       .where(eq(staffRecoveryCode.userId, userId))
       .returning({ id: staffRecoveryCode.id });
-    const sessions = await endAllConsoleSessions(tx as unknown as Database, userId);
+    const sessions = await endAllConsoleSessions(tx, userId);
     // Nothing to reset (a simultaneous reset did it): nothing to audit either.
     if (removed.length === 0 && codes.length === 0 && sessions === 0) return;
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.second_factor_reset",
-        targetType: "staff",
-        targetId: userId,
-        before: { enrolled: Boolean(removed[0]?.confirmedAt) },
-        after: { enrolled: false },
-      },
-      now,
-    );
+    await record("staff.second_factor_reset", ["staff", userId], {
+      before: { enrolled: Boolean(removed[0]?.confirmedAt) },
+      after: { enrolled: false },
+    });
   });
 }
 
@@ -274,22 +266,14 @@ export async function liftSecondFactorLock(
   now = new Date(),
 ): Promise<void> {
   await otherStaffMember(db, actor, userId, "You cannot lift your own lock");
-  await db.transaction(async (tx) => {
+  await auditedTx(db, audit, now, async (tx, record) => {
     const limit = secondFactorLimit(userId);
-    const wrongCodes = await limitCount(tx as unknown as Database, limit, now);
-    const removed = await resetLimit(tx as unknown as Database, limit.key);
+    const wrongCodes = await limitCount(tx, limit, now);
+    const removed = await resetLimit(tx, limit.key);
     if (removed === 0) return;
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.second_factor_unlocked",
-        targetType: "staff",
-        targetId: userId,
-        before: { locked: wrongCodes >= limit.max, wrongCodes },
-        after: { locked: false, wrongCodes: 0 },
-      },
-      now,
-    );
+    await record("staff.second_factor_unlocked", ["staff", userId], {
+      before: { locked: wrongCodes >= limit.max, wrongCodes },
+      after: { locked: false, wrongCodes: 0 },
+    });
   });
 }

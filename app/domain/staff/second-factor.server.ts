@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { authUser, staffRecoveryCode, staffTotp } from "@platform/db/schema";
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import {
   decryptSecret,
   encryptSecret,
@@ -79,7 +79,7 @@ export async function confirmTotpEnrolment(
   const step = matchTotp(decryptSecret(deps.secret, row.secretEncrypted), code.trim(), now);
   if (step === null) return { ok: false, reason: "invalid_code" };
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  const confirmed = await deps.db.transaction(async (tx) => {
+  const confirmed = await auditedTx(deps.db, audit, now, async (tx, record) => {
     const [done] = await tx
       .update(staffTotp)
       .set({ confirmedAt: now, lastUsedStep: step })
@@ -96,17 +96,9 @@ export async function confirmTotpEnrolment(
     await tx
       .insert(staffRecoveryCode)
       .values(recoveryCodes.map((c) => ({ userId, codeHash: recoveryCodeHash(deps.secret, c) })));
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.second_factor_enrolled",
-        targetType: "staff",
-        targetId: userId,
-        after: { method: "totp", recoveryCodes: RECOVERY_CODE_COUNT },
-      },
-      now,
-    );
+    await record("staff.second_factor_enrolled", ["staff", userId], {
+      after: { method: "totp", recoveryCodes: RECOVERY_CODE_COUNT },
+    });
     return true;
   });
   return confirmed ? { ok: true, recoveryCodes } : { ok: false, reason: "not_started" };

@@ -1,8 +1,8 @@
 import type { Database } from "@platform/db/client";
 import { authUser, staffAccount, staffSession, staffStore, store } from "@platform/db/schema";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
-import { anonymousAuditContext, recordSecurityEvent } from "../audit/security-events.server";
+import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
+import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginUserId } from "../auth/flows.server";
 import { claimLimitsIn, type Limit, LimitRefusedError, limitCount, releaseLimit } from "../auth/rate-limits.server";
 import type { StaffActor } from "./actor";
@@ -184,17 +184,9 @@ async function endSessionForWrongCodes(db: Database, sessionId: string, audit: A
     .where(eq(staffSession.id, sessionId))
     .returning({ id: staffSession.id });
   if (removed.length === 0) return;
-  await recordSecurityEvent(
-    db,
-    {
-      context: audit,
-      action: "staff.session_ended",
-      targetType: "staff_session",
-      targetId: sessionId,
-      after: { reason: "wrong_codes" },
-    },
-    now,
-  );
+  await securityAudited(db, audit, now)("staff.session_ended", ["staff_session", sessionId], {
+    after: { reason: "wrong_codes" },
+  });
 }
 
 /**
@@ -226,8 +218,8 @@ export async function giveSecondFactor(
         .returning({ failedCodes: staffSession.failedCodes });
       if (!row) return null;
       // Refused: throws, and the session's try is rolled back with it.
-      await claimLimitsIn(tx as unknown as Database, [account], now);
-      return { failedCodes: row.failedCodes, accountCount: await limitCount(tx as unknown as Database, account, now) };
+      await claimLimitsIn(tx, [account], now);
+      return { failedCodes: row.failedCodes, accountCount: await limitCount(tx, account, now) };
     });
   } catch (error) {
     if (error instanceof LimitRefusedError) {
@@ -243,17 +235,9 @@ export async function giveSecondFactor(
   if (!method) {
     // Exactly one wrong code takes the account's last try: that one records the lock.
     if (claimed.accountCount >= account.max) {
-      await recordAudit(
-        deps.db,
-        {
-          context: audit,
-          action: "staff.second_factor_locked",
-          targetType: "staff",
-          targetId: session.userId,
-          after: { locked: true, wrongCodes: claimed.accountCount },
-        },
-        now,
-      );
+      await audited(deps.db, audit, now)("staff.second_factor_locked", ["staff", session.userId], {
+        after: { locked: true, wrongCodes: claimed.accountCount },
+      });
     }
     if (claimed.failedCodes >= max) {
       await endSessionForWrongCodes(deps.db, session.sessionId, audit, now);
@@ -262,24 +246,14 @@ export async function giveSecondFactor(
     return { ok: false, reason: "invalid_code" };
   }
   await releaseLimit(deps.db, account, now);
-  const ok = await deps.db.transaction(async (tx) => {
+  const ok = await auditedTx(deps.db, audit, now, async (tx, record) => {
     const [row] = await tx
       .update(staffSession)
       .set({ secondFactorAt: now, lastSeenAt: now, failedCodes: 0 })
       .where(eq(staffSession.id, session.sessionId))
       .returning({ wasActive: sql<boolean>`true` });
     if (!row) return false;
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: audit,
-        action: "staff.second_factor_given",
-        targetType: "staff_session",
-        targetId: session.sessionId,
-        after: { method },
-      },
-      now,
-    );
+    await record("staff.second_factor_given", ["staff_session", session.sessionId], { after: { method } });
     return true;
   });
   return ok ? { ok: true, method } : { ok: false, reason: "session_ended" };
@@ -297,16 +271,10 @@ export async function auditFailedConsoleLogin(
 ): Promise<void> {
   const userId = await loginUserId(db, input.kind, input.identifier);
   const staff = userId ? await staffProfile(db, userId) : null;
-  await recordSecurityEvent(
-    db,
-    {
-      context: anonymousAuditContext(where),
-      action: "staff.login_failed",
-      targetType: staff ? "staff" : "console_login",
-      targetId: staff?.userId ?? null,
-      after: { reason: "wrong_password" },
-    },
-    now,
+  await securityAudited(db, anonymousAuditContext(where), now)(
+    "staff.login_failed",
+    [staff ? "staff" : "console_login", staff?.userId ?? null],
+    { after: { reason: "wrong_password" } },
   );
 }
 

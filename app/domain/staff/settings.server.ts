@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { consoleSetting } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { MAX_MANAGER_LIMIT } from "../loyalty/adjustment-input";
 import type { StaffActor } from "./actor";
 import { StaffError } from "./errors";
@@ -35,8 +35,7 @@ export async function setManagerAdjustmentLimit(
   if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_MANAGER_LIMIT) {
     throw new StaffError("invalid_setting", "The limit must be a whole number of points", "managerLimit");
   }
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     // Serialises concurrent changes of the key (the row is created on first use).
     await t
       .insert(consoleSetting)
@@ -53,18 +52,10 @@ export async function setManagerAdjustmentLimit(
       .set({ value: limit, updatedAt: now, updatedBy: actor.userId })
       .where(eq(consoleSetting.key, MANAGER_LIMIT_KEY));
     if (before !== limit) {
-      await recordAudit(
-        t,
-        {
-          context: audit,
-          action: "settings.changed",
-          targetType: "console_setting",
-          targetId: MANAGER_LIMIT_KEY,
-          before: { value: before },
-          after: { value: limit },
-        },
-        now,
-      );
+      await record("settings.changed", ["console_setting", MANAGER_LIMIT_KEY], {
+        before: { value: before },
+        after: { value: limit },
+      });
     }
     return { before, after: limit };
   });

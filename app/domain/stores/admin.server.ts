@@ -10,7 +10,7 @@ import {
 } from "@platform/db/schema";
 import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { taipeiDate } from "~/lib/time";
-import { type AuditContext, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
 import {
   bumpContentVersion,
@@ -196,8 +196,7 @@ export async function createStore(
   now: Date,
 ): Promise<void> {
   requirePermission(actor, "catalog.edit");
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  await auditedTx(db, audit, now, async (t, record) => {
     const inserted = await t
       .insert(store)
       .values({ id, ...storeColumns({ ...content, photos: [] }), published: false, createdAt: now, updatedAt: now })
@@ -205,17 +204,9 @@ export async function createStore(
       .returning({ id: store.id });
     if (inserted.length === 0) throw new StoreEditError("id_taken", "id");
     await replaceExceptions(t, id, content.exceptions, isoDate(taipeiDate(now)));
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "store.created",
-        targetType: "store",
-        targetId: id,
-        after: { published: false, fields: changedFields(null, { ...content, photos: [] }) },
-      },
-      now,
-    );
+    await record("store.created", ["store", id], {
+      after: { published: false, fields: changedFields(null, { ...content, photos: [] }) },
+    });
   });
 }
 
@@ -263,8 +254,7 @@ export async function saveStoreDraft(
   requirePermission(actor, "store.edit", { storeId: id });
   const row = await storeRow(db, id);
   if (!row) throw new StoreEditError("not_found");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const current = await readDraft<StoreContent>(t, "store", id);
     const base = current.data ?? (await publishedContent(t, row, isoDate(taipeiDate(now))));
     const next: StoreContent = {
@@ -273,17 +263,7 @@ export async function saveStoreDraft(
     };
     const version = await saveDraft(t, "store", id, expectedVersion, next, actor.userId, now);
     if (version === null) throw new StoreEditError("conflict");
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "store.draft_saved",
-        targetType: "store",
-        targetId: id,
-        after: { version, fields: changedFields(base, next) },
-      },
-      now,
-    );
+    await record("store.draft_saved", ["store", id], { after: { version, fields: changedFields(base, next) } });
     return version;
   });
 }
@@ -331,8 +311,7 @@ export async function publishStore(
   now: Date,
 ): Promise<number> {
   requirePermission(actor, "store.edit", { storeId: id });
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const [row] = await t.select().from(store).where(eq(store.id, id)).for("update").limit(1);
     if (!row) throw new StoreEditError("not_found");
     const taken = await takeDraftForPublish<StoreContent>(t, "store", id, expectedVersion, actor.userId, now);
@@ -367,18 +346,10 @@ export async function publishStore(
     if (taken.data) await replaceExceptions(t, id, content.exceptions, today);
     const revision = await recordRevision(t, "store", id, content, actor.userId, now);
     await bumpContentVersion(t, now);
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "store.published",
-        targetType: "store",
-        targetId: id,
-        before: { published: row.published },
-        after: { published: true, revision, fields: changedFields(before, content) },
-      },
-      now,
-    );
+    await record("store.published", ["store", id], {
+      before: { published: row.published },
+      after: { published: true, revision, fields: changedFields(before, content) },
+    });
     return revision;
   });
 }
@@ -392,8 +363,7 @@ export async function unpublishStore(
   now: Date,
 ): Promise<boolean> {
   requirePermission(actor, "catalog.edit");
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+  return auditedTx(db, audit, now, async (t, record) => {
     const changed = await t
       .update(store)
       .set({ published: false, updatedAt: now })
@@ -401,18 +371,7 @@ export async function unpublishStore(
       .returning({ id: store.id });
     if (changed.length === 0) return false;
     await bumpContentVersion(t, now);
-    await recordAudit(
-      t,
-      {
-        context: audit,
-        action: "store.unpublished",
-        targetType: "store",
-        targetId: id,
-        before: { published: true },
-        after: { published: false },
-      },
-      now,
-    );
+    await record("store.unpublished", ["store", id], { before: { published: true }, after: { published: false } });
     return true;
   });
 }

@@ -1,6 +1,5 @@
-import type { Database } from "@platform/db/client";
 import { data } from "react-router";
-import { recordAudit } from "~/domain/audit/audit.server";
+import { auditedTx } from "~/domain/audit/audit.server";
 import { MEMBER_CSV_COLUMNS, memberExportRows } from "~/domain/members/console-search.server";
 import { requirePermission, requireRecentSecondFactor } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -29,18 +28,10 @@ const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) 
   const stores = await storeChoices(app.db, actor, getLocale(request));
   const { filters, search, valid } = memberFilters(url, serverT(request), stores);
   if (!valid) throw data(null, { status: 400 });
-  await app.db.transaction(async (tx) => {
-    await recordAudit(
-      tx as unknown as Database,
-      {
-        context: consoleAudit(context, request),
-        action: "member.exported",
-        targetType: "member_export",
-        targetId: null,
-        after: { filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) },
-      },
-      now,
-    );
+  await auditedTx(app.db, consoleAudit(context, request), now, async (_tx, record) => {
+    await record("member.exported", ["member_export", null], {
+      after: { filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) },
+    });
   });
   const rows = memberExportRows(app.db, actor, { ...search, after: null });
   const encoder = new TextEncoder();

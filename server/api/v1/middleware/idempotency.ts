@@ -59,8 +59,7 @@ export function idempotentWrites(db: Database): RequestHandler {
     const locals = res.locals as WriteLocals;
     let answer: Answer | null;
     try {
-      answer = await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      answer = await db.transaction(async (tx) => {
         const [claimed] = await tx
           .insert(apiIdempotency)
           .values({ apiKeyId, key, requestHash })
