@@ -35,7 +35,7 @@ const catalog = Promise.all(Array.from(catalogLinks, (link) => loadCatalog(link.
 // LIFF chunk is loaded only then. A LIFF failure never keeps the page from working.
 const liff = liffStartFor(document, navigator.userAgent, window.location.search);
 const liffStarted = liff
-  ? import("./lib/liff.client")
+  ? import("./adapters/liff.client")
       .then(({ startLiff }) => startLiff(liff))
       .catch((error: unknown) => console.warn("LIFF could not start", error))
   : undefined;

@@ -13,6 +13,8 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { getApp } from "./adapters/context.server";
+import { getMemberSession, memberSessionMiddleware } from "./adapters/current-member.server";
 import { errorTitleKey, GeneralErrorBoundary } from "./components/error-boundary";
 import { LoadingOverlay } from "./components/layout/loading-overlay";
 import { SiteFooter } from "./components/layout/site-footer";
@@ -20,8 +22,6 @@ import { SiteHeader } from "./components/layout/site-header";
 import { Toaster } from "./components/ui/toaster";
 import { LiveAnnouncer } from "./lib/announcer";
 import { requestNow } from "./lib/clock.server";
-import { getApp } from "./lib/context.server";
-import { getMemberSession, memberSessionMiddleware } from "./lib/current-member.server";
 import { isUpdateAvailable, startBuildPolling } from "./lib/deploy";
 import {
   CATALOG_LINK_ATTRIBUTE,

@@ -525,7 +525,7 @@ async function pageScripts(server, page, headers = {}) {
 }
 
 /**
- * Inside the LINE app, entry.client import()s the LIFF chunk (app/lib/liff.client.ts) before hydrating: what that
+ * Inside the LINE app, entry.client import()s the LIFF chunk (app/adapters/liff.client.ts) before hydrating: what that
  * adds to a page (the chunk and its static imports the page does not already load), and a check that the page's own
  * JS holds no LIFF code (visitors outside LINE download none).
  */

@@ -9,7 +9,7 @@ import { type AppInstance, type DevServer, type Running, startDevServer } from "
 /**
  * The real Express app from createApp(), served through a Vite dev server in middleware mode exactly
  * as server.js does in development. createApp and loadConfig are loaded through Vite too, so the app
- * and the route modules share one copy of app/lib/context.server.ts (the router context is looked up
+ * and the route modules share one copy of app/adapters/context.server.ts (the router context is looked up
  * by identity). One Vite server and one app per file; the database is PGlite in memory, or a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set (server/testing/dev-app.ts).
  */

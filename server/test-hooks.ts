@@ -5,6 +5,7 @@ import { isUploadedPhoto } from "@platform/db/schema/catalog";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
+import { consoleCookie } from "../app/adapters/console.server";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { bookHistory, type HistoryPlan, realisticHistory } from "../app/domain/demo/member-history";
@@ -24,7 +25,6 @@ import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.serve
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
 import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/admin.server";
-import { consoleCookie } from "../app/lib/console.server";
 import { testUserId } from "./line/local-provider";
 
 /**

@@ -1,9 +1,7 @@
-import type { LoyaltyErrorMessageKey } from "~/domain/loyalty/errors";
-
 /**
  * The loyalty area's refusals (app/domain/loyalty/errors.ts), for members and staff alike; the POS
  * reference page shows them too. `loyalty.error.` is a route-only namespace: pages render these on
- * the server, so the shell does not ship them.
+ * the server, so the shell does not ship them. Texts know no rule: errors.ts holds this catalog to every code.
  */
 export const loyaltyZhTW = {
   "loyalty.error.invalid_amount": "金額必須是 1 以上的整數（新台幣元）",
@@ -28,4 +26,4 @@ export const loyaltyZhTW = {
   "loyalty.error.card_token_expired": "會員卡條碼已過期，請會員重新出示",
   "loyalty.error.card_token_forged": "會員卡條碼無效",
   "loyalty.error.card_token_malformed": "會員卡條碼格式錯誤",
-} as const satisfies Record<LoyaltyErrorMessageKey, string>;
+} as const satisfies Record<`loyalty.error.${string}`, string>;

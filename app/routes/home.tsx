@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { CatalogImage } from "~/components/catalog/catalog-image";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { StoreCard } from "~/components/catalog/store-card";
@@ -12,7 +13,6 @@ import { storeCard } from "~/domain/stores/cards";
 import { featuredStores, storeSitemapEntries } from "~/domain/stores/stores.server";
 import { CACHE_PUBLIC_SHORT, passCacheControl, publicCache } from "~/lib/cache";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

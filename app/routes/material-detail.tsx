@@ -1,4 +1,6 @@
 import { data } from "react-router";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession, requireMember } from "~/adapters/current-member.server";
 import { FavouriteButton } from "~/components/catalog/favourite-button";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
@@ -7,8 +9,6 @@ import { materialDetailView } from "~/domain/materials/detail-view";
 import { isFavourite, removeFavourite, saveFavourite } from "~/domain/materials/favourites.server";
 import { getMaterial } from "~/domain/materials/materials.server";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession, requireMember } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { useT } from "~/lib/i18n";

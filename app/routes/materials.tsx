@@ -1,4 +1,5 @@
 import { data, Form, useLocation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { MaterialCard } from "~/components/catalog/material-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
 import { buttonVariants } from "~/components/ui/button-variants";
@@ -10,7 +11,6 @@ import { materialFiltersQuery, parseMaterialFilters } from "~/domain/materials/f
 import { categoryCounts, listCategories, listMaterials } from "~/domain/materials/materials.server";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

@@ -1,5 +1,7 @@
 import { countLoginFailure } from "@platform/metrics";
 import { Form, redirect, useNavigation } from "react-router";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { CurrentPasswordField } from "~/components/auth/current-password-field";
 import { EmailField } from "~/components/auth/email-field";
 import { PhoneField } from "~/components/auth/fields";
@@ -12,8 +14,6 @@ import { Link } from "~/components/ui/link";
 import { TabLinks } from "~/components/ui/tab-links";
 import { loginSchema } from "~/domain/auth/auth-schemas.server";
 import { startSession, verifyLogin } from "~/domain/auth/flows.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import { formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

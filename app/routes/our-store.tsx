@@ -1,4 +1,5 @@
 import { data, Form, useLocation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { NearMe } from "~/components/catalog/near-me";
 import { StoreCard } from "~/components/catalog/store-card";
 import { useFilterNavigation } from "~/components/catalog/use-filter-navigation";
@@ -12,7 +13,6 @@ import { parseStoreFilters } from "~/domain/stores/filters";
 import { citiesWithStores, listStores } from "~/domain/stores/stores.server";
 import { passCacheControl, publicCache } from "~/lib/cache";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { StoreDetailView } from "~/components/catalog/store-detail-view";
 import { LiffShare } from "~/components/line/line-app-slots";
 import { listCategories } from "~/domain/materials/materials.server";
@@ -6,7 +7,6 @@ import { storeDetailData } from "~/domain/stores/detail-view.server";
 import { getStore } from "~/domain/stores/stores.server";
 import { passCacheControl, publicCache } from "~/lib/cache";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

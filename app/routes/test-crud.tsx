@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { Card, Skeleton } from "~/components/ui/card";
@@ -10,7 +11,6 @@ import { Link } from "~/components/ui/link";
 import { SelectField } from "~/components/ui/select";
 import { runCrudRoundTrip } from "~/domain/diagnostics/crud-round-trip.server";
 import { sendTestMessage } from "~/domain/diagnostics/test-message.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
 import { type MessageKey, useT } from "~/lib/i18n";

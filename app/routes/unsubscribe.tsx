@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
@@ -6,7 +7,6 @@ import { Link } from "~/components/ui/link";
 import { refuseMarketing } from "~/domain/members/profile-update.server";
 import { checkUnsubscribeToken } from "~/domain/messages/unsubscribe.server";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";

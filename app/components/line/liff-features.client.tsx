@@ -5,6 +5,9 @@ import { showClientToast } from "~/components/ui/toaster";
 import { couponMessage, sharedPageMessage } from "~/domain/line/liff-messages";
 import { cn } from "~/lib/cn";
 import { useLocale, useT } from "~/lib/i18n";
+import { links } from "~/lib/links";
+import { liffEn } from "~/locales/liff.en";
+import { liffZhTW } from "~/locales/liff.zh-TW";
 import {
   addShortcut,
   canAddShortcut,
@@ -17,10 +20,7 @@ import {
   sendPermission,
   sendToChat,
   share,
-} from "~/lib/liff-features.client";
-import { links } from "~/lib/links";
-import { liffEn } from "~/locales/liff.en";
-import { liffZhTW } from "~/locales/liff.zh-TW";
+} from "./liff-sdk.client";
 
 /**
  * The buttons of LINE's features inside LINE (ADR 035). They come with the LIFF features chunk, which the

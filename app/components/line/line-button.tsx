@@ -7,7 +7,7 @@ import { links } from "~/lib/links";
 import type { LiffFeatures } from "./liff-features.client";
 
 /**
- * What the LIFF chunk (app/lib/liff.client.ts) offers the page once it has initialised inside LINE: LIFF's
+ * What the LIFF chunk (app/adapters/liff.client.ts) offers the page once it has initialised inside LINE: LIFF's
  * login for the LINE buttons, and LINE's features (share, home-screen shortcut, send to a chat), whose chunk
  * loads on the first call (the slots in line-app-slots.tsx).
  */

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import type { CardTokenPayload } from "~/domain/loyalty/card-token-payload";
 import { cn } from "~/lib/cn";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { Countdown, Qr } from "./card-parts";
-import type { CardTokenPayload } from "./card-token-payload";
 import { Maximize, QrIcon } from "./icons";
 
 // The full-screen views load on first use (and are fetched when the browser is idle), so the page's

@@ -3,9 +3,9 @@ import { useFetcher } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { LoaderCircle } from "~/components/ui/icons";
+import type { CardTokenPayload } from "~/domain/loyalty/card-token-payload";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
-import type { CardTokenPayload } from "./card-token-payload";
 import { Modal } from "./modal";
 import type { RedeemAnswer, WalletCouponView } from "./view-types";
 

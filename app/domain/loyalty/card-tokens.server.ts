@@ -2,8 +2,8 @@ import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual 
 import type { Database } from "@platform/db/client";
 import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import type { CardTokenPayload } from "~/components/member-center/card-token-payload";
 import { qrSvg } from "~/lib/qr.server";
+import type { CardTokenPayload } from "./card-token-payload";
 
 /**
  * Member card tokens for the rotating QR code: base64url(member id (16 bytes) ‖ expiry (uint32,

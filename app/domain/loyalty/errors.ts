@@ -1,3 +1,5 @@
+import type { loyaltyZhTW } from "~/locales/loyalty.zh-TW";
+
 /**
  * The loyalty area's refusals: one table, code → HTTP status → message key. The POS API answers the
  * status and the code, the member center and the console show the message (catalogs
@@ -36,8 +38,16 @@ export const LOYALTY_ERRORS = {
 /** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */
 export type LoyaltyErrorCode = keyof typeof LOYALTY_ERRORS;
 
-/** The catalog key of a code's message (`{balance}` is the member's balance where a message uses it). */
-export type LoyaltyErrorMessageKey = `loyalty.error.${LoyaltyErrorCode}`;
+/** Codes without a message in app/locales/loyalty.zh-TW.ts (the English catalog follows the Chinese one). */
+type Unmessaged = Exclude<`loyalty.error.${LoyaltyErrorCode}`, keyof typeof loyaltyZhTW>;
+
+/**
+ * The catalog key of a code's message (`{balance}` is the member's balance where a message uses it). A code
+ * without a message turns it into `{ missingMessage }`, so `loyaltyErrorMessage` fails to compile, naming it.
+ */
+export type LoyaltyErrorMessageKey = [Unmessaged] extends [never]
+  ? `loyalty.error.${LoyaltyErrorCode}`
+  : { missingMessage: Unmessaged };
 
 export function isLoyaltyErrorCode(code: string): code is LoyaltyErrorCode {
   return Object.hasOwn(LOYALTY_ERRORS, code);

@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -13,8 +15,6 @@ import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/doma
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

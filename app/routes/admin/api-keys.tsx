@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { CopyField } from "~/components/console/copy-field";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -14,8 +16,6 @@ import {
 } from "~/domain/pos/api-keys.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

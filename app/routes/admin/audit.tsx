@@ -1,4 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -15,7 +16,6 @@ import {
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

@@ -1,4 +1,6 @@
 import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { consoleRedirectTarget, requestWhere, requireSignInStep } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -7,8 +9,6 @@ import { Link } from "~/components/ui/link";
 import { beginTotpEnrolment, confirmTotpEnrolment } from "~/domain/staff/second-factor.server";
 import { activateEnrolledSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleRedirectTarget, requestWhere, requireSignInStep } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";

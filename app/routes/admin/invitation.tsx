@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleCookie, requestWhere } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -7,8 +9,6 @@ import { Field } from "~/components/ui/field";
 import { acceptInvitation, invitationState } from "~/domain/staff/accounts.server";
 import { startConsoleSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleCookie, requestWhere } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import type { MessageKey } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

@@ -1,4 +1,12 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import {
+  consoleCookie,
+  consoleRedirectTarget,
+  consoleSession,
+  readConsoleToken,
+  requestWhere,
+} from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -14,14 +22,6 @@ import {
   startConsoleSession,
 } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import {
-  consoleCookie,
-  consoleRedirectTarget,
-  consoleSession,
-  readConsoleToken,
-  requestWhere,
-} from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { clearConsoleCookie, readConsoleToken } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { endConsoleSession } from "~/domain/staff/sessions.server";
-import { clearConsoleCookie, readConsoleToken } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/logout";
 
 /** Ends this console session (the member session, if any, is untouched: two hats, two sessions). */

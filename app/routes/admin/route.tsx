@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
+import { consoleMiddleware } from "~/adapters/console.server";
 import { ConsoleError } from "~/components/console/console-error";
-import { consoleMiddleware } from "~/lib/console.server";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
 import type { Route } from "./+types/route";
 

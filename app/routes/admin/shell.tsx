@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Outlet, useLocation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { ConsoleError } from "~/components/console/console-error";
 import { CONSOLE_NAV, type ConsoleNavItem, groupConsoleNav } from "~/components/console/nav";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -10,7 +11,6 @@ import { requireStaff } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { workableStores } from "~/domain/staff/sessions.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import type { Route } from "./+types/shell";

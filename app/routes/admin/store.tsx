@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
+import { CONSOLE_HOME } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { requireStaff } from "~/domain/staff/guard.server";
 import { switchCurrentStore } from "~/domain/staff/sessions.server";
-import { CONSOLE_HOME } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirectPath } from "~/lib/links";
 import type { Route } from "./+types/store";

@@ -1,11 +1,11 @@
 import { data, redirect } from "react-router";
+import { clearConsoleCookie, consoleRedirectTarget, requestWhere, requireSignInStep } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { giveSecondFactor } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { clearConsoleCookie, consoleRedirectTarget, requestWhere, requireSignInStep } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";

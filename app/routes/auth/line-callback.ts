@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { acceptIdToken, completeLineLogin, exchangeCode } from "~/domain/line/line.server";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import type { Route } from "./+types/line-callback";
 import {
   lineFailure,

@@ -1,5 +1,7 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { flowCookie } from "~/adapters/flow-cookie.server";
 import { startSession } from "~/domain/auth/flows.server";
 import type { IdTokenFailure } from "~/domain/line/id-token.server";
 import {
@@ -9,8 +11,6 @@ import {
   lineChannel,
   revokeLineToken,
 } from "~/domain/line/line.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { flowCookie } from "~/lib/flow-cookie.server";
 import type { MessageKey } from "~/lib/i18n";
 import { links, safeRedirectPath } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { getApp, toastSettings } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { acceptIdToken, completeLineLogin } from "~/domain/line/line.server";
-import { getApp, toastSettings } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { beginWebLogin } from "~/domain/line/line.server";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { links, safeRedirectPath } from "~/lib/links";
 import type { Route } from "./+types/line-start";

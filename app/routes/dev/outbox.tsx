@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -7,7 +8,6 @@ import { Link } from "~/components/ui/link";
 import { SelectField } from "~/components/ui/select";
 import { MessageRejectedError } from "~/domain/messaging/errors";
 import { type OutboxMessage, readOutbox } from "~/domain/messaging/outbox.server";
-import { getApp } from "~/lib/context.server";
 import { notFound } from "~/lib/http.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";

@@ -1,11 +1,11 @@
 import { Form, useNavigation } from "react-router";
+import { getApp, toastSettings } from "~/adapters/context.server";
 import { NewPasswordFields } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
 import { newPasswordSchema } from "~/domain/auth/auth-schemas.server";
 import { completePasswordReset } from "~/domain/auth/flows.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
-import { getApp, toastSettings } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

@@ -1,13 +1,13 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { codeFailure, codePageAction } from "~/adapters/code-step.server";
+import { authDeps, getApp } from "~/adapters/context.server";
+import { flowCookie } from "~/adapters/flow-cookie.server";
 import { codeSchema, emailSchema, phoneSchema } from "~/domain/auth/auth-schemas.server";
 import { createCaptchaChallenge } from "~/domain/auth/captcha.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, type ResetChannel, requestVerification } from "~/domain/auth/verification.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { codeFailure, codePageAction } from "~/lib/code-step.server";
-import { authDeps, getApp } from "~/lib/context.server";
-import { flowCookie } from "~/lib/flow-cookie.server";
 import { fieldFailure, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

@@ -1,8 +1,8 @@
 import { data } from "react-router";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import type { Route } from "./+types/card-token";
 
 /**

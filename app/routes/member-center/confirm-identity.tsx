@@ -1,9 +1,9 @@
 import { useNavigation } from "react-router";
+import { authDeps, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { IdentityProof } from "~/components/account/identity-proof";
 import { Page } from "~/components/layout/page";
 import { renewSession } from "~/domain/auth/identity.server";
-import { authDeps, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { couponCodeForMember } from "~/domain/loyalty/member-center.server";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import { qrSvg } from "~/lib/qr.server";
 import type { Route } from "./+types/coupon-qr";
 

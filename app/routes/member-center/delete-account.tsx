@@ -1,12 +1,12 @@
 import { useNavigation } from "react-router";
+import { getApp, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { IdentityProof } from "~/components/account/identity-proof";
 import { Page } from "~/components/layout/page";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { lineChannel } from "~/domain/line/line.server";
 import { externalLoginRevokers } from "~/domain/members/external-logins.server";
 import { deleteMemberAccount } from "~/domain/members/privacy.server";
-import { getApp, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { fieldFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

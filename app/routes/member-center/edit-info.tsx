@@ -1,4 +1,7 @@
 import { Form, useNavigation } from "react-router";
+import { contactSendFailure, requestOrigin } from "~/adapters/code-step.server";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { Page } from "~/components/layout/page";
@@ -11,9 +14,6 @@ import { addressOptions } from "~/domain/members/address";
 import { profileSchema } from "~/domain/members/profile.server";
 import { updateMemberProfile } from "~/domain/members/profile-update.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { contactSendFailure, requestOrigin } from "~/lib/code-step.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

@@ -1,11 +1,11 @@
 import type { RouterContextProvider } from "react-router";
+import { readCode } from "~/adapters/code-step.server";
+import { authDeps, getApp } from "~/adapters/context.server";
+import type { MemberSession } from "~/adapters/current-member.server";
 import { hasPasswordLogin, proveIdentity } from "~/domain/auth/identity.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { requestVerification } from "~/domain/auth/verification.server";
 import { maskTaiwanMobile } from "~/domain/members/taiwan";
-import { readCode } from "~/lib/code-step.server";
-import { authDeps, getApp } from "~/lib/context.server";
-import type { MemberSession } from "~/lib/current-member.server";
 import { codeFailureText, fieldFailure, tooManyRequestsText } from "~/lib/forms.server";
 import type { Translate } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";

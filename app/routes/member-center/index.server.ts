@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { data } from "react-router";
 import { z } from "zod";
+import { getApp } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { cardTokenPayload } from "~/domain/loyalty/card-tokens.server";
 import { couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError, type LoyaltyErrorCode, loyaltyErrorMessage, loyaltyErrorStatus } from "~/domain/loyalty/errors";
 import { forgetMemberCenterSummary, memberCenterSummary } from "~/domain/loyalty/member-center.server";
 import { redeemReward } from "~/domain/loyalty/rewards.server";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { formatNumber } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

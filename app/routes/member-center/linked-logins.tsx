@@ -1,4 +1,6 @@
 import { Form, useNavigation } from "react-router";
+import { getApp, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { AccountNav } from "~/components/account/account-nav";
 import { Page } from "~/components/layout/page";
 import { LineButton } from "~/components/line/line-button";
@@ -7,8 +9,6 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { lineChannel, linkedLogins, unlinkLine } from "~/domain/line/line.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { getApp, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { formFailure, readForm } from "~/lib/forms.server";
 import { useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

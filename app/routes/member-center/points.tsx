@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { z } from "zod";
+import { getApp } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { ChevronLeft, ChevronRight } from "~/components/ui/icons";
 import { Link } from "~/components/ui/link";
 import { pointsHistory } from "~/domain/loyalty/member-center.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { formatNumber, useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
 import { links } from "~/lib/links";

@@ -1,6 +1,6 @@
+import { getApp } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { exportMemberData } from "~/domain/members/privacy.server";
-import { getApp } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { taipeiIsoDate } from "~/lib/time";
 import type { Route } from "./+types/privacy-export";
 

@@ -1,4 +1,6 @@
 import { Form, useNavigation } from "react-router";
+import { getApp, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { Page } from "~/components/layout/page";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -6,8 +8,6 @@ import { CheckboxField } from "~/components/ui/checkbox";
 import { Link } from "~/components/ui/link";
 import { currentConsents, lineReach, marketingHistory } from "~/domain/members/privacy.server";
 import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
-import { getApp, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";

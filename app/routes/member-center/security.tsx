@@ -1,5 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { z } from "zod";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
 import { AddPasskeyButton } from "~/components/account/add-passkey-button";
 import { CurrentPasswordField } from "~/components/auth/current-password-field";
@@ -16,8 +18,6 @@ import { listPasskeys, removePasskey, renamePasskey } from "~/domain/auth/passke
 import { changePassword } from "~/domain/auth/password-change.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { describeUserAgent } from "~/domain/auth/user-agent";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";

@@ -1,4 +1,7 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { checkFormCode, requestOrigin } from "~/adapters/code-step.server";
+import { authDeps, toastSettings } from "~/adapters/context.server";
+import { requireMember } from "~/adapters/current-member.server";
 import { CodeForm } from "~/components/auth/fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
@@ -6,9 +9,6 @@ import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, emailCodePurpose, requestVerification } from "~/domain/auth/verification.server";
-import { checkFormCode, requestOrigin } from "~/lib/code-step.server";
-import { authDeps, toastSettings } from "~/lib/context.server";
-import { requireMember } from "~/lib/current-member.server";
 import { rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

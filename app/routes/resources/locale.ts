@@ -1,8 +1,8 @@
 import { member } from "@platform/db/schema";
 import { and, eq, ne } from "drizzle-orm";
 import { redirect } from "react-router";
-import { getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import { readForm } from "~/lib/forms.server";
 import { isLocale, localeCookie } from "~/lib/i18n";
 import { safeRedirectPath } from "~/lib/links";

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { getApp, toastSettings } from "~/lib/context.server";
+import { getApp, toastSettings } from "~/adapters/context.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/logout";

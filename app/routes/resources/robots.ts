@@ -1,4 +1,4 @@
-import { getApp } from "~/lib/context.server";
+import { getApp } from "~/adapters/context.server";
 import { links } from "~/lib/links";
 import type { Route } from "./+types/robots";
 

@@ -1,6 +1,6 @@
+import { getApp } from "~/adapters/context.server";
 import { materialSitemapEntries } from "~/domain/materials/materials.server";
 import { storeSitemapEntries } from "~/domain/stores/stores.server";
-import { getApp } from "~/lib/context.server";
 import { links } from "~/lib/links";
 import type { Route } from "./+types/sitemap";
 

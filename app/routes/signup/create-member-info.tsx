@@ -1,5 +1,7 @@
 import { isUniqueViolation } from "@platform/db/errors";
 import { Form, redirect, useNavigation } from "react-router";
+import { requestOrigin } from "~/adapters/code-step.server";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
@@ -11,8 +13,6 @@ import { addressOptions, findDistrict } from "~/domain/members/address";
 import { createMember } from "~/domain/members/members.server";
 import { profileSchema } from "~/domain/members/profile.server";
 import { recordOccasion } from "~/domain/messages/occasions.server";
-import { requestOrigin } from "~/lib/code-step.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm, rateLimitedFailure, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

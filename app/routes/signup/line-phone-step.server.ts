@@ -1,5 +1,8 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { codeFailure, codePageAction, signupPhoneTarget } from "~/adapters/code-step.server";
+import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { flowCookie } from "~/adapters/flow-cookie.server";
 import type { CaptchaChallenge } from "~/components/auth/captcha";
 import { createCaptchaChallenge } from "~/domain/auth/captcha.server";
 import { startSession } from "~/domain/auth/flows.server";
@@ -7,9 +10,6 @@ import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, requestVerification } from "~/domain/auth/verification.server";
 import { moveLineLoginToMember } from "~/domain/line/line.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { codeFailure, codePageAction, signupPhoneTarget } from "~/lib/code-step.server";
-import { authDeps, getApp, toastSettings } from "~/lib/context.server";
-import { flowCookie } from "~/lib/flow-cookie.server";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";

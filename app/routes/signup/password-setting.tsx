@@ -1,4 +1,5 @@
 import { Form, redirect, useNavigation } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { NewPasswordFields } from "~/components/auth/fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
@@ -6,7 +7,6 @@ import { Button } from "~/components/ui/button";
 import { newPasswordSchema } from "~/domain/auth/auth-schemas.server";
 import { setPassword } from "~/domain/auth/flows.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
-import { getApp } from "~/lib/context.server";
 import { fieldFailure, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

@@ -1,4 +1,7 @@
 import { data, redirect, useNavigation } from "react-router";
+import { codeFailure, codePageAction, signupPhoneTarget } from "~/adapters/code-step.server";
+import { authDeps, getApp } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
 import type { CaptchaChallenge } from "~/components/auth/captcha";
 import { PhoneCodeSteps } from "~/components/auth/code-step";
 import { SignupSteps } from "~/components/auth/steps";
@@ -11,9 +14,6 @@ import { startSession } from "~/domain/auth/flows.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { completeVerification, requestVerification } from "~/domain/auth/verification.server";
 import { formatTaiwanMobile } from "~/domain/members/taiwan";
-import { codeFailure, codePageAction, signupPhoneTarget } from "~/lib/code-step.server";
-import { authDeps, getApp } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

@@ -1,12 +1,12 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { getApp, toastSettings } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
+import { flowCookie } from "~/adapters/flow-cookie.server";
 import { PRIVACY_VERSION, TERMS_VERSION } from "~/content/legal";
 import { hasPassword } from "~/domain/auth/flows.server";
 import { hasLineLogin } from "~/domain/line/line.server";
 import { recordConsents } from "~/domain/members/members.server";
-import { getApp, toastSettings } from "~/lib/context.server";
-import { getMemberSession } from "~/lib/current-member.server";
-import { flowCookie } from "~/lib/flow-cookie.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
 

@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -8,8 +10,6 @@ import { consoleCategories, createCategory, updateCategory } from "~/domain/mate
 import { expectedVersion, LIMITS, parseCategoryForm } from "~/domain/materials/editor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import type { MessageKey } from "~/lib/i18n";

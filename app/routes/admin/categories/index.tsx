@@ -1,4 +1,6 @@
 import { data, Form, redirect } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
@@ -8,8 +10,6 @@ import { consoleCategories, moveCategory } from "~/domain/materials/console.serv
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";

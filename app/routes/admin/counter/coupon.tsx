@@ -1,5 +1,8 @@
 import type { RewardKind } from "@platform/db/schema/loyalty";
 import { data, Form, useNavigation, useSubmit } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
+import { asRefusal, counterActor, requireStore } from "~/adapters/counter.server";
 import { CounterHeader, Done } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -13,9 +16,6 @@ import { isFormKey, newFormKey, oncePerForm } from "~/domain/counter/idempotency
 import { couponState } from "~/domain/loyalty/coupon-state";
 import { useCoupon } from "~/domain/loyalty/rewards.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
-import { asRefusal, counterActor, requireStore } from "~/lib/counter.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { formatNumber, type MessageKey, useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

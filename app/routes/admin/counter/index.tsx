@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation, useSubmit } from "react-router";
+import { getApp } from "~/adapters/context.server";
+import { asRefusal, counterActor } from "~/adapters/counter.server";
 import { CounterHeader, Money, StatTile } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -11,8 +13,6 @@ import { findMemberAtCounter, type MemberQuery } from "~/domain/loyalty/member-l
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
-import { asRefusal, counterActor } from "~/lib/counter.server";
 import { readForm } from "~/lib/forms.server";
 import { type Translate, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

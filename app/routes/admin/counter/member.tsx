@@ -1,4 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
+import { counterActor } from "~/adapters/counter.server";
 import { CounterHeader, StatTile, TierBadge } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -7,9 +10,6 @@ import { Link } from "~/components/ui/link";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
-import { counterActor } from "~/lib/counter.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
 import { formatNumber, useLocale } from "~/lib/i18n";

@@ -1,5 +1,8 @@
 import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
+import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/adapters/counter.server";
 import { CounterHeader, Done, Money, StatTile, TierBadge } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -13,9 +16,6 @@ import { pointsForAmount } from "~/domain/loyalty/earn";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { TIER_ORDER } from "~/domain/loyalty/rules.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
-import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/lib/counter.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
 import { formatNumber, useLocale } from "~/lib/i18n";

@@ -1,4 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
+import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/adapters/counter.server";
 import { CounterHeader, Done, Money, StatTile } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -12,9 +15,6 @@ import { refundReversal } from "~/domain/loyalty/earn";
 import { refundPurchase } from "~/domain/loyalty/purchases.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
-import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/lib/counter.server";
 import { formValues, readForm } from "~/lib/forms.server";
 import { formatNumber, useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { FilterInput } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { ResponsiveImage } from "~/components/images/responsive-image";
@@ -19,8 +21,6 @@ import { ALT_MAX_LENGTH } from "~/domain/images/limits";
 import { mediaStoreFor } from "~/domain/images/storage.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

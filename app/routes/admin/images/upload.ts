@@ -1,3 +1,5 @@
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { altTextInput, imageView, uploadImage } from "~/domain/images/images.server";
 import { MAX_IMAGE_BYTES } from "~/domain/images/limits";
 import { ImageError, readBodyLimited } from "~/domain/images/process.server";
@@ -5,8 +7,6 @@ import { mediaStoreFor } from "~/domain/images/storage.server";
 import { consoleContext } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { serverT } from "~/lib/i18n.server";
 import type { Route } from "./+types/upload";
 

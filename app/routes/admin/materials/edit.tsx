@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -30,8 +32,6 @@ import { displayingStores, relatedMaterials } from "~/domain/materials/materials
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { type MessageKey, useLocale, useT } from "~/lib/i18n";

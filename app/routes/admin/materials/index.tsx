@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -13,7 +14,6 @@ import {
 } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";

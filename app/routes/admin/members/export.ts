@@ -1,11 +1,11 @@
 import { data } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { auditedTx } from "~/domain/audit/audit.server";
 import { MEMBER_CSV_COLUMNS, memberExportRows } from "~/domain/members/console-search.server";
 import { requirePermission, requireRecentSecondFactor } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
 import { consoleResource } from "~/lib/console-resource.server";
-import { getApp } from "~/lib/context.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { taipeiIsoDate } from "~/lib/time";
 import { storeChoices } from "../staff/staff.server";

@@ -1,4 +1,6 @@
 import { Form, redirectDocument } from "react-router";
+import { requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -12,8 +14,6 @@ import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { cn } from "~/lib/cn";
-import { requireRecentSecondFactorFor } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { authDeps, getApp } from "~/adapters/context.server";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -21,8 +23,6 @@ import {
 } from "~/domain/members/console-member.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { authDeps, getApp } from "~/lib/context.server";
 import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { parseAudience } from "~/domain/messages/audience";
 import { countAudience } from "~/domain/messages/campaigns.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleResource } from "~/lib/console-resource.server";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/audience";
 
 /**

@@ -8,6 +8,8 @@ import {
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -29,8 +31,6 @@ import {
 } from "~/domain/messages/templates";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
 import { LOCALES, type Locale, type MessageKey, type Translate } from "~/lib/i18n";

@@ -3,6 +3,8 @@ import type { CampaignAudience, CampaignStatus } from "@platform/db/schema/membe
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { EmailPreview, LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -35,8 +37,6 @@ import { testSendCampaign } from "~/domain/messages/test-send.server";
 import { SMS_MAX_LENGTH } from "~/domain/messaging/sms";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
 import { formatNumber, type MessageKey, type Translate, useLocale } from "~/lib/i18n";

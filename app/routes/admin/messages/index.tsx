@@ -1,5 +1,6 @@
 import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-message-kinds";
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -9,7 +10,6 @@ import { Link } from "~/components/ui/link";
 import { listCampaigns } from "~/domain/messages/campaigns.server";
 import { automaticSettings } from "~/domain/messages/settings.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { getApp } from "~/lib/context.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";

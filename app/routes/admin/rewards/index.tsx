@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -9,7 +10,6 @@ import { REWARD_SORTS, REWARD_STATUSES, REWARDS_PAGE_SIZE, type RewardQuery } fr
 import { listRewards } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { useLocale } from "~/lib/i18n";
 import { pageMeta } from "~/lib/meta";
 import { formatLastValidDay, formatTaipei } from "~/lib/time";

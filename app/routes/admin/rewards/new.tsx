@@ -1,4 +1,6 @@
 import { data, redirect } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -8,8 +10,6 @@ import { createReward, RewardImageMissing } from "~/domain/programme/rewards.ser
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";

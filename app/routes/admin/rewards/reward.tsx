@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { RewardForm } from "~/components/console/reward-form";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -21,8 +23,6 @@ import {
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

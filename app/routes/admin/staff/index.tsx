@@ -1,4 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -10,8 +12,6 @@ import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/sta
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

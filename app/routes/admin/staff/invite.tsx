@@ -1,4 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { CopyField } from "~/components/console/copy-field";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -10,8 +12,6 @@ import { Link } from "~/components/ui/link";
 import { invitationUrl, inviteStaff } from "~/domain/staff/accounts.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

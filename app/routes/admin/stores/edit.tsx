@@ -1,5 +1,7 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { StorePhotosField } from "~/components/console/store-photos-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -23,8 +25,6 @@ import { photoToken, photoView } from "~/domain/stores/photos";
 import { resolvePhotos } from "~/domain/stores/photos.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -9,7 +10,6 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { listStoresForConsole, STORES_PAGE_SIZE } from "~/domain/stores/admin.server";
 import { cn } from "~/lib/cn";
-import { getApp } from "~/lib/context.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";

@@ -1,5 +1,7 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
 import { Form, redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { getApp } from "~/adapters/context.server";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -10,8 +12,6 @@ import { createStore } from "~/domain/stores/admin.server";
 import { parseStoreForm } from "~/domain/stores/editor";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
-import { consoleAudit } from "~/lib/console.server";
-import { getApp } from "~/lib/context.server";
 import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";

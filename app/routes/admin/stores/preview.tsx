@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { getApp } from "~/adapters/context.server";
 import { StoreDetailView } from "~/components/catalog/store-detail-view";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
@@ -8,7 +9,6 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { loadStoreEditor, previewStore, StoreEditError } from "~/domain/stores/admin.server";
 import { storeDetailData } from "~/domain/stores/detail-view.server";
 import { requestNow } from "~/lib/clock.server";
-import { getApp } from "~/lib/context.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import type { Route } from "./+types/preview";

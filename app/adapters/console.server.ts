@@ -9,11 +9,11 @@ import {
   giveSecondFactor,
   loadConsoleSession,
 } from "~/domain/staff/sessions.server";
-import { requestNow } from "./clock.server";
+import { requestNow } from "~/lib/clock.server";
+import { formValues } from "~/lib/forms.server";
+import { serverT } from "~/lib/i18n.server";
+import { safeRedirectPath } from "~/lib/links";
 import { getApp } from "./context.server";
-import { formValues } from "./forms.server";
-import { serverT } from "./i18n.server";
-import { safeRedirectPath } from "./links";
 
 /**
  * The console's HTTP side (ADR 020): its own session cookie, the middleware that loads the staff member of

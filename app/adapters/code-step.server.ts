@@ -2,8 +2,6 @@ import { type data, type RouterContextProvider, redirect } from "react-router";
 import { codeSchema, signupSendSchema } from "~/domain/auth/auth-schemas.server";
 import { verifyCaptcha } from "~/domain/auth/captcha.server";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
-import { getApp } from "./context.server";
-import type { FlowCookie } from "./flow-cookie.server";
 import {
   captchaFailure,
   codeFailureText,
@@ -12,9 +10,11 @@ import {
   parseForm,
   rateLimitedFailure,
   tooManyRequestsText,
-} from "./forms.server";
-import type { Translate } from "./i18n";
-import { getLocale } from "./i18n.server";
+} from "~/lib/forms.server";
+import type { Translate } from "~/lib/i18n";
+import { getLocale } from "~/lib/i18n.server";
+import { getApp } from "./context.server";
+import type { FlowCookie } from "./flow-cookie.server";
 
 /**
  * The HTTP side of a page that sends a code and takes it back (sign-up by phone, the phone step of a

@@ -5,8 +5,8 @@ import IsLoggedInModule from "@line/liff/is-logged-in";
 import LoginModule from "@line/liff/login";
 import type { LiffFeatures } from "~/components/line/liff-features.client";
 import type { LiffBridge } from "~/components/line/line-button";
-import type { LiffStart } from "./liff-detect";
-import { links } from "./links";
+import type { LiffStart } from "~/lib/liff-detect";
+import { links } from "~/lib/links";
 
 /**
  * LIFF inside the LINE app: the pluggable core with only the modules used here (is-in-client,

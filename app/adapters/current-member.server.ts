@@ -3,8 +3,8 @@ import { cacheBusOf, cacheRegion } from "@platform/cache/shared-cache";
 import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { SESSION_DAYS, SESSION_UPDATE_AGE_SECONDS } from "~/domain/auth/auth.server";
 import { findMemberByUserId, type Member } from "~/domain/members/members.server";
+import { links } from "~/lib/links";
 import { getApp } from "./context.server";
-import { links } from "./links";
 
 /**
  * The member-session state of the specification: loaded once per request for the logged-in user

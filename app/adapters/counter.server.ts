@@ -5,7 +5,7 @@ import { MAX_AMOUNT } from "~/domain/loyalty/purchases.server";
 import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import type { Permission } from "~/domain/staff/permissions";
-import type { MessageKey } from "./i18n";
+import type { MessageKey } from "~/lib/i18n";
 
 /**
  * The counter's HTTP side (ADR 022): who acts at which store, and how the engine's refusals read at
