@@ -21,8 +21,8 @@ import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { addDays, type CalendarDate, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
-import type { Route } from "./+types/audit";
-import { storeChoices } from "./staff/staff.server";
+import { storeChoices } from "../staff/staff.server";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 

@@ -23,8 +23,8 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/api-keys";
-import { staffFailure, storeChoices } from "./staff/staff.server";
+import { staffFailure, storeChoices } from "../staff/staff.server";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.keys.title");
 
