@@ -6,7 +6,7 @@ import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
 import { Link } from "~/components/ui/link";
 import { revokeInvitation } from "~/domain/staff/accounts.server";
-import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/staff/directory.server";
+import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/staff/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";

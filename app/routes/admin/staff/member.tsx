@@ -11,7 +11,7 @@ import {
   resetSecondFactor,
   staffDetail,
   staffRecentActions,
-} from "~/domain/staff/directory.server";
+} from "~/domain/staff/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
