@@ -11,7 +11,7 @@ import {
   lastAuditCheck,
   runAuditCheck,
   searchAuditLog,
-} from "~/domain/audit/viewer.server";
+} from "~/domain/audit/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
