@@ -16,7 +16,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { registerAuditCheck } from "../app/domain/audit/console.server";
+import { registerAuditCheck } from "../app/domain/audit/chain-check.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { loadArgon2 } from "../app/domain/auth/passwords.server";

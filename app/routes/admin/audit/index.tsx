@@ -4,14 +4,8 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
-import {
-  AUDIT_MAX_RANGE_DAYS,
-  auditActions,
-  auditStaff,
-  lastAuditCheck,
-  runAuditCheck,
-  searchAuditLog,
-} from "~/domain/audit/console.server";
+import { lastAuditCheck, runAuditCheck } from "~/domain/audit/chain-check.server";
+import { AUDIT_MAX_RANGE_DAYS, auditActions, auditStaff, searchAuditLog } from "~/domain/audit/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
