@@ -13,6 +13,7 @@ import {
   staffRecentActions,
 } from "~/domain/staff/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/lib/console.server";
 import { getApp } from "~/lib/context.server";
@@ -23,7 +24,7 @@ import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member";
-import { accessFromForm, staffFailure, storeChoices } from "./staff.server";
+import { accessFromForm, staffFailure } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.title");
 
@@ -38,7 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const person = await staffDetail(app.db, actor, params.userId, requestNow(request, app.config));
   if (!person) throw data(null, { status: 404 });
   const [stores, actions] = await Promise.all([
-    storeChoices(app.db, actor, getLocale(request)),
+    storeChoicesFor(app.db, actor, getLocale(request)),
     staffRecentActions(app.db, actor, params.userId),
   ]);
   const done = new URL(request.url).searchParams.get("done");

@@ -1,19 +1,9 @@
-import type { Database } from "@platform/db/client";
 import { data } from "react-router";
-import type { StaffActor } from "~/domain/staff/actor";
 import { StaffError } from "~/domain/staff/errors";
-import { workableStores } from "~/domain/staff/sessions.server";
 import { formValues } from "~/lib/forms.server";
-import type { Locale } from "~/lib/i18n";
 import type { serverT } from "~/lib/i18n.server";
-import { pick } from "~/lib/localized";
 
-/** What the staff pages share on the server: the store choices and a refused change as a form answer. */
-
-/** Every store (an admin's choice of stores for someone), by name in the page's language. */
-export async function storeChoices(db: Database, actor: StaffActor, locale: Locale) {
-  return (await workableStores(db, actor)).map((s) => ({ id: s.id, name: pick(s.name, locale) }));
-}
+/** What the staff pages share on the server: the access a form asks for and a refused change as a form answer. */
 
 /** The role and stores of a staff form (stores are repeated checkboxes). */
 export function accessFromForm(form: FormData): { role: string; storeIds: string[] } {
