@@ -24,7 +24,7 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { staffFailure } from "../staff/staff.server";
+import { staffFailure } from "../form-answers.server";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.keys.title");

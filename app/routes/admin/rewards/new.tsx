@@ -15,8 +15,9 @@ import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
+import { problemMessages } from "../form-answers.server";
 import type { Route } from "./+types/new";
-import { problemMessages, rewardPicture, typedValues } from "./rewards.server";
+import { rewardPicture, typedValues } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.newTitle");
 

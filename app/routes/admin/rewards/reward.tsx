@@ -30,8 +30,9 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
+import { problemMessages } from "../form-answers.server";
 import type { Route } from "./+types/reward";
-import { problemMessages, rewardPicture, rewardValues, typedValues } from "./rewards.server";
+import { rewardPicture, rewardValues, typedValues } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.editTitle");
 

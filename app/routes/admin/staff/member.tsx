@@ -23,8 +23,9 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
+import { staffFailure } from "../form-answers.server";
 import type { Route } from "./+types/member";
-import { accessFromForm, staffFailure } from "./staff.server";
+import { accessFromForm } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.title");
 
