@@ -7,8 +7,9 @@ import type { serverT } from "~/lib/i18n.server";
 
 /**
  * What the console's sections answer a refused or invalid form with, where more than one section refuses the same
- * errors (materials and categories; staff and API keys; rewards and rules): one module at the console's root, so that no section's folder imports
- * another's (ADR 037). Issue 34's one refusal model is to replace these with one `consoleFailure`.
+ * errors (materials and categories; staff and API keys; rewards and rules): one module at the console's root, so
+ * that no section's folder imports another's (ADR 037). Issue 34's one refusal model is to replace these with one
+ * `consoleFailure`.
  */
 
 /**
