@@ -222,7 +222,7 @@ async function explainGeneric(sql, text, params) {
   });
 }
 
-// The statements as drizzle writes them (app/domain/members/console-search.server.ts, console-member.server.ts,
+// The statements as drizzle writes them (app/domain/members/console-search.server.ts, console.server.ts,
 // privacy.server.ts currentConsents).
 const SEARCH_SQL = `select "member"."id", "member"."member_number", "member"."name_zh", "member"."phone_number",
     "loyalty_account"."tier", "loyalty_account"."balance", "member"."disabled", "member"."deleted_at", "member"."created_at"

@@ -17,7 +17,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext } from "../app/adapters/context.server";
-import { registerAuditCheck } from "../app/domain/audit/viewer.server";
+import { registerAuditCheck } from "../app/domain/audit/chain-check.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
 import { loadArgon2 } from "../app/domain/auth/passwords.server";

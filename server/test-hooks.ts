@@ -24,7 +24,7 @@ import { createApiKey } from "../app/domain/pos/api-keys.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
-import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/admin.server";
+import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/console.server";
 import { testUserId } from "./line/local-provider";
 
 /**

@@ -9,7 +9,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type AuditAnchorConfig, readSignedHead, signAuditHead, verifyAuditLog } from "./anchor.server";
 import { type AuditContext, auditRowHash, GENESIS_HASH, recordAudit, verifyAuditChain } from "./audit.server";
-import { lastAuditCheck, runAuditSign } from "./viewer.server";
+import { lastAuditCheck, runAuditSign } from "./chain-check.server";
 
 // The signed head (issue 33): the newest rows cut off, or the whole chain recomputed with the unkeyed hash, by
 // someone who holds the database but not AUDIT_ANCHOR_KEY. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.

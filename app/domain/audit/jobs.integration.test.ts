@@ -6,7 +6,7 @@ import { waitFor } from "@platform/testing/wait";
 import { afterAll, expect, it } from "vitest";
 import { readSignedHead } from "./anchor.server";
 import { recordAudit } from "./audit.server";
-import { AUDIT_CHECK_QUEUE, AUDIT_SIGN_QUEUE, registerAuditCheck } from "./viewer.server";
+import { AUDIT_CHECK_QUEUE, AUDIT_SIGN_QUEUE, registerAuditCheck } from "./chain-check.server";
 
 // The job queue signs the audit chain's head every minute (and checks the whole chain hourly).
 const dir = mkdtempSync(path.join(tmpdir(), "audit-jobs-"));

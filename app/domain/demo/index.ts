@@ -3,9 +3,9 @@ import { material, materialCategory, materialStore, store, storeHoursException }
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { count, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { mediaPath, shade } from "../media/textures";
 import { SEED_CATEGORIES, SEED_MATERIALS, type SeedMaterial } from "./materials";
 import { seedDemoRewards } from "./member-history";
+import { mediaPath, shade } from "./pictures/textures";
 import { SEED_EXCEPTIONS, SEED_STORES, storePhotos } from "./stores";
 
 /**

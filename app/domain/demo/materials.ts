@@ -1,5 +1,5 @@
 import type { LocalizedText, MaterialSpec } from "@platform/db/schema/catalog";
-import type { TextureKind } from "../media/textures";
+import type { TextureKind } from "./pictures/textures";
 
 /** Demo materials: plausible products of a Taiwanese building-materials brand; the series names are made up. */
 const L = (zh: string, en: string): LocalizedText => ({ "zh-TW": zh, en });

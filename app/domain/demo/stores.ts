@@ -1,6 +1,6 @@
 import type { LocalizedText, OpeningInterval, StoreService, WeeklyHours } from "@platform/db/schema/catalog";
-import { type FacadeStyle, facadeSeed } from "../media/architecture";
-import { mediaPath } from "../media/textures";
+import { type FacadeStyle, facadeSeed } from "./pictures/architecture";
+import { mediaPath } from "./pictures/textures";
 
 /**
  * Demo showrooms: real cities, districts and postal codes; the street numbers, phone numbers and

@@ -115,16 +115,6 @@ export async function storeExists(db: Database, storeId: string): Promise<boolea
   return found.length > 0;
 }
 
-/** The stores a viewer can pick in the filter: every store for an admin, their own for a manager. */
-export async function storeChoices(
-  db: Database,
-  stores: readonly string[] | "all",
-): Promise<{ id: string; name: LocalizedText }[]> {
-  const query = db.select({ id: store.id, name: store.name }).from(store);
-  const list = stores === "all" ? await query : stores.length ? await query.where(inArray(store.id, [...stores])) : [];
-  return list.sort((a, b) => a.id.localeCompare(b.id));
-}
-
 export type DashboardInput = { from: string; to: string; today: string; scope: DashboardScope; now: Date };
 
 type DaySums = {

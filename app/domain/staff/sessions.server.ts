@@ -1,6 +1,6 @@
 import type { Database } from "@platform/db/client";
 import { authUser, staffAccount, staffSession, staffStore, store } from "@platform/db/schema";
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
 import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginUserId } from "../auth/flows.server";
@@ -309,16 +309,6 @@ export async function switchCurrentStore(db: Database, actor: StaffActor, storeI
     .where(eq(staffSession.id, actor.sessionId))
     .returning({ id: staffSession.id });
   return rows.length === 1;
-}
-
-/** The stores a staff member can work at, with their names (every store for an admin). */
-export async function workableStores(db: Database, actor: Pick<StaffActor, "role" | "storeIds">) {
-  const rows = await db
-    .select({ id: store.id, name: store.name })
-    .from(store)
-    .where(actor.role === "admin" ? undefined : inArray(store.id, actor.storeIds.length ? actor.storeIds : [""]))
-    .orderBy(store.id);
-  return rows;
 }
 
 /** Housekeeping: deletes sessions past their idle or absolute limit. */

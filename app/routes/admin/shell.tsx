@@ -9,7 +9,7 @@ import { inputClass } from "~/components/ui/input-class";
 import { NavLink } from "~/components/ui/link";
 import { requireStaff } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
-import { workableStores } from "~/domain/staff/sessions.server";
+import { workableStores } from "~/domain/staff/store-choices.server";
 import { cn } from "~/lib/cn";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";

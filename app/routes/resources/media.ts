@@ -1,8 +1,8 @@
-import { parseMediaPath, renderTexture } from "~/domain/media/textures";
+import { parseMediaPath, renderTexture } from "~/domain/demo/pictures/textures";
 import type { Route } from "./+types/media";
 
 /**
- * The demo content's pictures, drawn on request from their path (app/domain/media/textures.ts).
+ * The demo content's pictures, drawn on request from their path (app/domain/demo/pictures/textures.ts).
  * Deterministic, so browsers and a CDN can keep them for a long time.
  */
 export function loader({ params }: Route.LoaderArgs) {

@@ -16,7 +16,7 @@ import type { MessageKey } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { invalidForm, materialFailure } from "../materials/materials.server";
+import { invalidForm, materialFailure } from "../form-answers.server";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>

@@ -15,7 +15,7 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { materialFailure } from "../materials/materials.server";
+import { materialFailure } from "../form-answers.server";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.categories.title");

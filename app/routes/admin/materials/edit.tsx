@@ -41,8 +41,8 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
+import { invalidForm, materialFailure } from "../form-answers.server";
 import type { Route } from "./+types/edit";
-import { invalidForm, materialFailure } from "./materials.server";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
   pageMeta(matches, params.materialId ? "console.materials.edit.title" : "console.materials.new.title");

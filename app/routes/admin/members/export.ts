@@ -4,11 +4,11 @@ import { getApp } from "~/adapters/context.server";
 import { auditedTx } from "~/domain/audit/audit.server";
 import { MEMBER_CSV_COLUMNS, memberExportRows } from "~/domain/members/console-search.server";
 import { requirePermission, requireRecentSecondFactor } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleResource } from "~/lib/console-resource.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { taipeiIsoDate } from "~/lib/time";
-import { storeChoices } from "../staff/staff.server";
 import type { Route } from "./+types/export";
 import { memberFilters } from "./filters.server";
 
@@ -25,7 +25,7 @@ const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) 
   const now = requestNow(request, app.config);
   const actor = requireRecentSecondFactor(context, now);
   const url = new URL(request.url);
-  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const { filters, search, valid } = memberFilters(url, serverT(request), stores);
   if (!valid) throw data(null, { status: 400 });
   await auditedTx(app.db, consoleAudit(context, request), now, async (_tx, record) => {

@@ -13,6 +13,7 @@ import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -20,7 +21,6 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { storeChoices } from "../staff/staff.server";
 import type { Route } from "./+types/index";
 import { memberExportPath, memberFilters } from "./filters.server";
 
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const t = serverT(request);
   // A manager filters by their own stores only; an admin by every store.
-  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const { filters, errors, search, valid } = memberFilters(new URL(request.url), t, stores);
   const result = valid
     ? await searchMembers(app.db, actor, search)
@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
-  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const { filters } = memberFilters(new URL(request.url), serverT(request), stores);
   return redirectDocument(memberExportPath(filters));
 }

@@ -20,7 +20,7 @@ import {
   MemberActionError,
   resendMemberEmailVerification,
   setMemberDisabled,
-} from "~/domain/members/console-member.server";
+} from "~/domain/members/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";

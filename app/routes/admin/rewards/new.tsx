@@ -9,14 +9,15 @@ import { parseRewardForm } from "~/domain/programme/input";
 import { createReward, RewardImageMissing } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { storeChoices } from "../staff/staff.server";
+import { problemMessages } from "../form-answers.server";
 import type { Route } from "./+types/new";
-import { problemMessages, rewardPicture, typedValues } from "./rewards.server";
+import { rewardPicture, typedValues } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.newTitle");
 
@@ -24,7 +25,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requirePermission(context, "programme.edit");
   return {
-    stores: await storeChoices(getApp(context).db, actor, getLocale(request)),
+    stores: await storeChoicesFor(getApp(context).db, actor, getLocale(request)),
     canUpload: hasPermission(actor, "catalog.edit"),
   };
 }
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = requirePermission(context, "programme.edit");
   const form = await readForm(request);
   const t = serverT(request);
-  const stores = await storeChoices(app.db, actor, getLocale(request));
+  const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const parsed = parseRewardForm(form, { knownStoreIds: stores.map((s) => s.id), withStock: true });
   const refused = async (errors: Record<string, string[]>) => {
     const values = typedValues(form);

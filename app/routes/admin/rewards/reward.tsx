@@ -22,6 +22,7 @@ import {
 } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -29,9 +30,9 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { storeChoices } from "../staff/staff.server";
+import { problemMessages } from "../form-answers.server";
 import type { Route } from "./+types/reward";
-import { problemMessages, rewardPicture, rewardValues, typedValues } from "./rewards.server";
+import { rewardPicture, rewardValues, typedValues } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.editTitle");
 
@@ -44,7 +45,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const found = await rewardById(app.db, params.rewardId);
   if (!found) throw data(null, { status: 404 });
   const [stores, history] = await Promise.all([
-    storeChoices(app.db, actor, getLocale(request)),
+    storeChoicesFor(app.db, actor, getLocale(request)),
     stockHistory(app.db, found.id),
   ]);
   const search = new URL(request.url).searchParams;
@@ -97,7 +98,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await setRewardActive(app.db, actor, found.id, version, intent === "reactivate", audit, now);
       return redirect(`/admin/rewards/${found.id}?${intent === "retire" ? "retired" : "reactivated"}=1`);
     }
-    const stores = await storeChoices(app.db, actor, getLocale(request));
+    const stores = await storeChoicesFor(app.db, actor, getLocale(request));
     const parsed = parseRewardForm(form, { knownStoreIds: stores.map((s) => s.id), withStock: false });
     if (!parsed.ok) {
       return data(

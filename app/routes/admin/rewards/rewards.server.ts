@@ -1,23 +1,10 @@
 import type { Database } from "@platform/db/client";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { getImage, imageView } from "~/domain/images/images.server";
-import type { Problems } from "~/domain/programme/input";
 import type { Reward } from "~/domain/programme/rewards.server";
-import type { serverT } from "~/lib/i18n.server";
 import { lastValidTaipeiDay, taipeiIsoDate } from "~/lib/time";
 
-/** What the reward and rules pages share on the server: problems in words, a reward as form values. */
-
-/** The form's problems as messages in the page's language, per field. */
-export function problemMessages(problems: Problems, t: ReturnType<typeof serverT>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [field, list] of Object.entries(problems)) {
-    out[field] = list.map((p) =>
-      t(`console.programme.error.${p.code}`, p.param === undefined ? undefined : { max: String(p.param) }),
-    );
-  }
-  return out;
-}
+/** What the reward pages share on the server: a reward as form values, its picture. */
 
 /** A saved reward as the edit form's values (dates as Taipei days; the last day is the day before the end). */
 export function rewardValues(r: Reward): Record<string, string> {

@@ -8,8 +8,9 @@ import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
 import { Link } from "~/components/ui/link";
 import { revokeInvitation } from "~/domain/staff/accounts.server";
-import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/staff/directory.server";
+import { listStaff, openInvitations, type StaffStatusFilter } from "~/domain/staff/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
@@ -19,7 +20,6 @@ import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/index";
-import { storeChoices } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.title");
 
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [staff, invitations, stores] = await Promise.all([
     listStaff(app.db, actor, { q, status }),
     openInvitations(app.db, actor, now),
-    storeChoices(app.db, actor, getLocale(request)),
+    storeChoicesFor(app.db, actor, getLocale(request)),
   ]);
   const storeName = new Map(stores.map((s) => [s.id, s.name]));
   const names = (ids: readonly string[]) => ids.map((id) => storeName.get(id) ?? id);

@@ -11,6 +11,7 @@ import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { invitationUrl, inviteStaff } from "~/domain/staff/accounts.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -18,8 +19,9 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
+import { staffFailure } from "../form-answers.server";
 import type { Route } from "./+types/invite";
-import { accessFromForm, staffFailure, storeChoices } from "./staff.server";
+import { accessFromForm } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.invite.title");
 
@@ -27,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "staff.manage");
-  return { stores: await storeChoices(app.db, actor, getLocale(request)) };
+  return { stores: await storeChoicesFor(app.db, actor, getLocale(request)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -13,8 +13,9 @@ import {
   resetSecondFactor,
   staffDetail,
   staffRecentActions,
-} from "~/domain/staff/directory.server";
+} from "~/domain/staff/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -22,8 +23,9 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
+import { staffFailure } from "../form-answers.server";
 import type { Route } from "./+types/member";
-import { accessFromForm, staffFailure, storeChoices } from "./staff.server";
+import { accessFromForm } from "./staff.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.staff.title");
 
@@ -38,7 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const person = await staffDetail(app.db, actor, params.userId, requestNow(request, app.config));
   if (!person) throw data(null, { status: 404 });
   const [stores, actions] = await Promise.all([
-    storeChoices(app.db, actor, getLocale(request)),
+    storeChoicesFor(app.db, actor, getLocale(request)),
     staffRecentActions(app.db, actor, params.userId),
   ]);
   const done = new URL(request.url).searchParams.get("done");

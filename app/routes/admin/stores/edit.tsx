@@ -18,7 +18,7 @@ import {
   StoreEditError,
   saveStoreDraft,
   unpublishStore,
-} from "~/domain/stores/admin.server";
+} from "~/domain/stores/console.server";
 import { parseStoreForm } from "~/domain/stores/editor";
 import { formatIntervals, isoDate } from "~/domain/stores/hours";
 import { photoToken, photoView } from "~/domain/stores/photos";

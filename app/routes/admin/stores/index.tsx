@@ -8,7 +8,7 @@ import { inputClass } from "~/components/ui/input-class";
 import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
-import { listStoresForConsole, STORES_PAGE_SIZE } from "~/domain/stores/admin.server";
+import { listStoresForConsole, STORES_PAGE_SIZE } from "~/domain/stores/console.server";
 import { cn } from "~/lib/cn";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";

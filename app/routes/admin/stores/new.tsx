@@ -8,7 +8,7 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { createStore } from "~/domain/stores/admin.server";
+import { createStore } from "~/domain/stores/console.server";
 import { parseStoreForm } from "~/domain/stores/editor";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";

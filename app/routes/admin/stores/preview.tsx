@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { listCategories } from "~/domain/materials/materials.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { loadStoreEditor, previewStore, StoreEditError } from "~/domain/stores/admin.server";
+import { loadStoreEditor, previewStore, StoreEditError } from "~/domain/stores/console.server";
 import { storeDetailData } from "~/domain/stores/detail-view.server";
 import { requestNow } from "~/lib/clock.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";

@@ -4,7 +4,7 @@ import {
   CONSOLE_STORE_STATUSES,
   type ConsoleStoreFilters,
   StoreEditError,
-} from "~/domain/stores/admin.server";
+} from "~/domain/stores/console.server";
 import { type FieldErrors, formatRanges, STORE_DISTRICTS, type StoreContent } from "~/domain/stores/editor";
 import { formValues } from "~/lib/forms.server";
 import type { Locale, MessageKey } from "~/lib/i18n";

@@ -13,7 +13,7 @@ import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { qrSvg } from "~/lib/qr.server";
-import type { Route } from "./+types/enrol";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.enrol.title");
 

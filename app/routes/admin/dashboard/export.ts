@@ -3,7 +3,7 @@ import { isDashboardPanel, panelRows, toCsv } from "~/domain/reports/csv";
 import { consoleResource } from "~/lib/console-resource.server";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
-import type { Route } from "./+types/dashboard-export";
+import type { Route } from "./+types/export";
 import { dashboardFor } from "./dashboard.server";
 
 /**

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { clearConsoleCookie, readConsoleToken } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { endConsoleSession } from "~/domain/staff/sessions.server";
-import type { Route } from "./+types/logout";
+import type { Route } from "./+types/index";
 
 /** Ends this console session (the member session, if any, is untouched: two hats, two sessions). */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,9 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
 import { getApp } from "~/adapters/context.server";
-import { type Dashboard, loadDashboard, storeChoices, storeExists } from "~/domain/reports/dashboard.server";
+import { type Dashboard, loadDashboard, storeExists } from "~/domain/reports/dashboard.server";
 import { type DashboardRangeError, parseDashboardQuery, scopeFor } from "~/domain/reports/filters";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storesFor } from "~/domain/staff/permissions";
+import { storeChoices } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { taipeiIsoDate } from "~/lib/time";
 

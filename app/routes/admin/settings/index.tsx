@@ -16,7 +16,7 @@ import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/settings";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.settings.title");
 

@@ -9,7 +9,7 @@ import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import type { Route } from "./+types/verify";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.verify.title");
 

@@ -15,6 +15,7 @@ import {
   revokeApiKeyInConsole,
 } from "~/domain/pos/api-keys.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -23,8 +24,8 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/api-keys";
-import { staffFailure, storeChoices } from "./staff/staff.server";
+import { staffFailure } from "../form-answers.server";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.keys.title");
 
@@ -33,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "apikeys.manage");
   const locale = getLocale(request);
-  const [keys, stores] = await Promise.all([listApiKeys(app.db, actor), storeChoices(app.db, actor, locale)]);
+  const [keys, stores] = await Promise.all([listApiKeys(app.db, actor), storeChoicesFor(app.db, actor, locale)]);
   return {
     perMinute: API_REQUESTS_PER_MINUTE,
     stores,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SEED_STORES, STORE_FACADES, storePhotos } from "../demo/stores";
+import { SEED_STORES, STORE_FACADES, storePhotos } from "../stores";
 import { FACADE_STYLES, facade, facadeSeed, gallery } from "./architecture";
 import { parseMediaPath, renderTexture } from "./textures";
 

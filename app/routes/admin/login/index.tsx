@@ -26,7 +26,7 @@ import { readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/login";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.login.title");
 

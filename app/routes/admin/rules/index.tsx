@@ -29,8 +29,8 @@ import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei, taipeiIsoDate } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/rules";
-import { problemMessages } from "./rewards/rewards.server";
+import { problemMessages } from "../form-answers.server";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.rules.title");
 

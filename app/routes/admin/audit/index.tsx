@@ -5,15 +5,10 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
-import {
-  AUDIT_MAX_RANGE_DAYS,
-  auditActions,
-  auditStaff,
-  lastAuditCheck,
-  runAuditCheck,
-  searchAuditLog,
-} from "~/domain/audit/viewer.server";
+import { lastAuditCheck, runAuditCheck } from "~/domain/audit/chain-check.server";
+import { AUDIT_MAX_RANGE_DAYS, auditActions, auditStaff, searchAuditLog } from "~/domain/audit/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
@@ -21,8 +16,7 @@ import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { addDays, type CalendarDate, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
-import type { Route } from "./+types/audit";
-import { storeChoices } from "./staff/staff.server";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 
@@ -80,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : Promise.resolve({ rows: [], nextBefore: null }),
     auditActions(app.db, actor),
     auditStaff(app.db, actor),
-    storeChoices(app.db, actor, locale),
+    storeChoicesFor(app.db, actor, locale),
     lastAuditCheck(app.db),
   ]);
   const storeName = new Map(stores.map((s) => [s.id, s.name]));

@@ -21,7 +21,7 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import type { Route } from "./+types/approvals";
+import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.approvals.title");
 

@@ -5,7 +5,7 @@ import { requireStaff } from "~/domain/staff/guard.server";
 import { switchCurrentStore } from "~/domain/staff/sessions.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirectPath } from "~/lib/links";
-import type { Route } from "./+types/store";
+import type { Route } from "./+types/index";
 
 /** Switches the store the staff member works at on this session (one of theirs; any for an admin). */
 export async function action({ request, context }: Route.ActionArgs) {
