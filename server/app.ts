@@ -30,8 +30,8 @@ import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits"
 import { loadSharp } from "../app/domain/images/sharp.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
-import type { DeliveryDeps } from "../app/domain/messages/delivery.server";
-import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/messages/jobs.server";
+import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
+import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/member-messages/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as Unsubscribe from "../app/domain/messages/unsubscribe.server";
+import type * as Unsubscribe from "../app/domain/member-messages/unsubscribe.server";
 import type * as StaffTestingModule from "../app/domain/staff/testing.server";
 import type { TestStaff } from "../app/domain/staff/testing.server";
 import type * as TotpModule from "../app/domain/staff/totp";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   await app.running.dispatcher.stop();
   const load = (file: string) => app.vite.ssrLoadModule(file);
   schema = (await load("/platform/db/schema/index.ts")) as typeof Schema;
-  unsubscribe = (await load("/app/domain/messages/unsubscribe.server.ts")) as typeof Unsubscribe;
+  unsubscribe = (await load("/app/domain/member-messages/unsubscribe.server.ts")) as typeof Unsubscribe;
   totp = (await load("/app/domain/staff/totp.ts")) as typeof TotpModule;
   const staffTesting = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
   const secret = app.running.config.secrets.session;

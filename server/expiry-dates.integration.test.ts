@@ -3,7 +3,7 @@ import type * as Schema from "@platform/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as PointsModule from "../app/domain/loyalty/points.server";
 import type * as RewardsModule from "../app/domain/loyalty/rewards.server";
-import type * as ComposeModule from "../app/domain/messages/compose.server";
+import type * as ComposeModule from "../app/domain/member-messages/compose.server";
 import type * as StaffTestingModule from "../app/domain/staff/testing.server";
 import type { TestStaff } from "../app/domain/staff/testing.server";
 import { type DevApp, startDevApp } from "./testing/dev-app";
@@ -65,7 +65,7 @@ beforeAll(async () => {
   schema = (await load("/platform/db/schema/index.ts")) as typeof Schema;
   points = (await load("/app/domain/loyalty/points.server.ts")) as typeof PointsModule;
   rewards = (await load("/app/domain/loyalty/rewards.server.ts")) as typeof RewardsModule;
-  compose = (await load("/app/domain/messages/compose.server.ts")) as typeof ComposeModule;
+  compose = (await load("/app/domain/member-messages/compose.server.ts")) as typeof ComposeModule;
   const staff = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
   const secret = app.running.config.secrets.session;
   admin = await staff.createTestStaff(db, secret, { role: "admin" });

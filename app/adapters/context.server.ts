@@ -4,7 +4,7 @@ import type { JobQueue } from "@platform/jobs/queue";
 import type { Logger } from "@platform/logger";
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Auth } from "../domain/auth/auth.server";
-import type { DeliveryDeps } from "../domain/messages/delivery.server";
+import type { DeliveryDeps } from "../domain/member-messages/delivery.server";
 import type { Messaging } from "../domain/messaging/types";
 
 /** What every loader and action receives from the server, through the router context. */

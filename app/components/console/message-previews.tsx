@@ -1,4 +1,4 @@
-import type { FlexBox, FlexBubble, FlexComponent } from "~/domain/messages/flex";
+import type { FlexBox, FlexBubble, FlexComponent } from "~/domain/member-messages/flex";
 import { cn } from "~/lib/cn";
 
 /**

@@ -2,8 +2,8 @@ import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, pointEntry, pointLot } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
+import { recordOccasion } from "../member-messages/occasions.server";
 import { birthdayPointsWithheld } from "../members/birthday.server";
-import { recordOccasion } from "../messages/occasions.server";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,

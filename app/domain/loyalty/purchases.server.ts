@@ -4,7 +4,7 @@ import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@pl
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { type AuditContext, audited } from "../audit/audit.server";
-import { recordOccasion } from "../messages/occasions.server";
+import { recordOccasion } from "../member-messages/occasions.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
 import {

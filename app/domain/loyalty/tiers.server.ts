@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, purchase, type Tier, tierChange } from "@platform/db/schema";
 import { and, eq, gte, lte, min, sql } from "drizzle-orm";
-import { recordOccasion } from "../messages/occasions.server";
+import { recordOccasion } from "../member-messages/occasions.server";
 import { type Account, inTransaction, lockAccount, type Tx } from "./ledger.server";
 import {
   currentRules,

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { getApp } from "~/adapters/context.server";
-import { parseAudience } from "~/domain/messages/audience";
-import { countAudience } from "~/domain/messages/campaigns.server";
+import { parseAudience } from "~/domain/member-messages/audience";
+import { countAudience } from "~/domain/member-messages/campaigns.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleResource } from "~/lib/console-resource.server";

@@ -17,9 +17,9 @@ import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { TextareaField } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
-import { automaticCard } from "~/domain/messages/compose.server";
-import { memberCard } from "~/domain/messages/flex";
-import { automaticSetting, SettingConflict, saveAutomaticSetting } from "~/domain/messages/settings.server";
+import { automaticCard } from "~/domain/member-messages/compose.server";
+import { memberCard } from "~/domain/member-messages/flex";
+import { automaticSetting, SettingConflict, saveAutomaticSetting } from "~/domain/member-messages/settings.server";
 import {
   AUTOMATIC_DEFAULTS,
   AUTOMATIC_TEXT_MAX,
@@ -28,7 +28,7 @@ import {
   renderTemplate,
   sampleValues,
   type TemplateProblem,
-} from "~/domain/messages/templates";
+} from "~/domain/member-messages/templates";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";

@@ -16,8 +16,7 @@ import { Field, TextareaField } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
-import { TAIWAN_CITIES } from "~/domain/members/address";
-import { audienceParams, LAST_PURCHASE_CHOICES } from "~/domain/messages/audience";
+import { audienceParams, LAST_PURCHASE_CHOICES } from "~/domain/member-messages/audience";
 import {
   type AudienceCount,
   CampaignError,
@@ -30,10 +29,11 @@ import {
   parseCampaignForm,
   scheduleCampaign,
   updateCampaign,
-} from "~/domain/messages/campaigns.server";
-import { inQuietHours } from "~/domain/messages/channels";
-import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "~/domain/messages/limits";
-import { testSendCampaign } from "~/domain/messages/test-send.server";
+} from "~/domain/member-messages/campaigns.server";
+import { inQuietHours } from "~/domain/member-messages/channels";
+import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "~/domain/member-messages/limits";
+import { testSendCampaign } from "~/domain/member-messages/test-send.server";
+import { TAIWAN_CITIES } from "~/domain/members/address";
 import { SMS_MAX_LENGTH } from "~/domain/messaging/sms";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
