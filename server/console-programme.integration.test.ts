@@ -444,7 +444,7 @@ describe("programme rules in the console", () => {
     const again = await save({ silverSpend: "41000", note: "同一天" }, admin2);
     expect(again.status).toBe(400);
     const html = await again.text();
-    expect(html).toContain(`已有 ${ahead} 生效的版本，同一天只能有一個版本，請選擇之後的日期`);
+    expect(html).toContain(`已有 ${ahead.replaceAll("-", "/")} 生效的版本，同一天只能有一個版本，請選擇之後的日期`);
     // Beside the field: the date input is marked invalid.
     const dateInput = /<input[^>]*name="effectiveDate"[^>]*>/.exec(html)?.[0] ?? "";
     expect(dateInput).toContain('aria-invalid="true"');

@@ -31,7 +31,7 @@ export function StepUpField({
           required,
           maxLength: 32,
           autoFocus: true,
-          className: "tracking-[0.3em]",
+          className: "max-w-xs tracking-[0.3em]",
         }}
       />
     </div>

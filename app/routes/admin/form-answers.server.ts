@@ -65,7 +65,11 @@ export function problemMessages(problems: Problems, t: ReturnType<typeof serverT
   const out: Record<string, string[]> = {};
   for (const [field, list] of Object.entries(problems)) {
     out[field] = list.map((p) =>
-      t(`console.programme.error.${p.code}`, p.param === undefined ? undefined : { max: String(p.param) }),
+      // A date parameter (2026-12-28) as the console writes dates (2026/12/28).
+      t(
+        `console.programme.error.${p.code}`,
+        p.param === undefined ? undefined : { max: String(p.param).replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$1/$2/$3") },
+      ),
     );
   }
   return out;

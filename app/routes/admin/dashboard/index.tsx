@@ -379,6 +379,7 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
         <Panel
           id="points"
           title={t("console.dashboard.points.title")}
+          narrow
           csv={csv("points")}
           chart={
             <TimeChart

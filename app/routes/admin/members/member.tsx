@@ -10,6 +10,7 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
+import { isAdjustmentReason } from "~/domain/loyalty/adjustment-input";
 import { type CouponState, couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import {
@@ -22,7 +23,9 @@ import {
   setMemberDisabled,
 } from "~/domain/members/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
+import { cn } from "~/lib/cn";
 import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
@@ -87,6 +90,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       : null;
   return {
     member,
+    canAudit: hasPermission(actor, "audit.view"),
     resent: done === "resend-verification",
     minutes: CODE_POLICY.validMinutes,
     confirmCancel: asking?.id ?? null,
@@ -172,6 +176,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     throw error;
   }
   return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
+}
+
+/** An adjustment's stored reason (`goodwill: 延誤交貨`) in words (客訴補償：延誤交貨). */
+function adjustReason(reason: string, t: ReturnType<typeof useConsoleT>): string {
+  const [code = "", ...detail] = reason.split(": ");
+  const label = isAdjustmentReason(code) ? t(`console.adjust.reason.${code}`) : code;
+  return [label, ...detail].join("：");
 }
 
 /** The coupon's day, worded as the member center words it (couponDay decides which day). */
@@ -402,7 +413,15 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
                 <span>
                   <span className="font-medium">{c.name}</span>
                   <span className="ml-2 text-muted" data-testid="coupon-state">
-                    {`${t(`console.members.coupon.${c.state}`)} · ${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
+                    <span
+                      className={cn(
+                        "mr-2 inline-block rounded-full px-2 py-0.5 text-xs font-medium",
+                        c.state === "unused" ? "bg-success-50 text-success-700" : "bg-sand text-ink",
+                      )}
+                    >
+                      {t(`console.members.coupon.${c.state}`)}
+                    </span>
+                    {`${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
                     {c.state === "cancelled" ? null : ` · ${couponLine(c, t, locale)}`}
                   </span>
                 </span>
@@ -463,8 +482,10 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
             {m.entries.map((e) => (
               <li key={e.id} className="flex justify-between gap-3 py-2">
                 <span>
-                  {e.kind}
-                  {e.reason ? <span className="ml-2 text-muted">{e.reason}</span> : null}
+                  {t(`console.members.kind.${e.kind}` as "console.members.kind.adjust")}
+                  {e.reason && e.kind === "adjust" ? (
+                    <span className="ml-2 text-muted">{adjustReason(e.reason, t)}</span>
+                  ) : null}
                 </span>
                 <span className="shrink-0 tabular-nums">
                   {e.amount > 0 ? `+${n(e.amount)}` : n(e.amount)} · {formatTaipei(e.at, locale, "date")}
@@ -553,9 +574,14 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           <h2 id="notes-title" className="text-lg font-semibold">
             {t("console.members.notes")}
           </h2>
-          <Link to={`/admin/audit?targetType=member&targetId=${m.id}`} className="text-sm underline underline-offset-4">
-            {t("console.members.trail")}
-          </Link>
+          {loaderData.canAudit ? (
+            <Link
+              to={`/admin/audit?targetType=member&targetId=${m.id}`}
+              className="text-sm underline underline-offset-4"
+            >
+              {t("console.members.trail")}
+            </Link>
+          ) : null}
         </div>
         {m.canReveal ? (
           <Form method="post" className="mt-3 space-y-3">

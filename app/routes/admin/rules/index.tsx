@@ -130,7 +130,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof RulesDateTaken) {
       // Beside the date, everything typed kept (a save at the same moment took the date).
       const errors = {
-        effectiveDate: [t("console.programme.error.dateTaken", { max: taipeiIsoDate(error.effectiveFrom) })],
+        effectiveDate: [
+          t("console.programme.error.dateTaken", { max: taipeiIsoDate(error.effectiveFrom).replaceAll("-", "/") }),
+        ],
       };
       return data({ errors, values, formError: t("console.programme.error.fix") }, { status: 400 });
     }

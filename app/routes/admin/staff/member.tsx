@@ -180,7 +180,10 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
             {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
           </dd>
           {person.secondFactorLocked ? (
-            <dd className="mt-1 font-medium text-danger-800" data-testid="staff-locked">
+            <dd
+              className="mt-1.5 inline-block rounded-full bg-danger-700/10 px-2.5 py-0.5 text-xs font-medium text-danger-800"
+              data-testid="staff-locked"
+            >
               {t("console.staff.detail.locked")}
             </dd>
           ) : null}
