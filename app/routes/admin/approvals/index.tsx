@@ -1,17 +1,12 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import {
-  AdjustmentError,
-  approveAdjustment,
-  pendingAdjustments,
-  rejectAdjustment,
-} from "~/domain/loyalty/adjustments.server";
-import { LoyaltyError } from "~/domain/loyalty/errors";
+import { approveAdjustment, pendingAdjustments, rejectAdjustment } from "~/domain/loyalty/adjustments.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
@@ -66,19 +61,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     await decide(app.db, stepUp.actor, id, consoleAudit(context, request), requestNow(request, app.config));
     return redirect(`/admin/approvals?done=${intent === "approve" ? "approved" : "rejected"}`);
   } catch (error) {
-    if (error instanceof AdjustmentError) {
-      return data({ formError: t(`console.approvals.error.${error.code}`) }, { status: error.status });
-    }
-    if (error instanceof LoyaltyError) {
-      const key =
-        error.code === "insufficient_points"
-          ? "console.approvals.error.insufficient_points"
-          : error.code === "member_disabled"
-            ? "console.approvals.error.member_disabled"
-            : "console.adjust.error.conflict";
-      return data({ formError: t(key) }, { status: error.status });
-    }
-    throw error;
+    // The booking's refusals (the loyalty area's) worded for this page; a decision's own refusals are the table's.
+    return consoleFailure(error, null, t, {
+      wording: {
+        insufficient_points: "console.approvals.error.insufficient_points",
+        member_disabled: "console.approvals.error.member_disabled",
+        "*": "console.adjust.error.conflict",
+      },
+    });
   }
 }
 
