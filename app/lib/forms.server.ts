@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * Server-side form handling. The Zod schema is the authority; the browser gets native constraint
@@ -71,6 +71,17 @@ export function parseForm<T extends z.ZodType>(schema: T, formData: FormData): F
     if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
   }
   return { ok: false, failure: { errors, values: formValues(formData) } };
+}
+
+/** A form of one required `code` field (a sign-in or enrolment code), tidied as the step reads it. */
+export function codeSchema(t: (key: "common.required") => string, tidy: (raw: string) => string) {
+  return z.object({
+    code: z
+      .string()
+      .default("")
+      .transform(tidy)
+      .pipe(z.string().min(1, t("common.required"))),
+  });
 }
 
 /** The 400 (or other 4xx) answer for a form: errors beside fields, values kept. */
