@@ -12,6 +12,7 @@ import type * as Occasions from "../app/domain/member-messages/occasions.server"
 import type * as Settings from "../app/domain/member-messages/settings.server";
 import type * as Unsubscribe from "../app/domain/member-messages/unsubscribe.server";
 import type * as ProfileUpdate from "../app/domain/members/profile-update.server";
+import type * as Refusals from "../app/domain/refusals";
 import { testAdminActor } from "../app/domain/staff/testing.server";
 import { testUserId } from "./line/local-provider";
 import { type DevApp, freePort, startDevApp } from "./testing/dev-app";
@@ -33,6 +34,7 @@ let delivery: typeof Delivery;
 let occasions: typeof Occasions;
 let campaigns: typeof Campaigns;
 let settings: typeof Settings;
+let refusals: typeof Refusals;
 let unsubscribe: typeof Unsubscribe;
 let points: typeof LoyaltyPoints;
 let purchases: typeof LoyaltyPurchases;
@@ -50,6 +52,7 @@ beforeAll(async () => {
   occasions = (await load("/app/domain/member-messages/occasions.server.ts")) as typeof Occasions;
   campaigns = (await load("/app/domain/member-messages/campaigns.server.ts")) as typeof Campaigns;
   settings = (await load("/app/domain/member-messages/settings.server.ts")) as typeof Settings;
+  refusals = (await load("/app/domain/refusals.ts")) as typeof Refusals;
   unsubscribe = (await load("/app/domain/member-messages/unsubscribe.server.ts")) as typeof Unsubscribe;
   points = (await load("/app/domain/loyalty/points.server.ts")) as typeof LoyaltyPoints;
   purchases = (await load("/app/domain/loyalty/purchases.server.ts")) as typeof LoyaltyPurchases;
@@ -285,7 +288,7 @@ describe("automatic messages", () => {
         audit,
         at,
       ),
-    ).rejects.toBeInstanceOf(settings.SettingConflict);
+    ).rejects.toBeInstanceOf(refusals.VersionConflict);
   });
 
   it("a member who blocked the account without a webhook is found out by the profile check and reached by text", async () => {

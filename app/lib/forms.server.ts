@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * Server-side form handling. The Zod schema is the authority; the browser gets native constraint
@@ -43,7 +43,10 @@ export async function readForm(request: Request): Promise<FormData> {
 
 export type FormFailure = { errors: FieldErrors; values: Record<string, string>; formError?: string };
 
-export function formValues(formData: FormData, omit: readonly string[] = ["password", "confirmPassword", "code"]) {
+/** Passwords and codes (a sign-in code, the console's step-up code) are never sent back. */
+const NEVER_ECHOED = ["password", "confirmPassword", "code", "stepUpCode"];
+
+export function formValues(formData: FormData, omit: readonly string[] = NEVER_ECHOED) {
   const values: Record<string, string> = {};
   for (const [key, value] of formData) {
     if (typeof value === "string" && !omit.includes(key)) values[key] = value;
@@ -51,10 +54,13 @@ export function formValues(formData: FormData, omit: readonly string[] = ["passw
   return values;
 }
 
-export function parseForm<T extends z.ZodType>(
-  schema: T,
-  formData: FormData,
-): { ok: true; data: z.infer<T> } | { ok: false; failure: FormFailure } {
+/**
+ * What reading a form gives, everywhere (member site and console, ADR 008): the schema's output, or the messages
+ * per field with the values as typed.
+ */
+export type FormParse<T> = { ok: true; data: T } | { ok: false; failure: FormFailure };
+
+export function parseForm<T extends z.ZodType>(schema: T, formData: FormData): FormParse<z.infer<T>> {
   const raw = Object.fromEntries([...formData].filter(([, v]) => typeof v === "string"));
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, data: result.data };
@@ -65,6 +71,17 @@ export function parseForm<T extends z.ZodType>(
     if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
   }
   return { ok: false, failure: { errors, values: formValues(formData) } };
+}
+
+/** A form of one required `code` field (a sign-in or enrolment code), tidied as the step reads it. */
+export function codeSchema(t: (key: "common.required") => string, tidy: (raw: string) => string) {
+  return z.object({
+    code: z
+      .string()
+      .default("")
+      .transform(tidy)
+      .pipe(z.string().min(1, t("common.required"))),
+  });
 }
 
 /** The 400 (or other 4xx) answer for a form: errors beside fields, values kept. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type SharpModule from "sharp";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
+import { Refusal } from "../refusals";
 import { type ImageErrorCode, MAX_IMAGE_BYTES, MAX_INPUT_PIXELS, VARIANT_FORMATS, type VariantFormat } from "./limits";
 import { loadSharp } from "./sharp.server";
 import { type SniffedFormat, sniffImage } from "./sniff";
@@ -20,14 +21,10 @@ import { planVariantSizes } from "./variants";
  * inside it), a few more wait, and beyond that the answer is `busy`.
  */
 
-export class ImageError extends Error {
-  override name = "ImageError";
-  constructor(
-    readonly code: ImageErrorCode,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+export class ImageError extends Refusal<"images"> {
+  constructor(code: ImageErrorCode, message: string) {
+    super("images", code, { field: "file", message });
+    this.name = "ImageError";
   }
 }
 
@@ -78,12 +75,12 @@ async function readHeader(sharp: typeof SharpModule, bytes: Uint8Array, sniffed:
 }
 
 function tooManyPixels(): ImageError {
-  return new ImageError("too_many_pixels", 422, "The picture has more pixels than allowed");
+  return new ImageError("too_many_pixels", "The picture has more pixels than allowed");
 }
 
 function undecodable(sniffed: SniffedFormat): ImageError {
-  if (sniffed === "heic") return new ImageError("heic_unsupported", 415, "This HEIC picture cannot be decoded here");
-  return new ImageError("corrupt", 422, "The picture cannot be read (damaged or incomplete)");
+  if (sniffed === "heic") return new ImageError("heic_unsupported", "This HEIC picture cannot be decoded here");
+  return new ImageError("corrupt", "The picture cannot be read (damaged or incomplete)");
 }
 
 /** Runs `tasks` with at most `limit` at once; results in the tasks' order. */
@@ -102,10 +99,10 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit: number): Promis
 
 /** Validates and processes one uploaded file; throws ImageError for anything that is not a usable picture. */
 export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
-  if (bytes.length === 0) throw new ImageError("empty", 400, "The file is empty");
-  if (bytes.length > MAX_IMAGE_BYTES) throw new ImageError("too_large", 413, "The file is larger than allowed");
+  if (bytes.length === 0) throw new ImageError("empty", "The file is empty");
+  if (bytes.length > MAX_IMAGE_BYTES) throw new ImageError("too_large", "The file is larger than allowed");
   const sniffed = sniffImage(bytes.subarray(0, 64));
-  if (!sniffed) throw new ImageError("not_image", 415, "The file is not a JPEG, PNG, WebP or HEIC picture");
+  if (!sniffed) throw new ImageError("not_image", "The file is not a JPEG, PNG, WebP or HEIC picture");
   const sharp = await loadSharp();
   const meta = await readHeader(sharp, bytes, sniffed);
   // EXIF orientations 5–8 turn the picture a quarter: width and height swap.
@@ -148,7 +145,7 @@ export function createProcessingGate(queue = 8) {
   const waiting: (() => void)[] = [];
   return async function run<T>(task: () => Promise<T>): Promise<T> {
     if (running) {
-      if (waiting.length >= queue) throw new ImageError("busy", 503, "Too many uploads at once, try again shortly");
+      if (waiting.length >= queue) throw new ImageError("busy", "Too many uploads at once, try again shortly");
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
     running = true;
@@ -181,7 +178,7 @@ export async function readBodyLimited(body: ReadableStream<Uint8Array> | null, l
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw new ImageError("too_large", 413, "The file is larger than allowed");
+      throw new ImageError("too_large", "The file is larger than allowed");
     }
     chunks.push(value);
   }

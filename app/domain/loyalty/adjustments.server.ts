@@ -4,6 +4,7 @@ import type { LocalizedText } from "@platform/db/schema/catalog";
 import { and, asc, eq, ne } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { claimLimits, type Limit } from "../auth/rate-limits.server";
+import { Refusal } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
@@ -25,14 +26,12 @@ import { bookAdjustment } from "./points.server";
 export type AdjustmentErrorCode = "adjustment_not_found" | "adjustment_decided" | "own_adjustment";
 
 /** A refused decision; nothing changed. (Refusals of the booking itself are LoyaltyErrors.) */
-export class AdjustmentError extends Error {
-  readonly code: AdjustmentErrorCode;
-  readonly status: 403 | 404 | 409;
+export class AdjustmentError extends Refusal<"approvals"> {
+  override readonly code: AdjustmentErrorCode;
   constructor(code: AdjustmentErrorCode, message: string) {
-    super(message);
+    super("approvals", code, { message });
     this.name = "AdjustmentError";
     this.code = code;
-    this.status = code === "adjustment_not_found" ? 404 : code === "own_adjustment" ? 403 : 409;
   }
 }
 

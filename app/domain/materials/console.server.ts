@@ -3,6 +3,7 @@ import { material, materialCategory, materialStore, store } from "@platform/db/s
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
+import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { CategoryInput, MaterialInput } from "./editor";
 
 /**
@@ -12,20 +13,12 @@ import type { CategoryInput, MaterialInput } from "./editor";
  * is told (`conflict`), nothing is silently overwritten. The audit row is written in the same transaction.
  */
 
-export type MaterialErrorCode =
-  | "not_found"
-  | "conflict"
-  | "duplicate_id"
-  | "unknown_category"
-  | "unknown_store"
-  | "unknown_related";
+export type MaterialErrorCode = Exclude<RefusalCode<"materials">, "version_conflict">;
 
-export class MaterialError extends Error {
-  constructor(
-    readonly code: MaterialErrorCode,
-    readonly field?: string,
-  ) {
-    super(code);
+/** A refused catalogue change (a version conflict is a `VersionConflict`). */
+export class MaterialError extends Refusal<"materials"> {
+  constructor(code: MaterialErrorCode, field?: string) {
+    super("materials", code, { field });
     this.name = "MaterialError";
   }
 }
@@ -225,7 +218,7 @@ export async function updateMaterial(
       .set({ ...contentOf(input), version: sql`${material.version} + 1`, updatedAt: now })
       .where(and(eq(material.id, id), eq(material.version, expectedVersion)))
       .returning();
-    if (!updated) throw new MaterialError("conflict");
+    if (!updated) throw new VersionConflict("materials", null);
     const beforeStores = (
       await tx.select({ id: materialStore.storeId }).from(materialStore).where(eq(materialStore.materialId, id))
     )
@@ -257,7 +250,7 @@ export async function setMaterialPublished(
       .returning();
     if (!updated) {
       const [exists] = await tx.select({ id: material.id }).from(material).where(eq(material.id, id));
-      throw new MaterialError(exists ? "conflict" : "not_found");
+      throw exists ? new VersionConflict("materials", null) : new MaterialError("not_found");
     }
     await record(published ? "material.published" : "material.unpublished", ["material", id], {
       before: { published: !published },
@@ -306,7 +299,7 @@ export async function updateCategory(
       .set({ ...categoryContent(input), version: sql`${materialCategory.version} + 1`, updatedAt: now })
       .where(and(eq(materialCategory.id, id), eq(materialCategory.version, expectedVersion)))
       .returning();
-    if (!updated) throw new MaterialError("conflict");
+    if (!updated) throw new VersionConflict("materials", null);
     await record("category.updated", ["material_category", id], {
       before: categoryContent({ ...before, id }),
       after: categoryContent(input),

@@ -12,6 +12,7 @@ import {
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
+import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { type AudienceProblem, parseAudience } from "./audience";
@@ -166,12 +167,13 @@ export async function countAudience(
 
 export type CampaignRow = typeof campaign.$inferSelect;
 
-export class CampaignError extends Error {
+/** A refused campaign change (a version conflict is a `VersionConflict` carrying the campaign now). */
+export class CampaignError extends Refusal<"messages"> {
   constructor(
-    readonly code: "not_found" | "conflict" | "not_draft" | "empty_audience" | "past" | "quiet_hours" | "no_channel",
+    code: Exclude<RefusalCode<"messages">, "version_conflict">,
     readonly current?: CampaignRow,
   ) {
-    super(code);
+    super("messages", code);
     this.name = "CampaignError";
   }
 }
@@ -198,7 +200,7 @@ async function lockDraft(t: Database, id: string, version: number): Promise<Camp
   const [before] = await t.select().from(campaign).where(eq(campaign.id, id)).for("update");
   if (!before) throw new CampaignError("not_found");
   if (before.status !== "draft") throw new CampaignError("not_draft", before);
-  if (before.version !== version) throw new CampaignError("conflict", before);
+  if (before.version !== version) throw new VersionConflict("messages", before);
   return before;
 }
 
@@ -246,6 +248,16 @@ export async function updateCampaign(
 }
 
 /**
+ * Why a send time is refused, if it is: a time not in the future, or inside the quiet hours (21:00–09:00 Taipei).
+ * Sending now (`when` null) is never refused here. The campaign page asks before its confirmation step.
+ */
+export function scheduleRefusal(when: Date | null, now: Date): CampaignError | null {
+  if (when && when.getTime() <= now.getTime()) return new CampaignError("past");
+  if (when && inQuietHours(when)) return new CampaignError("quiet_hours");
+  return null;
+}
+
+/**
  * Sends a draft now (`when` null) or at a time: refused with an empty audience, no channel, a time in the past
  * or inside the quiet hours (21:00–09:00 Taipei). Sent now in the quiet hours, its messages wait until 09:00.
  */
@@ -260,8 +272,8 @@ export async function scheduleCampaign(
   now = new Date(),
 ): Promise<CampaignRow> {
   requirePermission(actor, "messages.manage");
-  if (when && when.getTime() <= now.getTime()) throw new CampaignError("past");
-  if (when && inQuietHours(when)) throw new CampaignError("quiet_hours");
+  const refused = scheduleRefusal(when, now);
+  if (refused) throw refused;
   return auditedTx(db, audit, now, async (t, record) => {
     const before = await lockDraft(t, id, version);
     if (campaignChannels(before).length === 0) throw new CampaignError("no_channel", before);

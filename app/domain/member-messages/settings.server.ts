@@ -3,6 +3,7 @@ import { AUTOMATIC_KINDS, type AutomaticKind, automaticMessage, type MessageChan
 import { and, eq, sql } from "drizzle-orm";
 import type { Locale } from "~/lib/i18n";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
+import { VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { CHANNEL_ORDER } from "./channels";
@@ -49,12 +50,6 @@ export async function automaticSetting(db: Database, kind: AutomaticKind): Promi
 }
 
 /** Thrown when the setting changed since the admin opened it; carries what is saved now. */
-export class SettingConflict extends Error {
-  constructor(readonly current: AutomaticSetting) {
-    super("The automatic message was changed by someone else");
-    this.name = "SettingConflict";
-  }
-}
 
 export type AutomaticSettingInput = {
   enabled: boolean;
@@ -98,7 +93,7 @@ export async function saveAutomaticSetting(
         .where(and(eq(automaticMessage.kind, kind), eq(automaticMessage.version, version)))
         .returning();
     }
-    if (!row) throw new SettingConflict(await automaticSetting(t, kind));
+    if (!row) throw new VersionConflict("automatic", await automaticSetting(t, kind));
     const after = fromRow(row);
     await record("messages.automatic-updated", ["automatic_message", kind], {
       before: {

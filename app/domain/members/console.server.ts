@@ -25,6 +25,7 @@ import { maskName } from "../loyalty/member-lookup.server";
 import { pointsExpiringSoon } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
 import type { Messaging } from "../messaging/types";
+import { Refusal, type RefusalCode } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { hasPermission } from "../staff/permissions";
@@ -40,18 +41,10 @@ import { currentConsents } from "./privacy.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export class MemberActionError extends Error {
-  constructor(
-    readonly code:
-      | "member_not_found"
-      | "member_deleted"
-      | "reason_required"
-      | "note_required"
-      | "already"
-      | "not_pending",
-    readonly field: string | null = null,
-  ) {
-    super(code);
+export class MemberActionError extends Refusal<"members"> {
+  constructor(code: RefusalCode<"members">, field: string | null = null) {
+    super("members", code, { field });
+    this.name = "MemberActionError";
   }
 }
 

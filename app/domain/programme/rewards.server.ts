@@ -3,6 +3,7 @@ import { isForeignKeyViolation } from "@platform/db/errors";
 import { coupon, reward, rewardStockChange } from "@platform/db/schema";
 import { and, asc, desc, eq, ilike, isNotNull, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
+import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import type { RewardFields, StockChange } from "./input";
@@ -18,17 +19,15 @@ import { REWARDS_PAGE_SIZE, type RewardQuery } from "./reward-list";
 
 export type Reward = typeof reward.$inferSelect;
 
-export class ProgrammeConflict extends Error {
-  constructor(readonly current: Reward | null) {
-    super(current ? "The reward was changed by someone else" : "Unknown reward");
-    this.name = "ProgrammeConflict";
-  }
+/** The reward changed since the form was opened (409, with the reward now), or no longer exists (404). */
+function rewardConflict(current: Reward | null): Refusal {
+  return current ? new VersionConflict("programme", current) : new Refusal("programme", "not_found");
 }
 
 /** The uploaded image chosen for the reward does not exist (deleted meanwhile, or a forged id). */
-export class RewardImageMissing extends Error {
+export class RewardImageMissing extends Refusal<"programme"> {
   constructor() {
-    super("The reward's image does not exist");
+    super("programme", "image_missing", { field: "imageId", message: "The reward's image does not exist" });
     this.name = "RewardImageMissing";
   }
 }
@@ -177,7 +176,7 @@ export async function updateReward(
   return checkingImage(
     auditedTx(db, audit, now, async (t, record) => {
       const [before] = await t.select().from(reward).where(eq(reward.id, id)).for("update");
-      if (!before || before.version !== version) throw new ProgrammeConflict(before ?? null);
+      if (!before || before.version !== version) throw rewardConflict(before ?? null);
       // Only the edit form's fields: the stock changes by adjustments (adjustStock), never by an edit, even
       // when the caller's object carries one (the parsed form has `stock: null` = unlimited).
       const editable: RewardFields = {
@@ -198,7 +197,7 @@ export async function updateReward(
         .set({ ...editable, version: sql`${reward.version} + 1`, updatedAt: now })
         .where(and(eq(reward.id, id), eq(reward.version, version)))
         .returning();
-      if (!row) throw new ProgrammeConflict(before);
+      if (!row) throw rewardConflict(before);
       await record("reward.updated", ["reward", id], { before: audited(before), after: audited(row) });
       return row;
     }),
@@ -224,7 +223,7 @@ export async function setRewardActive(
       .returning();
     if (!row) {
       const [current] = await t.select().from(reward).where(eq(reward.id, id));
-      throw new ProgrammeConflict(current ?? null);
+      throw rewardConflict(current ?? null);
     }
     await record(active ? "reward.reactivated" : "reward.retired", ["reward", id], {
       before: { active: !active },
@@ -234,9 +233,13 @@ export async function setRewardActive(
   });
 }
 
-export class StockRefused extends Error {
+export class StockRefused extends Refusal<"programme"> {
   constructor(readonly stock: number | null) {
-    super("The stock cannot go below zero");
+    super("programme", "stock_negative", {
+      field: "delta",
+      params: { stock: String(stock ?? 0) },
+      message: "The stock cannot go below zero",
+    });
     this.name = "StockRefused";
   }
 }
@@ -267,13 +270,13 @@ export async function adjustStock(
         .returning();
       if (!row) {
         const [current] = await t.select().from(reward).where(eq(reward.id, id));
-        if (!current) throw new ProgrammeConflict(null);
+        if (!current) throw rewardConflict(null);
         throw new StockRefused(current.stock);
       }
       before = (row.stock ?? 0) - change.delta;
     } else {
       const [current] = await t.select().from(reward).where(eq(reward.id, id)).for("update");
-      if (!current) throw new ProgrammeConflict(null);
+      if (!current) throw rewardConflict(null);
       before = current.stock;
       [row] = await t.update(reward).set({ stock: change.stock, updatedAt: now }).where(eq(reward.id, id)).returning();
     }

@@ -2,9 +2,11 @@ import { createHash } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { loyaltyAccount, loyaltyRules, purchase, type Tier } from "@platform/db/schema";
 import { desc, eq, gt, sql } from "drizzle-orm";
+import { taipeiIsoDate } from "~/lib/time";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { EarnRules } from "../loyalty/earn";
 import { currentRules, type LoyaltyRules, spendWindowStart } from "../loyalty/rules.server";
+import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { effectiveInstant, type RuleFields } from "./input";
@@ -40,12 +42,17 @@ export async function newestVersionId(db: Database): Promise<number> {
 }
 
 /** A version already takes effect at that instant (one version per effective date). */
-export class RulesDateTaken extends Error {
+export class RulesDateTaken extends Refusal<"rules"> {
   constructor(
     readonly existingId: number,
     readonly effectiveFrom: Date,
   ) {
-    super("A rules version already takes effect on that date");
+    super("rules", "date_taken", {
+      field: "effectiveDate",
+      // The date as the console writes dates (2026/12/28).
+      params: { max: taipeiIsoDate(effectiveFrom).replaceAll("-", "/") },
+      message: "A rules version already takes effect on that date",
+    });
     this.name = "RulesDateTaken";
   }
 }
@@ -59,13 +66,6 @@ export const SEEDED_RULES_NOTE = "defaults from PRODUCT.md §4";
 /** Whether a version is the programme's default one, whose note is shown as 預設規則 rather than as stored. */
 export function rulesNoteIsDefaults(version: Pick<RulesVersion, "createdBy" | "note">): boolean {
   return version.createdBy === null && version.note === SEEDED_RULES_NOTE;
-}
-
-export class RulesConflict extends Error {
-  constructor(readonly newestId: number) {
-    super("The rules were changed by someone else");
-    this.name = "RulesConflict";
-  }
 }
 
 /**
@@ -87,7 +87,7 @@ export async function scheduleRules(
   return auditedTx(db, audit, now, async (t, record) => {
     await t.execute(sql`lock table ${loyaltyRules} in share row exclusive mode`);
     const newest = await newestVersionId(t);
-    if (newest !== baseVersionId) throw new RulesConflict(newest);
+    if (newest !== baseVersionId) throw new VersionConflict("rules", newest, { id: String(newest) });
     const before = await currentRules(t, now);
     const effectiveFrom = effectiveInstant(input.effectiveDate, now);
     const [taken] = await t

@@ -1,3 +1,5 @@
+import { Refusal } from "../refusals";
+
 /** Stable codes of refused staff operations; the console maps them to messages beside the field. */
 export type StaffErrorCode =
   | "contact_required"
@@ -13,14 +15,11 @@ export type StaffErrorCode =
   | "last_admin"
   | "invalid_setting";
 
-export class StaffError extends Error {
-  readonly code: StaffErrorCode;
-  /** The form field the problem belongs to, when there is one. */
-  readonly field: string | null;
+export class StaffError extends Refusal<"staff"> {
+  override readonly code: StaffErrorCode;
   constructor(code: StaffErrorCode, message: string, field: string | null = null) {
-    super(message);
+    super("staff", code, { field, message });
     this.name = "StaffError";
     this.code = code;
-    this.field = field;
   }
 }

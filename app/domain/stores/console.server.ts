@@ -22,6 +22,7 @@ import {
   saveDraft,
   takeDraftForPublish,
 } from "../content/drafts.server";
+import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { storesFor } from "../staff/permissions";
@@ -38,12 +39,11 @@ import { displayedMaterials } from "./stores.server";
 
 export type StoreRow = typeof store.$inferSelect;
 
-export class StoreEditError extends Error {
-  constructor(
-    readonly code: "not_found" | "id_taken" | "conflict" | "photoMissing",
-    readonly field?: string,
-  ) {
-    super(code);
+/** A refused store change (a version conflict is a `VersionConflict`). */
+export class StoreEditError extends Refusal<"stores"> {
+  constructor(code: Exclude<RefusalCode<"stores">, "version_conflict">, field?: string) {
+    super("stores", code, { field });
+    this.name = "StoreEditError";
   }
 }
 
@@ -262,7 +262,7 @@ export async function saveStoreDraft(
       photos: photos ? await photosFromTokens(t, photos, [...base.photos, ...row.photos]) : base.photos,
     };
     const version = await saveDraft(t, "store", id, expectedVersion, next, actor.userId, now);
-    if (version === null) throw new StoreEditError("conflict");
+    if (version === null) throw new VersionConflict("stores", null);
     await record("store.draft_saved", ["store", id], { after: { version, fields: changedFields(base, next) } });
     return version;
   });
@@ -315,7 +315,7 @@ export async function publishStore(
     const [row] = await t.select().from(store).where(eq(store.id, id)).for("update").limit(1);
     if (!row) throw new StoreEditError("not_found");
     const taken = await takeDraftForPublish<StoreContent>(t, "store", id, expectedVersion, actor.userId, now);
-    if (!taken) throw new StoreEditError("conflict");
+    if (!taken) throw new VersionConflict("stores", null);
     const today = isoDate(taipeiDate(now));
     const before = await publishedContent(t, row, today);
     const draft = taken.data ?? before;

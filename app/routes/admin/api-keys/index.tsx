@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { CopyField } from "~/components/console/copy-field";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -24,7 +25,7 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { staffFailure } from "../form-answers.server";
+import { staffFormValues } from "../form-answers.server";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.keys.title");
@@ -75,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return { created: { name: key.name, secret } };
   } catch (error) {
-    return staffFailure(error, form, t);
+    return consoleFailure(error, null, t, { values: staffFormValues(form) });
   }
 }
 

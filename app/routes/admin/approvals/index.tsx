@@ -1,20 +1,16 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import {
-  AdjustmentError,
-  approveAdjustment,
-  pendingAdjustments,
-  rejectAdjustment,
-} from "~/domain/loyalty/adjustments.server";
-import { LoyaltyError } from "~/domain/loyalty/errors";
+import { approveAdjustment, pendingAdjustments, rejectAdjustment } from "~/domain/loyalty/adjustments.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { parseForm, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
@@ -49,6 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** A decision: which adjustment (an unknown one is the domain's refusal), approved or rejected. */
+const decisionSchema = z.object({ adjustmentId: z.string().default(""), intent: z.enum(["approve", "reject"]) });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   requirePermission(context, "points.approve");
@@ -56,29 +55,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = serverT(request);
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
-  const id = String(form.get("adjustmentId") ?? "");
-  const intent = String(form.get("intent") ?? "");
-  if (intent !== "approve" && intent !== "reject") {
-    return data({ formError: t("console.approvals.error.intent") }, { status: 400 });
-  }
+  const parsed = parseForm(decisionSchema, form);
+  if (!parsed.ok) return data({ formError: t("console.approvals.error.intent") }, { status: 400 });
+  const { adjustmentId: id, intent } = parsed.data;
   try {
     const decide = intent === "approve" ? approveAdjustment : rejectAdjustment;
     await decide(app.db, stepUp.actor, id, consoleAudit(context, request), requestNow(request, app.config));
     return redirect(`/admin/approvals?done=${intent === "approve" ? "approved" : "rejected"}`);
   } catch (error) {
-    if (error instanceof AdjustmentError) {
-      return data({ formError: t(`console.approvals.error.${error.code}`) }, { status: error.status });
-    }
-    if (error instanceof LoyaltyError) {
-      const key =
-        error.code === "insufficient_points"
-          ? "console.approvals.error.insufficient_points"
-          : error.code === "member_disabled"
-            ? "console.approvals.error.member_disabled"
-            : "console.adjust.error.conflict";
-      return data({ formError: t(key) }, { status: error.status });
-    }
-    throw error;
+    // The booking's refusals (the loyalty area's) worded for this page; a decision's own refusals are the table's.
+    return consoleFailure(error, null, t, {
+      wording: {
+        insufficient_points: "console.approvals.error.insufficient_points",
+        member_disabled: "console.approvals.error.member_disabled",
+        "*": "console.adjust.error.conflict",
+      },
+    });
   }
 }
 

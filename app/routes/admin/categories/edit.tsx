@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -16,7 +17,7 @@ import type { MessageKey } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { invalidForm, materialFailure } from "../form-answers.server";
+import { invalidForm } from "../form-answers.server";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -65,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await createCategory(app.db, parsed.data, audit, now);
     }
   } catch (error) {
-    return materialFailure(error, values, t);
+    return consoleFailure(error, null, t, { values });
   }
   await app.publicPages.invalidate();
   return redirect(`/admin/categories?done=${id ? "saved" : "created"}`);

@@ -1,5 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -15,7 +16,6 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { materialFailure } from "../form-answers.server";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.categories.title");
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await moveCategory(app.db, id, direction, consoleAudit(context, request), requestNow(request, app.config));
   } catch (error) {
-    return materialFailure(error, {}, t);
+    return consoleFailure(error, null, t, { values: {} });
   }
   await app.publicPages.invalidate();
   return redirect("/admin/categories?done=moved");

@@ -9,7 +9,7 @@ import { Link } from "~/components/ui/link";
 import { beginTotpEnrolment, confirmTotpEnrolment } from "~/domain/staff/second-factor.server";
 import { activateEnrolledSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { codeSchema, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { qrSvg } from "~/lib/qr.server";
@@ -50,9 +50,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requireSignInStep(context, request, "enrol");
   if (session.stage === "active") throw redirect(consoleRedirectTarget(request));
   const form = await readForm(request);
-  const code = String(form.get("code") ?? "").replace(/\s/g, "");
   const t = serverT(request);
-  if (!code) return data({ errors: { code: [t("common.required")] } }, { status: 400 });
+  const parsed = parseForm(
+    codeSchema(t, (raw) => raw.replace(/\s/g, "")),
+    form,
+  );
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const { code } = parsed.data;
   const now = requestNow(request, app.config);
   const result = await confirmTotpEnrolment(
     { db: app.db, secret: app.config.secrets.session },

@@ -2,8 +2,9 @@ import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { altTextInput, imageView, uploadImage } from "~/domain/images/images.server";
 import { MAX_IMAGE_BYTES } from "~/domain/images/limits";
-import { ImageError, readBodyLimited } from "~/domain/images/process.server";
+import { readBodyLimited } from "~/domain/images/process.server";
 import { mediaStoreFor } from "~/domain/images/storage.server";
+import { isRefusal } from "~/domain/refusals";
 import { consoleContext } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
@@ -50,9 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return Response.json({ image: imageView(image), created }, { status: created ? 201 : 200 });
   } catch (error) {
-    if (error instanceof ImageError) {
-      return fail(error.status, error.code, "file", t(`console.images.error.${error.code}`));
-    }
+    // The uploader's JSON, not a form's answer: the status and message from the refusal table all the same.
+    if (isRefusal(error, "images")) return fail(error.status, error.code, "file", t(error.messageKey));
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { consoleCookie, requestWhere } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
@@ -9,7 +10,7 @@ import { Field } from "~/components/ui/field";
 import { acceptInvitation, invitationState } from "~/domain/staff/accounts.server";
 import { startConsoleSession } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import type { MessageKey } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
@@ -44,8 +45,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const app = getApp(context);
   const t = serverT(request);
   const form = await readForm(request);
-  const password = String(form.get("password") ?? "");
-  if (!password) return data({ errors: { password: [t("common.required")] } }, { status: 400 });
+  const parsed = parseForm(
+    z.object({
+      password: z
+        .string()
+        .default("")
+        .pipe(z.string().min(1, t("common.required"))),
+    }),
+    form,
+  );
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const { password } = parsed.data;
   const now = requestNow(request, app.config);
   const result = await acceptInvitation(app.db, { token: params.token, password }, requestWhere(context, request), now);
   if (!result.ok) {

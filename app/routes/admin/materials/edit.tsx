@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -41,7 +42,7 @@ import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { invalidForm, materialFailure } from "../form-answers.server";
+import { invalidForm } from "../form-answers.server";
 import type { Route } from "./+types/edit";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -148,7 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (saved.published || done === "published") await app.publicPages.invalidate();
     return redirect(`/admin/materials/${id}?done=${done}`);
   } catch (error) {
-    return materialFailure(error, values, t);
+    return consoleFailure(error, null, t, { values });
   }
 }
 

@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
+import { consoleFailure, isLoyaltyRefusal } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -9,7 +10,6 @@ import { Field, FieldShell, inputClass } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { ADJUSTMENT_REASONS, MAX_DETAIL_LENGTH, parseAdjustment } from "~/domain/loyalty/adjustment-input";
 import { adjustmentOutcome, memberForAdjustment, requestAdjustment } from "~/domain/loyalty/adjustments.server";
-import { LoyaltyError } from "~/domain/loyalty/errors";
 import { hasRecentSecondFactor, requirePermission, requireStaff } from "~/domain/staff/guard.server";
 import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
@@ -87,19 +87,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
     return redirect(`/admin/members/${params.memberId}/adjust?done=${result.adjustment.id}`);
   } catch (error) {
-    if (!(error instanceof LoyaltyError)) throw error;
-    if (error.code === "member_not_found") throw data({ memberId: params.memberId }, { status: 404 });
-    if (error.code === "insufficient_points" || error.code === "invalid_amount") {
-      const found = await memberForAdjustment(app.db, stepUp.actor, params.memberId);
-      const message =
-        error.code === "insufficient_points"
-          ? t("console.adjust.error.below_zero", { balance: (found?.balance ?? 0).toLocaleString("en-US") })
-          : t("console.adjust.error.amount_too_large");
-      return data({ errors: { amount: [message] }, values }, { status: error.status });
-    }
-    const key =
-      error.code === "member_disabled" ? "console.adjust.error.member_disabled" : "console.adjust.error.conflict";
-    return data({ formError: t(key), values }, { status: error.status });
+    if (isLoyaltyRefusal(error, "member_not_found")) throw data({ memberId: params.memberId }, { status: 404 });
+    // Below zero says the balance now, beside the amount.
+    const found = isLoyaltyRefusal(error, "insufficient_points")
+      ? await memberForAdjustment(app.db, stepUp.actor, params.memberId)
+      : null;
+    return consoleFailure(error, null, t, {
+      values,
+      fields: { insufficient_points: "amount", invalid_amount: "amount" },
+      wording: {
+        insufficient_points: "console.adjust.error.below_zero",
+        invalid_amount: "console.adjust.error.amount_too_large",
+        member_disabled: "console.adjust.error.member_disabled",
+        "*": "console.adjust.error.conflict",
+      },
+      params: { balance: (found?.balance ?? 0).toLocaleString("en-US") },
+    });
   }
 }
 

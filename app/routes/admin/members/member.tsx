@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { authDeps, getApp } from "~/adapters/context.server";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -12,13 +13,11 @@ import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
 import { isAdjustmentReason } from "~/domain/loyalty/adjustment-input";
 import { type CouponState, couponDay } from "~/domain/loyalty/coupon-state";
-import { LoyaltyError } from "~/domain/loyalty/errors";
 import {
   addMemberNote,
   cancelMemberCoupon,
   consoleMemberDetail,
   endMemberSessions,
-  MemberActionError,
   resendMemberEmailVerification,
   setMemberDisabled,
 } from "~/domain/members/console.server";
@@ -152,28 +151,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await addMemberNote(app.db, actor, memberId, String(form.get("note") ?? "").slice(0, 5000), audit, now);
     }
   } catch (error) {
-    if (error instanceof MemberActionError) {
-      const message = t(`console.members.error.${error.code}`);
-      const status =
-        error.code === "member_not_found"
-          ? 404
-          : error.code === "member_deleted" || error.code === "not_pending"
-            ? 409
-            : 400;
-      return data(error.field ? { errors: { [error.field]: [message] }, values } : { formError: message, values }, {
-        status,
-      });
-    }
-    if (error instanceof LoyaltyError) {
-      const key =
-        error.code === "coupon_used"
-          ? "console.members.error.coupon_used"
-          : error.code === "coupon_expired"
-            ? "console.members.error.coupon_expired"
-            : "console.members.error.coupon_not_found";
-      return data({ formError: t(key), values }, { status: error.status });
-    }
-    throw error;
+    // A coupon refused by the loyalty area is worded for this page: used, expired, or not (any longer) there.
+    return consoleFailure(error, null, t, {
+      values,
+      wording: {
+        coupon_used: "console.members.error.coupon_used",
+        coupon_expired: "console.members.error.coupon_expired",
+        "*": "console.members.error.coupon_not_found",
+      },
+    });
   }
   return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
 }

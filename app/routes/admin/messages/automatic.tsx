@@ -9,6 +9,7 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -19,7 +20,11 @@ import { TextareaField } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { automaticCard } from "~/domain/member-messages/compose.server";
 import { memberCard } from "~/domain/member-messages/flex";
-import { automaticSetting, SettingConflict, saveAutomaticSetting } from "~/domain/member-messages/settings.server";
+import {
+  type AutomaticSetting,
+  automaticSetting,
+  saveAutomaticSetting,
+} from "~/domain/member-messages/settings.server";
 import {
   AUTOMATIC_DEFAULTS,
   AUTOMATIC_TEXT_MAX,
@@ -29,6 +34,7 @@ import {
   sampleValues,
   type TemplateProblem,
 } from "~/domain/member-messages/templates";
+import { isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
@@ -120,18 +126,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       requestNow(request, app.config),
     );
   } catch (error) {
-    if (error instanceof SettingConflict) {
-      // Told, nothing lost: what was typed stays, over the version now saved.
-      return data(
-        {
-          errors: {},
-          values: { ...values, version: String(error.current.version) },
-          formError: t("console.messages.edit.conflict"),
-        },
-        { status: 409 },
-      );
-    }
-    throw error;
+    // Told, nothing lost: what was typed stays, over the version now saved.
+    const current = isVersionConflict(error) ? (error.current as AutomaticSetting) : null;
+    return consoleFailure(error, null, t, {
+      values: current ? { ...values, version: String(current.version) } : values,
+    });
   }
   return redirect(`/admin/messages/automatic/${kind}?saved=1`);
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
 import { EmailPreview, LinePreview, SmsPreview } from "~/components/console/message-previews";
@@ -19,8 +20,8 @@ import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { audienceParams, LAST_PURCHASE_CHOICES } from "~/domain/member-messages/audience";
 import {
   type AudienceCount,
-  CampaignError,
   type CampaignProblem,
+  type CampaignRow,
   campaignById,
   campaignResults,
   cancelCampaign,
@@ -28,6 +29,7 @@ import {
   createCampaign,
   parseCampaignForm,
   scheduleCampaign,
+  scheduleRefusal,
   updateCampaign,
 } from "~/domain/member-messages/campaigns.server";
 import { inQuietHours } from "~/domain/member-messages/channels";
@@ -35,6 +37,7 @@ import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } f
 import { testSendCampaign } from "~/domain/member-messages/test-send.server";
 import { TAIWAN_CITIES } from "~/domain/members/address";
 import { SMS_MAX_LENGTH } from "~/domain/messaging/sms";
+import { isVersionConflict } from "~/domain/refusals";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
@@ -217,8 +220,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       await cancelCampaign(app.db, actor, id, audit, now);
     } catch (error) {
-      if (error instanceof CampaignError) return refused({}, t("console.messages.error.notDraft"), 409);
-      throw error;
+      return consoleFailure(error, null, t, {
+        values,
+        wording: { not_found: "console.messages.error.notDraft" },
+        status: 409,
+      });
     }
     return redirect(`/admin/messages/campaigns/${id}?cancelled=1`);
   }
@@ -235,9 +241,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const errors = problemMessages(parsed.problems, t);
   const schedule = parseWhen(values);
   if (intent === "review" || intent === "send") {
+    // The send time's rules are the domain's (scheduleCampaign refuses the same): asked before the confirmation.
+    const refusal = schedule.error ? null : scheduleRefusal(schedule.when, now);
     if (schedule.error) errors.at = [t("console.messages.error.when")];
-    else if (schedule.when && schedule.when.getTime() <= now.getTime()) errors.at = [t("console.messages.error.past")];
-    else if (schedule.when && inQuietHours(schedule.when)) errors.at = [t("console.messages.error.quietHours")];
+    else if (refusal) errors.at = [t(refusal.messageKey)];
   }
   if (Object.keys(errors).length > 0) return refused(errors, t("console.messages.error.fix"));
 
@@ -251,22 +258,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       campaign = await updateCampaign(app.db, actor, id, version, parsed.value, audit, now);
     }
   } catch (error) {
-    if (error instanceof CampaignError) {
-      if (error.code === "conflict" && error.current) {
-        // Told, nothing lost: what was typed stays, over the version now saved.
-        return data(
-          {
-            errors: {},
-            values: { ...values, version: String(error.current.version) },
-            formError: t("console.messages.error.conflict"),
-          },
-          { status: 409 },
-        );
-      }
-      if (error.code === "not_draft") return refused({}, t("console.messages.error.notDraft"), 409);
-      return refused({}, t("console.messages.error.notFound"), 404);
-    }
-    throw error;
+    // Told, nothing lost: what was typed stays, over the version now saved.
+    const current = isVersionConflict(error) ? (error.current as CampaignRow) : null;
+    return consoleFailure(error, null, t, {
+      values: current ? { ...values, version: String(current.version) } : values,
+    });
   }
   const path = `/admin/messages/campaigns/${campaign.id}`;
 
@@ -308,21 +304,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       await scheduleCampaign(app.db, actor, campaign.id, campaign.version, schedule.when, audit, { lineOn }, now);
     } catch (error) {
-      if (error instanceof CampaignError) {
-        const message =
-          error.code === "empty_audience"
-            ? t("console.messages.error.emptyAudience")
-            : error.code === "quiet_hours"
-              ? t("console.messages.error.quietHours")
-              : error.code === "past"
-                ? t("console.messages.error.past")
-                : t("console.messages.error.conflict");
-        return data(
-          { errors: {}, values: { ...values, version: String(campaign.version) }, formError: message },
-          { status: 400 },
-        );
-      }
-      throw error;
+      // Whatever stopped the send, the confirmation step answers 400 over the saved version; a campaign changed,
+      // sent or gone meanwhile is worded as changed.
+      const changed = "console.messages.error.conflict";
+      return consoleFailure(error, null, t, {
+        values: { ...values, version: String(campaign.version) },
+        wording: { no_channel: changed, not_found: changed, not_draft: changed, version_conflict: changed },
+        status: 400,
+      });
     }
     // This instance starts at once; the others would within seconds anyway.
     app.dispatcher?.kick();

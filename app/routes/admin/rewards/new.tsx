@@ -1,12 +1,13 @@
 import { data, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Link } from "~/components/ui/link";
 import { parseRewardForm } from "~/domain/programme/input";
-import { createReward, RewardImageMissing } from "~/domain/programme/rewards.server";
+import { createReward } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
@@ -55,10 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect(`/admin/rewards/${created.id}?created=1`);
   } catch (error) {
-    if (error instanceof RewardImageMissing) {
-      return refused(problemMessages({ imageId: [{ code: "imageMissing" }] }, t));
-    }
-    throw error;
+    const values = typedValues(form);
+    return consoleFailure(error, null, t, { values, answer: { picture: await rewardPicture(app.db, values) } });
   }
 }
 

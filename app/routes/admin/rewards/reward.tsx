@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { RewardForm } from "~/components/console/reward-form";
 import type { RewardPicture } from "~/components/console/reward-image-field";
@@ -12,14 +13,13 @@ import { Link } from "~/components/ui/link";
 import { parseRewardForm, parseStockForm } from "~/domain/programme/input";
 import {
   adjustStock,
-  ProgrammeConflict,
-  RewardImageMissing,
+  type Reward,
   rewardById,
-  StockRefused,
   setRewardActive,
   stockHistory,
   updateReward,
 } from "~/domain/programme/rewards.server";
+import { isRefusal, isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
@@ -114,37 +114,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await updateReward(app.db, actor, found.id, version, parsed.value, audit, now);
     return redirect(`/admin/rewards/${found.id}?saved=1`);
   } catch (error) {
-    if (error instanceof ProgrammeConflict) {
+    if (isVersionConflict(error)) {
       // The answer carries the latest version (a refused action does not reload the page's data).
-      if (!error.current) return data({ formError: t("console.programme.error.notFound") }, { status: 404 });
-      const latest = rewardValues(error.current);
-      return data(
-        {
-          conflict: true,
-          latest,
-          formError: t("console.programme.error.conflict"),
-          values: { ...values, version: latest.version ?? "" },
-          picture: await rewardPicture(app.db, values),
-        },
-        { status: 409 },
-      );
+      const latest = rewardValues(error.current as Reward);
+      return consoleFailure(error, null, t, {
+        values: { ...values, version: latest.version ?? "" },
+        answer: { latest, picture: await rewardPicture(app.db, values) },
+      });
     }
-    if (error instanceof RewardImageMissing) {
-      return data(
-        {
-          errors: problemMessages({ imageId: [{ code: "imageMissing" }] }, t),
-          values,
-          picture: null,
-          formError: t("console.programme.error.fix"),
-        },
-        { status: 400 },
-      );
-    }
-    if (error instanceof StockRefused) {
-      const message = t("console.programme.error.stockNegative", { stock: String(error.stock ?? 0) });
-      return data({ errors: { delta: [message] }, values }, { status: 400 });
-    }
-    throw error;
+    const imageMissing = isRefusal(error, "programme") && error.code === "image_missing";
+    return consoleFailure(error, null, t, { values, answer: imageMissing ? { picture: null } : {} });
   }
 }
 

@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -13,13 +14,12 @@ import {
   latestScheduled,
   newestVersionId,
   previewToken,
-  RulesConflict,
-  RulesDateTaken,
   rulesHistory,
   rulesImpact,
   rulesNoteIsDefaults,
   scheduleRules,
 } from "~/domain/programme/rules.server";
+import { isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
@@ -127,21 +127,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect(`/admin/rules?saved=${saved.id}`);
   } catch (error) {
-    if (error instanceof RulesDateTaken) {
-      // Beside the date, everything typed kept (a save at the same moment took the date).
-      const errors = {
-        effectiveDate: [
-          t("console.programme.error.dateTaken", { max: taipeiIsoDate(error.effectiveFrom).replaceAll("-", "/") }),
-        ],
-      };
-      return data({ errors, values, formError: t("console.programme.error.fix") }, { status: 400 });
+    if (isVersionConflict(error)) {
+      // Told, nothing lost: what was typed stays, with its preview, over the version saved now.
+      values.baseVersion = String(error.current);
+      const impact = await rulesImpact(app.db, parsed.value.rules, now);
+      return consoleFailure(error, null, t, {
+        values: { ...values, previewToken: token },
+        answer: { preview: { ...impact, token } },
+      });
     }
-    if (!(error instanceof RulesConflict)) throw error;
-    values.baseVersion = String(error.newestId);
-    return withPreview(409, {
-      conflict: true,
-      formError: t("console.programme.error.rulesConflict", { id: String(error.newestId) }),
-    });
+    // A date taken (a save at the same moment took it): beside the date, everything typed kept.
+    return consoleFailure(error, null, t, { values });
   }
 }
 

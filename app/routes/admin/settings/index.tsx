@@ -1,5 +1,6 @@
-import { data, Form, redirect, useNavigation } from "react-router";
-import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
+import { Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -11,7 +12,7 @@ import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.s
 import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit, setManagerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
-import { formValues, readForm } from "~/lib/forms.server";
+import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
@@ -32,31 +33,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** The settings form: the manager's daily limit, 0 allowed (every manager adjustment then waits for an admin). */
+function settingsSchema(t: ReturnType<typeof serverT>) {
+  return z.object({
+    managerLimit: z
+      .string()
+      .optional()
+      .transform((raw = "", ctx) => {
+        const parsed = raw.trim() === "0" ? ({ ok: true, value: 0 } as const) : parsePoints(raw, MAX_MANAGER_LIMIT);
+        if (parsed.ok && parsed.value >= 0) return parsed.value;
+        const code = parsed.ok ? "negative" : parsed.error;
+        const message =
+          code === "amount_too_large"
+            ? t("console.settings.error.tooLarge", { max: MAX_MANAGER_LIMIT.toLocaleString("en-US") })
+            : code === "amount_required"
+              ? t("common.required")
+              : t("console.settings.error.invalid");
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }),
+  });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   requirePermission(context, "settings.edit");
   const form = await readForm(request);
   const t = serverT(request);
-  const values = formValues(form, [STEP_UP_FIELD]);
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
-  const raw = String(form.get("managerLimit") ?? "");
-  // 0 is allowed here: every manager adjustment then waits for an admin.
-  const parsed = raw.trim() === "0" ? ({ ok: true, value: 0 } as const) : parsePoints(raw, MAX_MANAGER_LIMIT);
-  if (!parsed.ok || parsed.value < 0) {
-    const code = parsed.ok ? "negative" : parsed.error;
-    const message =
-      code === "amount_too_large"
-        ? t("console.settings.error.tooLarge", { max: MAX_MANAGER_LIMIT.toLocaleString("en-US") })
-        : code === "amount_required"
-          ? t("common.required")
-          : t("console.settings.error.invalid");
-    return data({ errors: { managerLimit: [message] }, values }, { status: 400 });
-  }
+  const parsed = parseForm(settingsSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
   await setManagerAdjustmentLimit(
     app.db,
     stepUp.actor,
-    parsed.value,
+    parsed.data.managerLimit,
     consoleAudit(context, request),
     requestNow(request, app.config),
   );

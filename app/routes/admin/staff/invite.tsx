@@ -1,5 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { CopyField } from "~/components/console/copy-field";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
@@ -19,7 +20,7 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { staffFailure } from "../form-answers.server";
+import { staffFormValues } from "../form-answers.server";
 import type { Route } from "./+types/invite";
 import { accessFromForm } from "./staff.server";
 
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
     });
   } catch (error) {
-    return staffFailure(error, form, t);
+    return consoleFailure(error, null, t, { values: staffFormValues(form) });
   }
 }
 

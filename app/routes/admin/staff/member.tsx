@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -23,7 +24,7 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
-import { staffFailure } from "../form-answers.server";
+import { staffFormValues } from "../form-answers.server";
 import type { Route } from "./+types/member";
 import { accessFromForm } from "./staff.server";
 
@@ -98,7 +99,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await setStaffDisabled(app.db, stepUp.actor, userId, intent === "disable", audit, now);
     }
   } catch (error) {
-    return staffFailure(error, form, t);
+    return consoleFailure(error, null, t, { values: staffFormValues(form) });
   }
   const done: Done =
     intent === "disable" ? "disabled" : intent === "enable" ? "enabled" : intent === "unlock" ? "unlocked" : intent;

@@ -1,6 +1,7 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { StorePhotosField } from "~/components/console/store-photos-field";
@@ -9,13 +10,13 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
+import { isRefusal, isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import {
   calendarWeeks,
   loadStoreEditor,
   publishStore,
-  StoreEditError,
   saveStoreDraft,
   unpublishStore,
 } from "~/domain/stores/console.server";
@@ -35,14 +36,7 @@ import { pageMeta } from "~/lib/meta";
 import { formatTaipei, taipeiDate } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/edit";
-import {
-  contentValues,
-  districtChoices,
-  storeEditFailure,
-  storeFormFailure,
-  storeFormValues,
-  translateErrors,
-} from "./stores.server";
+import { contentValues, districtChoices, storeFormFailure, storeFormValues, translateErrors } from "./stores.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.stores.title");
 
@@ -65,7 +59,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     editor = await loadStoreEditor(app.db, actor, id, now);
   } catch (error) {
-    if (error instanceof StoreEditError) notFound(request);
+    if (isRefusal(error, "stores")) notFound(request);
     throw error;
   }
   const { row, content, draft } = editor;
@@ -121,11 +115,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     try {
       await publishStore(app.db, actor, id, version, audit, now);
     } catch (error) {
-      if (error instanceof StoreEditError && error.code === "conflict") {
-        return data({ formError: t("console.stores.error.publishConflict") }, { status: 409 });
-      }
-      if (error instanceof StoreEditError) notFound(request);
-      throw error;
+      if (isRefusal(error, "stores") && error.code === "not_found") notFound(request);
+      // The draft changed since the page was opened: reload, preview, publish (nothing typed to keep).
+      return consoleFailure(error, null, t, {
+        wording: { version_conflict: "console.stores.error.publishConflict" },
+        answer: { conflict: undefined },
+      });
     }
     // This instance's render cache at once; publishStore moved the catalogue version, which every other
     // instance follows within seconds.
@@ -144,13 +139,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   try {
     await saveStoreDraft(app.db, actor, id, version, parsed.content, audit, now, parsed.photos);
   } catch (error) {
-    if (error instanceof StoreEditError && error.code === "conflict") {
+    const values = storeFormValues(form);
+    if (isVersionConflict(error)) {
       // Told, nothing lost: the typed values come back, with the version now current, so saving again is a
       // deliberate choice to replace the other person's changes.
       const latest = (await loadStoreEditor(app.db, actor, id, now)).draft.version;
-      return storeEditFailure(error, form, t, { version: String(latest), ...keepServices(form) });
+      return consoleFailure(error, null, t, { values: { ...values, version: String(latest), ...keepServices(form) } });
     }
-    return storeEditFailure(error, form, t);
+    return consoleFailure(error, null, t, { values });
   }
   return redirect(`/admin/stores/${id}?done=saved`);
 }

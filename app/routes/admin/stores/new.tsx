@@ -1,6 +1,7 @@
 import { STORE_SERVICES } from "@platform/db/schema/catalog";
 import { Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -18,7 +19,7 @@ import { pageMeta } from "~/lib/meta";
 import { taipeiDate } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/new";
-import { districtChoices, storeEditFailure, storeFormFailure, translateErrors } from "./stores.server";
+import { districtChoices, storeFormFailure, storeFormValues, translateErrors } from "./stores.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.stores.new.title");
 
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await createStore(app.db, actor, parsed.id, parsed.content, consoleAudit(context, request), now);
   } catch (error) {
-    return storeEditFailure(error, form, t);
+    return consoleFailure(error, null, t, { values: storeFormValues(form) });
   }
   return redirect(`/admin/stores/${parsed.id}?done=created`);
 }

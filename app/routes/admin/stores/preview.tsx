@@ -5,8 +5,9 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { listCategories } from "~/domain/materials/materials.server";
+import { isRefusal } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { loadStoreEditor, previewStore, StoreEditError } from "~/domain/stores/console.server";
+import { loadStoreEditor, previewStore } from "~/domain/stores/console.server";
 import { storeDetailData } from "~/domain/stores/detail-view.server";
 import { requestNow } from "~/lib/clock.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
@@ -27,7 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     editor = await loadStoreEditor(app.db, actor, id, now);
   } catch (error) {
-    if (error instanceof StoreEditError) notFound(request);
+    if (isRefusal(error, "stores")) notFound(request);
     throw error;
   }
   const [found, categories] = await Promise.all([

@@ -1,10 +1,5 @@
 import { data } from "react-router";
-import {
-  CONSOLE_STORE_SORTS,
-  CONSOLE_STORE_STATUSES,
-  type ConsoleStoreFilters,
-  StoreEditError,
-} from "~/domain/stores/console.server";
+import { CONSOLE_STORE_SORTS, CONSOLE_STORE_STATUSES, type ConsoleStoreFilters } from "~/domain/stores/console.server";
 import { type FieldErrors, formatRanges, STORE_DISTRICTS, type StoreContent } from "~/domain/stores/editor";
 import { formValues } from "~/lib/forms.server";
 import type { Locale, MessageKey } from "~/lib/i18n";
@@ -85,15 +80,4 @@ export function storeFormValues(form: FormData): Record<string, string> {
 /** A refused editor submission: 400 with every field's message, the values as typed. */
 export function storeFormFailure(form: FormData, errors: Record<string, string[]>, t: T, status = 400) {
   return data({ errors, values: storeFormValues(form), formError: t("console.stores.error.fix") }, { status });
-}
-
-/** A StoreEditError as the form's answer (409 for a conflict or a taken id, 404 for an unknown store). */
-export function storeEditFailure(error: unknown, form: FormData, t: T, extra: Record<string, string> = {}) {
-  if (!(error instanceof StoreEditError)) throw error;
-  const message = t(`console.stores.error.${error.code}` as MessageKey);
-  const values = { ...storeFormValues(form), ...extra };
-  const status = error.code === "not_found" ? 404 : error.code === "photoMissing" ? 400 : 409;
-  return error.field
-    ? data({ errors: { [error.field]: [message] }, values }, { status })
-    : data({ formError: message, values, conflict: error.code === "conflict" }, { status });
 }

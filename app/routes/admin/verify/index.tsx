@@ -6,7 +6,7 @@ import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { giveSecondFactor } from "~/domain/staff/sessions.server";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { codeSchema, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
@@ -23,9 +23,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const session = requireSignInStep(context, request, "verify");
   const form = await readForm(request);
-  const code = String(form.get("code") ?? "").trim();
   const t = serverT(request);
-  if (!code) return data({ errors: { code: [t("common.required")] } }, { status: 400 });
+  const parsed = parseForm(
+    codeSchema(t, (raw) => raw.trim()),
+    form,
+  );
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const { code } = parsed.data;
   const result = await giveSecondFactor(
     { db: app.db, secret: app.config.secrets.session },
     session,

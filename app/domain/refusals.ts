@@ -1,0 +1,167 @@
+import type { MessageKey } from "~/lib/i18n";
+
+/**
+ * The console's refusals: one shape and one table (ADR 037, "One refusal model"). A domain function that refuses a
+ * console change throws a `Refusal`: its area (whose catalog words the message), a `code`, optionally the form
+ * `field` it belongs to and the `current` version of the thing. The table below gives each area's code its HTTP
+ * status and its message key, as `LOYALTY_ERRORS` does for the loyalty area; `consoleFailure`
+ * (app/adapters/console-failure.server.ts) turns any refusal into the page's answer. A caller never chooses a
+ * status or a message for a code itself.
+ *
+ * `version_conflict` is one code everywhere: the thing changed since the form was opened (`VersionConflict`).
+ */
+/** A code's status, its message and, for a message beside a field, the line above the form ("fix the fields"). */
+type Entry = { status: 400 | 403 | 404 | 409 | 413 | 415 | 422 | 503; message: MessageKey; fix?: MessageKey };
+
+export const CONSOLE_REFUSALS = {
+  materials: {
+    not_found: { status: 404, message: "console.materials.error.not_found" },
+    version_conflict: { status: 409, message: "console.materials.error.conflict" },
+    duplicate_id: { status: 409, message: "console.materials.error.duplicate_id", fix: "console.materials.error.form" },
+    unknown_category: {
+      status: 400,
+      message: "console.materials.error.unknown_category",
+      fix: "console.materials.error.form",
+    },
+    unknown_store: {
+      status: 400,
+      message: "console.materials.error.unknown_store",
+      fix: "console.materials.error.form",
+    },
+    unknown_related: {
+      status: 400,
+      message: "console.materials.error.unknown_related",
+      fix: "console.materials.error.form",
+    },
+  },
+  stores: {
+    not_found: { status: 404, message: "console.stores.error.not_found" },
+    version_conflict: { status: 409, message: "console.stores.error.conflict" },
+    id_taken: { status: 409, message: "console.stores.error.id_taken" },
+    photoMissing: { status: 400, message: "console.stores.error.photoMissing" },
+  },
+  staff: {
+    contact_required: { status: 400, message: "console.staff.error.contact_required" },
+    invalid_email: { status: 400, message: "console.staff.error.invalid_email" },
+    invalid_phone: { status: 400, message: "console.staff.error.invalid_phone" },
+    invalid_name: { status: 400, message: "console.staff.error.invalid_name" },
+    invalid_role: { status: 400, message: "console.staff.error.invalid_role" },
+    stores_required: { status: 400, message: "console.staff.error.stores_required" },
+    unknown_store: { status: 400, message: "console.staff.error.unknown_store" },
+    invalid_setting: { status: 400, message: "console.staff.error.invalid_setting" },
+    already_staff: { status: 409, message: "console.staff.error.already_staff" },
+    last_admin: { status: 409, message: "console.staff.error.last_admin" },
+    staff_not_found: { status: 404, message: "console.staff.error.staff_not_found" },
+    cannot_change_self: { status: 403, message: "console.staff.error.cannot_change_self" },
+  },
+  members: {
+    member_not_found: { status: 404, message: "console.members.error.member_not_found" },
+    member_deleted: { status: 409, message: "console.members.error.member_deleted" },
+    not_pending: { status: 409, message: "console.members.error.not_pending" },
+    reason_required: { status: 400, message: "console.members.error.reason_required" },
+    note_required: { status: 400, message: "console.members.error.note_required" },
+    already: { status: 400, message: "console.members.error.already" },
+  },
+  programme: {
+    not_found: { status: 404, message: "console.programme.error.notFound" },
+    version_conflict: { status: 409, message: "console.programme.error.conflict" },
+    image_missing: { status: 400, message: "console.programme.error.imageMissing", fix: "console.programme.error.fix" },
+    stock_negative: { status: 400, message: "console.programme.error.stockNegative" },
+  },
+  rules: {
+    version_conflict: { status: 409, message: "console.programme.error.rulesConflict" },
+    date_taken: { status: 400, message: "console.programme.error.dateTaken", fix: "console.programme.error.fix" },
+  },
+  messages: {
+    not_found: { status: 404, message: "console.messages.error.notFound" },
+    version_conflict: { status: 409, message: "console.messages.error.conflict" },
+    not_draft: { status: 409, message: "console.messages.error.notDraft" },
+    empty_audience: { status: 400, message: "console.messages.error.emptyAudience" },
+    past: { status: 400, message: "console.messages.error.past" },
+    quiet_hours: { status: 400, message: "console.messages.error.quietHours" },
+    no_channel: { status: 400, message: "console.messages.error.noChannel" },
+  },
+  automatic: {
+    version_conflict: { status: 409, message: "console.messages.edit.conflict" },
+  },
+  images: {
+    empty: { status: 400, message: "console.images.error.empty" },
+    too_large: { status: 413, message: "console.images.error.too_large" },
+    not_image: { status: 415, message: "console.images.error.not_image" },
+    heic_unsupported: { status: 415, message: "console.images.error.heic_unsupported" },
+    too_many_pixels: { status: 422, message: "console.images.error.too_many_pixels" },
+    corrupt: { status: 422, message: "console.images.error.corrupt" },
+    busy: { status: 503, message: "console.images.error.busy" },
+  },
+  approvals: {
+    adjustment_not_found: { status: 404, message: "console.approvals.error.adjustment_not_found" },
+    adjustment_decided: { status: 409, message: "console.approvals.error.adjustment_decided" },
+    own_adjustment: { status: 403, message: "console.approvals.error.own_adjustment" },
+  },
+} as const satisfies Record<string, Record<string, Entry>>;
+
+export type RefusalArea = keyof typeof CONSOLE_REFUSALS;
+type CodesByArea = { [K in RefusalArea]: keyof (typeof CONSOLE_REFUSALS)[K] & string };
+export type RefusalCode<A extends RefusalArea> = CodesByArea[A];
+
+/** A console change the rules refused; nothing changed. */
+export class Refusal<A extends RefusalArea = RefusalArea> extends Error {
+  readonly area: A;
+  readonly code: RefusalCode<A>;
+  /** The form field the refusal belongs to, when there is one. */
+  readonly field: string | null;
+  /** Values for the message's placeholders. */
+  readonly params: Record<string, string> | undefined;
+  constructor(
+    area: A,
+    code: RefusalCode<A>,
+    options: { field?: string | null; params?: Record<string, string>; message?: string } = {},
+  ) {
+    super(options.message ?? code);
+    this.name = "Refusal";
+    this.area = area;
+    this.code = code;
+    this.field = options.field ?? null;
+    this.params = options.params;
+  }
+
+  get status(): number {
+    return this.entry.status;
+  }
+
+  get messageKey(): MessageKey {
+    return this.entry.message;
+  }
+
+  /** The line above the form when the message goes beside a field, where the area words one. */
+  get fixKey(): MessageKey | undefined {
+    return this.entry.fix;
+  }
+
+  private get entry(): Entry {
+    return (CONSOLE_REFUSALS[this.area] as Record<string, Entry>)[this.code] as Entry;
+  }
+}
+
+type ConflictArea = { [A in RefusalArea]: "version_conflict" extends RefusalCode<A> ? A : never }[RefusalArea];
+
+/**
+ * The thing changed since the form was opened (someone else saved first): 409, with the version saved now when the
+ * caller can show it, so saving again is a deliberate choice to replace the other person's change.
+ */
+export class VersionConflict<T = unknown> extends Refusal {
+  readonly current: T;
+  constructor(area: ConflictArea, current: T, params?: Record<string, string>) {
+    super(area, "version_conflict" as never, { params });
+    this.name = "VersionConflict";
+    this.current = current;
+  }
+}
+
+export function isRefusal<A extends RefusalArea>(error: unknown, area?: A): error is Refusal<A> {
+  return error instanceof Refusal && (area === undefined || error.area === area);
+}
+
+export function isVersionConflict(error: unknown): error is VersionConflict {
+  return error instanceof VersionConflict;
+}
