@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
@@ -124,7 +125,7 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           {t("console.programme.rewards.empty")}
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.programme.rewards.title")} className="mt-3 rounded-2xl border border-line">
           <table className="w-full min-w-[48rem] text-left text-sm" data-testid="rewards-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -194,7 +195,7 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {loaderData.pages > 1 ? (
         <PageNumbers
