@@ -207,7 +207,7 @@ export const consoleZhTW = {
   "console.staff.invite.another": "再邀請一位",
   "console.staff.invite.backToList": "回到人員列表",
   "console.staff.role": "角色",
-  "console.staff.roleHint.staff": "門市人員：在負責門市的櫃台登錄消費、退貨、核銷優惠券。",
+  "console.staff.roleHint.staff": "門市人員：在負責門市的櫃檯登錄消費、退貨、核銷優惠券。",
   "console.staff.roleHint.manager": "店長：門市人員的權限，加上查看會員完整個資、調整點數（上限內）、編輯門市與報表。",
   "console.staff.roleHint.admin": "管理員：所有門市與所有功能，包含人員、方案與 API 金鑰。",
   "console.staff.stores": "負責門市",
