@@ -25,6 +25,7 @@ let purchases: typeof PurchasesModule;
 let rewards: typeof RewardsModule;
 let audit: typeof AuditModule;
 let admin: TestStaff;
+let clerk: TestStaff;
 
 beforeAll(async () => {
   app = await startDevApp({ APP_ENV: "test", TEST_HOOKS_SECRET: "z".repeat(40) }, "console_seen");
@@ -38,15 +39,17 @@ beforeAll(async () => {
   rewards = (await load("/app/domain/loyalty/rewards.server.ts")) as typeof RewardsModule;
   audit = (await load("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
   const staff = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
-  admin = await staff.createTestStaff(db, app.running.config.secrets.session, { role: "admin", displayName: "王總監" });
+  const secret = app.running.config.secrets.session;
+  admin = await staff.createTestStaff(db, secret, { role: "admin", displayName: "王總監" });
+  clerk = await staff.createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
 }, 180_000);
 
 afterAll(() => app?.stop());
 
-const cookie = () => `han_console=${admin.token}`;
+const cookie = (staff = admin) => `han_console=${staff.token}`;
 
-function get(pathname: string) {
-  return fetch(`${base}${pathname}`, { headers: { cookie: cookie() }, redirect: "manual" });
+function get(pathname: string, staff = admin) {
+  return fetch(`${base}${pathname}`, { headers: { cookie: cookie(staff) }, redirect: "manual" });
 }
 
 function post(pathname: string, fields: Record<string, string>) {
@@ -196,5 +199,18 @@ describe("wide tables", () => {
         expect(box, page).toMatch(/aria-label(ledby)?="[^"]+"/);
       }
     }
+  });
+});
+
+describe("the counter's back links", () => {
+  it("name where they lead: 回櫃檯 to the counter, the purchase page's to the member", async () => {
+    const member = await loyalty.newMember(db, { nameZh: "返回測試" });
+    const html = await (await get(`/admin/counter/member/${member.id}/purchase`, clerk)).text();
+    const links = [...html.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([^<]*(?:<!-- -->)?[^<]*)<\/a>/g)].map((m) => ({
+      href: m[1],
+      text: (m[2] ?? "").replaceAll("<!-- -->", ""),
+    }));
+    expect(links).toContainEqual({ href: `/admin/counter/member/${member.id}`, text: "← 回會員資料" });
+    for (const link of links.filter((l) => l.text.includes("回櫃檯"))) expect(link.href).toBe("/admin/counter");
   });
 });
