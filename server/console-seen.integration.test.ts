@@ -214,3 +214,27 @@ describe("the counter's back links", () => {
     for (const link of links.filter((l) => l.text.includes("回櫃檯"))) expect(link.href).toBe("/admin/counter");
   });
 });
+
+describe("filter choices", () => {
+  /** The options of the select named `name`, as [value, text]. */
+  function options(html: string, name: string): [string, string][] {
+    const start = html.indexOf(`name="${name}"`);
+    expect(start, name).toBeGreaterThan(-1);
+    const select = html.slice(start, html.indexOf("</select>", start));
+    return [...select.matchAll(/<option value="([^"]*)"[^>]*>([^<]*)<\/option>/g)].map((m) => [m[1] ?? "", m[2] ?? ""]);
+  }
+
+  it("offer 全部 only where it means no filter, and once", async () => {
+    const html = await (await get("/admin/rewards")).text();
+    const status = options(html, "status");
+    expect(status.filter(([, text]) => text === "全部")).toHaveLength(1);
+    expect(options(html, "sort").map(([, text]) => text)).not.toContain("全部");
+    expect(options(html, "dir").map(([, text]) => text)).toEqual(["遞增", "遞減"]);
+  });
+
+  it("let a campaign reach the members SMS can reach", async () => {
+    const html = await (await get("/admin/messages/campaigns/new")).text();
+    expect(options(html, "reachable").map(([value]) => value)).toContain("sms");
+    expect(options(html, "reachable")).toContainEqual(["sms", "簡訊"]);
+  });
+});

@@ -638,7 +638,7 @@ function Composer({ loaderData, review }: { loaderData: Route.ComponentProps["lo
               selectProps={{ name: "reachable", defaultValue: initial.reachable }}
             >
               <option value="">{t("console.messages.audience.any")}</option>
-              {(loaderData.lineOn ? (["line", "email"] as const) : (["email"] as const)).map((ch) => (
+              {(loaderData.lineOn ? (["line", "sms", "email"] as const) : (["sms", "email"] as const)).map((ch) => (
                 <option key={ch} value={ch}>
                   {t(`console.messages.channel.${ch}` as MessageKey)}
                 </option>

@@ -92,18 +92,21 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           <input type="search" name="q" defaultValue={query.q} maxLength={60} className={cn(inputClass, "mt-1")} />
         </label>
         <FilterSelect
+          anyOption={false}
           name="status"
           label={t("console.programme.rewards.status")}
           value={query.status}
           options={REWARD_STATUSES.map((s) => ({ value: s, label: t(`console.programme.rewards.status.${s}`) }))}
         />
         <FilterSelect
+          anyOption={false}
           name="sort"
           label={t("console.programme.rewards.sort")}
           value={query.sort}
           options={REWARD_SORTS.map((s) => ({ value: s, label: t(`console.programme.rewards.sort.${s}`) }))}
         />
         <FilterSelect
+          anyOption={false}
           name="dir"
           label={t("console.programme.rewards.dir")}
           value={query.dir}
