@@ -26,6 +26,7 @@ let rewards: typeof RewardsModule;
 let audit: typeof AuditModule;
 let admin: TestStaff;
 let clerk: TestStaff;
+let staffModule: typeof StaffTestingModule;
 
 beforeAll(async () => {
   app = await startDevApp({ APP_ENV: "test", TEST_HOOKS_SECRET: "z".repeat(40) }, "console_seen");
@@ -39,6 +40,7 @@ beforeAll(async () => {
   rewards = (await load("/app/domain/loyalty/rewards.server.ts")) as typeof RewardsModule;
   audit = (await load("/app/domain/audit/audit.server.ts")) as typeof AuditModule;
   const staff = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
+  staffModule = staff;
   const secret = app.running.config.secrets.session;
   admin = await staff.createTestStaff(db, secret, { role: "admin", displayName: "王總監" });
   clerk = await staff.createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
@@ -236,5 +238,42 @@ describe("filter choices", () => {
     const html = await (await get("/admin/messages/campaigns/new")).text();
     expect(options(html, "reachable").map(([value]) => value)).toContain("sms");
     expect(options(html, "reachable")).toContainEqual(["sms", "簡訊"]);
+  });
+});
+
+describe("an approval's step-up code", () => {
+  it("is asked inside the adjustment's card, its button naming the member and the points", async () => {
+    const { eq } = await import("drizzle-orm");
+    const m = await loyalty.newMember(db, { nameZh: "核准測試" });
+    const manager = await staffModule.createTestStaff(db, app.running.config.secrets.session, {
+      role: "manager",
+      storeIds: ["xinyi-flagship"],
+    });
+    const form = { amount: "1,500", reason: "goodwill", detail: "", requestKey: crypto.randomUUID() };
+    const requested = await fetch(`${base}/admin/members/${m.id}/adjust`, {
+      method: "POST",
+      body: new URLSearchParams(form),
+      headers: { origin: base, cookie: cookie(manager) },
+      redirect: "manual",
+    });
+    expect(requested.status).toBe(302);
+    const [row] = await db.select().from(schema.pointAdjustment).where(eq(schema.pointAdjustment.memberId, m.id));
+    expect(row?.status).toBe("pending");
+    const old = new Date(Date.now() - 10 * 60_000);
+    await db
+      .update(schema.staffSession)
+      .set({ secondFactorAt: old })
+      .where(eq(schema.staffSession.id, admin.sessionId));
+    const asked = await post("/admin/approvals", { adjustmentId: row?.id ?? "", intent: "approve" });
+    expect(asked.status).toBe(401);
+    const html = await asked.text();
+    const card = html.slice(html.indexOf(`data-adjustment-id="${row?.id}"`));
+    const stepUp = card.indexOf('data-testid="approval-step-up"');
+    expect(stepUp).toBeGreaterThan(-1);
+    expect(stepUp).toBeLessThan(card.indexOf("</li>"));
+    expect(card.slice(stepUp, card.indexOf("</form>", stepUp))).toMatch(
+      /核○○試 的 \+1,500 點調整|核准測試 的 \+1,500 點調整/,
+    );
+    expect(html.slice(0, html.indexOf('data-testid="approvals-list"'))).not.toContain('data-testid="step-up"');
   });
 });

@@ -151,6 +151,8 @@ export const consoleEn = {
   "console.approvals.withdraw": "Withdraw",
   "console.approvals.approveFor": "Approve the adjustment for {name}",
   "console.approvals.rejectFor": "Reject the adjustment for {name}",
+  "console.approvals.confirmApprove": "Approve {points} points for {name}",
+  "console.approvals.confirmReject": "Reject {points} points for {name}",
   "console.approvals.own": "You requested this adjustment; another admin approves it.",
   "console.approvals.done.approved": "Approved; the points are booked.",
   "console.approvals.done.rejected": "Rejected; no points changed.",

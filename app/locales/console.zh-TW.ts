@@ -142,6 +142,8 @@ export const consoleZhTW = {
   "console.approvals.withdraw": "撤回",
   "console.approvals.approveFor": "核准 {name} 的調整",
   "console.approvals.rejectFor": "退回 {name} 的調整",
+  "console.approvals.confirmApprove": "核准 {name} 的 {points} 點調整",
+  "console.approvals.confirmReject": "退回 {name} 的 {points} 點調整",
   "console.approvals.own": "這是您提出的調整，需由另一位管理員核准。",
   "console.approvals.done.approved": "已核准，點數已入帳。",
   "console.approvals.done.rejected": "已退回，點數未變動。",
