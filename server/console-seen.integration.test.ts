@@ -277,3 +277,13 @@ describe("an approval's step-up code", () => {
     expect(html.slice(0, html.indexOf('data-testid="approvals-list"'))).not.toContain('data-testid="step-up"');
   });
 });
+
+describe("a campaign on a phone", () => {
+  it("shows the audience count and the previews before the 寄送 button (the phone's order is the page's)", async () => {
+    const html = await (await get("/admin/messages/campaigns/new")).text();
+    const send = html.indexOf('value="review"');
+    expect(send).toBeGreaterThan(-1);
+    expect(html.indexOf('data-testid="audience-count"')).toBeLessThan(send);
+    expect(html.indexOf('aria-labelledby="preview-title"')).toBeLessThan(send);
+  });
+});
