@@ -158,7 +158,13 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
     "points.adjusted",
     "coupon.cancelled",
   ]) {
-    await expect(page.getByTestId("audit-row").filter({ hasText: action }).first(), action).toBeVisible();
+    await expect(
+      page
+        .getByTestId("audit-row")
+        .filter({ has: page.locator(`[data-action="${action}"]`) })
+        .first(),
+      action,
+    ).toBeVisible();
   }
   await expectAccessible(page);
   await screenshots(page, "console-audit");
