@@ -142,8 +142,18 @@ test("an admin creates a material with an image, links it to a showroom, preview
   // The audit log holds the creation and the publication.
   await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "稽核紀錄" }).click();
   await expect(page).toHaveURL(/\/admin\/audit$/);
-  await expect(page.getByTestId("audit-row").filter({ hasText: "material.created" }).first()).toBeVisible();
-  await expect(page.getByTestId("audit-row").filter({ hasText: "material.published" }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("audit-row")
+      .filter({ has: page.locator('[data-action="material.created"]') })
+      .first(),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByTestId("audit-row")
+      .filter({ has: page.locator('[data-action="material.published"]') })
+      .first(),
+  ).toBeVisible();
 
   // The categories page, at both sizes.
   await gotoAndCheck(page, "/admin/categories");

@@ -104,8 +104,10 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
   await expectAccessible(page);
 
   await page.getByLabel("停用原因").fill("疑似帳號遭盜用");
+  await page.getByRole("checkbox", { name: /^我確定要停用/ }).check();
   await page.getByRole("button", { name: "停用會員" }).click();
   await expect(page.getByTestId("member-disabled")).toBeVisible();
+  await expect(page.getByTestId("member-done")).toHaveText("已停用這位會員，所有登入中的裝置已登出。");
   await expectAccessible(page);
   await screenshots(page, "console-member-disabled");
 
@@ -115,6 +117,7 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
   await memberContext.close();
 
   await page.getByLabel("重新啟用原因").fill("已與會員本人確認");
+  await page.getByRole("checkbox", { name: /^我確定要重新啟用/ }).check();
   await page.getByRole("button", { name: "重新啟用會員" }).click();
   await expect(page.getByTestId("member-disabled")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "停用會員" })).toBeVisible();
@@ -158,7 +161,13 @@ test("an admin finds a member by name, store and phone, reveals, resends, disabl
     "points.adjusted",
     "coupon.cancelled",
   ]) {
-    await expect(page.getByTestId("audit-row").filter({ hasText: action }).first(), action).toBeVisible();
+    await expect(
+      page
+        .getByTestId("audit-row")
+        .filter({ has: page.locator(`[data-action="${action}"]`) })
+        .first(),
+      action,
+    ).toBeVisible();
   }
   await expectAccessible(page);
   await screenshots(page, "console-audit");

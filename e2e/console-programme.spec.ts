@@ -180,6 +180,11 @@ test("an admin creates a reward and a member redeems it; a new silver threshold 
   // Everything is in the audit log.
   await nav.getByRole("link", { name: "稽核紀錄" }).click();
   for (const action of ["rules.scheduled", "reward.created"]) {
-    await expect(page.getByTestId("audit-row").filter({ hasText: action }).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId("audit-row")
+        .filter({ has: page.locator(`[data-action="${action}"]`) })
+        .first(),
+    ).toBeVisible();
   }
 });

@@ -169,3 +169,14 @@ test("on a phone the console is a top bar with a 選單 menu; every page fits 39
     await noScript.close();
   }
 });
+
+test("at 1440×900 the sidebar keeps 登出後台 in view", async ({ page, baseURL }) => {
+  await loginStaffByCookie(page.request, page.context(), baseURL ?? "", { role: "admin" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await gotoAndCheck(page, "/admin");
+  const logout = page.getByRole("banner").getByRole("button", { name: "登出後台" }).last();
+  await expect(logout).toBeInViewport({ ratio: 1 });
+  // The page itself scrolled down: the sidebar stays, 登出後台 with it.
+  await page.mouse.wheel(0, 2000);
+  await expect(logout).toBeInViewport({ ratio: 1 });
+});

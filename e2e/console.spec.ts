@@ -86,7 +86,7 @@ test("a clerk invited in the console logs out and in again with password and cod
   await page.getByRole("button", { name: "確認" }).click();
   // Back where the login started: the counter.
   await expect(page).toHaveURL(/\/admin\/counter$/);
-  await expect(page.getByRole("heading", { level: 1, name: "櫃台" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "櫃檯" })).toBeVisible();
   await expectAccessible(page);
 
   // A switch to a store that is not the clerk's (a forged form): the console's 403 view.

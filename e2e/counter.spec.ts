@@ -120,9 +120,9 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
 
     // The clerk opens the counter from the console's navigation.
     await gotoAndCheck(counter, "/admin");
-    await counter.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "櫃台" }).click();
+    await counter.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "櫃檯" }).click();
     await expect(counter).toHaveURL(/\/admin\/counter$/);
-    await expect(counter.getByRole("heading", { level: 1, name: "櫃台" })).toBeVisible();
+    await expect(counter.getByRole("heading", { level: 1, name: "櫃檯" })).toBeVisible();
     await expect(counter.getByTestId("counter-day-store")).toContainText("信義旗艦店");
     await expectAccessible(counter);
     // No scanner code before the camera opens.
@@ -180,7 +180,7 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
     await expectAccessible(counter);
 
     // Refund half: find the receipt, see the points it reverses, confirm.
-    await counter.getByRole("link", { name: "回櫃台" }).last().click();
+    await counter.getByRole("link", { name: "回櫃檯" }).last().click();
     await expect(counter).toHaveURL(/\/admin\/counter$/);
     await counter.getByRole("link", { name: /^退貨/ }).click();
     await expect(counter.getByRole("heading", { level: 1, name: "退貨" })).toBeVisible();
@@ -199,7 +199,7 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
     await expectAccessible(counter);
 
     // The coupon, picked from the member's list (the member found again by phone, typed as people type it).
-    await counter.getByRole("link", { name: "回櫃台" }).last().click();
+    await counter.getByRole("link", { name: "回櫃檯" }).last().click();
     await counter.getByLabel("手機號碼或會員編號").fill(phone.local);
     await counter.getByRole("button", { name: "查詢", exact: true }).click();
     await expect(counter.getByTestId("member-name")).toHaveText("張美華");
@@ -211,7 +211,7 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
     await expectAccessible(counter);
 
     // The day list: this store's purchase, refund and coupon use, with totals and the store's name.
-    await counter.getByRole("link", { name: "回櫃台" }).last().click();
+    await counter.getByRole("link", { name: "回櫃檯" }).last().click();
     await expect(counter.getByTestId("total-sales")).toContainText("NT$12,000");
     await expect(counter.getByTestId("total-refunded")).toContainText("NT$6,000");
     await expect(counter.getByTestId("total-coupons")).toContainText("1");

@@ -327,7 +327,12 @@ test("an admin sends a campaign to silver members in Taipei at night: held until
   await expect(page.getByTestId("member-message").filter({ hasText: "銀卡週末限定" })).toContainText("已寄出");
   await page.goto("/admin/audit?action=campaign.");
   for (const action of ["campaign.created", "campaign.sent"]) {
-    await expect(page.getByTestId("audit-row").filter({ hasText: action }).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId("audit-row")
+        .filter({ has: page.locator(`[data-action="${action}"]`) })
+        .first(),
+    ).toBeVisible();
   }
 });
 

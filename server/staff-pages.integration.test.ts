@@ -312,7 +312,7 @@ describe("one staff member's page", () => {
 
 /** The actions of the audit rows on a page (not the filter's list of all actions). */
 function rowActions(html: string): string[] {
-  return [...html.matchAll(/<p class="font-mono text-sm font-medium">([^<]+)</g)].map((m) => m[1] ?? "");
+  return [...html.matchAll(/<p class="text-sm font-medium" data-action="([^"]+)">/g)].map((m) => m[1] ?? "");
 }
 
 describe("the audit log viewer", () => {

@@ -1,8 +1,8 @@
 /** The staff counter (/admin/counter, ADR 022): part of the route-only `console.` namespace. */
 export const counterZhTW = {
-  "console.nav.counter": "櫃台",
+  "console.nav.counter": "櫃檯",
 
-  "console.counter.title": "櫃台",
+  "console.counter.title": "櫃檯",
   "console.counter.lead": "掃描會員條碼，或輸入手機號碼、會員編號。",
   "console.counter.find.title": "找會員",
   "console.counter.find.query": "手機號碼或會員編號",
@@ -17,13 +17,13 @@ export const counterZhTW = {
   "console.counter.scan.unavailable": "無法使用相機，請改為輸入號碼",
   "console.counter.scan.video": "相機畫面",
   "console.counter.scan.reading": "已讀取條碼，查詢中…",
-  "console.counter.store.none": "請先在上方選擇您目前所在的門市，才能使用櫃台。",
+  "console.counter.store.none": "請先在上方選擇您目前所在的門市，才能使用櫃檯。",
   "console.counter.actions": "其他作業",
   "console.counter.refund.link": "退貨",
   "console.counter.refund.linkHint": "依收據號碼退貨",
   "console.counter.coupon.link": "核銷優惠券",
   "console.counter.coupon.linkHint": "掃描或輸入優惠券代碼",
-  "console.counter.back": "回櫃台",
+  "console.counter.back": "回櫃檯",
 
   "console.counter.day.title": "今日紀錄",
   "console.counter.day.lead": "{store} · {date}（台北時間）",

@@ -110,7 +110,7 @@ export const storesZhTW = {
   "console.stores.service.design-consultation": "設計諮詢",
   "console.stores.service.measuring": "到府丈量",
   "console.stores.service.installation": "施工安裝",
-  "console.stores.service.samples": "樣品借出",
+  "console.stores.service.samples": "樣品借用",
   "console.stores.service.parking": "停車場",
   "console.stores.service.accessible": "無障礙空間",
   "console.stores.service.kids-corner": "兒童遊戲區",

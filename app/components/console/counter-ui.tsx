@@ -6,7 +6,18 @@ import { useConsoleT } from "./use-console-t";
 
 /** Small pieces shared by the counter's pages (ADR 022): headings, amounts, figures, the back link. */
 
-export function CounterHeader({ title, lead, back }: { title: ReactNode; lead?: ReactNode; back?: string }) {
+export function CounterHeader({
+  title,
+  lead,
+  back,
+  backLabel,
+}: {
+  title: ReactNode;
+  lead?: ReactNode;
+  back?: string;
+  /** Where `back` leads when it is not the counter itself (the link names its destination). */
+  backLabel?: string;
+}) {
   const t = useConsoleT();
   return (
     <header>
@@ -15,7 +26,7 @@ export function CounterHeader({ title, lead, back }: { title: ReactNode; lead?: 
           to={back}
           className="-ml-3 mb-2 inline-flex min-h-11 items-center rounded-full px-3 text-sm text-muted hover:bg-sand hover:text-ink"
         >
-          ← {t("console.counter.back")}
+          ← {backLabel ?? t("console.counter.back")}
         </Link>
       ) : null}
       <h1 className="font-serif text-3xl font-semibold">{title}</h1>

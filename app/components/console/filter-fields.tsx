@@ -11,12 +11,15 @@ export function FilterSelect({
   value,
   options,
   errors,
+  anyOption = true,
 }: {
   name: string;
   label: string;
   value: string;
   options: { value: string; label: string }[];
   errors?: string[];
+  /** Offer 全部 (no filter) first; not for a choice that always has a value (a sort) or lists its own 全部. */
+  anyOption?: boolean;
 }) {
   const t = useConsoleT();
   const errorId = `filter-${name}-error`;
@@ -30,7 +33,7 @@ export function FilterSelect({
         aria-describedby={errors?.length ? errorId : undefined}
         className={cn(inputClass, "select-chevron mt-1")}
       >
-        <option value="">{t("console.audit.any")}</option>
+        {anyOption ? <option value="">{t("console.audit.any")}</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -113,6 +113,7 @@ export function audienceWhere(a: CampaignAudience, now: Date): SQL {
     a.birthdayMonth ? sql`extract(month from ${member.birthday}) = ${a.birthdayMonth}` : undefined,
     a.reachable === "line" ? linked : undefined,
     a.reachable === "email" ? sql`${member.email} is not null` : undefined,
+    // "sms": every member has a phone number (member.phone_number is not null), so no condition.
   ];
   return and(...conditions) as SQL;
 }

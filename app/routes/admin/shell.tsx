@@ -241,14 +241,17 @@ function ConsoleFrame({
                   <LogoutButton />
                 </div>
               </MobileMenu>
-              <div className="hidden lg:flex lg:flex-1 lg:flex-col lg:gap-5">
+              <div className="hidden lg:flex lg:min-h-0 lg:flex-1 lg:flex-col lg:gap-5">
                 {multiStore ? (
                   <div className="px-1">
                     <StoreSwitch stores={loaderData.stores} currentStoreId={loaderData.staff.currentStoreId} />
                   </div>
                 ) : null}
-                <ConsoleNav items={loaderData.nav} idPrefix="console-sidebar" layout="sidebar" />
-                <div className="mt-auto border-t border-line pt-3">
+                {/* The list scrolls on a short screen; 登出後台 stays in view below it. */}
+                <div className="lg:-mx-1 lg:min-h-0 lg:flex-1 lg:overflow-y-auto lg:px-1">
+                  <ConsoleNav items={loaderData.nav} idPrefix="console-sidebar" layout="sidebar" />
+                </div>
+                <div className="border-t border-line pt-3">
                   <LogoutButton />
                 </div>
               </div>

@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { approveAdjustment, pendingAdjustments, rejectAdjustment } from "~/domain/loyalty/adjustments.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
+import { cn } from "~/lib/cn";
 import { parseForm, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
@@ -83,6 +84,34 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
   const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("adjustmentId") : null;
   const signed = (value: number) => (value > 0 ? `+${n(value)}` : n(value));
+  // The step-up code is asked inside the card of the adjustment it decides, its button naming it.
+  const asking = state?.stepUp ? loaderData.pending.find((row) => row.id === state.values?.adjustmentId) : undefined;
+  const stepUpForm = (row: (typeof loaderData.pending)[number] | null) => {
+    const reject = state?.values?.intent === "reject";
+    const words = row
+      ? t(reject ? "console.approvals.confirmReject" : "console.approvals.confirmApprove", {
+          name: row.memberName,
+          points: signed(row.amount),
+        })
+      : t(reject ? "console.approvals.reject" : "console.approvals.approve");
+    return (
+      <Form
+        method="post"
+        className={cn(
+          "space-y-4",
+          row ? "mt-4 border-t border-line pt-4" : "rounded-2xl border border-line bg-white p-5",
+        )}
+        data-testid="approval-step-up"
+      >
+        <input type="hidden" name="adjustmentId" value={state?.values?.adjustmentId ?? ""} />
+        <input type="hidden" name="intent" value={state?.values?.intent ?? ""} />
+        <StepUpField show errors={form.errors("stepUpCode")} />
+        <Button type="submit" variant={reject ? "secondary" : "primary"} pending={navigation.state === "submitting"}>
+          {words}
+        </Button>
+      </Form>
+    );
+  };
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
       <h1 className="font-serif text-3xl font-semibold">{t("console.approvals.title")}</h1>
@@ -92,16 +121,7 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
           <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
         ) : null}
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="adjustmentId" value={state.values?.adjustmentId ?? ""} />
-            <input type="hidden" name="intent" value={state.values?.intent ?? ""} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" pending={navigation.state === "submitting"}>
-              {state.values?.intent === "reject" ? t("console.approvals.reject") : t("console.approvals.approve")}
-            </Button>
-          </Form>
-        ) : null}
+        {state?.stepUp && !asking ? stepUpForm(null) : null}
       </div>
       {loaderData.pending.length === 0 ? (
         <p
@@ -149,7 +169,11 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
                   <dd className="tabular-nums">{formatTaipei(row.requestedAt, locale, "dateTime")}</dd>
                 </div>
               </dl>
-              <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+              {asking?.id === row.id ? stepUpForm(row) : null}
+              <Form
+                method="post"
+                className={cn("mt-4 flex flex-wrap items-center gap-3", asking?.id === row.id && "hidden")}
+              >
                 <input type="hidden" name="adjustmentId" value={row.id} />
                 {row.own ? (
                   <p className="text-sm text-muted">{t("console.approvals.own")}</p>

@@ -17,6 +17,7 @@ import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { addDays, type CalendarDate, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
 import type { Route } from "./+types/index";
+import { actionLabel, fieldLabel, valueWords } from "./change-words";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 
@@ -83,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     filters: raw,
     errors,
-    actions,
+    actions: actions.map((a) => ({ value: a, label: actionLabel(a, t) })),
     staff,
     stores,
     check: check && {
@@ -109,13 +110,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       role: r.actorType === "staff" ? r.actorRole : null,
       actorUserId: r.actorUserId,
       action: r.action,
+      actionLabel: actionLabel(r.action, t),
       targetType: r.targetType,
       targetId: r.targetId,
       store: r.storeId ? (storeName.get(r.storeId) ?? r.storeId) : null,
       changes: Object.entries(r.changes ?? {}).map(([field, change]) => ({
         field,
-        before: change.before === undefined || change.before === null ? "—" : JSON.stringify(change.before),
-        after: change.after === undefined || change.after === null ? "—" : JSON.stringify(change.after),
+        label: fieldLabel(field, t),
+        before: valueWords(change.before, t, locale),
+        after: valueWords(change.after, t, locale),
       })),
       ip: r.ip,
       requestId: r.requestId,
@@ -204,7 +207,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           name="action"
           label={t("console.audit.action")}
           value={filters.action}
-          options={loaderData.actions.map((a) => ({ value: a, label: a }))}
+          options={loaderData.actions}
         />
         <FilterInput name="targetType" label={t("console.audit.targetType")} value={filters.targetType} />
         <FilterInput name="targetId" label={t("console.audit.targetId")} value={filters.targetId} />
@@ -241,7 +244,9 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           {loaderData.rows.map((r) => (
             <li key={r.seq} className="rounded-2xl border border-line bg-white p-4" data-testid="audit-row">
               <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1">
-                <p className="font-mono text-sm font-medium">{r.action}</p>
+                <p className="text-sm font-medium" data-action={r.action}>
+                  {r.actionLabel}
+                </p>
                 <p className="text-sm text-muted tabular-nums">
                   #{r.seq} · {formatTaipei(r.occurredAt, locale, "dateTime")}
                 </p>
@@ -277,8 +282,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 <dl className="mt-2 grid gap-x-4 gap-y-1 rounded-xl bg-sand/50 p-3 text-xs sm:grid-cols-[auto_1fr]">
                   {r.changes.map((c) => (
                     <div key={c.field} className="contents">
-                      <dt className="font-medium">{c.field}</dt>
-                      <dd className="break-all font-mono">
+                      <dt className="font-medium">{c.label}</dt>
+                      <dd className="break-words">
                         {c.before} → {c.after}
                       </dd>
                     </div>

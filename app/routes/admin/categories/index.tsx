@@ -2,6 +2,7 @@ import { data, Form, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
@@ -88,7 +89,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
           {t("console.categories.empty")}
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.categories.title")} className="mt-6 rounded-2xl border border-line">
           <table className="w-full min-w-[36rem] text-left text-sm" data-testid="categories-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -158,7 +159,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </div>
   );

@@ -156,6 +156,7 @@ export default function CounterPurchase({ loaderData, actionData }: Route.Compon
     <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
       <CounterHeader
         back={memberPath}
+        backLabel={t("console.counter.purchase.toMember")}
         title={t("console.counter.purchase.title")}
         lead={t("console.counter.purchase.for", { name: member.name, number: member.memberNumber })}
       />

@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { data, Form } from "react-router";
 import uplotCss from "uplot/dist/uPlot.min.css?url";
 import { FilterInput } from "~/components/console/filter-fields";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { TimeChart } from "~/components/dashboard/chart";
 import { inputClass } from "~/components/ui/input-class";
@@ -500,11 +501,9 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
           csv={csv("cohorts")}
           lead={t("console.dashboard.cohorts.lead")}
         >
-          <section
-            className="max-h-[28rem] overflow-auto rounded-xl border border-line"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: scrollable regions must be focusable (WCAG 2.1.1)
-            tabIndex={0}
-            aria-label={t("console.dashboard.cohorts.title")}
+          <TableScroll
+            className="max-h-[28rem] overflow-y-auto rounded-xl border border-line"
+            label={t("console.dashboard.cohorts.title")}
           >
             <table className="w-full border-collapse whitespace-nowrap text-sm tabular-nums" data-testid="cohort-table">
               <thead className="sticky top-0 bg-sand text-left">
@@ -545,7 +544,7 @@ function Figures({ d, query, storeName }: { d: Dashboard; query: URLSearchParams
                 ))}
               </tbody>
             </table>
-          </section>
+          </TableScroll>
         </Panel>
       </div>
     </>
@@ -623,12 +622,7 @@ function Table({ head, rows, bars, empty }: { head: string[]; rows: string[][]; 
     return <p className="rounded-xl bg-sand/40 px-4 py-6 text-center text-sm text-muted">{empty}</p>;
   const max = bars ? Math.max(1, ...bars) : 0;
   return (
-    <section
-      className="max-h-80 overflow-auto rounded-xl border border-line"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: scrollable regions must be focusable (WCAG 2.1.1)
-      tabIndex={0}
-      aria-label={head.join(" · ")}
-    >
+    <TableScroll className="max-h-80 overflow-y-auto rounded-xl border border-line" label={head.join(" · ")}>
       <table className="w-full border-collapse whitespace-nowrap text-sm tabular-nums">
         <thead className="sticky top-0 bg-sand text-left">
           <tr>
@@ -664,6 +658,6 @@ function Table({ head, rows, bars, empty }: { head: string[]; rows: string[][]; 
           ))}
         </tbody>
       </table>
-    </section>
+    </TableScroll>
   );
 }

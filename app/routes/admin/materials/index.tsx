@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
@@ -128,7 +129,7 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
           {t("console.materials.empty")}
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.materials.title")} className="mt-6 rounded-2xl border border-line">
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="materials-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -180,7 +181,7 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.materials.more")} />
     </div>

@@ -4,6 +4,7 @@ import { getApp } from "~/adapters/context.server";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { StepUpField } from "~/components/console/step-up-field";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button } from "~/components/ui/button";
 import { ErrorList } from "~/components/ui/field";
@@ -150,7 +151,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
           {loaderData.searched ? t("console.members.empty") : t("console.members.none")}
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.members.title")} className="mt-6 rounded-2xl border border-line">
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="members-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -188,7 +189,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.members.more")} />
     </div>

@@ -11,7 +11,6 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { CODE_POLICY } from "~/domain/auth/one-time-codes.server";
-import { isAdjustmentReason } from "~/domain/loyalty/adjustment-input";
 import { type CouponState, couponDay } from "~/domain/loyalty/coupon-state";
 import {
   addMemberNote,
@@ -23,15 +22,18 @@ import {
 } from "~/domain/members/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
+import { storeChoices } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { formValues, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
-import { serverT } from "~/lib/i18n.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
+import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member";
+import { ledgerWords } from "./ledger-words";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.members.detailTitle");
 
@@ -87,15 +89,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     done === "cancel-coupon"
       ? member.coupons.find((c) => c.id === search.get("coupon") && c.state === "cancelled")
       : null;
+  const stores = await storeChoices(app.db, [...new Set(member.purchases.map((p) => p.storeId))]);
+  const notice = DONE_NOTICES.find((d) => d === done) ?? null;
   return {
     member,
     canAudit: hasPermission(actor, "audit.view"),
+    storeNames: Object.fromEntries(stores.map((s) => [s.id, pick(s.name, getLocale(request))])),
+    notice,
     resent: done === "resend-verification",
     minutes: CODE_POLICY.validMinutes,
     confirmCancel: asking?.id ?? null,
     cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
   };
 }
+
+/** The changes that say so above the page when they are done (`?done=`); the others have their own notice. */
+const DONE_NOTICES = ["disable", "enable", "end-sessions", "note"] as const;
 
 const INTENTS = [
   "reveal",
@@ -162,13 +171,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
   }
   return redirect(`/admin/members/${encodeURIComponent(memberId)}?done=${intent}`);
-}
-
-/** An adjustment's stored reason (`goodwill: 延誤交貨`) in words (客訴補償：延誤交貨). */
-function adjustReason(reason: string, t: ReturnType<typeof useConsoleT>): string {
-  const [code = "", ...detail] = reason.split(": ");
-  const label = isAdjustmentReason(code) ? t(`console.adjust.reason.${code}`) : code;
-  return [label, ...detail].join("：");
 }
 
 /** The coupon's day, worded as the member center words it (couponDay decides which day). */
@@ -244,6 +246,11 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
                 points: n(loaderData.cancelled.points),
               })}
             </span>
+          </Alert>
+        ) : null}
+        {loaderData.notice && !form.formError ? (
+          <Alert tone="success">
+            <span data-testid="member-done">{t(`console.members.done.${loaderData.notice}`)}</span>
           </Alert>
         ) : null}
         {loaderData.resent && !form.formError ? (
@@ -360,6 +367,14 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
                   errors={form.errors("reason")}
                   inputProps={{ name: "reason", required: true, maxLength: 200, defaultValue: form.value("reason") }}
                 />
+                <label className="flex items-start gap-2 text-sm">
+                  <input type="checkbox" required className="mt-1 size-4 shrink-0 accent-brand-700" />
+                  <span>
+                    {m.disabled
+                      ? t("console.members.confirmEnable", { name: m.name })
+                      : t("console.members.confirmDisable", { name: m.name })}
+                  </span>
+                </label>
                 <Button
                   type="submit"
                   name="intent"
@@ -465,19 +480,20 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           </h2>
           {m.entries.length === 0 ? <p className="mt-2 text-sm text-muted">{t("console.members.nothingYet")}</p> : null}
           <ol className="mt-3 divide-y divide-line text-sm" data-testid="member-ledger">
-            {m.entries.map((e) => (
-              <li key={e.id} className="flex justify-between gap-3 py-2">
-                <span>
-                  {t(`console.members.kind.${e.kind}` as "console.members.kind.adjust")}
-                  {e.reason && e.kind === "adjust" ? (
-                    <span className="ml-2 text-muted">{adjustReason(e.reason, t)}</span>
-                  ) : null}
-                </span>
-                <span className="shrink-0 tabular-nums">
-                  {e.amount > 0 ? `+${n(e.amount)}` : n(e.amount)} · {formatTaipei(e.at, locale, "date")}
-                </span>
-              </li>
-            ))}
+            {m.entries.map((e) => {
+              const words = ledgerWords(e, t, locale);
+              return (
+                <li key={e.id} className="flex justify-between gap-3 py-2">
+                  <span>
+                    {words.kind}
+                    {words.reason ? <span className="ml-2 text-muted">{words.reason}</span> : null}
+                  </span>
+                  <span className="shrink-0 tabular-nums">
+                    {e.amount > 0 ? `+${n(e.amount)}` : n(e.amount)} · {formatTaipei(e.at, locale, "date")}
+                  </span>
+                </li>
+              );
+            })}
           </ol>
         </section>
         <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="purchases-title">
@@ -491,7 +507,8 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
             {m.purchases.map((p) => (
               <li key={p.id} className="flex justify-between gap-3 py-2">
                 <span>
-                  {p.storeId} <span className="font-mono text-muted">{p.receiptNumber}</span>
+                  {loaderData.storeNames[p.storeId] ?? p.storeId}{" "}
+                  <span className="font-mono text-muted">{p.receiptNumber}</span>
                 </span>
                 <span className="shrink-0 tabular-nums">
                   NT$ {n(p.netAmount - p.refundedAmount)} · {formatTaipei(p.purchasedAt, locale, "date")}

@@ -627,7 +627,7 @@ function Composer({ loaderData, review }: { loaderData: Route.ComponentProps["lo
               selectProps={{ name: "reachable", defaultValue: initial.reachable }}
             >
               <option value="">{t("console.messages.audience.any")}</option>
-              {(loaderData.lineOn ? (["line", "email"] as const) : (["email"] as const)).map((ch) => (
+              {(loaderData.lineOn ? (["line", "sms", "email"] as const) : (["sms", "email"] as const)).map((ch) => (
                 <option key={ch} value={ch}>
                   {t(`console.messages.channel.${ch}` as MessageKey)}
                 </option>
@@ -753,21 +753,9 @@ function Composer({ loaderData, review }: { loaderData: Route.ComponentProps["lo
             </div>
           </section>
         ) : null}
-
-        <div className="flex flex-wrap gap-3">
-          <Button type="submit" name="intent" value="save" variant="secondary" pending={pendingIntent === "save"}>
-            {t("console.messages.action.save")}
-          </Button>
-          <Button type="submit" name="intent" value="test" variant="secondary" pending={pendingIntent === "test"}>
-            {t("console.messages.action.test")}
-          </Button>
-          <Button type="submit" name="intent" value="review" pending={pendingIntent === "review"}>
-            {t("console.messages.action.send")}
-          </Button>
-        </div>
       </div>
 
-      <aside className="space-y-4">
+      <aside className="space-y-4 lg:col-start-2 lg:row-span-2 lg:row-start-1">
         <section
           aria-labelledby="count-title"
           className="rounded-2xl border border-line bg-white p-5"
@@ -800,6 +788,19 @@ function Composer({ loaderData, review }: { loaderData: Route.ComponentProps["lo
         </section>
         <Previews values={values} frame={f} />
       </aside>
+
+      {/* After the count and the previews on a phone (read before 寄送), under the form on a desktop. */}
+      <div className="flex flex-wrap gap-3 lg:col-start-1 lg:row-start-2">
+        <Button type="submit" name="intent" value="save" variant="secondary" pending={pendingIntent === "save"}>
+          {t("console.messages.action.save")}
+        </Button>
+        <Button type="submit" name="intent" value="test" variant="secondary" pending={pendingIntent === "test"}>
+          {t("console.messages.action.test")}
+        </Button>
+        <Button type="submit" name="intent" value="review" pending={pendingIntent === "review"}>
+          {t("console.messages.action.send")}
+        </Button>
+      </div>
     </Form>
   );
 }

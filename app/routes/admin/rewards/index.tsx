@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
@@ -91,18 +92,21 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           <input type="search" name="q" defaultValue={query.q} maxLength={60} className={cn(inputClass, "mt-1")} />
         </label>
         <FilterSelect
+          anyOption={false}
           name="status"
           label={t("console.programme.rewards.status")}
           value={query.status}
           options={REWARD_STATUSES.map((s) => ({ value: s, label: t(`console.programme.rewards.status.${s}`) }))}
         />
         <FilterSelect
+          anyOption={false}
           name="sort"
           label={t("console.programme.rewards.sort")}
           value={query.sort}
           options={REWARD_SORTS.map((s) => ({ value: s, label: t(`console.programme.rewards.sort.${s}`) }))}
         />
         <FilterSelect
+          anyOption={false}
           name="dir"
           label={t("console.programme.rewards.dir")}
           value={query.dir}
@@ -124,7 +128,7 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           {t("console.programme.rewards.empty")}
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.programme.rewards.title")} className="mt-3 rounded-2xl border border-line">
           <table className="w-full min-w-[48rem] text-left text-sm" data-testid="rewards-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -194,7 +198,7 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {loaderData.pages > 1 ? (
         <PageNumbers

@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { StepUpField } from "~/components/console/step-up-field";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -160,7 +161,7 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
           {t("console.staff.empty")}
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.staff.title")} className="mt-3 rounded-2xl border border-line">
           <table className="w-full min-w-[44rem] text-left text-sm" data-testid="staff-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -200,7 +201,7 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
 
       <section className="mt-10" aria-labelledby="invitations-title">

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
+import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
@@ -120,7 +121,7 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
           {filters.q || filters.status ? t("console.stores.empty") : t("console.stores.none")}
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-line bg-white">
+        <TableScroll label={t("console.stores.title")} className="mt-3 rounded-2xl border border-line">
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="stores-table">
             <thead className="border-b border-line bg-sand/50 text-muted">
               <tr>
@@ -164,7 +165,7 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {loaderData.pages > 1 ? (
         <PageNumbers

@@ -1,0 +1,35 @@
+import type { MessageKey as Key, Translate as T } from "~/lib/i18n";
+import { formatTaipei } from "~/lib/time";
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * One audited field's name and value as staff read them: a label for the field where the catalog has one,
+ * instants in Taipei time (the page says so), yes/no, lists and objects written out instead of JSON.
+ */
+export function fieldLabel(field: string, t: T): string {
+  const key = `console.audit.field.${field}` as Key;
+  const label = t(key);
+  return label === key ? field : label;
+}
+
+/** An audited action's name (every one of `AUDIT_ACTIONS` has one in both catalogs). */
+export function actionLabel(action: string, t: T): string {
+  const key = `console.audit.act.${action}` as Key;
+  const label = t(key);
+  return label === key ? action : label;
+}
+
+export function valueWords(value: unknown, t: T, locale: string): string {
+  if (value === undefined || value === null || value === "") return "—";
+  if (typeof value === "boolean") return value ? t("console.audit.yes") : t("console.audit.no");
+  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "string") return ISO_INSTANT.test(value) ? formatTaipei(value, locale, "dateTime") : value;
+  if (Array.isArray(value)) return value.length ? value.map((v) => valueWords(v, t, locale)).join("、") : "—";
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k} ${valueWords(v, t, locale)}`)
+      .join("；");
+  }
+  return String(value);
+}
