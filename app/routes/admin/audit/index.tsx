@@ -1,5 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -168,10 +169,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const { filters, errors, check } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.audit.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.audit.lead")}</p>
-
+    <ConsolePage title={t("console.audit.title")} lead={t("console.audit.lead")}>
       <div
         className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-line bg-white p-4"
         data-testid="audit-check"
@@ -305,6 +303,6 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

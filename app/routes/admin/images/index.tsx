@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { ResponsiveImage } from "~/components/images/responsive-image";
@@ -127,9 +128,7 @@ export default function Images({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const state = form.state as ActionState | undefined;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.images.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.images.lead")}</p>
+    <ConsolePage title={t("console.images.title")} lead={t("console.images.lead")}>
       <div className="mt-4 space-y-3" aria-live="polite">
         {loaderData.deleted && !state ? <Alert tone="success">{t("console.images.deleted")}</Alert> : null}
         {state?.saved ? <Alert tone="success">{t("console.images.altSaved")}</Alert> : null}
@@ -243,6 +242,6 @@ export default function Images({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

@@ -4,11 +4,11 @@ import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
+import { ConsolePage } from "~/components/console/console-page";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field, FieldShell, inputClass } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import {
   consoleCategories,
@@ -248,17 +248,12 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
   const doneKey = loaderData.done ? (`console.materials.done.${loaderData.done}` as MessageKey) : null;
 
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/materials" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.materials.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-serif text-3xl font-semibold">
-          {material ? material.name : t("console.materials.new.title")}
-        </h1>
-        {material ? (
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/materials", label: t("console.materials.back") }}
+      title={material ? material.name : t("console.materials.new.title")}
+      badges={
+        material ? (
           <span
             className={cn(
               "rounded-full px-3 py-1 text-sm",
@@ -268,8 +263,9 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
           >
             {t(material.published ? "console.materials.status.published" : "console.materials.status.draft")}
           </span>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {material ? (
         <p className="mt-1 text-sm text-muted">
           {t("console.materials.version", {
@@ -591,7 +587,7 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {answer?.preview ? <Preview view={answer.preview} messages={answer.previewMessages} /> : null}
-    </div>
+    </ConsolePage>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -72,16 +73,15 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { filters } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.materials.title")}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.materials.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.materials.title")}
+      lead={t("console.materials.lead")}
+      action={
         <Link to="/admin/materials/new" className={buttonVariants()}>
           {t("console.materials.new")}
         </Link>
-      </div>
+      }
+    >
       <Form method="get" role="search" className="mt-6 space-y-4 rounded-2xl border border-line bg-white p-4">
         <label className="block text-sm">
           <span className="block font-medium">{t("console.materials.search")}</span>
@@ -184,6 +184,6 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
         </TableScroll>
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.materials.more")} />
-    </div>
+    </ConsolePage>
   );
 }

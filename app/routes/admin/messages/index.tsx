@@ -2,6 +2,7 @@ import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/memb
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -49,10 +50,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.messages.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.messages.lead")}</p>
-
+    <ConsolePage title={t("console.messages.title")} lead={t("console.messages.lead")}>
       <section aria-labelledby="automatic-title" className="mt-8">
         <h2 id="automatic-title" className="text-xl font-semibold">
           {t("console.messages.automatic.title")}
@@ -170,6 +168,6 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -72,16 +73,15 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { query } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.programme.rewards.title")}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.programme.rewards.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.programme.rewards.title")}
+      lead={t("console.programme.rewards.lead")}
+      action={
         <Link to="/admin/rewards/new" className={buttonVariants()}>
           {t("console.programme.rewards.new")}
         </Link>
-      </div>
+      }
+    >
       <Form
         method="get"
         role="search"
@@ -210,6 +210,6 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           nextLabel={t("console.programme.rewards.next")}
         />
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,10 +2,10 @@ import { data, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Link } from "~/components/ui/link";
 import { parseRewardForm } from "~/domain/programme/input";
 import { createReward } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -65,13 +65,11 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
   const t = useConsoleT();
   const form = useFormState();
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/rewards" className="underline underline-offset-4">
-          {t("console.programme.reward.back")}
-        </Link>
-      </p>
-      <h1 className="mt-3 font-serif text-3xl font-semibold">{t("console.programme.reward.newTitle")}</h1>
+    <ConsolePage
+      width="4xl"
+      back={{ to: "/admin/rewards", label: t("console.programme.reward.back") }}
+      title={t("console.programme.reward.newTitle")}
+    >
       <div aria-live="polite" className="mt-4">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       </div>
@@ -86,6 +84,6 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
           canUpload={loaderData.canUpload}
         />
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -234,9 +235,7 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
   const v = loaderData.inForce.values;
   const when = (iso: string) => formatTaipei(iso, locale, "dateTime");
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.programme.rules.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.programme.rules.lead")}</p>
+    <ConsolePage width="5xl" title={t("console.programme.rules.title")} lead={t("console.programme.rules.lead")}>
       <div aria-live="polite" className="mt-4 space-y-3">
         {loaderData.saved && !form.state ? (
           <Alert tone="success">
@@ -454,6 +453,6 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
           </table>
         </TableScroll>
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -94,17 +95,15 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
   const state = form.state as { stepUp?: boolean; values?: Record<string, string> } | undefined;
   const { staff, invitations } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.staff.title")}</h1>
-          <p className="mt-2 max-w-2xl text-sm text-muted">{t("console.staff.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.staff.title")}
+      lead={t("console.staff.lead")}
+      action={
         <Link to="/admin/staff/invite" className={buttonVariants({ variant: "brand" })}>
           {t("console.staff.invite")}
         </Link>
-      </div>
-
+      }
+    >
       <div className="mt-6 space-y-4" aria-live="polite">
         {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.staff.revoked")}</Alert> : null}
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
@@ -241,6 +240,6 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -124,27 +125,26 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
   const lastIntent = state?.values?.intent;
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/staff" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.staff.detail.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-center gap-3">
-        <h1 className="font-serif text-3xl font-semibold">{person.displayName}</h1>
-        <span className="rounded-full bg-sand px-3 py-1 text-sm" data-testid="staff-role">
-          {t(`console.role.${person.role}`)}
-        </span>
-        {person.disabled ? (
-          <span
-            className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
-            data-testid="staff-disabled"
-          >
-            {t("console.staff.disabledBadge")}
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/staff", label: t("console.staff.detail.back") }}
+      title={person.displayName}
+      badges={
+        <>
+          <span className="rounded-full bg-sand px-3 py-1 text-sm" data-testid="staff-role">
+            {t(`console.role.${person.role}`)}
           </span>
-        ) : null}
-      </div>
-
+          {person.disabled ? (
+            <span
+              className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
+              data-testid="staff-disabled"
+            >
+              {t("console.staff.disabledBadge")}
+            </span>
+          ) : null}
+        </>
+      }
+    >
       <div className="mt-6 space-y-4" aria-live="polite">
         {loaderData.done && !form.state ? <Alert tone="success">{t(DONE_MESSAGES[loaderData.done])}</Alert> : null}
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
@@ -302,6 +302,6 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           </ol>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }
