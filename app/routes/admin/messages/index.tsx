@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-message-kinds";
+import { CAMPAIGN_STATUSES } from "@platform/db/schema/member-message-kinds";
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
@@ -12,6 +12,7 @@ import { listCampaigns } from "~/domain/member-messages/campaigns.server";
 import { automaticSettings } from "~/domain/member-messages/settings.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
@@ -23,11 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "messages.manage");
   const db = getApp(context).db;
   const url = new URL(request.url);
-  const statusRaw = url.searchParams.get("status");
-  const status = (CAMPAIGN_STATUSES as readonly string[]).includes(statusRaw ?? "")
-    ? (statusRaw as CampaignStatus)
-    : null;
-  const after = url.searchParams.get("after");
+  const { status, after } = parseListQuery(url, {
+    status: listField.choice(CAMPAIGN_STATUSES, null),
+    after: listField.cursor(),
+  }).values;
   const [automatic, campaigns] = await Promise.all([automaticSettings(db), listCampaigns(db, { status, after })]);
   const moreParams = new URLSearchParams();
   if (status) moreParams.set("status", status);

@@ -18,6 +18,7 @@ import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
@@ -32,9 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "staff.manage");
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const rawStatus = url.searchParams.get("status");
-  const status: StaffStatusFilter = STATUSES.find((s) => s === rawStatus) ?? "active";
+  const { q, status } = parseListQuery(url, {
+    q: listField.text(100),
+    status: listField.choice(STATUSES, "active"),
+  }).values;
   const now = requestNow(request, app.config);
   const [staff, invitations, stores] = await Promise.all([
     listStaff(app.db, actor, { q, status }),
