@@ -118,21 +118,23 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
           </a>
         </>
       }
+      notices={
+        <>
+          {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.keys.revokedDone")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp && intent === "revoke" ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="intent" value="revoke" />
+              <input type="hidden" name="keyId" value={form.value("keyId")} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button type="submit" variant="danger">
+                {t("console.keys.revoke")}
+              </Button>
+            </Form>
+          ) : null}
+        </>
+      }
     >
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.keys.revokedDone")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp && intent === "revoke" ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="keyId" value={form.value("keyId")} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" variant="danger">
-              {t("console.keys.revoke")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
       {state?.created ? <CreatedSecret {...state.created} /> : null}
 
       <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="new-key-title">

@@ -114,14 +114,20 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
     );
   };
   return (
-    <ConsolePage width="5xl" title={t("console.approvals.title")} lead={t("console.approvals.lead")}>
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.done && !form.state ? (
-          <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp && !asking ? stepUpForm(null) : null}
-      </div>
+    <ConsolePage
+      width="5xl"
+      title={t("console.approvals.title")}
+      lead={t("console.approvals.lead")}
+      notices={
+        <>
+          {loaderData.done && !form.state ? (
+            <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp && !asking ? stepUpForm(null) : null}
+        </>
+      }
+    >
       {loaderData.pending.length === 0 ? (
         <p
           className="mt-8 rounded-2xl border border-line bg-white p-6 text-center text-muted"

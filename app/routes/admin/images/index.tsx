@@ -130,13 +130,17 @@ export default function Images({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const state = form.state as ActionState | undefined;
   return (
-    <ConsolePage title={t("console.images.title")} lead={t("console.images.lead")}>
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {loaderData.deleted && !state ? <Alert tone="success">{t("console.images.deleted")}</Alert> : null}
-        {state?.saved ? <Alert tone="success">{t("console.images.altSaved")}</Alert> : null}
-        {state?.formError ? <Alert tone="error">{state.formError}</Alert> : null}
-      </div>
-
+    <ConsolePage
+      title={t("console.images.title")}
+      lead={t("console.images.lead")}
+      notices={
+        <>
+          {loaderData.deleted && !state ? <Alert tone="success">{t("console.images.deleted")}</Alert> : null}
+          {state?.saved ? <Alert tone="success">{t("console.images.altSaved")}</Alert> : null}
+          {state?.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+        </>
+      }
+    >
       <Uploader />
 
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">

@@ -233,30 +233,31 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           ) : null}
         </>
       }
+      notices={
+        <>
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+          {loaderData.cancelled && !form.formError ? (
+            <Alert tone="success">
+              <span data-testid="coupon-cancelled">
+                {t("console.members.couponCancelled", {
+                  name: loaderData.cancelled.name,
+                  points: n(loaderData.cancelled.points),
+                })}
+              </span>
+            </Alert>
+          ) : null}
+          {loaderData.notice && !form.formError ? (
+            <Alert tone="success">
+              <span data-testid="member-done">{t(`console.members.done.${loaderData.notice}`)}</span>
+            </Alert>
+          ) : null}
+          {loaderData.resent && !form.formError ? (
+            <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
+          ) : null}
+        </>
+      }
     >
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
-        {loaderData.cancelled && !form.formError ? (
-          <Alert tone="success">
-            <span data-testid="coupon-cancelled">
-              {t("console.members.couponCancelled", {
-                name: loaderData.cancelled.name,
-                points: n(loaderData.cancelled.points),
-              })}
-            </span>
-          </Alert>
-        ) : null}
-        {loaderData.notice && !form.formError ? (
-          <Alert tone="success">
-            <span data-testid="member-done">{t(`console.members.done.${loaderData.notice}`)}</span>
-          </Alert>
-        ) : null}
-        {loaderData.resent && !form.formError ? (
-          <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
-        ) : null}
-      </div>
-
       <div className="mt-6 grid gap-6 lg:grid-cols-[3fr_2fr]">
         <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="profile-title">
           <div className="flex flex-wrap items-center justify-between gap-3">

@@ -153,11 +153,13 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
       back={{ to: "/admin/messages", label: t("console.messages.edit.back") }}
       title={t(`console.messages.kind.${kind}` as MessageKey)}
       lead={t(`console.messages.when.${kind}` as MessageKey)}
+      notices={
+        <>
+          {loaderData.saved && !form.state ? <Alert tone="success">{t("console.messages.edit.saved")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
     >
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {loaderData.saved && !form.state ? <Alert tone="success">{t("console.messages.edit.saved")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Form method="post" className="space-y-6 self-start rounded-2xl border border-line bg-white p-5" noValidate>
           <input type="hidden" name="version" value={version} />

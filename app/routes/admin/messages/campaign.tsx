@@ -350,18 +350,20 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
       back={{ to: "/admin/messages", label: t("console.messages.campaign.back") }}
       title={c ? loaderData.values.name : t("console.messages.campaign.newTitle")}
       badges={c ? <CampaignStatusBadge status={c.status} /> : null}
+      notices={
+        <>
+          {noticeText && !form.state ? <Alert tone="success">{noticeText}</Alert> : null}
+          {tested && !form.state ? (
+            <Alert tone={tested === "none" ? "info" : "success"}>
+              {tested === "none"
+                ? t("console.messages.testNone")
+                : t("console.messages.testDone", { where: tested.split(",").join("、") })}
+            </Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
     >
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {noticeText && !form.state ? <Alert tone="success">{noticeText}</Alert> : null}
-        {tested && !form.state ? (
-          <Alert tone={tested === "none" ? "info" : "success"}>
-            {tested === "none"
-              ? t("console.messages.testNone")
-              : t("console.messages.testDone", { where: tested.split(",").join("、") })}
-          </Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
       {editable ? <Composer loaderData={loaderData} review={review ?? null} /> : <Results loaderData={loaderData} />}
     </ConsolePage>
   );

@@ -69,10 +69,8 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
       width="4xl"
       back={{ to: "/admin/rewards", label: t("console.programme.reward.back") }}
       title={t("console.programme.reward.newTitle")}
+      notices={<>{form.formError ? <Alert tone="error">{form.formError}</Alert> : null}</>}
     >
-      <div aria-live="polite" className="mt-4">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
       <section className="mt-6 rounded-2xl border border-line bg-white p-5">
         <RewardForm
           value={(f) => form.value(f)}

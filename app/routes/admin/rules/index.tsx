@@ -235,19 +235,24 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
   const v = loaderData.inForce.values;
   const when = (iso: string) => formatTaipei(iso, locale, "dateTime");
   return (
-    <ConsolePage width="5xl" title={t("console.programme.rules.title")} lead={t("console.programme.rules.lead")}>
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {loaderData.saved && !form.state ? (
-          <Alert tone="success">
-            {t("console.programme.rules.saved", {
-              id: loaderData.saved.id,
-              time: when(loaderData.saved.effectiveFrom),
-            })}
-          </Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
-
+    <ConsolePage
+      width="5xl"
+      title={t("console.programme.rules.title")}
+      lead={t("console.programme.rules.lead")}
+      notices={
+        <>
+          {loaderData.saved && !form.state ? (
+            <Alert tone="success">
+              {t("console.programme.rules.saved", {
+                id: loaderData.saved.id,
+                time: when(loaderData.saved.effectiveFrom),
+              })}
+            </Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
+    >
       <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="current-title">
         <h2 id="current-title" className="text-lg font-semibold">
           {t("console.programme.rules.current")}

@@ -105,21 +105,22 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
           {t("console.staff.invite")}
         </Link>
       }
+      notices={
+        <>
+          {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.staff.revoked")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="invitationId" value={state.values?.invitationId ?? ""} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button type="submit" pending={navigation.state === "submitting"}>
+                {t("console.staff.revoke")}
+              </Button>
+            </Form>
+          ) : null}
+        </>
+      }
     >
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.staff.revoked")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="invitationId" value={state.values?.invitationId ?? ""} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" pending={navigation.state === "submitting"}>
-              {t("console.staff.revoke")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
-
       <Form
         method="get"
         role="search"
