@@ -3,6 +3,7 @@ import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/ada
 import { consoleFailure, isLoyaltyRefusal } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
+import { FieldRow } from "~/components/console/detail-section";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -125,18 +126,20 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
     >
       <section aria-label={t("console.adjust.eyebrow")} className="mt-6 rounded-2xl border border-line bg-white p-5">
         <dl className="grid grid-cols-2 gap-3 text-sm sm:max-w-md">
-          <div>
-            <dt className="text-muted">{t("console.adjust.memberNumber")}</dt>
-            <dd className="font-medium tabular-nums" data-testid="adjust-member-number">
-              {member.memberNumber}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-muted">{t("console.adjust.balance")}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid="adjust-balance">
-              {t("console.adjust.points", { points: n(member.balance) })}
-            </dd>
-          </div>
+          <FieldRow
+            label={t("console.adjust.memberNumber")}
+            className="font-medium tabular-nums"
+            testId="adjust-member-number"
+          >
+            {member.memberNumber}
+          </FieldRow>
+          <FieldRow
+            label={t("console.adjust.balance")}
+            className="text-lg font-semibold tabular-nums"
+            testId="adjust-balance"
+          >
+            {t("console.adjust.points", { points: n(member.balance) })}
+          </FieldRow>
         </dl>
       </section>
 

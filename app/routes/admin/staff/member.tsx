@@ -3,6 +3,7 @@ import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.s
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
+import { FieldRow } from "~/components/console/detail-section";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -144,71 +145,65 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           ) : null}
         </>
       }
-    >
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.done && !form.state ? <Alert tone="success">{t(DONE_MESSAGES[loaderData.done])}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {self ? <Alert>{t("console.staff.detail.self")}</Alert> : null}
-        {state?.stepUp && lastIntent && lastIntent !== "access" ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="intent" value={lastIntent} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button
-              type="submit"
-              variant={lastIntent === "enable" || lastIntent === "unlock" ? "primary" : "danger"}
-              pending={busy(lastIntent)}
-            >
-              {lastIntent === "disable"
-                ? t("console.staff.detail.disable")
-                : lastIntent === "enable"
-                  ? t("console.staff.detail.enable")
-                  : lastIntent === "unlock"
-                    ? t("console.staff.detail.unlock")
-                    : t("console.staff.detail.reset")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
-
-      <dl className="mt-6 grid gap-4 rounded-2xl border border-line bg-white p-5 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.contact")}</dt>
-          <dd className="mt-1 break-all">{person.contact}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.col.secondFactor")}</dt>
-          <dd className="mt-1" data-testid="staff-enrolled">
-            {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
-          </dd>
-          {person.secondFactorLocked ? (
-            <dd
-              className="mt-1.5 inline-block rounded-full bg-danger-700/10 px-2.5 py-0.5 text-xs font-medium text-danger-800"
-              data-testid="staff-locked"
-            >
-              {t("console.staff.detail.locked")}
-            </dd>
+      notices={
+        <>
+          {loaderData.done && !form.state ? <Alert tone="success">{t(DONE_MESSAGES[loaderData.done])}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {self ? <Alert>{t("console.staff.detail.self")}</Alert> : null}
+          {state?.stepUp && lastIntent && lastIntent !== "access" ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="intent" value={lastIntent} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button
+                type="submit"
+                variant={lastIntent === "enable" || lastIntent === "unlock" ? "primary" : "danger"}
+                pending={busy(lastIntent)}
+              >
+                {lastIntent === "disable"
+                  ? t("console.staff.detail.disable")
+                  : lastIntent === "enable"
+                    ? t("console.staff.detail.enable")
+                    : lastIntent === "unlock"
+                      ? t("console.staff.detail.unlock")
+                      : t("console.staff.detail.reset")}
+              </Button>
+            </Form>
           ) : null}
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.recoveryCodes")}</dt>
-          <dd className="mt-1 tabular-nums">{person.recoveryCodesLeft}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.sessions")}</dt>
-          <dd className="mt-1 tabular-nums" data-testid="staff-sessions">
-            {person.sessions}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.col.lastSeen")}</dt>
-          <dd className="mt-1 tabular-nums">
-            {person.lastSeenAt ? formatTaipei(person.lastSeenAt, locale, "dateTime") : t("console.staff.never")}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.since")}</dt>
-          <dd className="mt-1 tabular-nums">{formatTaipei(person.createdAt, locale, "dateTime")}</dd>
-        </div>
+        </>
+      }
+    >
+      <dl className="mt-6 grid gap-4 rounded-2xl border border-line bg-white p-5 text-sm sm:grid-cols-2 lg:grid-cols-3">
+        <FieldRow label={t("console.staff.detail.contact")} className="break-all">
+          {person.contact}
+        </FieldRow>
+        <FieldRow
+          label={t("console.staff.col.secondFactor")}
+          testId="staff-enrolled"
+          extra={
+            person.secondFactorLocked ? (
+              <dd
+                className="mt-1.5 inline-block rounded-full bg-danger-700/10 px-2.5 py-0.5 text-xs font-medium text-danger-800"
+                data-testid="staff-locked"
+              >
+                {t("console.staff.detail.locked")}
+              </dd>
+            ) : null
+          }
+        >
+          {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.recoveryCodes")} className="tabular-nums">
+          {person.recoveryCodesLeft}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.sessions")} className="tabular-nums" testId="staff-sessions">
+          {person.sessions}
+        </FieldRow>
+        <FieldRow label={t("console.staff.col.lastSeen")} className="tabular-nums">
+          {person.lastSeenAt ? formatTaipei(person.lastSeenAt, locale, "dateTime") : t("console.staff.never")}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.since")} className="tabular-nums">
+          {formatTaipei(person.createdAt, locale, "dateTime")}
+        </FieldRow>
       </dl>
 
       {self ? null : (
