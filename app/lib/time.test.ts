@@ -7,6 +7,7 @@ import {
   formatTaipei,
   fromTaipeiWallClock,
   lastValidTaipeiDay,
+  parseIsoDate,
   startOfTaipeiDay,
   TIME_ZONE,
   taipeiDate,
@@ -208,5 +209,21 @@ describe("an exclusive end shown as the last valid day", () => {
     expect(formatLastValidDay(at("2027-01-05T16:00:00Z"), "zh-TW")).toBe("2027/01/05");
     // An end inside a day (a reward's stock window, say) names that day.
     expect(lastValidTaipeiDay(at("2027-01-05T18:30:00Z"))).toBe("2027-01-06");
+  });
+});
+
+describe("parseIsoDate", () => {
+  it("reads a real day written YYYY-MM-DD", () => {
+    expect(parseIsoDate("2024-02-29")).toEqual({ year: 2024, month: 2, day: 29 });
+    expect(parseIsoDate("0050-01-01")).toEqual({ year: 50, month: 1, day: 1 });
+  });
+  it("refuses what is not a real day, or is written another way", () => {
+    for (const bad of ["2023-02-29", "2026-04-31", "2026-00-10", "2026-1-05", "20260105", " 2026-01-05", ""]) {
+      expect(parseIsoDate(bad)).toBeNull();
+    }
+  });
+  it("refuses days before the earliest year when one is given", () => {
+    expect(parseIsoDate("1999-12-31", 2000)).toBeNull();
+    expect(parseIsoDate("2000-01-01", 2000)).toEqual({ year: 2000, month: 1, day: 1 });
   });
 });

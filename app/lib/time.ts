@@ -110,6 +110,21 @@ export function addDays(date: CalendarDate, days: number): CalendarDate {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
+/**
+ * A calendar day written YYYY-MM-DD, or null when the text is not a real day (2026-02-30, 2026-2-3). The one
+ * parser of typed and URL dates; `earliestYear` refuses days before it (a reward's or a report's dates).
+ */
+export function parseIsoDate(value: string, earliestYear = 1): CalendarDate | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  const probe = new Date(0);
+  probe.setUTCFullYear(date.year, date.month - 1, date.day);
+  const real =
+    probe.getUTCFullYear() === date.year && probe.getUTCMonth() === date.month - 1 && probe.getUTCDate() === date.day;
+  return real && date.year >= earliestYear ? date : null;
+}
+
 /** ISO date (YYYY-MM-DD) of the Taipei day containing the instant. */
 export function taipeiIsoDate(instant: Date): string {
   const { year, month, day } = taipeiDate(instant);

@@ -1,39 +1,9 @@
 import type { ReactNode } from "react";
-import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { formatNumber, useLocale } from "~/lib/i18n";
 import { useConsoleT } from "./use-console-t";
 
-/** Small pieces shared by the counter's pages (ADR 022): headings, amounts, figures, the back link. */
-
-export function CounterHeader({
-  title,
-  lead,
-  back,
-  backLabel,
-}: {
-  title: ReactNode;
-  lead?: ReactNode;
-  back?: string;
-  /** Where `back` leads when it is not the counter itself (the link names its destination). */
-  backLabel?: string;
-}) {
-  const t = useConsoleT();
-  return (
-    <header>
-      {back ? (
-        <Link
-          to={back}
-          className="-ml-3 mb-2 inline-flex min-h-11 items-center rounded-full px-3 text-sm text-muted hover:bg-sand hover:text-ink"
-        >
-          ← {backLabel ?? t("console.counter.back")}
-        </Link>
-      ) : null}
-      <h1 className="font-serif text-3xl font-semibold">{title}</h1>
-      {lead ? <p className="mt-1 text-muted">{lead}</p> : null}
-    </header>
-  );
-}
+/** Small pieces shared by the counter's pages (ADR 022): amounts, figures, badges. Their frame is `ConsolePage`. */
 
 /** NT$1,234 (negative amounts with a minus sign). */
 export function Money({ amount }: { amount: number }) {

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { CheckboxField } from "~/components/ui/checkbox";
-import { ErrorList, Field, FieldShell, inputClass } from "~/components/ui/field";
+import { ErrorList, Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
-import { cn } from "~/lib/cn";
 import type { MessageKey } from "~/lib/i18n";
+import { DetailSection, TextArea } from "./detail-section";
 import { useConsoleT } from "./use-console-t";
 
 /**
@@ -27,50 +27,6 @@ export type StoreFormProps = {
 
 const LIMITS = { name: 40, summary: 300, address: 120, note: 60 };
 
-function Section({ id, title, children, lead }: { id: string; title: string; lead?: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="space-y-4 rounded-2xl border border-line bg-white p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {lead ? <p className="-mt-2 text-sm text-muted">{lead}</p> : null}
-      {children}
-    </section>
-  );
-}
-
-function TextArea({
-  label,
-  name,
-  value,
-  errors,
-  maxLength,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  errors: string[] | null;
-  maxLength: number;
-}) {
-  return (
-    <FieldShell label={label} errors={errors}>
-      {({ inputId, describedBy, invalid }) => (
-        <textarea
-          id={inputId}
-          name={name}
-          defaultValue={value}
-          rows={3}
-          maxLength={maxLength}
-          required
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          className={cn(inputClass, "min-h-24 py-2")}
-        />
-      )}
-    </FieldShell>
-  );
-}
-
 export function StoreFormFields(props: StoreFormProps) {
   const t = useConsoleT();
   const { values, errors } = props;
@@ -91,7 +47,7 @@ export function StoreFormFields(props: StoreFormProps) {
   );
   return (
     <div className="space-y-6">
-      <Section id="store-texts" title={t("console.stores.section.texts")}>
+      <DetailSection id="store-texts" title={t("console.stores.section.texts")}>
         {props.withId ? (
           <Field
             label={t("console.stores.field.id")}
@@ -117,19 +73,19 @@ export function StoreFormFields(props: StoreFormProps) {
             name="summaryZh"
             value={values("summaryZh")}
             errors={errors("summaryZh")}
-            maxLength={LIMITS.summary}
+            max={LIMITS.summary}
           />
           <TextArea
             label={t("console.stores.field.summaryEn")}
             name="summaryEn"
             value={values("summaryEn")}
             errors={errors("summaryEn")}
-            maxLength={LIMITS.summary}
+            max={LIMITS.summary}
           />
         </div>
-      </Section>
+      </DetailSection>
 
-      <Section id="store-address" title={t("console.stores.section.address")}>
+      <DetailSection id="store-address" title={t("console.stores.section.address")}>
         <NativeSelectField
           label={t("console.stores.field.district")}
           description={t("console.stores.field.districtHint")}
@@ -157,9 +113,9 @@ export function StoreFormFields(props: StoreFormProps) {
           {text("longitude", "console.stores.field.longitude", 20, { inputMode: "decimal", className: "tabular-nums" })}
         </div>
         <p className="-mt-2 text-sm text-muted">{t("console.stores.field.coordsHint")}</p>
-      </Section>
+      </DetailSection>
 
-      <Section id="store-contact" title={t("console.stores.section.contact")}>
+      <DetailSection id="store-contact" title={t("console.stores.section.contact")}>
         <div className="grid gap-4 md:grid-cols-2">
           <Field
             label={t("console.stores.field.phone")}
@@ -173,9 +129,13 @@ export function StoreFormFields(props: StoreFormProps) {
             inputProps={{ name: "email", type: "email", defaultValue: values("email"), maxLength: 120, required: true }}
           />
         </div>
-      </Section>
+      </DetailSection>
 
-      <Section id="store-hours" title={t("console.stores.section.hours")} lead={t("console.stores.field.hoursHint")}>
+      <DetailSection
+        id="store-hours"
+        title={t("console.stores.section.hours")}
+        lead={t("console.stores.field.hoursHint")}
+      >
         <div className="grid gap-3">
           {[1, 2, 3, 4, 5, 6, 0].map((day) => (
             <Field
@@ -195,9 +155,13 @@ export function StoreFormFields(props: StoreFormProps) {
             />
           ))}
         </div>
-      </Section>
+      </DetailSection>
 
-      <Section id="store-exceptions" title={t("console.stores.section.exceptions")} lead={t("console.stores.ex.lead")}>
+      <DetailSection
+        id="store-exceptions"
+        title={t("console.stores.section.exceptions")}
+        lead={t("console.stores.ex.lead")}
+      >
         <ol className="space-y-3">
           {Array.from({ length: props.exceptionRows }, (_, row) => {
             const isNew = !values(`ex${row}Date`) && !values(`ex${row}Hours`) && !values(`ex${row}NoteZh`);
@@ -264,9 +228,9 @@ export function StoreFormFields(props: StoreFormProps) {
             );
           })}
         </ol>
-      </Section>
+      </DetailSection>
 
-      <Section id="store-services" title={t("console.stores.section.services")}>
+      <DetailSection id="store-services" title={t("console.stores.section.services")}>
         <fieldset>
           <legend className="sr-only">{t("console.stores.field.services")}</legend>
           <div className="grid gap-3 sm:grid-cols-2">
@@ -282,12 +246,16 @@ export function StoreFormFields(props: StoreFormProps) {
           </div>
           <ErrorList errors={errors("services")} />
         </fieldset>
-      </Section>
+      </DetailSection>
 
       {props.photos ? (
-        <Section id="store-photos" title={t("console.stores.section.photos")} lead={t("console.stores.photos.lead")}>
+        <DetailSection
+          id="store-photos"
+          title={t("console.stores.section.photos")}
+          lead={t("console.stores.photos.lead")}
+        >
           {props.photos}
-        </Section>
+        </DetailSection>
       ) : null}
     </div>
   );

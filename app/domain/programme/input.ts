@@ -1,5 +1,5 @@
 import { REWARD_KINDS, type RewardKind } from "@platform/db/schema/loyalty";
-import { addDays, type CalendarDate, fromTaipeiWallClock, taipeiIsoDate } from "~/lib/time";
+import { addDays, type CalendarDate, fromTaipeiWallClock, parseIsoDate, taipeiIsoDate } from "~/lib/time";
 
 /**
  * What the console's reward and rules forms may contain (issue 14, ADR 029): pure, shared by the
@@ -91,7 +91,7 @@ class Collector {
       if (required) this.add(field, "required");
       return null;
     }
-    const date = parseIsoDate(raw);
+    const date = parseIsoDate(raw, 2000);
     if (!date) this.add(field, "invalidDate");
     return date;
   }
@@ -99,15 +99,6 @@ class Collector {
 
 export function normaliseDigits(value: string): string {
   return value.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[−－]/g, "-");
-}
-
-export function parseIsoDate(raw: string): CalendarDate | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  if (!m) return null;
-  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  const probe = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  if (probe.getUTCMonth() !== date.month - 1 || probe.getUTCDate() !== date.day || date.year < 2000) return null;
-  return date;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * the page, the CSV downloads and the tests.
  */
 
+import { parseIsoDate } from "~/lib/time";
+
 /** The longest range a dashboard shows: three years (summary rows per day × store stay cheap to sum). */
 export const MAX_RANGE_DAYS = 1_096;
 export const DEFAULT_RANGE_DAYS = 30;
@@ -15,14 +17,9 @@ export type ParsedDashboardQuery =
   | { ok: true; query: DashboardQuery }
   | { ok: false; error: DashboardRangeError; raw: { from: string; to: string; store: string | null } };
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Whether the string is a real calendar date written YYYY-MM-DD. */
+/** Whether the string is a real calendar date written YYYY-MM-DD (from 2000 on). */
 export function isIsoDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
-  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 2000;
+  return parseIsoDate(value, 2000) !== null;
 }
 
 export function addIsoDays(iso: string, days: number): string {

@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { CopyField } from "~/components/console/copy-field";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -106,28 +107,34 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
   const state = form.state as { stepUp?: boolean; created?: { name: string; secret: string } } | undefined;
   const intent = state?.stepUp ? form.value("intent") : "";
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.keys.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">
-        {t("console.keys.lead", { perMinute: loaderData.perMinute.toLocaleString("en-US") })}{" "}
-        <a href="/api/v1/docs" className="underline underline-offset-4">
-          {t("console.keys.reference")}
-        </a>
-      </p>
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.keys.revokedDone")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp && intent === "revoke" ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="keyId" value={form.value("keyId")} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" variant="danger">
-              {t("console.keys.revoke")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
+    <ConsolePage
+      width="5xl"
+      title={t("console.keys.title")}
+      lead={
+        <>
+          {t("console.keys.lead", { perMinute: loaderData.perMinute.toLocaleString("en-US") })}{" "}
+          <a href="/api/v1/docs" className="underline underline-offset-4">
+            {t("console.keys.reference")}
+          </a>
+        </>
+      }
+      notices={
+        <>
+          {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.keys.revokedDone")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp && intent === "revoke" ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="intent" value="revoke" />
+              <input type="hidden" name="keyId" value={form.value("keyId")} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button type="submit" variant="danger">
+                {t("console.keys.revoke")}
+              </Button>
+            </Form>
+          ) : null}
+        </>
+      }
+    >
       {state?.created ? <CreatedSecret {...state.created} /> : null}
 
       <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="new-key-title">
@@ -208,6 +215,6 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-    </div>
+    </ConsolePage>
   );
 }

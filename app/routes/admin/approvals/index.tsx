@@ -3,6 +3,7 @@ import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -113,16 +114,20 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
     );
   };
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.approvals.title")}</h1>
-      <p className="mt-2 text-sm text-muted">{t("console.approvals.lead")}</p>
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.done && !form.state ? (
-          <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp && !asking ? stepUpForm(null) : null}
-      </div>
+    <ConsolePage
+      width="5xl"
+      title={t("console.approvals.title")}
+      lead={t("console.approvals.lead")}
+      notices={
+        <>
+          {loaderData.done && !form.state ? (
+            <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp && !asking ? stepUpForm(null) : null}
+        </>
+      }
+    >
       {loaderData.pending.length === 0 ? (
         <p
           className="mt-8 rounded-2xl border border-line bg-white p-6 text-center text-muted"
@@ -203,6 +208,6 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-    </div>
+    </ConsolePage>
   );
 }

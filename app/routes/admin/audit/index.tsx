@@ -1,5 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -14,27 +15,25 @@ import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
-import { addDays, type CalendarDate, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
+import { addDays, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
 import type { Route } from "./+types/index";
 import { actionLabel, fieldLabel, valueWords } from "./change-words";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 
-const FILTERS = ["who", "action", "targetType", "targetId", "store", "from", "to"] as const;
-type FilterName = (typeof FILTERS)[number];
-
-function calendarDate(value: string): CalendarDate | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  const check = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  return check.getUTCFullYear() === date.year &&
-    check.getUTCMonth() === date.month - 1 &&
-    check.getUTCDate() === date.day
-    ? date
-    : null;
-}
+const AUDIT_QUERY = {
+  who: listField.text(200),
+  action: listField.text(200),
+  targetType: listField.text(200),
+  targetId: listField.text(200),
+  store: listField.text(200),
+  from: listField.date(),
+  to: listField.date(),
+  before: listField.int(1, Number.MAX_SAFE_INTEGER, null),
+};
+type FilterName = Exclude<keyof typeof AUDIT_QUERY, "before">;
 
 /** The audit log (admins): filters in the URL, Taipei days, newest first, 50 a page; the chain check's status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -42,22 +41,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requirePermission(context, "audit.view");
   const t = serverT(request);
   const url = new URL(request.url);
-  const raw = Object.fromEntries(
-    FILTERS.map((f) => [f, (url.searchParams.get(f) ?? "").trim().slice(0, 200)]),
-  ) as Record<FilterName, string>;
+  const query = parseListQuery(url, AUDIT_QUERY);
+  const { before: _before, ...raw } = query.raw;
+  const { from, to, before } = query.values;
   const errors: Partial<Record<FilterName, string[]>> = {};
-  const from = raw.from ? calendarDate(raw.from) : null;
-  const to = raw.to ? calendarDate(raw.to) : null;
-  if (raw.from && !from) errors.from = [t("console.audit.error.date")];
-  if (raw.to && !to) errors.to = [t("console.audit.error.date")];
+  if (query.issues.from) errors.from = [t("console.audit.error.date")];
+  if (query.issues.to) errors.to = [t("console.audit.error.date")];
   const fromAt = from ? fromTaipeiWallClock(from) : null;
   const toAt = to ? fromTaipeiWallClock(addDays(to, 1)) : null;
   if (fromAt && toAt && toAt <= fromAt) errors.to = [t("console.audit.error.order")];
   else if (fromAt && toAt && toAt.getTime() - fromAt.getTime() > AUDIT_MAX_RANGE_DAYS * 86_400_000) {
     errors.to = [t("console.audit.error.span")];
   }
-  const beforeRaw = Number(url.searchParams.get("before"));
-  const before = Number.isSafeInteger(beforeRaw) && beforeRaw > 0 ? beforeRaw : null;
   const locale = getLocale(request);
   const valid = Object.keys(errors).length === 0;
   const [page, actions, staff, stores, check] = await Promise.all([
@@ -168,10 +163,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const { filters, errors, check } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.audit.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.audit.lead")}</p>
-
+    <ConsolePage title={t("console.audit.title")} lead={t("console.audit.lead")}>
       <div
         className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-line bg-white p-4"
         data-testid="audit-check"
@@ -305,6 +297,6 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

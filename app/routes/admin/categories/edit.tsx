@@ -2,11 +2,11 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
 import { consoleCategories, createCategory, updateCategory } from "~/domain/materials/console.server";
 import { expectedVersion, LIMITS, parseCategoryForm } from "~/domain/materials/editor";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -96,15 +96,11 @@ export default function CategoryEditor({ loaderData }: Route.ComponentProps) {
   );
   const src = value("imageSrc");
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/categories" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.categories.back")}
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl font-semibold">
-        {t(category ? "console.categories.edit.title" : "console.categories.new.title")}
-      </h1>
+    <ConsolePage
+      width="3xl"
+      back={{ to: "/admin/categories", label: t("console.categories.back") }}
+      title={t(category ? "console.categories.edit.title" : "console.categories.new.title")}
+    >
       <Form method="post" className="mt-6 space-y-5 rounded-2xl border border-line bg-white p-5">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         {category ? <input type="hidden" name="version" value={category.version} /> : null}
@@ -143,6 +139,6 @@ export default function CategoryEditor({ loaderData }: Route.ComponentProps) {
           {t(category ? "console.materials.save" : "console.materials.create")}
         </Button>
       </Form>
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -65,16 +66,16 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   const form = useFormState();
   const { rows } = loaderData;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.categories.title")}</h1>
-          <p className="mt-2 text-sm text-muted">{t("console.categories.lead")}</p>
-        </div>
+    <ConsolePage
+      width="5xl"
+      title={t("console.categories.title")}
+      lead={t("console.categories.lead")}
+      action={
         <Link to="/admin/categories/new" className={buttonVariants()}>
           {t("console.categories.new")}
         </Link>
-      </div>
+      }
+    >
       {form.formError ? (
         <div className="mt-4">
           <Alert tone="error">{form.formError}</Alert>
@@ -161,6 +162,6 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
           </table>
         </TableScroll>
       )}
-    </div>
+    </ConsolePage>
   );
 }

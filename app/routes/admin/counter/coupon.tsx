@@ -3,7 +3,8 @@ import { data, Form, useNavigation, useSubmit } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { asRefusal, counterActor, requireStore } from "~/adapters/counter.server";
-import { CounterHeader, Done } from "~/components/console/counter-ui";
+import { ConsolePage } from "~/components/console/console-page";
+import { Done } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -153,8 +154,12 @@ export default function CounterCoupon({ loaderData, actionData }: Route.Componen
 
   if (used) {
     return (
-      <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
-        <CounterHeader back="/admin/counter" title={t("console.counter.coupon.title")} />
+      <ConsolePage
+        pace="counter"
+        width="3xl"
+        back={{ to: "/admin/counter", label: t("console.counter.back") }}
+        title={t("console.counter.coupon.title")}
+      >
         <div className="mt-6 space-y-4">
           <Done title={t("console.counter.coupon.done")} testId="coupon-done">
             <p className="text-xl font-semibold">{used.rewardName}</p>
@@ -169,17 +174,18 @@ export default function CounterCoupon({ loaderData, actionData }: Route.Componen
             </Link>
           </div>
         </div>
-      </div>
+      </ConsolePage>
     );
   }
 
   return (
-    <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
-      <CounterHeader
-        back="/admin/counter"
-        title={t("console.counter.coupon.title")}
-        lead={t("console.counter.coupon.lead")}
-      />
+    <ConsolePage
+      pace="counter"
+      width="3xl"
+      back={{ to: "/admin/counter", label: t("console.counter.back") }}
+      title={t("console.counter.coupon.title")}
+      lead={t("console.counter.coupon.lead")}
+    >
       {coupon ? (
         <Form
           method="post"
@@ -256,6 +262,6 @@ export default function CounterCoupon({ loaderData, actionData }: Route.Componen
           </Button>
         </Form>
       </section>
-    </div>
+    </ConsolePage>
   );
 }

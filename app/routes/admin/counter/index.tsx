@@ -1,7 +1,8 @@
 import { data, Form, redirect, useNavigation, useSubmit } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { asRefusal, counterActor } from "~/adapters/counter.server";
-import { CounterHeader, Money, StatTile } from "~/components/console/counter-ui";
+import { ConsolePage } from "~/components/console/console-page";
+import { Money, StatTile } from "~/components/console/counter-ui";
 import { QrScan } from "~/components/console/qr-scan";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -90,8 +91,7 @@ export default function Counter({ loaderData }: Route.ComponentProps) {
   const pending = navigation.state !== "idle" && navigation.formMethod === "POST";
   const { store, day, can } = loaderData;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:py-10">
-      <CounterHeader title={t("console.counter.title")} lead={t("console.counter.lead")} />
+    <ConsolePage pace="counter" width="5xl" title={t("console.counter.title")} lead={t("console.counter.lead")}>
       {store ? null : (
         <Alert tone="info" className="mt-6">
           {t("console.counter.store.none")}
@@ -158,7 +158,7 @@ export default function Counter({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
       {store && day ? <DayList store={store.name} today={loaderData.today} day={day} t={t} locale={locale} /> : null}
-    </div>
+    </ConsolePage>
   );
 }
 

@@ -2,7 +2,8 @@ import { data, Form, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor } from "~/adapters/counter.server";
-import { CounterHeader, StatTile, TierBadge } from "~/components/console/counter-ui";
+import { ConsolePage } from "~/components/console/console-page";
+import { StatTile, TierBadge } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button-variants";
@@ -69,22 +70,23 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
   const { member } = summary;
   const phone = actionData && "phone" in actionData ? actionData.phone : null;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:py-10">
-      <CounterHeader
-        back="/admin/counter"
-        title={<span data-testid="member-name">{member.name}</span>}
-        lead={
-          <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
-            <TierBadge tier={summary.tier} />
-            <span>
-              {t("console.counter.member.number")}{" "}
-              <span className="font-mono text-ink" data-testid="member-number">
-                {member.memberNumber}
-              </span>
+    <ConsolePage
+      pace="counter"
+      width="5xl"
+      back={{ to: "/admin/counter", label: t("console.counter.back") }}
+      title={<span data-testid="member-name">{member.name}</span>}
+      lead={
+        <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <TierBadge tier={summary.tier} />
+          <span>
+            {t("console.counter.member.number")}{" "}
+            <span className="font-mono text-ink" data-testid="member-number">
+              {member.memberNumber}
             </span>
           </span>
-        }
-      />
+        </span>
+      }
+    >
       {member.disabled ? (
         <Alert tone="error" className="mt-5">
           {t("console.counter.member.disabled")}
@@ -227,6 +229,6 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
           )}
         </section>
       </div>
-    </div>
+    </ConsolePage>
   );
 }

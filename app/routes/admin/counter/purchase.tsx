@@ -3,7 +3,8 @@ import { data, Form, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/adapters/counter.server";
-import { CounterHeader, Done, Money, StatTile, TierBadge } from "~/components/console/counter-ui";
+import { ConsolePage } from "~/components/console/console-page";
+import { Done, Money, StatTile, TierBadge } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -153,13 +154,13 @@ export default function CounterPurchase({ loaderData, actionData }: Route.Compon
   const memberPath = `/admin/counter/member/${member.id}`;
 
   return (
-    <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
-      <CounterHeader
-        back={memberPath}
-        backLabel={t("console.counter.purchase.toMember")}
-        title={t("console.counter.purchase.title")}
-        lead={t("console.counter.purchase.for", { name: member.name, number: member.memberNumber })}
-      />
+    <ConsolePage
+      pace="counter"
+      width="3xl"
+      back={{ to: memberPath, label: t("console.counter.purchase.toMember") }}
+      title={t("console.counter.purchase.title")}
+      lead={t("console.counter.purchase.for", { name: member.name, number: member.memberNumber })}
+    >
       {booked ? (
         <div className="mt-6 space-y-4">
           <Done title={t("console.counter.purchase.done")} testId="purchase-done">
@@ -273,6 +274,6 @@ export default function CounterPurchase({ loaderData, actionData }: Route.Compon
           </Button>
         </Form>
       )}
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,7 +2,8 @@ import { data, Form, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { asRefusal, counterActor, parseAmount, parseReceipt, requireStore } from "~/adapters/counter.server";
-import { CounterHeader, Done, Money, StatTile } from "~/components/console/counter-ui";
+import { ConsolePage } from "~/components/console/console-page";
+import { Done, Money, StatTile } from "~/components/console/counter-ui";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -172,8 +173,12 @@ export default function CounterRefund({ loaderData, actionData }: Route.Componen
 
   if (refunded) {
     return (
-      <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
-        <CounterHeader back="/admin/counter" title={t("console.counter.refund.title")} />
+      <ConsolePage
+        pace="counter"
+        width="3xl"
+        back={{ to: "/admin/counter", label: t("console.counter.back") }}
+        title={t("console.counter.refund.title")}
+      >
         <div className="mt-6 space-y-4">
           <Done title={t("console.counter.refund.done")} testId="refund-done">
             <dl className="grid grid-cols-2 gap-3">
@@ -199,17 +204,18 @@ export default function CounterRefund({ loaderData, actionData }: Route.Componen
             {t("console.counter.back")}
           </Link>
         </div>
-      </div>
+      </ConsolePage>
     );
   }
 
   return (
-    <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6 lg:py-10">
-      <CounterHeader
-        back="/admin/counter"
-        title={t("console.counter.refund.title")}
-        lead={t("console.counter.refund.lead")}
-      />
+    <ConsolePage
+      pace="counter"
+      width="3xl"
+      back={{ to: "/admin/counter", label: t("console.counter.back") }}
+      title={t("console.counter.refund.title")}
+      lead={t("console.counter.refund.lead")}
+    >
       <Form
         method="get"
         className="mt-6 flex flex-col gap-3 rounded-3xl border border-line bg-white p-5 sm:flex-row sm:items-start sm:p-6"
@@ -314,7 +320,7 @@ export default function CounterRefund({ loaderData, actionData }: Route.Componen
           </Button>
         </Form>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }
 

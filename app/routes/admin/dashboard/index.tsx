@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { data, Form } from "react-router";
 import uplotCss from "uplot/dist/uPlot.min.css?url";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput } from "~/components/console/filter-fields";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -81,8 +82,7 @@ function Access({ permissions }: { permissions: readonly Permission[] }) {
 function StaffHome({ name, counter }: { name: string; counter: boolean }) {
   const t = useConsoleT();
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.home.greeting", { name })}</h1>
+    <ConsolePage width="3xl" title={t("console.home.greeting", { name })}>
       {counter ? (
         <section className="mt-8 rounded-2xl border border-line bg-white p-6" aria-labelledby="counter-title">
           <h2 id="counter-title" className="text-lg font-semibold">
@@ -97,7 +97,7 @@ function StaffHome({ name, counter }: { name: string; counter: boolean }) {
           </Link>
         </section>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }
 
@@ -138,17 +138,19 @@ function DashboardPage(props: PageData) {
   });
   const errorText = error ? t(`console.dashboard.error.${error}` as "console.dashboard.error.reversed") : null;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:py-10" data-testid="dashboard">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.dashboard.title")}</h1>
-          {d ? (
-            <p className="mt-1 text-sm text-muted">
-              {t("console.dashboard.lead", { from: d.from, to: d.to })}
-              {filters.store ? ` · ${storeName.get(filters.store) ?? filters.store}` : ""}
-            </p>
-          ) : null}
-        </div>
+    <ConsolePage
+      width="7xl"
+      testId="dashboard"
+      title={t("console.dashboard.title")}
+      lead={
+        d ? (
+          <>
+            {t("console.dashboard.lead", { from: d.from, to: d.to })}
+            {filters.store ? ` · ${storeName.get(filters.store) ?? filters.store}` : ""}
+          </>
+        ) : null
+      }
+      action={
         <nav aria-label={t("console.dashboard.filters")} className="flex flex-wrap gap-2 text-sm">
           {presets.map((p) => (
             <Link
@@ -160,8 +162,8 @@ function DashboardPage(props: PageData) {
             </Link>
           ))}
         </nav>
-      </div>
-
+      }
+    >
       <Form
         method="get"
         role="search"
@@ -215,7 +217,7 @@ function DashboardPage(props: PageData) {
       </Form>
 
       {d ? <Figures d={d} query={query} storeName={storeName} /> : null}
-    </div>
+    </ConsolePage>
   );
 }
 

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { ResponsiveImage } from "~/components/images/responsive-image";
@@ -24,6 +25,7 @@ import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
@@ -41,8 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "catalog.edit");
   const db = getApp(context).db;
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const cursor = CURSOR.exec(url.searchParams.get("before") ?? "");
+  const query = parseListQuery(url, { q: listField.text(100), before: listField.cursor(CURSOR) }).values;
+  const { q } = query;
+  const cursor = CURSOR.exec(query.before ?? "");
   const before = cursor ? { createdAt: new Date(cursor[1] as string), id: cursor[2] as string } : null;
   const [{ images, more }, total] = await Promise.all([listImages(db, { query: q, before }), countImages(db)]);
   const last = images.at(-1);
@@ -127,15 +130,17 @@ export default function Images({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const state = form.state as ActionState | undefined;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.images.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.images.lead")}</p>
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {loaderData.deleted && !state ? <Alert tone="success">{t("console.images.deleted")}</Alert> : null}
-        {state?.saved ? <Alert tone="success">{t("console.images.altSaved")}</Alert> : null}
-        {state?.formError ? <Alert tone="error">{state.formError}</Alert> : null}
-      </div>
-
+    <ConsolePage
+      title={t("console.images.title")}
+      lead={t("console.images.lead")}
+      notices={
+        <>
+          {loaderData.deleted && !state ? <Alert tone="success">{t("console.images.deleted")}</Alert> : null}
+          {state?.saved ? <Alert tone="success">{t("console.images.altSaved")}</Alert> : null}
+          {state?.formError ? <Alert tone="error">{state.formError}</Alert> : null}
+        </>
+      }
+    >
       <Uploader />
 
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
@@ -243,6 +248,6 @@ export default function Images({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

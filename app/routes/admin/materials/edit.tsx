@@ -1,14 +1,14 @@
-import type { ReactNode } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
+import { ConsolePage } from "~/components/console/console-page";
+import { DetailSection, TextArea } from "~/components/console/detail-section";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { ErrorList, Field, FieldShell, inputClass } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
+import { ErrorList, Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
 import {
   consoleCategories,
@@ -160,54 +160,6 @@ type FormAnswer = {
   conflict?: boolean;
 };
 
-function Section({ title, hint, children }: { title: string; hint?: string; children: ReactNode }) {
-  return (
-    <fieldset className="space-y-4 rounded-2xl border border-line bg-white p-5">
-      <legend className="px-1 font-serif text-lg font-semibold">{title}</legend>
-      {hint ? <p className="text-sm text-muted">{hint}</p> : null}
-      {children}
-    </fieldset>
-  );
-}
-
-function TextArea({
-  label,
-  name,
-  value,
-  errors,
-  max,
-  rows = 3,
-  required = true,
-  description,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  errors: string[] | null;
-  max: number;
-  rows?: number;
-  required?: boolean;
-  description?: string;
-}) {
-  return (
-    <FieldShell label={label} errors={errors} description={description}>
-      {({ inputId, describedBy, invalid }) => (
-        <textarea
-          id={inputId}
-          name={name}
-          rows={rows}
-          required={required}
-          maxLength={max}
-          defaultValue={value}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          className={cn(inputClass, "h-auto py-2 leading-relaxed")}
-        />
-      )}
-    </FieldShell>
-  );
-}
-
 export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
@@ -248,17 +200,12 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
   const doneKey = loaderData.done ? (`console.materials.done.${loaderData.done}` as MessageKey) : null;
 
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/materials" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.materials.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-serif text-3xl font-semibold">
-          {material ? material.name : t("console.materials.new.title")}
-        </h1>
-        {material ? (
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/materials", label: t("console.materials.back") }}
+      title={material ? material.name : t("console.materials.new.title")}
+      badges={
+        material ? (
           <span
             className={cn(
               "rounded-full px-3 py-1 text-sm",
@@ -268,8 +215,9 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
           >
             {t(material.published ? "console.materials.status.published" : "console.materials.status.draft")}
           </span>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {material ? (
         <p className="mt-1 text-sm text-muted">
           {t("console.materials.version", {
@@ -302,7 +250,7 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
         ) : null}
         {material ? <input type="hidden" name="version" value={material.version} /> : null}
 
-        <Section title={t("console.materials.section.basics")}>
+        <DetailSection as="fieldset" title={t("console.materials.section.basics")}>
           <div className="grid gap-4 sm:grid-cols-2">
             {isNew ? (
               <Field
@@ -361,9 +309,9 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
             />
             {t("console.materials.field.featured")}
           </label>
-        </Section>
+        </DetailSection>
 
-        <Section title={t("console.materials.section.look")}>
+        <DetailSection as="fieldset" title={t("console.materials.section.look")}>
           <TextArea
             label={t("console.materials.field.sizes")}
             description={t("console.materials.field.sizesHint")}
@@ -393,9 +341,13 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
             />
           </div>
           {pair("origin", LIMITS.short)}
-        </Section>
+        </DetailSection>
 
-        <Section title={t("console.materials.section.specs")} hint={t("console.materials.specs.hint")}>
+        <DetailSection
+          as="fieldset"
+          title={t("console.materials.section.specs")}
+          lead={t("console.materials.specs.hint")}
+        >
           {rowNumbers(specRows).map((i) => (
             <fieldset key={`spec${i}`} className="rounded-xl border border-line/70 p-4" data-testid="spec-row">
               <legend className="px-1 text-sm font-medium text-muted">
@@ -420,9 +372,9 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
               </div>
             </fieldset>
           ))}
-        </Section>
+        </DetailSection>
 
-        <Section title={t("console.materials.section.care")}>
+        <DetailSection as="fieldset" title={t("console.materials.section.care")}>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextArea
               label={t("console.materials.field.careZh")}
@@ -441,10 +393,14 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
               rows={4}
             />
           </div>
-        </Section>
+        </DetailSection>
 
         {/* The image uploader (branch `images`, ADR 028) replaces the path field of each row. */}
-        <Section title={t("console.materials.section.images")} hint={t("console.materials.images.hint")}>
+        <DetailSection
+          as="fieldset"
+          title={t("console.materials.section.images")}
+          lead={t("console.materials.images.hint")}
+        >
           {rowNumbers(imageRows).map((i) => {
             const src = value(`image${i}Src`);
             return (
@@ -500,9 +456,13 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
               </fieldset>
             );
           })}
-        </Section>
+        </DetailSection>
 
-        <Section title={t("console.materials.section.stores")} hint={t("console.materials.stores.hint")}>
+        <DetailSection
+          as="fieldset"
+          title={t("console.materials.section.stores")}
+          lead={t("console.materials.stores.hint")}
+        >
           <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3" data-testid="store-choices">
             {stores.map((s) => (
               <li key={s.id}>
@@ -527,9 +487,13 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
           <ErrorList id="stores-error" errors={form.errors("stores")} />
-        </Section>
+        </DetailSection>
 
-        <Section title={t("console.materials.section.related")} hint={t("console.materials.related.hint")}>
+        <DetailSection
+          as="fieldset"
+          title={t("console.materials.section.related")}
+          lead={t("console.materials.related.hint")}
+        >
           {categories.map((c) => {
             const inCategory = materials.filter((m) => m.categoryId === c.id);
             if (inCategory.length === 0) return null;
@@ -558,7 +522,7 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
             );
           })}
           <ErrorList id="related-error" errors={form.errors("related")} />
-        </Section>
+        </DetailSection>
 
         <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap gap-3 border-t border-line bg-paper/95 px-4 py-4 sm:mx-0 sm:rounded-2xl sm:border">
           <Button type="submit" name="intent" value="save" pending={pendingIntent === "save"}>
@@ -591,7 +555,7 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {answer?.preview ? <Preview view={answer.preview} messages={answer.previewMessages} /> : null}
-    </div>
+    </ConsolePage>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -7,16 +8,12 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { inputClass } from "~/components/ui/input-class";
 import { Link } from "~/components/ui/link";
-import {
-  consoleCategories,
-  MATERIAL_SORTS,
-  type MaterialSort,
-  searchConsoleMaterials,
-} from "~/domain/materials/console.server";
+import { consoleCategories, MATERIAL_SORTS, searchConsoleMaterials } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { cn } from "~/lib/cn";
 import { useLocale } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
@@ -26,27 +23,35 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 
 const STATUSES = ["draft", "published"] as const;
 
+const MATERIAL_QUERY = {
+  q: listField.text(200),
+  category: listField.text(200),
+  status: listField.choice(STATUSES, null),
+  sort: listField.choice(MATERIAL_SORTS, "updated"),
+  after: listField.cursor(),
+};
+
 /** The materials of the catalogue (admins): search by name or series, filter, sort, 25 a page (keyset). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "catalog.edit");
   const { db } = getApp(context);
   const locale = getLocale(request);
   const url = new URL(request.url);
-  const get = (name: string) => (url.searchParams.get(name) ?? "").trim().slice(0, 200);
+  const { values } = parseListQuery(url, MATERIAL_QUERY);
   const categories = await consoleCategories(db);
-  const status = STATUSES.find((s) => s === get("status")) ?? null;
+  const { status } = values;
   const filters = {
-    q: get("q"),
-    category: categories.some((c) => c.id === get("category")) ? get("category") : "",
+    q: values.q,
+    category: categories.some((c) => c.id === values.category) ? values.category : "",
     status: status ?? "",
-    sort: MATERIAL_SORTS.find((s) => s === get("sort")) ?? "updated",
+    sort: values.sort,
   };
   const result = await searchConsoleMaterials(db, {
     q: filters.q,
     categoryId: filters.category || null,
     status,
-    sort: filters.sort as MaterialSort,
-    after: url.searchParams.get("after"),
+    sort: filters.sort,
+    after: values.after,
   });
   const next = new URLSearchParams(Object.entries(filters).filter(([k, v]) => v && !(k === "sort" && v === "updated")));
   if (result.nextAfter) next.set("after", result.nextAfter);
@@ -72,16 +77,15 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { filters } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.materials.title")}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.materials.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.materials.title")}
+      lead={t("console.materials.lead")}
+      action={
         <Link to="/admin/materials/new" className={buttonVariants()}>
           {t("console.materials.new")}
         </Link>
-      </div>
+      }
+    >
       <Form method="get" role="search" className="mt-6 space-y-4 rounded-2xl border border-line bg-white p-4">
         <label className="block text-sm">
           <span className="block font-medium">{t("console.materials.search")}</span>
@@ -184,6 +188,6 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
         </TableScroll>
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.materials.more")} />
-    </div>
+    </ConsolePage>
   );
 }

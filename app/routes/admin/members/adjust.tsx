@@ -2,6 +2,8 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
 import { consoleFailure, isLoyaltyRefusal } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
+import { FieldRow } from "~/components/console/detail-section";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -115,30 +117,31 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
   const state = form.state as { stepUp?: boolean } | undefined;
   const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="mb-3 text-sm">
-        <Link to={`/admin/members/${member.id}`} className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.members.backToMember")}
-        </Link>
-      </p>
-      <header className="rounded-2xl border border-line bg-white p-5" data-testid="adjust-member">
-        <p className="text-sm text-muted">{t("console.adjust.eyebrow")}</p>
-        <h1 className="mt-1 font-serif text-2xl font-semibold">{member.name}</h1>
-        <dl className="mt-3 grid grid-cols-2 gap-3 text-sm sm:max-w-md">
-          <div>
-            <dt className="text-muted">{t("console.adjust.memberNumber")}</dt>
-            <dd className="font-medium tabular-nums" data-testid="adjust-member-number">
-              {member.memberNumber}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-muted">{t("console.adjust.balance")}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid="adjust-balance">
-              {t("console.adjust.points", { points: n(member.balance) })}
-            </dd>
-          </div>
+    <ConsolePage
+      width="3xl"
+      testId="adjust-member"
+      back={{ to: `/admin/members/${member.id}`, label: t("console.members.backToMember") }}
+      title={member.name}
+      lead={t("console.adjust.eyebrow")}
+    >
+      <section aria-label={t("console.adjust.eyebrow")} className="mt-6 rounded-2xl border border-line bg-white p-5">
+        <dl className="grid grid-cols-2 gap-3 text-sm sm:max-w-md">
+          <FieldRow
+            label={t("console.adjust.memberNumber")}
+            className="font-medium tabular-nums"
+            testId="adjust-member-number"
+          >
+            {member.memberNumber}
+          </FieldRow>
+          <FieldRow
+            label={t("console.adjust.balance")}
+            className="text-lg font-semibold tabular-nums"
+            testId="adjust-balance"
+          >
+            {t("console.adjust.points", { points: n(member.balance) })}
+          </FieldRow>
         </dl>
-      </header>
+      </section>
 
       {done ? (
         <Alert
@@ -244,6 +247,6 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
           </Form>
         </section>
       )}
-    </div>
+    </ConsolePage>
   );
 }

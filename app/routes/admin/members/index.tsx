@@ -1,6 +1,7 @@
 import { Form, redirectDocument } from "react-router";
 import { requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { MoreLink } from "~/components/console/pager";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -73,9 +74,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { filters, errors } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.members.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.members.lead")}</p>
+    <ConsolePage title={t("console.members.title")} lead={t("console.members.lead")}>
       <Form method="get" role="search" className="mt-6 space-y-4 rounded-2xl border border-line bg-white p-4">
         <label className="block text-sm">
           <span className="block font-medium">{t("console.members.search")}</span>
@@ -192,7 +191,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
         </TableScroll>
       )}
       <MoreLink href={loaderData.nextHref} label={t("console.members.more")} />
-    </div>
+    </ConsolePage>
   );
 }
 

@@ -3,6 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { authDeps, getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -212,52 +213,51 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
     if (loaderData.confirmCancel) confirmRef.current?.focus();
   }, [loaderData.confirmCancel]);
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/members" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.members.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-center gap-3">
-        <h1 className="font-serif text-3xl font-semibold" data-testid="member-name">
-          {m.name}
-        </h1>
-        <span className="font-mono text-sm text-muted">{m.memberNumber}</span>
-        <span className="rounded-full bg-sand px-3 py-1 text-sm">
-          {t(`console.counter.tier.${m.tier}` as "console.counter.tier.basic")}
-        </span>
-        {m.disabled ? (
-          <span
-            className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
-            data-testid="member-disabled"
-          >
-            {m.deleted ? t("console.members.deleted") : t("console.staff.disabledBadge")}
+    <ConsolePage
+      back={{ to: "/admin/members", label: t("console.members.back") }}
+      title={m.name}
+      titleTestId="member-name"
+      badges={
+        <>
+          <span className="font-mono text-sm text-muted">{m.memberNumber}</span>
+          <span className="rounded-full bg-sand px-3 py-1 text-sm">
+            {t(`console.counter.tier.${m.tier}` as "console.counter.tier.basic")}
           </span>
-        ) : null}
-      </div>
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
-        {loaderData.cancelled && !form.formError ? (
-          <Alert tone="success">
-            <span data-testid="coupon-cancelled">
-              {t("console.members.couponCancelled", {
-                name: loaderData.cancelled.name,
-                points: n(loaderData.cancelled.points),
-              })}
+          {m.disabled ? (
+            <span
+              className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
+              data-testid="member-disabled"
+            >
+              {m.deleted ? t("console.members.deleted") : t("console.staff.disabledBadge")}
             </span>
-          </Alert>
-        ) : null}
-        {loaderData.notice && !form.formError ? (
-          <Alert tone="success">
-            <span data-testid="member-done">{t(`console.members.done.${loaderData.notice}`)}</span>
-          </Alert>
-        ) : null}
-        {loaderData.resent && !form.formError ? (
-          <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
-        ) : null}
-      </div>
-
+          ) : null}
+        </>
+      }
+      notices={
+        <>
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
+          {loaderData.cancelled && !form.formError ? (
+            <Alert tone="success">
+              <span data-testid="coupon-cancelled">
+                {t("console.members.couponCancelled", {
+                  name: loaderData.cancelled.name,
+                  points: n(loaderData.cancelled.points),
+                })}
+              </span>
+            </Alert>
+          ) : null}
+          {loaderData.notice && !form.formError ? (
+            <Alert tone="success">
+              <span data-testid="member-done">{t(`console.members.done.${loaderData.notice}`)}</span>
+            </Alert>
+          ) : null}
+          {loaderData.resent && !form.formError ? (
+            <Alert tone="success">{t("console.members.verificationSent", { minutes: loaderData.minutes })}</Alert>
+          ) : null}
+        </>
+      }
+    >
       <div className="mt-6 grid gap-6 lg:grid-cols-[3fr_2fr]">
         <section className="rounded-2xl border border-line bg-white p-5" aria-labelledby="profile-title">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -615,6 +615,6 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           </p>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -11,13 +11,13 @@ import { z } from "zod";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { TextareaField } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
 import { automaticCard } from "~/domain/member-messages/compose.server";
 import { memberCard } from "~/domain/member-messages/flex";
 import {
@@ -149,18 +149,17 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
   const version = typed?.version ?? String(setting.version);
   const placeholders = loaderData.placeholders.map((p) => `{${p}}`).join(" ");
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/messages" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.messages.edit.back")}
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl font-semibold">{t(`console.messages.kind.${kind}` as MessageKey)}</h1>
-      <p className="mt-1 text-sm text-muted">{t(`console.messages.when.${kind}` as MessageKey)}</p>
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {loaderData.saved && !form.state ? <Alert tone="success">{t("console.messages.edit.saved")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
+    <ConsolePage
+      back={{ to: "/admin/messages", label: t("console.messages.edit.back") }}
+      title={t(`console.messages.kind.${kind}` as MessageKey)}
+      lead={t(`console.messages.when.${kind}` as MessageKey)}
+      notices={
+        <>
+          {loaderData.saved && !form.state ? <Alert tone="success">{t("console.messages.edit.saved")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
+    >
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Form method="post" className="space-y-6 self-start rounded-2xl border border-line bg-white p-5" noValidate>
           <input type="hidden" name="version" value={version} />
@@ -243,6 +242,6 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
           })}
         </section>
       </div>
-    </div>
+    </ConsolePage>
   );
 }

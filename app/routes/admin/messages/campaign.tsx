@@ -7,6 +7,7 @@ import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.s
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
+import { ConsolePage } from "~/components/console/console-page";
 import { EmailPreview, LinePreview, SmsPreview } from "~/components/console/message-previews";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -14,7 +15,6 @@ import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field, TextareaField } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { audienceParams, LAST_PURCHASE_CHOICES } from "~/domain/member-messages/audience";
@@ -346,31 +346,26 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
               : null;
   const tested = loaderData.tested;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/messages" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.messages.campaign.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-center gap-3">
-        <h1 className="font-serif text-3xl font-semibold break-words">
-          {c ? loaderData.values.name : t("console.messages.campaign.newTitle")}
-        </h1>
-        {c ? <CampaignStatusBadge status={c.status} /> : null}
-      </div>
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {noticeText && !form.state ? <Alert tone="success">{noticeText}</Alert> : null}
-        {tested && !form.state ? (
-          <Alert tone={tested === "none" ? "info" : "success"}>
-            {tested === "none"
-              ? t("console.messages.testNone")
-              : t("console.messages.testDone", { where: tested.split(",").join("、") })}
-          </Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
+    <ConsolePage
+      back={{ to: "/admin/messages", label: t("console.messages.campaign.back") }}
+      title={c ? loaderData.values.name : t("console.messages.campaign.newTitle")}
+      badges={c ? <CampaignStatusBadge status={c.status} /> : null}
+      notices={
+        <>
+          {noticeText && !form.state ? <Alert tone="success">{noticeText}</Alert> : null}
+          {tested && !form.state ? (
+            <Alert tone={tested === "none" ? "info" : "success"}>
+              {tested === "none"
+                ? t("console.messages.testNone")
+                : t("console.messages.testDone", { where: tested.split(",").join("、") })}
+            </Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
+    >
       {editable ? <Composer loaderData={loaderData} review={review ?? null} /> : <Results loaderData={loaderData} />}
-    </div>
+    </ConsolePage>
   );
 }
 

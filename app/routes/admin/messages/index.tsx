@@ -1,7 +1,8 @@
-import { CAMPAIGN_STATUSES, type CampaignStatus } from "@platform/db/schema/member-message-kinds";
+import { CAMPAIGN_STATUSES } from "@platform/db/schema/member-message-kinds";
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { CampaignStatusBadge } from "~/components/console/campaign-status";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -11,6 +12,7 @@ import { listCampaigns } from "~/domain/member-messages/campaigns.server";
 import { automaticSettings } from "~/domain/member-messages/settings.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
@@ -22,11 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "messages.manage");
   const db = getApp(context).db;
   const url = new URL(request.url);
-  const statusRaw = url.searchParams.get("status");
-  const status = (CAMPAIGN_STATUSES as readonly string[]).includes(statusRaw ?? "")
-    ? (statusRaw as CampaignStatus)
-    : null;
-  const after = url.searchParams.get("after");
+  const { status, after } = parseListQuery(url, {
+    status: listField.choice(CAMPAIGN_STATUSES, null),
+    after: listField.cursor(),
+  }).values;
   const [automatic, campaigns] = await Promise.all([automaticSettings(db), listCampaigns(db, { status, after })]);
   const moreParams = new URLSearchParams();
   if (status) moreParams.set("status", status);
@@ -49,10 +50,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.messages.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.messages.lead")}</p>
-
+    <ConsolePage title={t("console.messages.title")} lead={t("console.messages.lead")}>
       <section aria-labelledby="automatic-title" className="mt-8">
         <h2 id="automatic-title" className="text-xl font-semibold">
           {t("console.messages.automatic.title")}
@@ -170,6 +168,6 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -12,33 +13,26 @@ import { listRewards } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { cn } from "~/lib/cn";
 import { useLocale } from "~/lib/i18n";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.rewards.title");
 
-function oneOf<T extends string>(list: readonly T[], value: string | null, fallback: T): T {
-  return (list as readonly string[]).includes(value ?? "") ? (value as T) : fallback;
-}
-
 /** The query of the list, read from the URL (unknown values fall back to the defaults). */
-function rewardQuery(url: URL): RewardQuery {
-  const s = url.searchParams;
-  const page = Number(s.get("page") ?? "1");
-  return {
-    q: (s.get("q") ?? "").trim().slice(0, 60),
-    status: oneOf(REWARD_STATUSES, s.get("status"), "active"),
-    sort: oneOf(REWARD_SORTS, s.get("sort"), "name"),
-    dir: s.get("dir") === "desc" ? "desc" : "asc",
-    page: Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
-  };
-}
+const REWARD_QUERY = {
+  q: listField.text(60),
+  status: listField.choice(REWARD_STATUSES, "active"),
+  sort: listField.choice(REWARD_SORTS, "name"),
+  dir: listField.choice(["asc", "desc"], "asc"),
+  page: listField.int(1, 10_000, 1),
+};
 
 /** Rewards (admins): search by name, offered / retired / all, sort, 20 a page; filters live in the URL. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "programme.edit");
-  const query = rewardQuery(new URL(request.url));
+  const query: RewardQuery = parseListQuery(new URL(request.url), REWARD_QUERY).values;
   const { rows, total } = await listRewards(getApp(context).db, query);
   const pages = Math.max(1, Math.ceil(total / REWARDS_PAGE_SIZE));
   const href = (page: number) => {
@@ -72,16 +66,15 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { query } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.programme.rewards.title")}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.programme.rewards.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.programme.rewards.title")}
+      lead={t("console.programme.rewards.lead")}
+      action={
         <Link to="/admin/rewards/new" className={buttonVariants()}>
           {t("console.programme.rewards.new")}
         </Link>
-      </div>
+      }
+    >
       <Form
         method="get"
         role="search"
@@ -210,6 +203,6 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
           nextLabel={t("console.programme.rewards.next")}
         />
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

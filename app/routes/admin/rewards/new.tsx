@@ -2,10 +2,10 @@ import { data, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Link } from "~/components/ui/link";
 import { parseRewardForm } from "~/domain/programme/input";
 import { createReward } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -65,16 +65,12 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
   const t = useConsoleT();
   const form = useFormState();
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/rewards" className="underline underline-offset-4">
-          {t("console.programme.reward.back")}
-        </Link>
-      </p>
-      <h1 className="mt-3 font-serif text-3xl font-semibold">{t("console.programme.reward.newTitle")}</h1>
-      <div aria-live="polite" className="mt-4">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
+    <ConsolePage
+      width="4xl"
+      back={{ to: "/admin/rewards", label: t("console.programme.reward.back") }}
+      title={t("console.programme.reward.newTitle")}
+      notices={<>{form.formError ? <Alert tone="error">{form.formError}</Alert> : null}</>}
+    >
       <section className="mt-6 rounded-2xl border border-line bg-white p-5">
         <RewardForm
           value={(f) => form.value(f)}
@@ -86,6 +82,6 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
           canUpload={loaderData.canUpload}
         />
       </section>
-    </div>
+    </ConsolePage>
   );
 }

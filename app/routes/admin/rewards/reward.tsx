@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { RewardForm } from "~/components/console/reward-form";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -9,7 +10,6 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
 import { parseRewardForm, parseStockForm } from "~/domain/programme/input";
 import {
   adjustStock,
@@ -140,20 +140,20 @@ export default function EditReward({ loaderData, actionData }: Route.ComponentPr
   const value = (field: string) =>
     editState && form.state?.values ? form.value(field) : (loaderData.values[field] ?? "");
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/rewards" className="underline underline-offset-4">
-          {t("console.programme.reward.back")}
-        </Link>
-      </p>
-      <h1 className="mt-3 font-serif text-3xl font-semibold break-words">
-        {loaderData.name}
-        {loaderData.active ? null : (
-          <span className="ml-3 rounded-full bg-danger-700/10 px-2 py-0.5 align-middle text-sm text-danger-800">
-            {t("console.programme.reward.retiredBadge")}
-          </span>
-        )}
-      </h1>
+    <ConsolePage
+      width="4xl"
+      back={{ to: "/admin/rewards", label: t("console.programme.reward.back") }}
+      title={
+        <>
+          {loaderData.name}
+          {loaderData.active ? null : (
+            <span className="ml-3 rounded-full bg-danger-700/10 px-2 py-0.5 align-middle text-sm text-danger-800">
+              {t("console.programme.reward.retiredBadge")}
+            </span>
+          )}
+        </>
+      }
+    >
       <p className="mt-1 text-sm text-muted tabular-nums" data-testid="reward-version">
         {t("console.programme.reward.version", {
           version: loaderData.version,
@@ -326,6 +326,6 @@ export default function EditReward({ loaderData, actionData }: Route.ComponentPr
           </Button>
         </Form>
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -234,21 +235,24 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
   const v = loaderData.inForce.values;
   const when = (iso: string) => formatTaipei(iso, locale, "dateTime");
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.programme.rules.title")}</h1>
-      <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.programme.rules.lead")}</p>
-      <div aria-live="polite" className="mt-4 space-y-3">
-        {loaderData.saved && !form.state ? (
-          <Alert tone="success">
-            {t("console.programme.rules.saved", {
-              id: loaderData.saved.id,
-              time: when(loaderData.saved.effectiveFrom),
-            })}
-          </Alert>
-        ) : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      </div>
-
+    <ConsolePage
+      width="5xl"
+      title={t("console.programme.rules.title")}
+      lead={t("console.programme.rules.lead")}
+      notices={
+        <>
+          {loaderData.saved && !form.state ? (
+            <Alert tone="success">
+              {t("console.programme.rules.saved", {
+                id: loaderData.saved.id,
+                time: when(loaderData.saved.effectiveFrom),
+              })}
+            </Alert>
+          ) : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        </>
+      }
+    >
       <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="current-title">
         <h2 id="current-title" className="text-lg font-semibold">
           {t("console.programme.rules.current")}
@@ -454,6 +458,6 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
           </table>
         </TableScroll>
       </section>
-    </div>
+    </ConsolePage>
   );
 }

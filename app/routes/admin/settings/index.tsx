@@ -2,6 +2,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
@@ -81,8 +82,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
   const state = form.state as { stepUp?: boolean } | undefined;
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
-      <h1 className="font-serif text-3xl font-semibold">{t("console.settings.title")}</h1>
+    <ConsolePage width="3xl" title={t("console.settings.title")}>
       {loaderData.saved && !form.state ? (
         <Alert tone="success" className="mt-6">
           {t("console.settings.saved")}
@@ -123,6 +123,6 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       </section>
-    </div>
+    </ConsolePage>
   );
 }

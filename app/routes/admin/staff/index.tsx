@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StepUpField } from "~/components/console/step-up-field";
 import { TableScroll } from "~/components/console/table-scroll";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -17,6 +18,7 @@ import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
@@ -31,9 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "staff.manage");
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const rawStatus = url.searchParams.get("status");
-  const status: StaffStatusFilter = STATUSES.find((s) => s === rawStatus) ?? "active";
+  const { q, status } = parseListQuery(url, {
+    q: listField.text(100),
+    status: listField.choice(STATUSES, "active"),
+  }).values;
   const now = requestNow(request, app.config);
   const [staff, invitations, stores] = await Promise.all([
     listStaff(app.db, actor, { q, status }),
@@ -94,31 +97,30 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
   const state = form.state as { stepUp?: boolean; values?: Record<string, string> } | undefined;
   const { staff, invitations } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.staff.title")}</h1>
-          <p className="mt-2 max-w-2xl text-sm text-muted">{t("console.staff.lead")}</p>
-        </div>
+    <ConsolePage
+      title={t("console.staff.title")}
+      lead={t("console.staff.lead")}
+      action={
         <Link to="/admin/staff/invite" className={buttonVariants({ variant: "brand" })}>
           {t("console.staff.invite")}
         </Link>
-      </div>
-
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.staff.revoked")}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {state?.stepUp ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="invitationId" value={state.values?.invitationId ?? ""} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button type="submit" pending={navigation.state === "submitting"}>
-              {t("console.staff.revoke")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
-
+      }
+      notices={
+        <>
+          {loaderData.revoked && !form.state ? <Alert tone="success">{t("console.staff.revoked")}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {state?.stepUp ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="invitationId" value={state.values?.invitationId ?? ""} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button type="submit" pending={navigation.state === "submitting"}>
+                {t("console.staff.revoke")}
+              </Button>
+            </Form>
+          ) : null}
+        </>
+      }
+    >
       <Form
         method="get"
         role="search"
@@ -241,6 +243,6 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { CopyField } from "~/components/console/copy-field";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
@@ -111,14 +112,12 @@ export default function InviteStaff({ loaderData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
   const state = form.state as { stepUp?: boolean; created?: Created } | undefined;
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/staff" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.staff.detail.back")}
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl font-semibold">{t("console.staff.invite.title")}</h1>
-      <p className="mt-2 text-sm text-muted">{t("console.staff.invite.lead")}</p>
+    <ConsolePage
+      width="3xl"
+      back={{ to: "/admin/staff", label: t("console.staff.detail.back") }}
+      title={t("console.staff.invite.title")}
+      lead={t("console.staff.invite.lead")}
+    >
       {state?.created ? (
         <CreatedLink created={state.created} />
       ) : (
@@ -162,6 +161,6 @@ export default function InviteStaff({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       )}
-    </div>
+    </ConsolePage>
   );
 }

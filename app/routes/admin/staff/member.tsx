@@ -2,6 +2,8 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
+import { FieldRow } from "~/components/console/detail-section";
 import { StaffAccessFields } from "~/components/console/staff-access-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -124,91 +126,84 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
   const lastIntent = state?.values?.intent;
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/staff" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.staff.detail.back")}
-        </Link>
-      </p>
-      <div className="mt-2 flex flex-wrap items-center gap-3">
-        <h1 className="font-serif text-3xl font-semibold">{person.displayName}</h1>
-        <span className="rounded-full bg-sand px-3 py-1 text-sm" data-testid="staff-role">
-          {t(`console.role.${person.role}`)}
-        </span>
-        {person.disabled ? (
-          <span
-            className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
-            data-testid="staff-disabled"
-          >
-            {t("console.staff.disabledBadge")}
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/staff", label: t("console.staff.detail.back") }}
+      title={person.displayName}
+      badges={
+        <>
+          <span className="rounded-full bg-sand px-3 py-1 text-sm" data-testid="staff-role">
+            {t(`console.role.${person.role}`)}
           </span>
-        ) : null}
-      </div>
-
-      <div className="mt-6 space-y-4" aria-live="polite">
-        {loaderData.done && !form.state ? <Alert tone="success">{t(DONE_MESSAGES[loaderData.done])}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {self ? <Alert>{t("console.staff.detail.self")}</Alert> : null}
-        {state?.stepUp && lastIntent && lastIntent !== "access" ? (
-          <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
-            <input type="hidden" name="intent" value={lastIntent} />
-            <StepUpField show errors={form.errors("stepUpCode")} />
-            <Button
-              type="submit"
-              variant={lastIntent === "enable" || lastIntent === "unlock" ? "primary" : "danger"}
-              pending={busy(lastIntent)}
+          {person.disabled ? (
+            <span
+              className="rounded-full bg-danger-700/10 px-3 py-1 text-sm text-danger-800"
+              data-testid="staff-disabled"
             >
-              {lastIntent === "disable"
-                ? t("console.staff.detail.disable")
-                : lastIntent === "enable"
-                  ? t("console.staff.detail.enable")
-                  : lastIntent === "unlock"
-                    ? t("console.staff.detail.unlock")
-                    : t("console.staff.detail.reset")}
-            </Button>
-          </Form>
-        ) : null}
-      </div>
-
-      <dl className="mt-6 grid gap-4 rounded-2xl border border-line bg-white p-5 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.contact")}</dt>
-          <dd className="mt-1 break-all">{person.contact}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.col.secondFactor")}</dt>
-          <dd className="mt-1" data-testid="staff-enrolled">
-            {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
-          </dd>
-          {person.secondFactorLocked ? (
-            <dd
-              className="mt-1.5 inline-block rounded-full bg-danger-700/10 px-2.5 py-0.5 text-xs font-medium text-danger-800"
-              data-testid="staff-locked"
-            >
-              {t("console.staff.detail.locked")}
-            </dd>
+              {t("console.staff.disabledBadge")}
+            </span>
           ) : null}
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.recoveryCodes")}</dt>
-          <dd className="mt-1 tabular-nums">{person.recoveryCodesLeft}</dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.sessions")}</dt>
-          <dd className="mt-1 tabular-nums" data-testid="staff-sessions">
-            {person.sessions}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.col.lastSeen")}</dt>
-          <dd className="mt-1 tabular-nums">
-            {person.lastSeenAt ? formatTaipei(person.lastSeenAt, locale, "dateTime") : t("console.staff.never")}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted">{t("console.staff.detail.since")}</dt>
-          <dd className="mt-1 tabular-nums">{formatTaipei(person.createdAt, locale, "dateTime")}</dd>
-        </div>
+        </>
+      }
+      notices={
+        <>
+          {loaderData.done && !form.state ? <Alert tone="success">{t(DONE_MESSAGES[loaderData.done])}</Alert> : null}
+          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {self ? <Alert>{t("console.staff.detail.self")}</Alert> : null}
+          {state?.stepUp && lastIntent && lastIntent !== "access" ? (
+            <Form method="post" className="space-y-4 rounded-2xl border border-line bg-white p-5">
+              <input type="hidden" name="intent" value={lastIntent} />
+              <StepUpField show errors={form.errors("stepUpCode")} />
+              <Button
+                type="submit"
+                variant={lastIntent === "enable" || lastIntent === "unlock" ? "primary" : "danger"}
+                pending={busy(lastIntent)}
+              >
+                {lastIntent === "disable"
+                  ? t("console.staff.detail.disable")
+                  : lastIntent === "enable"
+                    ? t("console.staff.detail.enable")
+                    : lastIntent === "unlock"
+                      ? t("console.staff.detail.unlock")
+                      : t("console.staff.detail.reset")}
+              </Button>
+            </Form>
+          ) : null}
+        </>
+      }
+    >
+      <dl className="mt-6 grid gap-4 rounded-2xl border border-line bg-white p-5 text-sm sm:grid-cols-2 lg:grid-cols-3">
+        <FieldRow label={t("console.staff.detail.contact")} className="break-all">
+          {person.contact}
+        </FieldRow>
+        <FieldRow
+          label={t("console.staff.col.secondFactor")}
+          testId="staff-enrolled"
+          extra={
+            person.secondFactorLocked ? (
+              <dd
+                className="mt-1.5 inline-block rounded-full bg-danger-700/10 px-2.5 py-0.5 text-xs font-medium text-danger-800"
+                data-testid="staff-locked"
+              >
+                {t("console.staff.detail.locked")}
+              </dd>
+            ) : null
+          }
+        >
+          {person.enrolled ? t("console.staff.enrolled") : t("console.staff.notEnrolled")}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.recoveryCodes")} className="tabular-nums">
+          {person.recoveryCodesLeft}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.sessions")} className="tabular-nums" testId="staff-sessions">
+          {person.sessions}
+        </FieldRow>
+        <FieldRow label={t("console.staff.col.lastSeen")} className="tabular-nums">
+          {person.lastSeenAt ? formatTaipei(person.lastSeenAt, locale, "dateTime") : t("console.staff.never")}
+        </FieldRow>
+        <FieldRow label={t("console.staff.detail.since")} className="tabular-nums">
+          {formatTaipei(person.createdAt, locale, "dateTime")}
+        </FieldRow>
       </dl>
 
       {self ? null : (
@@ -302,6 +297,6 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           </ol>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

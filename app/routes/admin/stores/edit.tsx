@@ -3,6 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { StorePhotosField } from "~/components/console/store-photos-field";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -231,15 +232,12 @@ export default function EditStore({ loaderData }: Route.ComponentProps) {
   const version = form.state?.values?.version ?? String(loaderData.version);
   const { notice } = loaderData;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/stores" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.stores.back")}
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl font-semibold">{loaderData.name}</h1>
-      <p className="mt-1 font-mono text-sm text-muted">{t("console.stores.edit.lead", { id: loaderData.id })}</p>
-
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/stores", label: t("console.stores.back") }}
+      title={loaderData.name}
+      lead={<span className="font-mono">{t("console.stores.edit.lead", { id: loaderData.id })}</span>}
+    >
       <section
         aria-label={t("console.stores.col.status")}
         className="mt-6 space-y-3 rounded-2xl border border-line bg-white p-5"
@@ -361,6 +359,6 @@ export default function EditStore({ loaderData }: Route.ComponentProps) {
           </ol>
         )}
       </section>
-    </div>
+    </ConsolePage>
   );
 }

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { PageNumbers } from "~/components/console/pager";
 import { TableScroll } from "~/components/console/table-scroll";
@@ -63,18 +64,17 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { filters } = loaderData;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-12">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">{t("console.stores.title")}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-muted">{t("console.stores.lead")}</p>
-        </div>
-        {loaderData.canCreate ? (
+    <ConsolePage
+      title={t("console.stores.title")}
+      lead={t("console.stores.lead")}
+      action={
+        loaderData.canCreate ? (
           <Link to="/admin/stores/new" className={buttonVariants({ variant: "primary" })}>
             {t("console.stores.new")}
           </Link>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <Form
         method="get"
         role="search"
@@ -177,6 +177,6 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
           nextLabel={t("console.stores.next")}
         />
       ) : null}
-    </div>
+    </ConsolePage>
   );
 }

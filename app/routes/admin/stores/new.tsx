@@ -3,11 +3,11 @@ import { Form, redirect, useNavigation } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsolePage } from "~/components/console/console-page";
 import { StoreFormFields } from "~/components/console/store-form-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { createStore } from "~/domain/stores/console.server";
 import { parseStoreForm } from "~/domain/stores/editor";
@@ -56,14 +56,12 @@ export default function NewStore({ loaderData }: Route.ComponentProps) {
   const services = form.value("services").split(",").filter(Boolean);
   const filled = form.state?.values ? Object.keys(form.state.values).filter((k) => /^ex\d+Date$/.test(k)).length : 0;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:py-12">
-      <p className="text-sm">
-        <Link to="/admin/stores" className="text-muted underline underline-offset-4 hover:text-ink">
-          {t("console.stores.back")}
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl font-semibold">{t("console.stores.new.title")}</h1>
-      <p className="mt-2 text-sm text-muted">{t("console.stores.new.lead")}</p>
+    <ConsolePage
+      width="5xl"
+      back={{ to: "/admin/stores", label: t("console.stores.back") }}
+      title={t("console.stores.new.title")}
+      lead={t("console.stores.new.lead")}
+    >
       <Form method="post" className="mt-6 space-y-6">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         <StoreFormFields
@@ -79,6 +77,6 @@ export default function NewStore({ loaderData }: Route.ComponentProps) {
           {t("console.stores.new.submit")}
         </Button>
       </Form>
-    </div>
+    </ConsolePage>
   );
 }

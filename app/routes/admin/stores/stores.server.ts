@@ -4,25 +4,22 @@ import { type FieldErrors, formatRanges, STORE_DISTRICTS, type StoreContent } fr
 import { formValues } from "~/lib/forms.server";
 import type { Locale, MessageKey } from "~/lib/i18n";
 import type { serverT } from "~/lib/i18n.server";
+import { listField, parseListQuery } from "~/lib/list-query";
 
 /** What the console's store pages share on the server: filters, form values, errors in the page's language. */
 
 type T = ReturnType<typeof serverT>;
 
+const STORE_LIST_QUERY = {
+  q: listField.text(60),
+  sort: listField.choice(CONSOLE_STORE_SORTS, "name"),
+  dir: listField.choice(["asc", "desc"], "asc"),
+  status: listField.choice(CONSOLE_STORE_STATUSES, ""),
+  page: listField.int(1, 1000, 1),
+};
+
 export function storeListFilters(url: URL): ConsoleStoreFilters {
-  const p = url.searchParams;
-  const sort = p.get("sort") ?? "";
-  const status = p.get("status") ?? "";
-  const page = Number(p.get("page") ?? "1");
-  return {
-    q: (p.get("q") ?? "").trim().slice(0, 60),
-    sort: (CONSOLE_STORE_SORTS as readonly string[]).includes(sort) ? (sort as ConsoleStoreFilters["sort"]) : "name",
-    dir: p.get("dir") === "desc" ? "desc" : "asc",
-    status: (CONSOLE_STORE_STATUSES as readonly string[]).includes(status)
-      ? (status as ConsoleStoreFilters["status"])
-      : "",
-    page: Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1,
-  };
+  return parseListQuery(url, STORE_LIST_QUERY).values;
 }
 
 /** The form's values for a store's content (what the editor starts from). */
