@@ -25,11 +25,11 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Each integration file's Vite dev server runs React Router's type generation into .react-router/types
     // (for the editor and tsc, not for the tests). Two files starting at once race on that folder (one
-    // removes it while the other writes: ENOENT, or ENOTEMPTY when a file lands during the removal): that
+    // removes it while the other writes: ENOENT, ENOTDIR or EEXIST, or ENOTEMPTY when a file lands during the removal): that
     // error says nothing about the tests, so it is not counted.
     onUnhandledError(error) {
       const { code, path: where } = error as { code?: string; path?: string };
-      const race = code === "ENOENT" || code === "ENOTEMPTY";
+      const race = code === "ENOENT" || code === "ENOTEMPTY" || code === "ENOTDIR" || code === "EEXIST";
       return !(race && typeof where === "string" && where.includes(".react-router"));
     },
     projects: [
