@@ -48,7 +48,7 @@ function flatten(entries: RouteConfigEntry[], parent = ""): Omit<ConsoleRoute, "
   });
 }
 
-/** The query names a route module (and the modules beside it that it imports) reads with `get("…")`. */
+/** The query names a route module (and the modules beside it that it imports) reads: `get("…")` or a list query spec. */
 function queryNamesOf(file: string): string[] {
   const first = path.join(ROOT, "app", file);
   const files = [first];
@@ -67,6 +67,8 @@ function queryNamesOf(file: string): string[] {
   for (const f of files) {
     const text = readFileSync(f, "utf8");
     for (const m of text.matchAll(/\bget(?:All)?\("([A-Za-z][A-Za-z0-9_.]{0,40})"\)/g)) names.add(m[1] as string);
+    // List query specs (parseListQuery): `{ q: listField.text(80), tier: listField.choice(…) }`.
+    for (const m of text.matchAll(/\b([A-Za-z][A-Za-z0-9_]{0,40}):\s*listField\./g)) names.add(m[1] as string);
     // Filter lists: `const FILTERS = ["action", …] as const`.
     for (const list of text.matchAll(/FILTERS\s*=\s*\[([^\]]*)\]/g)) {
       for (const m of (list[1] as string).matchAll(/"([A-Za-z][A-Za-z0-9_]{0,40})"/g)) names.add(m[1] as string);
