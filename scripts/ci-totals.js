@@ -16,11 +16,13 @@ for (const name of readdirSync(dir)
     const p = report.stats.expected + (report.stats.flaky ?? 0);
     const f = report.stats.unexpected + (report.errors?.length ?? 0);
     console.log(`${name}: ${p} passed, ${f} failed (playwright)`);
+    for (const title of playwrightFailures(report)) console.log(`  failed: ${title}`);
     passed += p;
     failed += f;
   } else if ("numPassedTests" in report) {
     const f = report.numFailedTests + countFilesFailedWithoutTests(report);
     console.log(`${name}: ${report.numPassedTests} passed, ${f} failed (vitest)`);
+    for (const title of vitestFailures(report)) console.log(`  failed: ${title}`);
     passed += report.numPassedTests;
     failed += f;
   }
@@ -37,4 +39,44 @@ function countFilesFailedWithoutTests(report) {
   return (report.testResults ?? []).filter(
     (s) => s.status === "failed" && !(s.assertionResults ?? []).some((a) => a.status === "failed"),
   ).length;
+}
+
+/** The failed tests of a Vitest report, as "file › test: first line of the message" (so a flake names itself). */
+function vitestFailures(report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name ?? "");
+    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedTests) out.push(`${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (file.status === "failed" && failedTests.length === 0) out.push(`${where}: ${firstLine(file.message)}`);
+  }
+  return out;
+}
+
+/** The failed tests of a Playwright report, as "file › title: first line of the error". */
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        out.push(`${spec.file} › ${spec.title}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  for (const error of report.errors ?? []) out.push(firstLine(error.message));
+  return out;
+}
+
+function firstLine(text) {
+  const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+  return (
+    String(text ?? "")
+      .replace(colour, "")
+      .split("\n")
+      .find((l) => l.trim()) ?? ""
+  );
 }

@@ -103,3 +103,42 @@ export function parseListQuery<const S extends ListQuerySpec>(url: URL, spec: S)
     valid: Object.keys(issues).length === 0,
   };
 }
+
+/**
+ * The address of a list with its query (`parseListQuery`'s answer) and some values changed (a page number): only
+ * what differs from the spec's defaults is written, so the first page of an unfiltered list is the bare path.
+ */
+export function listHref<const S extends ListQuerySpec>(
+  path: string,
+  spec: S,
+  query: Pick<ListQuery<S>, "values" | "raw">,
+  changes: Partial<Record<keyof S, string | number | null>> = {},
+): string {
+  const params = new URLSearchParams();
+  for (const [name, field] of Object.entries(spec)) {
+    const changed = name in changes;
+    const value: unknown = changed
+      ? changes[name]
+      : field.kind === "date" || field.kind === "text"
+        ? query.raw[name]
+        : query.values[name];
+    if (value === null || value === undefined || value === "") continue;
+    if ((field.kind === "choice" || field.kind === "int") && value === field.fallback) continue;
+    params.set(name, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Previous and next page of a numbered list (null at either end), keeping its filters. */
+export function pageHrefs<const S extends ListQuerySpec>(
+  path: string,
+  spec: S,
+  query: Pick<ListQuery<S>, "values" | "raw">,
+  page: number,
+  pages: number,
+  pageParam: keyof S = "page",
+): { prevHref: string | null; nextHref: string | null } {
+  const at = (n: number) => listHref(path, spec, query, { [pageParam]: n } as Partial<Record<keyof S, number>>);
+  return { prevHref: page > 1 ? at(page - 1) : null, nextHref: page < pages ? at(page + 1) : null };
+}

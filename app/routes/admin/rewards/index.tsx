@@ -1,19 +1,15 @@
-import { Form } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { FilterSelect } from "~/components/console/filter-fields";
-import { PageNumbers } from "~/components/console/pager";
-import { TableScroll } from "~/components/console/table-scroll";
+import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Button, buttonVariants } from "~/components/ui/button";
-import { inputClass } from "~/components/ui/input-class";
+import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { REWARD_SORTS, REWARD_STATUSES, REWARDS_PAGE_SIZE, type RewardQuery } from "~/domain/programme/reward-list";
 import { listRewards } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { cn } from "~/lib/cn";
 import { useLocale } from "~/lib/i18n";
-import { listField, parseListQuery } from "~/lib/list-query";
+import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatLastValidDay, formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
@@ -32,25 +28,15 @@ const REWARD_QUERY = {
 /** Rewards (admins): search by name, offered / retired / all, sort, 20 a page; filters live in the URL. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(context, "programme.edit");
-  const query: RewardQuery = parseListQuery(new URL(request.url), REWARD_QUERY).values;
+  const parsed = parseListQuery(new URL(request.url), REWARD_QUERY);
+  const query: RewardQuery = parsed.values;
   const { rows, total } = await listRewards(getApp(context).db, query);
   const pages = Math.max(1, Math.ceil(total / REWARDS_PAGE_SIZE));
-  const href = (page: number) => {
-    const p = new URLSearchParams();
-    if (query.q) p.set("q", query.q);
-    if (query.status !== "active") p.set("status", query.status);
-    if (query.sort !== "name") p.set("sort", query.sort);
-    if (query.dir !== "asc") p.set("dir", query.dir);
-    if (page > 1) p.set("page", String(page));
-    const qs = p.toString();
-    return `/admin/rewards${qs ? `?${qs}` : ""}`;
-  };
   return {
     query,
     total,
     pages,
-    prevHref: query.page > 1 ? href(query.page - 1) : null,
-    nextHref: query.page < pages ? href(query.page + 1) : null,
+    ...pageHrefs("/admin/rewards", REWARD_QUERY, parsed, query.page, pages),
     rows: rows.map((r) => ({
       ...r,
       validFrom: r.validFrom?.toISOString() ?? null,
@@ -65,6 +51,10 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   const { query } = loaderData;
+  const sorted = (col: string) =>
+    query.sort === col ? (query.dir === "asc" ? ("ascending" as const) : ("descending" as const)) : undefined;
+  const choices = <const V extends string>(values: readonly V[], key: (v: V) => Parameters<typeof t>[0]) =>
+    values.map((value) => ({ value, label: t(key(value)) }));
   return (
     <ConsolePage
       title={t("console.programme.rewards.title")}
@@ -75,134 +65,119 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
         </Link>
       }
     >
-      <Form
-        method="get"
-        role="search"
-        className="mt-6 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
-      >
-        <label className="block text-sm">
-          <span className="block font-medium">{t("console.programme.rewards.search")}</span>
-          <input type="search" name="q" defaultValue={query.q} maxLength={60} className={cn(inputClass, "mt-1")} />
-        </label>
-        <FilterSelect
-          anyOption={false}
-          name="status"
-          label={t("console.programme.rewards.status")}
-          value={query.status}
-          options={REWARD_STATUSES.map((s) => ({ value: s, label: t(`console.programme.rewards.status.${s}`) }))}
-        />
-        <FilterSelect
-          anyOption={false}
-          name="sort"
-          label={t("console.programme.rewards.sort")}
-          value={query.sort}
-          options={REWARD_SORTS.map((s) => ({ value: s, label: t(`console.programme.rewards.sort.${s}`) }))}
-        />
-        <FilterSelect
-          anyOption={false}
-          name="dir"
-          label={t("console.programme.rewards.dir")}
-          value={query.dir}
-          options={(["asc", "desc"] as const).map((d) => ({
-            value: d,
-            label: t(`console.programme.rewards.dir.${d}`),
-          }))}
-        />
-        <Button type="submit">{t("console.programme.rewards.submit")}</Button>
-      </Form>
-      <p className="mt-4 text-sm text-muted" aria-live="polite">
-        {t("console.programme.rewards.count", { count: loaderData.total })}
-      </p>
-      {loaderData.rows.length === 0 ? (
-        <p
-          className="mt-3 rounded-2xl border border-line bg-white p-6 text-center text-muted"
-          data-testid="rewards-empty"
-        >
-          {t("console.programme.rewards.empty")}
-        </p>
-      ) : (
-        <TableScroll label={t("console.programme.rewards.title")} className="mt-3 rounded-2xl border border-line">
-          <table className="w-full min-w-[48rem] text-left text-sm" data-testid="rewards-table">
-            <thead className="border-b border-line bg-sand/50 text-muted">
-              <tr>
-                {(["name", "kind", "cost", "stock", "issued", "window", "status"] as const).map((col) => (
-                  <th
-                    key={col}
-                    scope="col"
-                    className="px-4 py-3 font-medium"
-                    aria-sort={
-                      (col === "name" && query.sort === "name") ||
-                      (col === "cost" && query.sort === "cost") ||
-                      (col === "stock" && query.sort === "stock")
-                        ? query.dir === "asc"
-                          ? "ascending"
-                          : "descending"
-                        : undefined
-                    }
-                  >
-                    {t(`console.programme.rewards.col.${col}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {loaderData.rows.map((r) => (
-                <tr key={r.id} data-testid="reward-row">
-                  <td className="max-w-[18rem] px-4 py-3 break-words">
-                    <Link
-                      to={`/admin/rewards/${r.id}`}
-                      className="font-medium underline decoration-line underline-offset-4 hover:decoration-ink"
-                    >
-                      {r.name}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{t(`console.programme.kind.${r.kind}`)}</td>
-                  <td className="px-4 py-3 tabular-nums">{r.pointsCost.toLocaleString("en-US")}</td>
-                  <td className="px-4 py-3 tabular-nums">
-                    {r.stock === null ? t("console.programme.rewards.unlimited") : r.stock.toLocaleString("en-US")}
-                  </td>
-                  <td className="px-4 py-3 tabular-nums" data-testid="reward-issued">
-                    {r.issued.toLocaleString("en-US")}
-                  </td>
-                  <td className="px-4 py-3 tabular-nums">
-                    {!r.validFrom && !r.validUntil
-                      ? t("console.programme.rewards.always")
-                      : [
-                          r.validFrom
-                            ? t("console.programme.rewards.from", { date: formatTaipei(r.validFrom, locale, "date") })
-                            : null,
-                          r.validUntil
-                            ? t("console.programme.rewards.until", { date: formatLastValidDay(r.validUntil, locale) })
-                            : null,
-                        ]
-                          .filter(Boolean)
-                          .join(" ")}
-                  </td>
-                  <td className="px-4 py-3">
-                    {r.active ? (
-                      t("console.programme.rewards.status.active")
-                    ) : (
-                      <span className="rounded-full bg-danger-700/10 px-2 py-0.5 text-xs text-danger-800">
-                        {t("console.programme.rewards.status.retired")}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      {loaderData.pages > 1 ? (
-        <PageNumbers
-          label={t("console.programme.rewards.pagination")}
-          status={t("console.programme.rewards.page", { page: query.page, pages: loaderData.pages })}
-          prevHref={loaderData.prevHref}
-          nextHref={loaderData.nextHref}
-          prevLabel={t("console.programme.rewards.prev")}
-          nextLabel={t("console.programme.rewards.next")}
-        />
-      ) : null}
+      <ConsoleList
+        filters={
+          <FilterBar submitLabel={t("console.programme.rewards.submit")} columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]">
+            <FilterInput type="search" name="q" label={t("console.programme.rewards.search")} value={query.q} />
+            <FilterSelect
+              anyOption={false}
+              name="status"
+              label={t("console.programme.rewards.status")}
+              value={query.status}
+              options={choices(REWARD_STATUSES, (s) => `console.programme.rewards.status.${s}`)}
+            />
+            <FilterSelect
+              anyOption={false}
+              name="sort"
+              label={t("console.programme.rewards.sort")}
+              value={query.sort}
+              options={choices(REWARD_SORTS, (s) => `console.programme.rewards.sort.${s}`)}
+            />
+            <FilterSelect
+              anyOption={false}
+              name="dir"
+              label={t("console.programme.rewards.dir")}
+              value={query.dir}
+              options={choices(["asc", "desc"], (d) => `console.programme.rewards.dir.${d}`)}
+            />
+          </FilterBar>
+        }
+        count={t("console.programme.rewards.count", { count: loaderData.total })}
+        empty={t("console.programme.rewards.empty")}
+        emptyTestId="rewards-empty"
+        label={t("console.programme.rewards.title")}
+        testId="rewards-table"
+        minWidth="48rem"
+        rows={loaderData.rows}
+        rowKey={(r) => r.id}
+        rowTestId="reward-row"
+        columns={[
+          {
+            key: "name",
+            header: t("console.programme.rewards.col.name"),
+            sort: sorted("name"),
+            className: "max-w-[18rem] break-words",
+            cell: (r) => <RowLink to={`/admin/rewards/${r.id}`}>{r.name}</RowLink>,
+          },
+          {
+            key: "kind",
+            header: t("console.programme.rewards.col.kind"),
+            cell: (r) => t(`console.programme.kind.${r.kind}`),
+          },
+          {
+            key: "cost",
+            header: t("console.programme.rewards.col.cost"),
+            sort: sorted("cost"),
+            className: "tabular-nums",
+            cell: (r) => r.pointsCost.toLocaleString("en-US"),
+          },
+          {
+            key: "stock",
+            header: t("console.programme.rewards.col.stock"),
+            sort: sorted("stock"),
+            className: "tabular-nums",
+            cell: (r) =>
+              r.stock === null ? t("console.programme.rewards.unlimited") : r.stock.toLocaleString("en-US"),
+          },
+          {
+            key: "issued",
+            header: t("console.programme.rewards.col.issued"),
+            className: "tabular-nums",
+            testId: "reward-issued",
+            cell: (r) => r.issued.toLocaleString("en-US"),
+          },
+          {
+            key: "window",
+            header: t("console.programme.rewards.col.window"),
+            className: "tabular-nums",
+            cell: (r) =>
+              !r.validFrom && !r.validUntil
+                ? t("console.programme.rewards.always")
+                : [
+                    r.validFrom
+                      ? t("console.programme.rewards.from", { date: formatTaipei(r.validFrom, locale, "date") })
+                      : null,
+                    r.validUntil
+                      ? t("console.programme.rewards.until", { date: formatLastValidDay(r.validUntil, locale) })
+                      : null,
+                  ]
+                    .filter(Boolean)
+                    .join(" "),
+          },
+          {
+            key: "status",
+            header: t("console.programme.rewards.col.status"),
+            cell: (r) =>
+              r.active ? (
+                t("console.programme.rewards.status.active")
+              ) : (
+                <span className="rounded-full bg-danger-700/10 px-2 py-0.5 text-xs text-danger-800">
+                  {t("console.programme.rewards.status.retired")}
+                </span>
+              ),
+          },
+        ]}
+        paging={{
+          kind: "pages",
+          pages: loaderData.pages,
+          label: t("console.programme.rewards.pagination"),
+          status: t("console.programme.rewards.page", { page: query.page, pages: loaderData.pages }),
+          prevHref: loaderData.prevHref,
+          nextHref: loaderData.nextHref,
+          prevLabel: t("console.programme.rewards.prev"),
+          nextLabel: t("console.programme.rewards.next"),
+        }}
+      />
     </ConsolePage>
   );
 }

@@ -1,0 +1,196 @@
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
+import { cn } from "~/lib/cn";
+import { MoreLink, PageNumbers } from "./pager";
+import { TableScroll } from "./table-scroll";
+
+/**
+ * The console's lists (ADR 037, "The console kit"): a filter bar (a GET form: the filters live in the URL), the
+ * count, the table built from an array of columns (or the empty state), and the paging. A page declares its query
+ * spec (`parseListQuery`) and its columns; everything else is here once. No table library: our lists are
+ * server-sorted and server-paged, so a column is a header and a cell, nothing more.
+ */
+
+export type Column<Row> = {
+  /** Unique within the table (the React key). */
+  key: string;
+  header: ReactNode;
+  cell: (row: Row) => ReactNode;
+  /** The cell's classes (padding is the table's); `tabular-nums`, a width, `text-right`. */
+  className?: string;
+  /** The list is sorted by this column (aria-sort). */
+  sort?: "ascending" | "descending";
+  /** A test id on each cell of this column. */
+  testId?: string;
+};
+
+/** A console table: headers from the columns, one row per item, in a labelled scroll box. */
+export function ConsoleTable<Row>({
+  label,
+  labelledBy,
+  columns,
+  rows,
+  rowKey,
+  rowTestId,
+  rowProps,
+  testId,
+  minWidth = "40rem",
+  className,
+  caption,
+}: {
+  /** The table's name (or `labelledBy`, the id of the heading that names it). */
+  label?: string;
+  labelledBy?: string;
+  columns: readonly (Column<Row> | false | null | undefined)[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  rowTestId?: string;
+  /** Extra attributes of a row (a data attribute, a highlight class). */
+  rowProps?: (row: Row) => { className?: string; [data: `data-${string}`]: string | undefined };
+  testId?: string;
+  /** Below this width the table scrolls sideways inside its box instead of squeezing. */
+  minWidth?: string;
+  className?: string;
+  caption?: ReactNode;
+}) {
+  const cols = columns.filter(Boolean) as Column<Row>[];
+  const scroll = labelledBy ? { labelledBy } : { label: label ?? "" };
+  return (
+    <TableScroll {...scroll} className={cn("rounded-2xl border border-line bg-white", className)}>
+      <table className="w-full text-left text-sm" style={{ minWidth }} data-testid={testId}>
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        <thead className="border-b border-line bg-sand/50 text-muted">
+          <tr>
+            {cols.map((c) => (
+              <th key={c.key} scope="col" className="px-4 py-3 font-medium" aria-sort={c.sort}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">
+          {rows.map((row) => {
+            const { className: rowClass, ...data } = rowProps?.(row) ?? {};
+            return (
+              <tr key={rowKey(row)} data-testid={rowTestId} className={rowClass} {...data}>
+                {cols.map((c) => (
+                  <td key={c.key} className={cn("px-4 py-3 align-top", c.className)} data-testid={c.testId}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The filter bar above a list: a GET form whose fields are the page's, with one submit button. */
+export function FilterBar({
+  children,
+  submitLabel,
+  columns,
+  className,
+}: {
+  children: ReactNode;
+  submitLabel: string;
+  /** The grid's columns from `lg` up (a Tailwind class), e.g. `lg:grid-cols-[2fr_1fr_auto]`. */
+  columns?: string;
+  className?: string;
+}) {
+  return (
+    <Form
+      method="get"
+      role="search"
+      className={cn(
+        "mt-6 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-2 lg:items-end",
+        columns,
+        className,
+      )}
+    >
+      {children}
+      <Button type="submit">{submitLabel}</Button>
+    </Form>
+  );
+}
+
+/** The empty state of a list: one calm line in a card. */
+export function EmptyState({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <p className="mt-3 rounded-2xl border border-line bg-white p-6 text-center text-muted" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/** A link in a list's first column to the item's page. */
+export function RowLink({ to, children, testId }: { to: string; children: ReactNode; testId?: string }) {
+  return (
+    <Link
+      to={to}
+      className="font-medium underline decoration-line underline-offset-4 hover:decoration-ink"
+      data-testid={testId}
+    >
+      {children}
+    </Link>
+  );
+}
+
+export type Paging =
+  | {
+      kind: "pages";
+      label: string;
+      status: string;
+      prevHref: string | null;
+      nextHref: string | null;
+      prevLabel: string;
+      nextLabel: string;
+      pages: number;
+    }
+  | { kind: "more"; href: string | null; label: string };
+
+/**
+ * A whole list: filters, the count (a polite status), the table or the empty state, the paging. `children`
+ * replaces the table where a list is not tabular (the image library's grid) and still gets the rest.
+ */
+export function ConsoleList<Row>({
+  filters,
+  count,
+  countTestId,
+  empty,
+  emptyTestId,
+  paging,
+  children,
+  ...table
+}: {
+  filters?: ReactNode;
+  count?: ReactNode;
+  countTestId?: string;
+  /** What an empty list says (given rows is empty). */
+  empty: ReactNode;
+  emptyTestId?: string;
+  paging?: Paging;
+  children?: ReactNode;
+} & Parameters<typeof ConsoleTable<Row>>[0]) {
+  return (
+    <>
+      {filters}
+      {count === undefined ? null : (
+        <p className="mt-6 text-sm text-muted" role="status" data-testid={countTestId}>
+          {count}
+        </p>
+      )}
+      {table.rows.length === 0 ? (
+        <EmptyState testId={emptyTestId}>{empty}</EmptyState>
+      ) : (
+        (children ?? <ConsoleTable {...table} className={cn("mt-3", table.className)} />)
+      )}
+      {paging?.kind === "pages" && paging.pages > 1 ? <PageNumbers {...paging} /> : null}
+      {paging?.kind === "more" ? <MoreLink href={paging.href} label={paging.label} /> : null}
+    </>
+  );
+}
