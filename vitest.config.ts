@@ -20,6 +20,10 @@ export default defineConfig({
     // Used when --reporter=json is passed (CI also passes --outputFile.json explicitly).
     outputFile: { json: "reports/vitest.json" },
     teardownTimeout: 30_000,
+    // No test asserts on time; the 5 s default only turned a loaded CI machine (load 10 on 2 cores: image
+    // processing, property tests over many instants) into a failure now and then. Hangs still end the test.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // Vitest's default is one worker fewer than the cores: a single file at a time on the 2-core machines,
     // while most integration files wait on a child process, a socket or PostgreSQL. Two at a time at least.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
