@@ -49,6 +49,18 @@ async function withDb<T>(run: (h: DatabaseHandle) => Promise<T>): Promise<T> {
 }
 
 describe("operator commands", () => {
+  it("audit:verify on a database that was never set up says so in a line, not a stack", async () => {
+    const emptyDir = mkdtempSync(path.join(tmpdir(), "cli-empty-"));
+    const empty = await createTestDatabase({ label: "cli-empty", pgliteDataDir: path.join(emptyDir, "pglite") });
+    try {
+      const result = await auditVerifyCommand({ ...env, DATA_DIR: emptyDir, DATABASE_URL: empty.url ?? "" });
+      expect(result).toEqual({ exitCode: 2, output: expect.stringMatching(/^no audit log in this database/) });
+    } finally {
+      await empty.drop();
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
+
   it("staff:create-admin prints a one-time invitation link, and refuses usage errors", async () => {
     expect(await createAdminCommand([], env)).toMatchObject({ exitCode: 2, output: expect.stringMatching(/^usage/) });
     expect(await createAdminCommand(["--contact", "nobody", "--name", "X"], env)).toMatchObject({ exitCode: 2 });

@@ -1,5 +1,6 @@
 import { loadConfig } from "@platform/config";
-import { openDatabase } from "@platform/db/client";
+import { type Database, openDatabase, rowsOf } from "@platform/db/client";
+import { sql } from "drizzle-orm";
 import { verifyAuditLog } from "../app/domain/audit/anchor.server";
 import { createFirstAdmin } from "../app/domain/staff/accounts.server";
 import { StaffError } from "../app/domain/staff/errors";
@@ -21,6 +22,13 @@ export async function auditVerifyCommand(env: NodeJS.ProcessEnv = process.env): 
   const database = await openDatabase(config.database);
   try {
     const anchor = config.auditAnchor;
+    if (!(await hasAuditLog(database.db))) {
+      return {
+        exitCode: 2,
+        output:
+          "no audit log in this database: it has not been set up yet (start the app once, it migrates the database) or DATABASE_URL / DATA_DIR points at another one",
+      };
+    }
     const result = await verifyAuditLog(database.db, anchor);
     if (result.ok) {
       const signed =
@@ -64,6 +72,14 @@ export async function auditVerifyCommand(env: NodeJS.ProcessEnv = process.env): 
   } finally {
     await database.close();
   }
+}
+
+/** Whether the database has been migrated as far as the audit log (an empty DATA_DIR has not). */
+async function hasAuditLog(db: Database): Promise<boolean> {
+  const [row] = rowsOf<{ present: boolean }>(
+    await db.execute(sql`select to_regclass('public.audit_log') is not null as present`),
+  );
+  return row?.present === true;
 }
 
 /**
