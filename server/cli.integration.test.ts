@@ -48,7 +48,9 @@ async function withDb<T>(run: (h: DatabaseHandle) => Promise<T>): Promise<T> {
   }
 }
 
-describe("operator commands", () => {
+// Each command opens the embedded database from its data directory (a few seconds of PGlite start-up, many more on a
+// loaded machine): more time than the 30 s of a test that shares one open database.
+describe("operator commands", { timeout: 120_000 }, () => {
   it("audit:verify on a database that was never set up says so in a line, not a stack", async () => {
     const emptyDir = mkdtempSync(path.join(tmpdir(), "cli-empty-"));
     const empty = await createTestDatabase({ label: "cli-empty", pgliteDataDir: path.join(emptyDir, "pglite") });
