@@ -95,9 +95,12 @@ export function FilterBar({
   submitLabel,
   columns,
   className,
+  label,
 }: {
   children: ReactNode;
   submitLabel: string;
+  /** The search landmark's name, where the page has more than one form. */
+  label?: string;
   /** The grid's columns from `lg` up (a Tailwind class), e.g. `lg:grid-cols-[2fr_1fr_auto]`. */
   columns?: string;
   className?: string;
@@ -106,6 +109,7 @@ export function FilterBar({
     <Form
       method="get"
       role="search"
+      aria-label={label}
       className={cn(
         "mt-6 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-2 lg:items-end",
         columns,
