@@ -24,6 +24,10 @@ export type Column<Row> = {
   sort?: "ascending" | "descending";
   /** A test id on each cell of this column. */
   testId?: string;
+  /** Figures: the header and the cells right-aligned. */
+  align?: "right";
+  /** A cell's own classes, from its row (a heat map's shade). */
+  cellClassName?: (row: Row) => string | undefined;
 };
 
 /** A console table: headers from the columns, one row per item, in a labelled scroll box. */
@@ -64,7 +68,12 @@ export function ConsoleTable<Row>({
         <thead className="border-b border-line bg-sand/50 text-muted">
           <tr>
             {cols.map((c) => (
-              <th key={c.key} scope="col" className="px-4 py-3 font-medium" aria-sort={c.sort}>
+              <th
+                key={c.key}
+                scope="col"
+                className={cn("px-4 py-3 font-medium", c.align === "right" && "text-right")}
+                aria-sort={c.sort}
+              >
                 {c.header}
               </th>
             ))}
@@ -76,7 +85,16 @@ export function ConsoleTable<Row>({
             return (
               <tr key={rowKey(row)} data-testid={rowTestId} className={rowClass} {...data}>
                 {cols.map((c) => (
-                  <td key={c.key} className={cn("px-4 py-3 align-top", c.className)} data-testid={c.testId}>
+                  <td
+                    key={c.key}
+                    className={cn(
+                      "px-4 py-3 align-top",
+                      c.align === "right" && "text-right",
+                      c.className,
+                      c.cellClassName?.(row),
+                    )}
+                    data-testid={c.testId}
+                  >
                     {c.cell(row)}
                   </td>
                 ))}
@@ -95,9 +113,12 @@ export function FilterBar({
   submitLabel,
   columns,
   className,
+  label,
 }: {
   children: ReactNode;
   submitLabel: string;
+  /** The search landmark's name, where the page has more than one form. */
+  label?: string;
   /** The grid's columns from `lg` up (a Tailwind class), e.g. `lg:grid-cols-[2fr_1fr_auto]`. */
   columns?: string;
   className?: string;
@@ -106,6 +127,7 @@ export function FilterBar({
     <Form
       method="get"
       role="search"
+      aria-label={label}
       className={cn(
         "mt-6 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-2 lg:items-end",
         columns,

@@ -5,8 +5,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RULES } from "../loyalty/rules.server";
 import { testAdminActor } from "../staff/testing.server";
-import type { RuleFields } from "./input";
 import { newestVersionId, RulesDateTaken, rulesHistory, rulesNoteIsDefaults, scheduleRules } from "./rules.server";
+import type { RuleFields } from "./rules-form";
 
 /**
  * Rules versions (issue 33 item 13): one version per effective date. The refusal is decided inside the

@@ -9,7 +9,7 @@ import { currentRules, type LoyaltyRules, spendWindowStart } from "../loyalty/ru
 import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
-import { effectiveInstant, type RuleFields } from "./input";
+import { effectiveInstant, type RuleFields } from "./rules-form";
 
 /**
  * Programme rules in the console (issue 14 item 6, ADR 029). Rules are versions (`loyalty_rules`

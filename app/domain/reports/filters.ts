@@ -3,6 +3,7 @@
  * the page, the CSV downloads and the tests.
  */
 
+import { type ListQuery, listField, parseListQuery } from "~/lib/list-query";
 import { parseIsoDate } from "~/lib/time";
 
 /** The longest range a dashboard shows: three years (summary rows per day × store stay cheap to sum). */
@@ -37,12 +38,24 @@ export function monthOf(iso: string): string {
   return `${iso.slice(0, 7)}-01`;
 }
 
-/** `from`, `to` (default: the last 30 Taipei days up to `today`) and `store` (absent or empty = every store). */
-export function parseDashboardQuery(params: URLSearchParams, today: string): ParsedDashboardQuery {
-  const rawFrom = (params.get("from") ?? "").trim();
-  const rawTo = (params.get("to") ?? "").trim();
-  const rawStore = (params.get("store") ?? "").trim();
-  const store = rawStore === "" ? null : rawStore;
+/** The dashboard's query (the page and its CSV downloads): a Taipei date range and a store, read by parseListQuery. */
+export const DASHBOARD_QUERY = {
+  from: listField.date(),
+  to: listField.date(),
+  store: listField.text(200),
+};
+
+/**
+ * The range rule, over what the URL said (`parseListQuery(url, DASHBOARD_QUERY)`): `from`, `to` (default: the last
+ * 30 Taipei days up to `today`) and `store` (absent or empty = every store); a day before 2000, a range that ends
+ * before it starts or spans more than three years is refused with the reason.
+ */
+export function dashboardQuery(
+  query: Pick<ListQuery<typeof DASHBOARD_QUERY>, "raw">,
+  today: string,
+): ParsedDashboardQuery {
+  const { from: rawFrom, to: rawTo } = query.raw;
+  const store = query.raw.store === "" ? null : query.raw.store;
   const to = rawTo === "" ? today : rawTo;
   if (!isIsoDate(to)) return { ok: false, error: "invalid_to", raw: { from: rawFrom, to: rawTo, store } };
   const from = rawFrom === "" ? addIsoDays(to, -(DEFAULT_RANGE_DAYS - 1)) : rawFrom;
@@ -51,6 +64,11 @@ export function parseDashboardQuery(params: URLSearchParams, today: string): Par
   if (to < from) return { ok: false, error: "reversed", raw };
   if (daysInRange(from, to) > MAX_RANGE_DAYS) return { ok: false, error: "too_long", raw };
   return { ok: true, query: { from, to, store } };
+}
+
+/** The same from a query string (the tests'). */
+export function parseDashboardQuery(params: URLSearchParams, today: string): ParsedDashboardQuery {
+  return dashboardQuery(parseListQuery(new URL(`http://dashboard/?${params}`), DASHBOARD_QUERY), today);
 }
 
 /**

@@ -20,6 +20,13 @@ export function actionLabel(action: string, t: T): string {
   return label === key ? action : label;
 }
 
+/** What an audit row is about (`member`, `reward`…) in words; a type without one is shown as written. */
+export function targetLabel(type: string, t: T): string {
+  const key = `console.audit.target.${type}` as Key;
+  const label = t(key);
+  return label === key ? type : label;
+}
+
 export function valueWords(value: unknown, t: T, locale: string): string {
   if (value === undefined || value === null || value === "") return "—";
   if (typeof value === "boolean") return value ? t("console.audit.yes") : t("console.audit.no");

@@ -1,25 +1,25 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { getApp } from "~/adapters/context.server";
+import { AuditCheck } from "~/components/console/audit/audit-check";
+import { AuditEntry } from "~/components/console/audit/audit-entry";
+import { ConsoleList, FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { lastAuditCheck, runAuditCheck } from "~/domain/audit/chain-check.server";
 import { AUDIT_MAX_RANGE_DAYS, auditActions, auditStaff, searchAuditLog } from "~/domain/audit/console.server";
+import { AUDIT_TARGET_TYPES } from "~/domain/audit/target-types";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
-import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
-import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
-import { listField, parseListQuery } from "~/lib/list-query";
+import { listField, listHref, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
-import { addDays, formatTaipei, fromTaipeiWallClock } from "~/lib/time";
+import { addDays, fromTaipeiWallClock } from "~/lib/time";
 import type { Route } from "./+types/index";
-import { actionLabel, fieldLabel, valueWords } from "./change-words";
+import { actionLabel, fieldLabel, targetLabel, valueWords } from "./change-words";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 
@@ -55,18 +55,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const locale = getLocale(request);
   const valid = Object.keys(errors).length === 0;
+  const search = { actorUserId: raw.who, action: raw.action, targetType: raw.targetType, targetId: raw.targetId };
   const [page, actions, staff, stores, check] = await Promise.all([
     valid
-      ? searchAuditLog(app.db, actor, {
-          actorUserId: raw.who || null,
-          action: raw.action || null,
-          targetType: raw.targetType || null,
-          targetId: raw.targetId || null,
-          storeId: raw.store || null,
-          from: fromAt,
-          to: toAt,
-          before,
-        })
+      ? searchAuditLog(app.db, actor, { ...search, storeId: raw.store, from: fromAt, to: toAt, before })
       : Promise.resolve({ rows: [], nextBefore: null }),
     auditActions(app.db, actor),
     auditStaff(app.db, actor),
@@ -74,14 +66,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lastAuditCheck(app.db),
   ]);
   const storeName = new Map(stores.map((s) => [s.id, s.name]));
-  const next = new URLSearchParams(Object.entries(raw).filter(([, v]) => v));
-  if (page.nextBefore) next.set("before", String(page.nextBefore));
+  const who = (r: (typeof page.rows)[number]) =>
+    r.actorType === "staff"
+      ? (r.actorName ?? r.actorUserId ?? "")
+      : r.actorType === "api_key"
+        ? `POS：${r.apiKeyName ?? ""}`
+        : (r.actorRole ?? "system");
+  const targetTypes = [...AUDIT_TARGET_TYPES, ...(raw.targetType && !isKnown(raw.targetType) ? [raw.targetType] : [])];
   return {
     filters: raw,
     errors,
     actions: actions.map((a) => ({ value: a, label: actionLabel(a, t) })),
-    staff,
-    stores,
+    targetTypes: targetTypes.map((type) => ({ value: type, label: targetLabel(type, t) })),
+    staff: staff.map((s) => ({ value: s.userId, label: s.displayName })),
+    stores: stores.map((s) => ({ value: s.id, label: s.name })),
     check: check && {
       ok: check.ok,
       rows: check.rows,
@@ -94,20 +92,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     checked: url.searchParams.get("checked") === "1",
     rows: page.rows.map((r) => ({
-      seq: r.seq,
+      ...r,
       occurredAt: r.occurredAt.toISOString(),
-      who:
-        r.actorType === "staff"
-          ? (r.actorName ?? r.actorUserId ?? "")
-          : r.actorType === "api_key"
-            ? `POS：${r.apiKeyName ?? ""}`
-            : (r.actorRole ?? "system"),
+      who: who(r),
       role: r.actorType === "staff" ? r.actorRole : null,
-      actorUserId: r.actorUserId,
-      action: r.action,
       actionLabel: actionLabel(r.action, t),
-      targetType: r.targetType,
-      targetId: r.targetId,
+      targetLabel: targetLabel(r.targetType, t),
       store: r.storeId ? (storeName.get(r.storeId) ?? r.storeId) : null,
       changes: Object.entries(r.changes ?? {}).map(([field, change]) => ({
         field,
@@ -115,12 +105,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         before: valueWords(change.before, t, locale),
         after: valueWords(change.after, t, locale),
       })),
-      ip: r.ip,
-      requestId: r.requestId,
     })),
-    nextHref: page.nextBefore ? `/admin/audit?${next.toString()}` : null,
+    nextHref: page.nextBefore ? listHref("/admin/audit", AUDIT_QUERY, query, { before: page.nextBefore }) : null,
   };
 }
+
+const isKnown = (type: string) => (AUDIT_TARGET_TYPES as readonly string[]).includes(type);
 
 /** Runs the chain check now (otherwise hourly). */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -134,169 +124,55 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/admin/audit?checked=1");
 }
 
-type CheckStatus = Route.ComponentProps["loaderData"]["check"];
-
-/** The chain check's status line: intact, cut off at the end, rewritten, a signed head that does not verify, broken. */
-function checkText(check: CheckStatus, t: ReturnType<typeof useConsoleT>, locale: ReturnType<typeof useLocale>) {
-  if (!check) return t("console.audit.check.never");
-  const time = formatTaipei(check.checkedAt, locale, "dateTime");
-  if (check.ok) return t("console.audit.check.ok", { rows: check.rows.toLocaleString("en-US"), time });
-  const signedAt = check.signedAt ? formatTaipei(check.signedAt, locale, "dateTime") : "—";
-  if (check.reason === "truncated" && check.lastSeq !== null && check.signedSeq !== null) {
-    return t("console.audit.check.truncated", {
-      lastSeq: String(check.lastSeq),
-      signedSeq: String(check.signedSeq),
-      count: String(check.signedSeq - check.lastSeq),
-      signedAt,
-      time,
-    });
-  }
-  if (check.reason === "rewritten")
-    return t("console.audit.check.rewritten", { seq: String(check.seq), signedAt, time });
-  if (check.reason === "signed_head_invalid") return t("console.audit.check.signedHeadInvalid", { time });
-  return t("console.audit.check.broken", { seq: String(check.seq), reason: check.reason ?? "", time });
-}
-
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const locale = useLocale();
-  const navigation = useNavigation();
-  const { filters, errors, check } = loaderData;
+  const { filters, errors } = loaderData;
+  const select = (name: "who" | "action" | "targetType" | "store", options: { value: string; label: string }[]) => (
+    <FilterSelect name={name} label={t(`console.audit.${name}`)} value={filters[name]} options={options} />
+  );
   return (
     <ConsolePage title={t("console.audit.title")} lead={t("console.audit.lead")}>
-      <div
-        className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-line bg-white p-4"
-        data-testid="audit-check"
+      <AuditCheck check={loaderData.check} checked={loaderData.checked} />
+      <ConsoleList
+        filters={
+          <FilterBar
+            submitLabel={t("console.staff.filter")}
+            label={t("console.audit.filters")}
+            columns="lg:grid-cols-4"
+          >
+            {select("who", loaderData.staff)}
+            {select("action", loaderData.actions)}
+            {select("targetType", loaderData.targetTypes)}
+            <FilterInput name="targetId" label={t("console.audit.targetId")} value={filters.targetId} />
+            {select("store", loaderData.stores)}
+            <FilterInput
+              name="from"
+              type="date"
+              label={t("console.audit.from")}
+              value={filters.from}
+              errors={errors.from}
+            />
+            <FilterInput name="to" type="date" label={t("console.audit.to")} value={filters.to} errors={errors.to} />
+            <Link
+              to="/admin/audit"
+              className="min-h-11 self-end px-2 py-3 text-sm text-muted underline underline-offset-4"
+            >
+              {t("console.audit.clear")}
+            </Link>
+          </FilterBar>
+        }
+        empty={t("console.audit.empty")}
+        rows={loaderData.rows}
+        rowKey={(r) => String(r.seq)}
+        columns={[]}
+        paging={{ kind: "more", href: loaderData.nextHref, label: t("console.audit.older") }}
       >
-        <p className={cn("text-sm", check && !check.ok && "font-medium text-danger-800")}>
-          {checkText(check, t, locale)}
-        </p>
-        <Form method="post">
-          <Button type="submit" size="sm" variant="secondary" pending={navigation.state === "submitting"}>
-            {t("console.audit.check.run")}
-          </Button>
-        </Form>
-      </div>
-      {loaderData.checked && check?.ok ? (
-        <Alert tone="success" className="mt-3">
-          {t("console.audit.check.done")}
-        </Alert>
-      ) : null}
-
-      <Form
-        method="get"
-        role="search"
-        aria-label={t("console.audit.filters")}
-        className="mt-6 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-4"
-      >
-        <FilterSelect
-          name="who"
-          label={t("console.audit.who")}
-          value={filters.who}
-          options={loaderData.staff.map((s) => ({ value: s.userId, label: s.displayName }))}
-        />
-        <FilterSelect
-          name="action"
-          label={t("console.audit.action")}
-          value={filters.action}
-          options={loaderData.actions}
-        />
-        <FilterInput name="targetType" label={t("console.audit.targetType")} value={filters.targetType} />
-        <FilterInput name="targetId" label={t("console.audit.targetId")} value={filters.targetId} />
-        <FilterSelect
-          name="store"
-          label={t("console.audit.store")}
-          value={filters.store}
-          options={loaderData.stores.map((s) => ({ value: s.id, label: s.name }))}
-        />
-        <FilterInput
-          name="from"
-          type="date"
-          label={t("console.audit.from")}
-          value={filters.from}
-          errors={errors.from}
-        />
-        <FilterInput name="to" type="date" label={t("console.audit.to")} value={filters.to} errors={errors.to} />
-        <div className="flex items-end gap-2">
-          <Button type="submit" variant="secondary">
-            {t("console.staff.filter")}
-          </Button>
-          <Link to="/admin/audit" className="min-h-11 px-2 py-3 text-sm text-muted underline underline-offset-4">
-            {t("console.audit.clear")}
-          </Link>
-        </div>
-      </Form>
-
-      {loaderData.rows.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-line bg-white p-6 text-center text-muted">
-          {t("console.audit.empty")}
-        </p>
-      ) : (
         <ol className="mt-6 space-y-3" data-testid="audit-rows">
           {loaderData.rows.map((r) => (
-            <li key={r.seq} className="rounded-2xl border border-line bg-white p-4" data-testid="audit-row">
-              <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1">
-                <p className="text-sm font-medium" data-action={r.action}>
-                  {r.actionLabel}
-                </p>
-                <p className="text-sm text-muted tabular-nums">
-                  #{r.seq} · {formatTaipei(r.occurredAt, locale, "dateTime")}
-                </p>
-              </div>
-              <p className="mt-1 text-sm">
-                {r.actorUserId ? (
-                  <Link
-                    to={`/admin/audit?who=${encodeURIComponent(r.actorUserId)}`}
-                    className="font-medium underline decoration-line underline-offset-4"
-                  >
-                    {r.who}
-                  </Link>
-                ) : (
-                  <span className="font-medium">{r.who}</span>
-                )}
-                {r.role ? (
-                  <span className="ml-2 text-muted">{t(`console.role.${r.role}` as "console.role.staff")}</span>
-                ) : null}
-                {r.store ? <span className="ml-2 text-muted">· {r.store}</span> : null}
-                <span className="ml-2 text-muted">
-                  → {r.targetType}
-                  {r.targetId ? (
-                    <Link
-                      to={`/admin/audit?targetType=${encodeURIComponent(r.targetType)}&targetId=${encodeURIComponent(r.targetId)}`}
-                      className="ml-1 break-all underline decoration-line underline-offset-4"
-                    >
-                      {r.targetId}
-                    </Link>
-                  ) : null}
-                </span>
-              </p>
-              {r.changes.length ? (
-                <dl className="mt-2 grid gap-x-4 gap-y-1 rounded-xl bg-sand/50 p-3 text-xs sm:grid-cols-[auto_1fr]">
-                  {r.changes.map((c) => (
-                    <div key={c.field} className="contents">
-                      <dt className="font-medium">{c.label}</dt>
-                      <dd className="break-words">
-                        {c.before} → {c.after}
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-              ) : null}
-              <p className="mt-2 text-xs text-muted">
-                {r.ip ? `IP ${r.ip}` : ""}
-                {r.requestId ? ` · ${t("console.audit.request")} ${r.requestId}` : ""}
-              </p>
-            </li>
+            <AuditEntry key={r.seq} row={r} />
           ))}
         </ol>
-      )}
-      {loaderData.nextHref ? (
-        <p className="mt-6 text-center">
-          <Link to={loaderData.nextHref} className="underline underline-offset-4">
-            {t("console.audit.older")}
-          </Link>
-        </p>
-      ) : null}
+      </ConsoleList>
     </ConsolePage>
   );
 }

@@ -1,11 +1,12 @@
 import { data, type RouterContextProvider } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { type Dashboard, loadDashboard, storeExists } from "~/domain/reports/dashboard.server";
-import { type DashboardRangeError, parseDashboardQuery, scopeFor } from "~/domain/reports/filters";
+import { DASHBOARD_QUERY, type DashboardRangeError, dashboardQuery, scopeFor } from "~/domain/reports/filters";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storesFor } from "~/domain/staff/permissions";
 import { storeChoices } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
+import { parseListQuery } from "~/lib/list-query";
 import { taipeiIsoDate } from "~/lib/time";
 
 export type DashboardRequest = {
@@ -29,7 +30,7 @@ export async function dashboardFor(
   const viewer = { stores: storesFor(actor, "reports.view") };
   const now = requestNow(request, app.config);
   const today = taipeiIsoDate(now);
-  const parsed = parseDashboardQuery(new URL(request.url).searchParams, today);
+  const parsed = dashboardQuery(parseListQuery(new URL(request.url), DASHBOARD_QUERY), today);
   const store = parsed.ok ? parsed.query.store : parsed.raw.store;
   // Refused before anything else: another manager's store is neither shown nor confirmed to exist.
   const scope = scopeFor(viewer, store);

@@ -1,0 +1,131 @@
+import type { ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { useFormState } from "~/lib/use-form-state";
+import { StepUpField } from "../step-up-field";
+import { useConsoleT } from "../use-console-t";
+import { RulesImpact, type RulesPreview } from "./rules-impact";
+
+/**
+ * The form of a new version of the rules: earning, tiers, gifts, point value, the effective day and a note. It
+ * starts from `defaults` (the newest version) and, after a refused or previewed submission, shows what was typed.
+ * "Preview impact" first; saving is offered with a preview of exactly these values (and asks the second factor).
+ */
+export function RulesForm({
+  defaults,
+  today,
+  baseVersion,
+}: {
+  defaults: Record<string, string>;
+  today: string;
+  baseVersion: number;
+}) {
+  const t = useConsoleT();
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  const state = form.state as { preview?: RulesPreview; stepUp?: boolean } | undefined;
+  const typed = Boolean(form.state?.values);
+  const value = (f: string) => (typed ? form.value(f) : (defaults[f] ?? ""));
+  const num = (name: string, description?: string) => (
+    <Field
+      label={t(`console.programme.rules.${name}` as "console.programme.rules.note")}
+      description={description}
+      errors={form.errors(name)}
+      inputProps={{ name, required: true, inputMode: "decimal", defaultValue: value(name) }}
+    />
+  );
+  const gift = (kind: "welcome" | "birthday") => (
+    <div className="space-y-2">
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          name={`${kind}Enabled`}
+          defaultChecked={typed ? form.value(`${kind}Enabled`) === "on" : defaults[`${kind}Enabled`] === "on"}
+          className="size-4 accent-brand-700"
+        />
+        {t(`console.programme.rules.${kind}Enabled`)}
+      </label>
+      {num(`${kind}Points`)}
+    </div>
+  );
+  const multiplierHint = t("console.programme.rules.multiplierHint");
+  return (
+    <Form method="post" className="mt-4 space-y-6" noValidate>
+      <input type="hidden" name="baseVersion" value={form.value("baseVersion", String(baseVersion))} />
+      {state?.preview ? <input type="hidden" name="previewToken" value={state.preview.token} /> : null}
+      <Group legend={t("console.programme.rules.earnTitle")}>{num("amountPerPoint")}</Group>
+      <Group legend={t("console.programme.rules.tiersTitle")}>
+        {num("silverSpend")}
+        {num("goldSpend")}
+        <div className="hidden sm:block" />
+        {num("basicMultiplier", multiplierHint)}
+        {num("silverMultiplier", multiplierHint)}
+        {num("goldMultiplier", multiplierHint)}
+      </Group>
+      <Group legend={t("console.programme.rules.giftsTitle")} columns="sm:grid-cols-2">
+        {gift("welcome")}
+        {gift("birthday")}
+      </Group>
+      <Group legend={t("console.programme.rules.valueTitle")}>
+        {num("pointValue", t("console.programme.rules.pointValueHint"))}
+      </Group>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field
+          label={t("console.programme.rules.effectiveDate")}
+          description={t("console.programme.rules.effectiveHint")}
+          errors={form.errors("effectiveDate")}
+          inputProps={{
+            name: "effectiveDate",
+            type: "date",
+            required: true,
+            min: today,
+            defaultValue: value("effectiveDate") || today,
+          }}
+        />
+        <Field
+          className="sm:col-span-2"
+          label={t("console.programme.rules.note")}
+          description={t("console.programme.rules.noteHint")}
+          errors={form.errors("note")}
+          inputProps={{ name: "note", maxLength: 200, defaultValue: value("note") }}
+        />
+      </div>
+      {state?.preview ? <RulesImpact preview={state.preview} /> : null}
+      <StepUpField show={Boolean(state?.stepUp)} errors={form.errors("stepUpCode")} />
+      <div className="flex flex-wrap gap-3">
+        <Button
+          type="submit"
+          name="intent"
+          value="preview"
+          variant={state?.preview ? "secondary" : "primary"}
+          pending={pending}
+        >
+          {t("console.programme.rules.preview")}
+        </Button>
+        {state?.preview ? (
+          <Button type="submit" name="intent" value="save">
+            {t("console.programme.rules.save")}
+          </Button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function Group({
+  legend,
+  columns = "sm:grid-cols-3",
+  children,
+}: {
+  legend: string;
+  columns?: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className={`grid gap-4 ${columns}`}>
+      <legend className="mb-2 font-medium">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * The kinds of thing an audit row is about (`target_type`), as staff read them: each has a word in both catalogs
+ * (`console.audit.target.<type>`), like the actions. A type not listed here (a test's) is shown as written.
+ */
+export const AUDIT_TARGET_TYPES = [
+  "api_key",
+  "automatic_message",
+  "campaign",
+  "console_login",
+  "console_setting",
+  "coupon",
+  "loyalty_rules",
+  "material",
+  "material_category",
+  "media_image",
+  "member",
+  "member_export",
+  "permission",
+  "point_adjustment",
+  "purchase",
+  "reward",
+  "staff",
+  "staff_invitation",
+  "staff_session",
+  "store",
+] as const;

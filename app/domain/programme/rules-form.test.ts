@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { Translate } from "~/lib/i18n";
+import { effectiveInstant, parseCents, parsePermille, rulesSchema } from "./rules-form";
+
+/** The schema with a catalog that answers its keys: each message is `console.programme.error.<code>`. */
+const keys = ((key: string) => key) as Translate;
+type Answer =
+  | { ok: true; value: ReturnType<ReturnType<typeof rulesSchema>["parse"]> }
+  | { ok: false; problems: Record<string, { code: string }[]> };
+function parseRulesForm(fields: Record<string, string>, context: { now: Date; latestScheduled: Date | null }): Answer {
+  const result = rulesSchema(keys, context).safeParse(fields);
+  if (result.success) return { ok: true, value: result.data };
+  const problems: Record<string, { code: string }[]> = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0]);
+    problems[field] ??= [];
+    problems[field].push({ code: issue.message.split(".").at(-1) ?? "" });
+  }
+  return { ok: false, problems };
+}
+const codes = (r: Answer) =>
+  r.ok ? {} : Object.fromEntries(Object.entries(r.problems).map(([k, v]) => [k, v.map((p) => p.code)]));
+
+describe("rules form", () => {
+  const now = new Date("2026-06-10T04:00:00.000Z"); // 12:00 Taipei
+  const rules = {
+    amountPerPoint: "100",
+    silverSpend: "50000",
+    goldSpend: "200000",
+    basicMultiplier: "1",
+    silverMultiplier: "1.2",
+    goldMultiplier: "1.5",
+    welcomePoints: "100",
+    birthdayPoints: "200",
+    pointValue: "1",
+    effectiveDate: "2026-06-10",
+  };
+  it.each([
+    [{ goldSpend: "50000" }, { goldSpend: ["thresholdsOrder"] }],
+    [{ goldSpend: "40000" }, { goldSpend: ["thresholdsOrder"] }],
+    [{ effectiveDate: "2026-06-09" }, { effectiveDate: ["dateInPast"] }],
+    [{ effectiveDate: "" }, { effectiveDate: ["required"] }],
+    [{ silverMultiplier: "0.9" }, { goldMultiplier: ["multipliersOrder"] }],
+    [{ goldMultiplier: "abc" }, { goldMultiplier: ["invalidMoney"] }],
+    [{ pointValue: "0" }, { pointValue: ["tooSmall"] }],
+    [{ amountPerPoint: "0" }, { amountPerPoint: ["tooSmall"] }],
+    [{ welcomePoints: "-1" }, { welcomePoints: ["tooSmall"] }],
+  ])("refuses %j", (fields, expected) => {
+    expect(codes(parseRulesForm({ ...rules, ...fields }, { now, latestScheduled: null }))).toEqual(expected);
+  });
+
+  it("refuses a date before a version already scheduled", () => {
+    const scheduled = new Date("2026-06-30T16:00:00.000Z"); // 1 July Taipei
+    expect(codes(parseRulesForm(rules, { now, latestScheduled: scheduled }))).toEqual({
+      effectiveDate: ["beforeScheduled"],
+    });
+    // One version per date (issue 33 item 13): the scheduled version's own date is taken.
+    expect(
+      codes(parseRulesForm({ ...rules, effectiveDate: "2026-07-01" }, { now, latestScheduled: scheduled })),
+    ).toEqual({
+      effectiveDate: ["dateTaken"],
+    });
+    expect(parseRulesForm({ ...rules, effectiveDate: "2026-07-02" }, { now, latestScheduled: scheduled }).ok).toBe(
+      true,
+    );
+  });
+
+  it("reads multipliers and the point value exactly, and the switches", () => {
+    const r = parseRulesForm(
+      { ...rules, welcomeEnabled: "on", pointValue: "0.25", goldMultiplier: "2.125" },
+      {
+        now,
+        latestScheduled: null,
+      },
+    );
+    expect(r.ok && r.value.rules).toMatchObject({
+      silverMultiplierPermille: 1200,
+      goldMultiplierPermille: 2125,
+      pointValueCents: 25,
+      welcomeEnabled: true,
+      birthdayEnabled: false,
+    });
+    expect(parsePermille("1.2345")).toBeNull();
+    expect(parseCents("1.234")).toBeNull();
+    expect(parseCents("１")).toBe(100);
+  });
+
+  it("applies today at once and a later day from its Taipei midnight", () => {
+    expect(effectiveInstant({ year: 2026, month: 6, day: 10 }, now)).toEqual(now);
+    expect(effectiveInstant({ year: 2026, month: 6, day: 11 }, now).toISOString()).toBe("2026-06-10T16:00:00.000Z");
+  });
+});
