@@ -112,6 +112,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // Sending (now or later) is as sensitive as the settings (issue 33 item 8): the second factor must be recent.
   // When it is not, or the code is wrong, the confirmation comes back with the code field (nothing is sent).
   const stepUp = intent === "send" ? await requireRecentSecondFactorFor(context, request, form) : null;
+  const askCode = stepUp?.ok === false ? stepUp.answer : null;
   const sending = intent === "review" || intent === "send";
   const parsed = parseForm(campaignSchema(t, sending ? { now } : null), campaignFormData(form));
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.messages.error.fix") });
@@ -133,7 +134,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sent = await testSendCampaign(app.delivery, actor, c, getLocale(request), audit, now);
     return redirect(`${path}?tested=${encodeURIComponent([sent.sms, sent.email].filter(Boolean).join(",") || "none")}`);
   }
-  if (stepUp?.ok === false || intent === "review") {
+  if (askCode || intent === "review") {
     // The confirmation, with the count as it is now, over the saved version.
     let count: number;
     try {
@@ -146,15 +147,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       when: when?.toISOString() ?? null,
       quiet: !when && inQuietHours(now),
       // The code field beside the send button when sending will ask for it.
-      stepUp: stepUp !== null || !hasRecentSecondFactor(actor, now),
+      stepUp: askCode !== null || !hasRecentSecondFactor(actor, now),
     };
     return data(
       {
-        errors: stepUp?.ok === false ? stepUp.answer.data.errors : {},
+        errors: askCode?.data.errors ?? {},
         values: { ...values, version: String(c.version) },
         review,
       },
-      { status: stepUp?.ok === false ? (stepUp.answer.init?.status ?? 401) : 200 },
+      { status: askCode ? (askCode.init?.status ?? 401) : 200 },
     );
   }
   if (intent === "send") {
