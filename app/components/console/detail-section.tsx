@@ -14,6 +14,7 @@ export function DetailSection({
   id,
   as = "section",
   className,
+  testId,
   children,
 }: {
   title: ReactNode;
@@ -21,12 +22,13 @@ export function DetailSection({
   id?: string;
   as?: "section" | "fieldset";
   className?: string;
+  testId?: string;
   children?: ReactNode;
 }) {
   const card = cn("space-y-4 rounded-2xl border border-line bg-white p-5", className);
   if (as === "fieldset") {
     return (
-      <fieldset className={card}>
+      <fieldset className={card} data-testid={testId}>
         <legend className="px-1 font-serif text-lg font-semibold">{title}</legend>
         {lead ? <p className="text-sm text-muted">{lead}</p> : null}
         {children}
@@ -34,7 +36,7 @@ export function DetailSection({
     );
   }
   return (
-    <section aria-labelledby={id} className={card}>
+    <section aria-labelledby={id} className={card} data-testid={testId}>
       <h2 id={id} className="text-lg font-semibold">
         {title}
       </h2>

@@ -10,15 +10,16 @@ import {
   memberMessage,
 } from "@platform/db/schema";
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { type AuditContext, auditedTx } from "../audit/audit.server";
-import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
+import { type AuditContext, type AuditWriter, auditedTx } from "../audit/audit.server";
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
-import { type AudienceProblem, parseAudience } from "./audience";
+import type { AudienceCount } from "./campaign-values";
 import { inQuietHours } from "./channels";
-import { type CampaignTexts, campaignChannels, campaignSmsText } from "./compose.server";
-import { CAMPAIGN_NAME_MAX, CAMPAIGN_PAGE_SIZE, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "./limits";
+import { type CampaignTexts, campaignChannels } from "./compose.server";
+import { CAMPAIGN_PAGE_SIZE } from "./limits";
+
+export type { AudienceCount };
 
 /**
  * Campaigns (issue 16 item 4, ADR 034): an admin composes a marketing message per channel for an audience of
@@ -28,58 +29,6 @@ import { CAMPAIGN_NAME_MAX, CAMPAIGN_PAGE_SIZE, EMAIL_BODY_MAX, EMAIL_SUBJECT_MA
  */
 
 export type CampaignInput = CampaignTexts & { name: string; audience: CampaignAudience };
-
-export type CampaignProblem =
-  | AudienceProblem
-  | {
-      field: string;
-      code: "required" | "tooLong" | "control" | "url" | "noChannel" | "subjectWithoutBody" | "bodyWithoutSubject";
-      max?: number;
-    };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-
-/** The composer's form: name, audience, the message per channel. Every problem keyed by its field. */
-export function parseCampaignForm(form: FormData): { value: CampaignInput; problems: CampaignProblem[] } {
-  const get = (name: string) =>
-    String(form.get(name) ?? "")
-      .replace(/\r\n?/g, "\n")
-      .trim();
-  const problems: CampaignProblem[] = [];
-  const text = (field: string, max: number, required = false): string | null => {
-    const value = get(field);
-    if (!value) {
-      if (required) problems.push({ field, code: "required" });
-      return null;
-    }
-    if (Array.from(value).length > max) problems.push({ field, code: "tooLong", max });
-    else if (CONTROL.test(value)) problems.push({ field, code: "control" });
-    return value;
-  };
-  const name = text("name", CAMPAIGN_NAME_MAX, true) ?? "";
-  const lineText = text("lineText", LINE_TEXT_MAX);
-  const smsText = text("smsText", SMS_MAX_LENGTH);
-  const emailSubject = text("emailSubject", EMAIL_SUBJECT_MAX);
-  const emailBody = text("emailBody", EMAIL_BODY_MAX);
-  if (smsText) {
-    // The text as it goes out (brand in front, the refusal at the end) must fit a five-part message.
-    const full = Array.from(campaignSmsText({ lineText: null, smsText, emailSubject: null, emailBody: null }));
-    const room = SMS_MAX_LENGTH - (full.length - Array.from(smsText).length);
-    if (full.length > SMS_MAX_LENGTH && !problems.some((p) => p.field === "smsText")) {
-      problems.push({ field: "smsText", code: "tooLong", max: room });
-    }
-    if (containsUrl(smsText)) problems.push({ field: "smsText", code: "url" });
-  }
-  if (emailSubject && !emailBody) problems.push({ field: "emailBody", code: "subjectWithoutBody" });
-  if (emailBody && !emailSubject) problems.push({ field: "emailSubject", code: "bodyWithoutSubject" });
-  const texts = { lineText, smsText, emailSubject, emailBody };
-  if (campaignChannels(texts).length === 0 && !problems.some((p) => p.field.startsWith("email"))) {
-    problems.push({ field: "lineText", code: "noChannel" });
-  }
-  const { audience, problems: audienceProblems } = parseAudience(form);
-  return { value: { name, audience, ...texts }, problems: [...problems, ...audienceProblems] };
-}
 
 const linked = sql`exists (select 1 from ${authAccount} la join ${lineFriend} lf on lf.line_user_id = la.account_id
   where la.user_id = ${member.userId} and la.provider_id = 'line' and lf.following)`;
@@ -117,18 +66,6 @@ export function audienceWhere(a: CampaignAudience, now: Date): SQL {
   ];
   return and(...conditions) as SQL;
 }
-
-export type AudienceCount = {
-  total: number;
-  /** Who the message would reach, by channel (LINE first, then SMS, then e-mail, each with its opt-in). */
-  line: number;
-  sms: number;
-  email: number;
-  /** Reachable only on channels they did not opt in to. */
-  optedOut: number;
-  /** Reachable on none of the campaign's channels. */
-  unreachable: number;
-};
 
 /** The live count of the composer: one aggregate over the audience, split as the delivery would choose. */
 export async function countAudience(
@@ -205,6 +142,18 @@ async function lockDraft(t: Database, id: string, version: number): Promise<Camp
   return before;
 }
 
+/** Every change of a campaign: an admin's (messages.manage), in one audited transaction. */
+function campaignChange<T>(
+  db: Database,
+  actor: StaffActor,
+  audit: AuditContext,
+  now: Date,
+  run: (t: Database, record: AuditWriter) => Promise<T>,
+): Promise<T> {
+  requirePermission(actor, "messages.manage");
+  return auditedTx(db, audit, now, run);
+}
+
 export async function createCampaign(
   db: Database,
   actor: StaffActor,
@@ -212,8 +161,7 @@ export async function createCampaign(
   audit: AuditContext,
   now = new Date(),
 ): Promise<CampaignRow> {
-  requirePermission(actor, "messages.manage");
-  return auditedTx(db, audit, now, async (t, record) => {
+  return campaignChange(db, actor, audit, now, async (t, record) => {
     const [row] = await t
       .insert(campaign)
       .values({ ...input, createdBy: actor.userId, createdAt: now, updatedAt: now })
@@ -234,8 +182,7 @@ export async function updateCampaign(
   audit: AuditContext,
   now = new Date(),
 ): Promise<CampaignRow> {
-  requirePermission(actor, "messages.manage");
-  return auditedTx(db, audit, now, async (t, record) => {
+  return campaignChange(db, actor, audit, now, async (t, record) => {
     const before = await lockDraft(t, id, version);
     const [row] = await t
       .update(campaign)
@@ -250,12 +197,28 @@ export async function updateCampaign(
 
 /**
  * Why a send time is refused, if it is: a time not in the future, or inside the quiet hours (21:00–09:00 Taipei).
- * Sending now (`when` null) is never refused here. The campaign page asks before its confirmation step.
+ * Sending now (`when` null) is never refused here. The composer's schema asks it before the confirmation step.
  */
 export function scheduleRefusal(when: Date | null, now: Date): CampaignError | null {
   if (when && when.getTime() <= now.getTime()) return new CampaignError("past");
   if (when && inQuietHours(when)) return new CampaignError("quiet_hours");
   return null;
+}
+
+/**
+ * Who a draft would reach if sent now: refused when it has no channel or its audience names no one. The
+ * confirmation step shows this count; the send refuses the same.
+ */
+export async function sendableCount(
+  db: Database,
+  c: CampaignRow,
+  lineOn: boolean,
+  now = new Date(),
+): Promise<AudienceCount> {
+  if (campaignChannels(c).length === 0) throw new CampaignError("no_channel", c);
+  const count = await countAudience(db, c.audience, c, lineOn, now);
+  if (count.total === 0) throw new CampaignError("empty_audience", c);
+  return count;
 }
 
 /**
@@ -275,11 +238,9 @@ export async function scheduleCampaign(
   requirePermission(actor, "messages.manage");
   const refused = scheduleRefusal(when, now);
   if (refused) throw refused;
-  return auditedTx(db, audit, now, async (t, record) => {
+  return campaignChange(db, actor, audit, now, async (t, record) => {
     const before = await lockDraft(t, id, version);
-    if (campaignChannels(before).length === 0) throw new CampaignError("no_channel", before);
-    const count = await countAudience(t, before.audience, before, options.lineOn, now);
-    if (count.total === 0) throw new CampaignError("empty_audience", before);
+    const count = await sendableCount(t, before, options.lineOn, now);
     const [row] = await t
       .update(campaign)
       .set({ status: "scheduled", scheduledAt: when ?? now, version: sql`${campaign.version} + 1`, updatedAt: now })
@@ -302,8 +263,7 @@ export async function cancelCampaign(
   audit: AuditContext,
   now = new Date(),
 ): Promise<CampaignRow> {
-  requirePermission(actor, "messages.manage");
-  return auditedTx(db, audit, now, async (t, record) => {
+  return campaignChange(db, actor, audit, now, async (t, record) => {
     const [row] = await t
       .update(campaign)
       .set({ status: "cancelled", version: sql`${campaign.version} + 1`, updatedAt: now })

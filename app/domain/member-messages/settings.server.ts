@@ -1,13 +1,20 @@
 import type { Database } from "@platform/db/client";
-import { AUTOMATIC_KINDS, type AutomaticKind, automaticMessage, type MessageChannel } from "@platform/db/schema";
+import {
+  AUTOMATIC_KINDS,
+  type AutomaticKind,
+  automaticMessage,
+  MESSAGE_CHANNELS,
+  type MessageChannel,
+} from "@platform/db/schema";
 import { and, eq, sql } from "drizzle-orm";
-import type { Locale } from "~/lib/i18n";
+import { z } from "zod";
+import type { Locale, Translate } from "~/lib/i18n";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { CHANNEL_ORDER } from "./channels";
-import { AUTOMATIC_DEFAULTS } from "./templates";
+import { AUTOMATIC_DEFAULTS, checkTemplate, type TemplateProblem } from "./templates";
 
 /**
  * The automatic messages' settings (issue 16 item 2, ADR 034): a row per kind once an admin saved it, the
@@ -56,6 +63,66 @@ export type AutomaticSettingInput = {
   text: Record<Locale, string>;
   channels: MessageChannel[];
 };
+
+function templateProblem(problem: TemplateProblem, t: Translate): string {
+  switch (problem.code) {
+    case "required":
+      return t("console.messages.error.required");
+    case "tooLong":
+      return t("console.messages.error.tooLong", { max: problem.max });
+    case "control":
+      return t("console.messages.error.control");
+    case "unknownPlaceholder":
+      return t("console.messages.error.unknownPlaceholder", { name: `{${problem.name}}` });
+  }
+}
+
+/**
+ * The console's form of one automatic message (ADR 008: read by `parseForm`): on or off, at least one channel,
+ * the text in both languages under `checkTemplate`'s rules (the channels, a checkbox each, as one list:
+ * `automaticFormData`).
+ */
+export function automaticSchema(t: Translate, kind: AutomaticKind) {
+  const text = z
+    .string()
+    .default("")
+    .transform((raw, ctx) => {
+      const problem = checkTemplate(kind, raw);
+      if (problem) ctx.addIssue({ code: "custom", message: templateProblem(problem, t) });
+      return raw.trim();
+    });
+  return z
+    .object({
+      enabled: z.string().default(""),
+      channels: z
+        .string()
+        .default("")
+        .transform((raw, ctx) => {
+          const channels = raw.split(",").filter(Boolean) as MessageChannel[];
+          if (channels.length === 0) ctx.addIssue({ code: "custom", message: t("console.messages.error.noChannel") });
+          return channels;
+        }),
+      textZh: text,
+      textEn: text,
+    })
+    .transform(
+      (v): AutomaticSettingInput => ({
+        enabled: v.enabled === "on",
+        channels: v.channels,
+        text: { "zh-TW": v.textZh, en: v.textEn },
+      }),
+    );
+}
+
+/** The submission as `parseForm` reads it: the known channels as one list, `enabled` on or not. */
+export function automaticFormData(form: FormData): FormData {
+  const data = new FormData();
+  for (const name of ["textZh", "textEn", "version"]) data.set(name, String(form.get(name) ?? ""));
+  data.set("enabled", form.get("enabled") === "on" ? "on" : "");
+  const channels = form.getAll("channels").map(String);
+  data.set("channels", MESSAGE_CHANNELS.filter((c) => channels.includes(c)).join(","));
+  return data;
+}
 
 /** Saves one kind over the version the admin saw (admins: `messages.manage`), audited in the same transaction. */
 export async function saveAutomaticSetting(

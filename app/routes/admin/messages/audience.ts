@@ -1,10 +1,12 @@
 import { data } from "react-router";
 import { getApp } from "~/adapters/context.server";
-import { parseAudience } from "~/domain/member-messages/audience";
+import { audienceSchema } from "~/domain/member-messages/campaign-form.server";
+import { campaignFormValues } from "~/domain/member-messages/campaign-values";
 import { countAudience } from "~/domain/member-messages/campaigns.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleResource } from "~/lib/console-resource.server";
+import { serverT } from "~/lib/i18n.server";
 import type { Route } from "./+types/audience";
 
 /**
@@ -16,8 +18,10 @@ const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) 
   requirePermission(context, "messages.manage");
   const app = getApp(context);
   const params = new URL(request.url).searchParams;
-  const { audience, problems } = parseAudience(params);
-  if (problems.length > 0) return data({ count: null, problems }, { status: 400 });
+  const parsed = audienceSchema(serverT(request)).safeParse(campaignFormValues(params));
+  if (!parsed.success) {
+    return data({ count: null, problems: parsed.error.issues.map((i) => String(i.path[0])) }, { status: 400 });
+  }
   const has = (name: string) => (params.get(name) ?? "").trim().length > 0;
   const texts = {
     lineText: has("line") ? "x" : null,
@@ -27,7 +31,7 @@ const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) 
   };
   const count = await countAudience(
     app.db,
-    audience,
+    parsed.data,
     texts,
     app.config.lineMessaging.mode !== "disabled",
     requestNow(request, app.config),

@@ -1,10 +1,4 @@
-import { BRAND_NAME } from "@platform/constants";
-import {
-  AUTOMATIC_KINDS,
-  type AutomaticKind,
-  MESSAGE_CHANNELS,
-  type MessageChannel,
-} from "@platform/db/schema/member-message-kinds";
+import { AUTOMATIC_KINDS, MESSAGE_CHANNELS } from "@platform/db/schema/member-message-kinds";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
@@ -12,34 +6,27 @@ import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
-import { LinePreview, SmsPreview } from "~/components/console/message-previews";
+import { type AutomaticPreview, AutomaticPreviews } from "~/components/console/messages/automatic-previews";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { TextareaField } from "~/components/ui/field";
 import { automaticCard } from "~/domain/member-messages/compose.server";
-import { memberCard } from "~/domain/member-messages/flex";
 import {
   type AutomaticSetting,
+  automaticFormData,
+  automaticSchema,
   automaticSetting,
   saveAutomaticSetting,
 } from "~/domain/member-messages/settings.server";
-import {
-  AUTOMATIC_DEFAULTS,
-  AUTOMATIC_TEXT_MAX,
-  checkTemplate,
-  PLACEHOLDERS,
-  renderTemplate,
-  sampleValues,
-  type TemplateProblem,
-} from "~/domain/member-messages/templates";
+import { AUTOMATIC_DEFAULTS, AUTOMATIC_TEXT_MAX, PLACEHOLDERS, sampleValues } from "~/domain/member-messages/templates";
 import { isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
-import { LOCALES, type Locale, type MessageKey, type Translate } from "~/lib/i18n";
+import { LOCALES, type Locale, type MessageKey } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
@@ -48,7 +35,7 @@ import type { Route } from "./+types/automatic";
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.messages.automatic.title");
 
 const kindParam = z.enum(AUTOMATIC_KINDS);
-const SMS_PREFIX = `【${BRAND_NAME}】`;
+const TEXT_FIELD = { "zh-TW": "textZh", en: "textEn" } as const;
 
 /** One automatic message (admins, ADR 034): on or off, its channels, its text in both languages, with previews. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -56,81 +43,40 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const kind = parseParam(kindParam, params.kind, request);
   const app = getApp(context);
   const setting = await automaticSetting(app.db, kind);
-  const url = new URL(request.url);
+  // The card around the text, per language, for the previews (sample values; each member gets their own).
+  const preview = Object.fromEntries(
+    LOCALES.map((locale) => {
+      const values = sampleValues(kind, locale);
+      return [locale, { values, card: automaticCard(kind, values, locale, app.config.publicBaseUrl) }];
+    }),
+  ) as AutomaticPreview;
   return {
     kind,
     setting: { ...setting, updatedAt: setting.updatedAt?.toISOString() ?? null },
     defaults: AUTOMATIC_DEFAULTS[kind].text,
     placeholders: PLACEHOLDERS[kind],
-    saved: url.searchParams.get("saved") === "1",
-    // The card around the text, per language, for the previews (sample values; each member gets their own).
-    preview: Object.fromEntries(
-      LOCALES.map((locale) => {
-        const values = sampleValues(kind, locale);
-        return [locale, { values, card: automaticCard(kind, values, locale, app.config.publicBaseUrl) }];
-      }),
-    ) as Record<Locale, { values: Record<string, string | number>; card: ReturnType<typeof automaticCard> }>,
+    saved: new URL(request.url).searchParams.get("saved") === "1",
+    preview,
   };
-}
-
-function problemText(problem: TemplateProblem, t: Translate): string {
-  switch (problem.code) {
-    case "required":
-      return t("console.messages.error.required");
-    case "tooLong":
-      return t("console.messages.error.tooLong", { max: problem.max });
-    case "control":
-      return t("console.messages.error.control");
-    case "unknownPlaceholder":
-      return t("console.messages.error.unknownPlaceholder", { name: `{${problem.name}}` });
-  }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = requirePermission(context, "messages.manage");
-  const kind = parseParam(kindParam, params.kind, request) as AutomaticKind;
+  const kind = parseParam(kindParam, params.kind, request);
   const app = getApp(context);
-  const form = await readForm(request);
+  const form = automaticFormData(await readForm(request));
   const t = serverT(request);
-  const values = {
-    textZh: String(form.get("textZh") ?? ""),
-    textEn: String(form.get("textEn") ?? ""),
-    enabled: form.get("enabled") === "on" ? "on" : "",
-    channels: form
-      .getAll("channels")
-      .map(String)
-      .filter((c) => (MESSAGE_CHANNELS as readonly string[]).includes(c))
-      .join(","),
-    version: String(form.get("version") ?? ""),
-  };
-  const errors: Record<string, string[]> = {};
-  const zh = checkTemplate(kind, values.textZh);
-  const en = checkTemplate(kind, values.textEn);
-  if (zh) errors.textZh = [problemText(zh, t)];
-  if (en) errors.textEn = [problemText(en, t)];
-  const channels = values.channels.split(",").filter(Boolean) as MessageChannel[];
-  if (channels.length === 0) errors.channels = [t("console.messages.error.noChannel")];
-  const version = Number(values.version);
+  const version = Number(form.get("version"));
   if (!Number.isInteger(version) || version < 0) throw data(null, { status: 400, statusText: "Bad Request" });
-  if (Object.keys(errors).length > 0) {
-    return data({ errors, values, formError: t("console.messages.error.fix") }, { status: 400 });
-  }
+  const parsed = parseForm(automaticSchema(t, kind), form);
+  if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.messages.error.fix") });
   try {
-    await saveAutomaticSetting(
-      app.db,
-      actor,
-      kind,
-      version,
-      { enabled: values.enabled === "on", text: { "zh-TW": values.textZh.trim(), en: values.textEn.trim() }, channels },
-      consoleAudit(context, request),
-      requestNow(request, app.config),
-    );
+    const audit = consoleAudit(context, request);
+    await saveAutomaticSetting(app.db, actor, kind, version, parsed.data, audit, requestNow(request, app.config));
   } catch (error) {
     // Told, nothing lost: what was typed stays, over the version now saved.
     const current = isVersionConflict(error) ? (error.current as AutomaticSetting) : null;
-    return consoleFailure(error, null, t, {
-      values: current ? { ...values, version: String(current.version) } : values,
-    });
+    return consoleFailure(error, form, t, current ? { values: { version: String(current.version) } } : {});
   }
   return redirect(`/admin/messages/automatic/${kind}?saved=1`);
 }
@@ -139,14 +85,13 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
-  const { setting, kind, preview } = loaderData;
+  const { setting, kind } = loaderData;
   const typed = form.state?.values;
   const [text, setText] = useState<Record<Locale, string>>({
     "zh-TW": typed?.textZh ?? setting.text["zh-TW"],
     en: typed?.textEn ?? setting.text.en,
   });
   const channels = typed ? (typed.channels ?? "").split(",") : setting.channels;
-  const version = typed?.version ?? String(setting.version);
   const placeholders = loaderData.placeholders.map((p) => `{${p}}`).join(" ");
   return (
     <ConsolePage
@@ -162,7 +107,7 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
     >
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Form method="post" className="space-y-6 self-start rounded-2xl border border-line bg-white p-5" noValidate>
-          <input type="hidden" name="version" value={version} />
+          <input type="hidden" name="version" value={typed?.version ?? String(setting.version)} />
           <CheckboxField
             name="enabled"
             label={t("console.messages.edit.enabled")}
@@ -186,14 +131,14 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
           </fieldset>
-          {(["zh-TW", "en"] as const).map((locale) => (
+          {LOCALES.map((locale) => (
             <div key={locale}>
               <TextareaField
                 label={t(locale === "zh-TW" ? "console.messages.edit.textZh" : "console.messages.edit.textEn")}
                 description={t("console.messages.edit.textHint", { placeholders, max: AUTOMATIC_TEXT_MAX })}
-                errors={form.errors(locale === "zh-TW" ? "textZh" : "textEn")}
+                errors={form.errors(TEXT_FIELD[locale])}
                 textareaProps={{
-                  name: locale === "zh-TW" ? "textZh" : "textEn",
+                  name: TEXT_FIELD[locale],
                   value: text[locale],
                   onChange: (e) => setText((prev) => ({ ...prev, [locale]: e.currentTarget.value })),
                   maxLength: AUTOMATIC_TEXT_MAX + 50,
@@ -214,33 +159,7 @@ export default function AutomaticMessage({ loaderData }: Route.ComponentProps) {
             {t("console.messages.edit.save")}
           </Button>
         </Form>
-        <section aria-labelledby="preview-title" className="space-y-4">
-          <div>
-            <h2 id="preview-title" className="text-lg font-semibold">
-              {t("console.messages.edit.previewTitle")}
-            </h2>
-            <p className="mt-1 text-sm text-muted">{t("console.messages.edit.previewLead")}</p>
-          </div>
-          {(["zh-TW", "en"] as const).map((locale) => {
-            const rendered = renderTemplate(text[locale], preview[locale].values);
-            const card = preview[locale].card;
-            const language = t(locale === "zh-TW" ? "console.messages.preview.zh" : "console.messages.preview.en");
-            return (
-              <div key={locale} className="space-y-3">
-                <LinePreview
-                  label={`${t("console.messages.preview.line")} · ${language}`}
-                  bubble={memberCard({ brand: BRAND_NAME, ...card, text: rendered })}
-                  testId={`flex-preview-${locale}`}
-                />
-                <SmsPreview
-                  label={`${t("console.messages.preview.sms")} · ${language}`}
-                  text={`${SMS_PREFIX}${rendered}`}
-                  testId={`sms-preview-${locale}`}
-                />
-              </div>
-            );
-          })}
-        </section>
+        <AutomaticPreviews text={text} preview={loaderData.preview} />
       </div>
     </ConsolePage>
   );
