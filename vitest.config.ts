@@ -92,7 +92,8 @@ export default defineConfig({
           ],
           // On PGlite: the run's migrated database, made once, which each file's databases start from.
           globalSetup: ["./platform/testing/pglite-template.ts"],
-          testTimeout: 30_000,
+          // A file's first test also waits for its Vite dev server: 35–45 s at load 25–30 on 2 cores.
+          testTimeout: 90_000,
           hookTimeout: 120_000,
         },
       },
