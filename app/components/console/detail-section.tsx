@@ -13,12 +13,15 @@ export function DetailSection({
   lead,
   id,
   as = "section",
+  action,
   className,
   children,
 }: {
   title: ReactNode;
   lead?: ReactNode;
   id?: string;
+  /** A button or link on the title's right (a section only). */
+  action?: ReactNode;
   as?: "section" | "fieldset";
   className?: string;
   children?: ReactNode;
@@ -33,11 +36,21 @@ export function DetailSection({
       </fieldset>
     );
   }
+  const heading = (
+    <h2 id={id} className="text-lg font-semibold">
+      {title}
+    </h2>
+  );
   return (
     <section aria-labelledby={id} className={card}>
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
+      {action ? (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          {heading}
+          {action}
+        </div>
+      ) : (
+        heading
+      )}
       {lead ? <p className="-mt-2 text-sm text-muted">{lead}</p> : null}
       {children}
     </section>
