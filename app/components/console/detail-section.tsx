@@ -13,6 +13,7 @@ export function DetailSection({
   lead,
   id,
   as = "section",
+  action,
   className,
   testId,
   children,
@@ -20,6 +21,8 @@ export function DetailSection({
   title: ReactNode;
   lead?: ReactNode;
   id?: string;
+  /** A button or link on the title's right (a section only). */
+  action?: ReactNode;
   as?: "section" | "fieldset";
   className?: string;
   testId?: string;
@@ -35,11 +38,21 @@ export function DetailSection({
       </fieldset>
     );
   }
+  const heading = (
+    <h2 id={id} className="text-lg font-semibold">
+      {title}
+    </h2>
+  );
   return (
     <section aria-labelledby={id} className={card} data-testid={testId}>
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
+      {action ? (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          {heading}
+          {action}
+        </div>
+      ) : (
+        heading
+      )}
       {lead ? <p className="-mt-2 text-sm text-muted">{lead}</p> : null}
       {children}
     </section>

@@ -51,12 +51,14 @@ export function FilterInput({
   value,
   errors,
   type = "text",
+  placeholder,
 }: {
   name: string;
   label: string;
   value: string;
   errors?: string[];
   type?: "text" | "date" | "search";
+  placeholder?: string;
 }) {
   const errorId = `filter-${name}-error`;
   return (
@@ -66,6 +68,7 @@ export function FilterInput({
         type={type}
         name={name}
         defaultValue={value}
+        placeholder={placeholder}
         maxLength={200}
         aria-invalid={errors?.length ? true : undefined}
         aria-describedby={errors?.length ? errorId : undefined}

@@ -2,6 +2,8 @@ import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, pointAdjustment, staffAccount, store } from "@platform/db/schema";
 import type { LocalizedText } from "@platform/db/schema/catalog";
 import { and, asc, eq, ne } from "drizzle-orm";
+import { z } from "zod";
+import type { Translate } from "~/lib/i18n";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { claimLimits, type Limit } from "../auth/rate-limits.server";
 import { Refusal } from "../refusals";
@@ -9,7 +11,13 @@ import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
 import { managerAdjustmentLimit } from "../staff/settings.server";
-import { type AdjustmentFields, isAdjustmentReason, MAX_ADJUSTMENT, MAX_DETAIL_LENGTH } from "./adjustment-input";
+import {
+  type AdjustmentFields,
+  isAdjustmentReason,
+  MAX_ADJUSTMENT,
+  MAX_DETAIL_LENGTH,
+  parseAdjustment,
+} from "./adjustment-input";
 import { LoyaltyError } from "./errors";
 import { activeMember, lockAccount, type Tx } from "./ledger.server";
 import { bookAdjustment } from "./points.server";
@@ -36,6 +44,24 @@ export class AdjustmentError extends Refusal<"approvals"> {
 }
 
 export type Adjustment = typeof pointAdjustment.$inferSelect;
+
+/**
+ * The console's adjustment form as `parseForm` reads it (ADR 008): the rules of `parseAdjustment` (amount,
+ * reason from the list, the words `other` needs), each refusal worded by the reader's catalog beside its field;
+ * the form's own key (a double submit books once) is one more field.
+ */
+export function adjustmentSchema(t: Translate) {
+  return z
+    .object({ amount: z.unknown(), reason: z.unknown(), detail: z.unknown(), requestKey: z.string().default("") })
+    .transform(({ requestKey, ...raw }, ctx) => {
+      const parsed = parseAdjustment(raw);
+      if (parsed.ok) return { ...parsed.value, requestKey };
+      for (const [field, code] of Object.entries(parsed.errors)) {
+        ctx.addIssue({ code: "custom", path: [field], message: t(`console.adjust.error.${code}`) });
+      }
+      return z.NEVER;
+    });
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -16,6 +16,9 @@ import {
   tierChange,
 } from "@platform/db/schema";
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Locale } from "~/lib/i18n";
+import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx, recordPersonalDataView } from "../audit/audit.server";
 import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
@@ -29,6 +32,7 @@ import { Refusal, type RefusalCode } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { hasPermission } from "../staff/permissions";
+import { storeChoices } from "../staff/store-choices.server";
 import { maskPhone } from "./console-search.server";
 import { currentConsents } from "./privacy.server";
 
@@ -397,3 +401,99 @@ export async function resendMemberEmailVerification(
   });
   return { ok: true, expiresAt: sent.expiresAt };
 }
+
+type Detail = NonNullable<Awaited<ReturnType<typeof consoleMemberDetail>>>;
+
+/** The detail as the page gets it (dates as ISO text, a purchase's own fields only). */
+export function memberDetailView(detail: Detail) {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    ...detail,
+    createdAt: detail.createdAt.toISOString(),
+    lastLoginAt: iso(detail.lastLoginAt),
+    logins: { ...detail.logins, lineSince: iso(detail.logins.lineSince) },
+    consents: detail.consents.map((c) => ({ ...c, at: c.at.toISOString() })),
+    sessions: { count: detail.sessions.count, lastActiveAt: iso(detail.sessions.lastActiveAt) },
+    entries: detail.entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+    purchases: detail.purchases.map((p) => ({
+      id: p.id,
+      storeId: p.storeId,
+      receiptNumber: p.receiptNumber,
+      netAmount: p.netAmount,
+      refundedAmount: p.refundedAmount,
+      pointsEarned: p.pointsEarned,
+      purchasedAt: p.purchasedAt.toISOString(),
+    })),
+    expiring: detail.expiring
+      ? { points: detail.expiring.points, expiresAt: detail.expiring.expiresAt.toISOString() }
+      : null,
+    coupons: detail.coupons.map((c) => ({
+      ...c,
+      issuedAt: c.issuedAt.toISOString(),
+      expiresAt: c.expiresAt.toISOString(),
+      usedAt: iso(c.usedAt),
+    })),
+    tiers: detail.tiers.map((c) => ({ id: c.id, from: c.fromTier, to: c.toTier, at: c.createdAt.toISOString() })),
+    notes: detail.notes?.map((n) => ({ ...n, at: n.at.toISOString() })) ?? null,
+    messages: detail.messages.map((x) => ({ ...x, at: x.at.toISOString(), sentAt: iso(x.sentAt) })),
+  };
+}
+
+export type ConsoleMemberView = ReturnType<typeof memberDetailView>;
+
+/** The changes that say so above the page when they are done (`?done=`); the others have their own notice. */
+const DONE_NOTICES = ["disable", "enable", "end-sessions", "note"] as const;
+
+/**
+ * The member page's data: the member (null for an unknown id), the stores of their purchases by name, and what
+ * the address asks or says: `?cancel=<id>` asks before cancelling an unused coupon, `?done=` names what was done.
+ */
+export async function memberPageData(
+  db: Database,
+  actor: StaffActor,
+  memberId: string,
+  search: URLSearchParams,
+  locale: Locale,
+  now: Date,
+) {
+  const detail = await consoleMemberDetail(db, actor, memberId, { now });
+  if (!detail) return null;
+  const member = memberDetailView(detail);
+  const done = search.get("done");
+  const asking = member.canManage
+    ? member.coupons.find((c) => c.id === search.get("cancel") && c.state === "unused")
+    : null;
+  const cancelled =
+    done === "cancel-coupon"
+      ? member.coupons.find((c) => c.id === search.get("coupon") && c.state === "cancelled")
+      : null;
+  const stores = await storeChoices(db, [...new Set(member.purchases.map((p) => p.storeId))]);
+  return {
+    member,
+    canAudit: hasPermission(actor, "audit.view"),
+    storeNames: Object.fromEntries(stores.map((s) => [s.id, pick(s.name, locale)])),
+    notice: DONE_NOTICES.find((d) => d === done) ?? null,
+    resent: done === "resend-verification",
+    minutes: CODE_POLICY.validMinutes,
+    confirmCancel: asking?.id ?? null,
+    cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
+  };
+}
+
+/**
+ * The member page's forms (ADR 008), one per `intent`: the texts as typed, cut to their longest (the rules of a
+ * reason and a note are the actions' own). A cancel not `confirmed` only asks. The one refusal here is an unknown
+ * intent (an old page, a hand-made post).
+ */
+const formText = (max: number) =>
+  z
+    .string()
+    .default("")
+    .transform((v) => v.slice(0, max));
+
+export const memberActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["reveal", "end-sessions", "resend-verification"]) }),
+  z.object({ intent: z.enum(["disable", "enable"]), reason: formText(1000) }),
+  z.object({ intent: z.literal("cancel-coupon"), couponId: formText(64), confirmed: z.string().optional() }),
+  z.object({ intent: z.literal("note"), note: formText(5000) }),
+]);

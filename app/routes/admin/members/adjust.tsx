@@ -1,27 +1,26 @@
-import { data, Form, redirect, useNavigation } from "react-router";
-import { consoleAudit, requireRecentSecondFactorFor, STEP_UP_FIELD } from "~/adapters/console.server";
+import { data, redirect } from "react-router";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure, isLoyaltyRefusal } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { FieldRow } from "~/components/console/detail-section";
-import { StepUpField } from "~/components/console/step-up-field";
+import { AdjustForm } from "~/components/console/members/adjust-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { Field, FieldShell, inputClass } from "~/components/ui/field";
-import { Link } from "~/components/ui/link";
-import { ADJUSTMENT_REASONS, MAX_DETAIL_LENGTH, parseAdjustment } from "~/domain/loyalty/adjustment-input";
-import { adjustmentOutcome, memberForAdjustment, requestAdjustment } from "~/domain/loyalty/adjustments.server";
+import {
+  adjustmentOutcome,
+  adjustmentSchema,
+  memberForAdjustment,
+  requestAdjustment,
+} from "~/domain/loyalty/adjustments.server";
 import { hasRecentSecondFactor, requirePermission, requireStaff } from "~/domain/staff/guard.server";
 import { adjustmentNeedsApproval, MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
 import { requestNow } from "~/lib/clock.server";
-import { cn } from "~/lib/cn";
-import { formValues, readForm } from "~/lib/forms.server";
+import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/adjust";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.adjust.title");
@@ -45,7 +44,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // before the form is filled in, and never a redirect that would lose what was typed.
     stepUp: !hasRecentSecondFactor(actor, requestNow(request, app.config)),
     member: found,
-    role: actor.role,
     limit,
     dailyLimit: limit === null ? null : limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
     requestKey: crypto.randomUUID(),
@@ -61,29 +59,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   adjuster(context);
   const form = await readForm(request);
   const t = serverT(request);
-  const values = formValues(form, [STEP_UP_FIELD]);
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
-  const parsed = parseAdjustment({
-    amount: form.get("amount"),
-    reason: form.get("reason"),
-    detail: form.get("detail"),
-  });
-  if (!parsed.ok) {
-    const errors = Object.fromEntries(
-      Object.entries(parsed.errors).map(([field, code]) => [field, [t(`console.adjust.error.${code}`)]]),
-    );
-    return data({ errors, values }, { status: 400 });
-  }
-  const requestKey = String(form.get("requestKey") ?? "");
+  const parsed = parseForm(adjustmentSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const { requestKey, ...fields } = parsed.data;
   if (!/^[0-9a-f-]{36}$/i.test(requestKey)) {
-    return data({ formError: t("console.adjust.error.stale_form"), values }, { status: 400 });
+    return formFailure({
+      errors: {},
+      values: formValues(form),
+      formError: t("console.adjust.error.stale_form"),
+    });
   }
   try {
     const result = await requestAdjustment(
       app.db,
       stepUp.actor,
-      { ...parsed.value, memberId: params.memberId, requestKey },
+      { ...fields, memberId: params.memberId, requestKey },
       consoleAudit(context, request),
       requestNow(request, app.config),
     );
@@ -94,8 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const found = isLoyaltyRefusal(error, "insufficient_points")
       ? await memberForAdjustment(app.db, stepUp.actor, params.memberId)
       : null;
-    return consoleFailure(error, null, t, {
-      values,
+    return consoleFailure(error, form, t, {
       fields: { insufficient_points: "amount", invalid_amount: "amount" },
       wording: {
         insufficient_points: "console.adjust.error.below_zero",
@@ -111,11 +102,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
-  const form = useFormState();
-  const pending = useNavigation().state === "submitting";
   const { member, limit, dailyLimit, done } = loaderData;
-  const state = form.state as { stepUp?: boolean } | undefined;
   const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
+  const pendingBody = done?.overDailyTotal
+    ? t("console.adjust.pendingDailyBody", { points: n(done.amount), limit: n(limit ?? 0), daily: n(dailyLimit ?? 0) })
+    : t("console.adjust.pendingBody", { points: n(done?.amount ?? 0) });
   return (
     <ConsolePage
       width="3xl"
@@ -142,7 +133,6 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
           </FieldRow>
         </dl>
       </section>
-
       {done ? (
         <Alert
           tone="success"
@@ -151,101 +141,23 @@ export default function AdjustPoints({ loaderData }: Route.ComponentProps) {
         >
           <p data-testid="adjust-result">
             {done.status === "pending"
-              ? done.overDailyTotal
-                ? t("console.adjust.pendingDailyBody", {
-                    points: n(done.amount),
-                    limit: n(limit ?? 0),
-                    daily: n(dailyLimit ?? 0),
-                  })
-                : t("console.adjust.pendingBody", { points: n(done.amount) })
+              ? pendingBody
               : t("console.adjust.bookedBody", { points: n(done.amount), balance: n(member.balance) })}
           </p>
         </Alert>
       ) : null}
-
       {member.disabled ? (
         <Alert tone="error" className="mt-6">
           {t("console.adjust.error.member_disabled")}
         </Alert>
       ) : (
-        <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="adjust-form-title">
-          <h2 id="adjust-form-title" className="text-lg font-semibold">
-            {t("console.adjust.formTitle")}
-          </h2>
-          {limit !== null ? (
-            <p className="mt-1 text-sm text-muted">
-              {t("console.adjust.limitHint", { limit: n(limit), daily: n(dailyLimit ?? 0) })}
-            </p>
-          ) : null}
-          <Form method="post" className="mt-4 space-y-5" key={loaderData.requestKey}>
-            {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-            <input type="hidden" name="requestKey" value={form.value("requestKey", loaderData.requestKey)} />
-            <Field
-              label={t("console.adjust.amount")}
-              description={t("console.adjust.amountHint")}
-              errors={form.errors("amount")}
-              inputProps={{
-                name: "amount",
-                type: "text",
-                inputMode: "numeric",
-                autoComplete: "off",
-                required: true,
-                maxLength: 14,
-                defaultValue: form.value("amount"),
-                className: "tabular-nums sm:max-w-60",
-              }}
-            />
-            <FieldShell label={t("console.adjust.reason")} errors={form.errors("reason")}>
-              {({ inputId, describedBy, invalid }) => (
-                <select
-                  id={inputId}
-                  name="reason"
-                  required
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  defaultValue={form.value("reason", "")}
-                  className={cn(inputClass, "min-h-11 py-0 sm:max-w-80")}
-                >
-                  <option value="" disabled>
-                    {t("console.adjust.reasonChoose")}
-                  </option>
-                  {ADJUSTMENT_REASONS.map((reason) => (
-                    <option key={reason} value={reason}>
-                      {t(`console.adjust.reason.${reason}`)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </FieldShell>
-            <FieldShell
-              label={t("console.adjust.detail")}
-              description={t("console.adjust.detailHint", { max: MAX_DETAIL_LENGTH })}
-              errors={form.errors("detail")}
-            >
-              {({ inputId, describedBy, invalid }) => (
-                <textarea
-                  id={inputId}
-                  name="detail"
-                  rows={3}
-                  maxLength={MAX_DETAIL_LENGTH}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  defaultValue={form.value("detail")}
-                  className={cn(inputClass, "py-2")}
-                />
-              )}
-            </FieldShell>
-            <StepUpField show={Boolean(state?.stepUp || loaderData.stepUp)} errors={form.errors("stepUpCode")} />
-            <div className="flex flex-wrap items-center gap-3">
-              <Button type="submit" pending={pending}>
-                {t("console.adjust.submit")}
-              </Button>
-              <Link to="/admin" className="min-h-11 content-center px-3 text-sm underline underline-offset-4">
-                {t("console.adjust.cancel")}
-              </Link>
-            </div>
-          </Form>
-        </section>
+        <AdjustForm
+          requestKey={loaderData.requestKey}
+          stepUp={loaderData.stepUp}
+          limitHint={
+            limit === null ? null : t("console.adjust.limitHint", { limit: n(limit), daily: n(dailyLimit ?? 0) })
+          }
+        />
       )}
     </ConsolePage>
   );

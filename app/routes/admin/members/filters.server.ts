@@ -2,14 +2,8 @@ import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import type { MemberSearch } from "~/domain/members/console-search.server";
 import { MEMBER_SEARCH_MAX } from "~/domain/members/console-search.server";
 import type { serverT } from "~/lib/i18n.server";
-import { listField, parseListQuery } from "~/lib/list-query";
+import { listField, listHref, parseListQuery } from "~/lib/list-query";
 import { addDays, fromTaipeiWallClock } from "~/lib/time";
-
-/** The CSV export of the list as these filters show it. */
-export function memberExportPath(filters: Record<string, string>): string {
-  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
-  return query ? `/admin/members/export?${query}` : "/admin/members/export";
-}
 
 /** The member list's filters as the URL carries them (the search page and the CSV export read the same). */
 export const MEMBER_LIST_QUERY = {
@@ -28,7 +22,8 @@ export const MEMBER_LIST_QUERY = {
  * store in the URL is refused beside the field.
  */
 export function memberFilters(url: URL, t: ReturnType<typeof serverT>, stores: readonly { id: string }[]) {
-  const { values, raw, issues } = parseListQuery(url, MEMBER_LIST_QUERY);
+  const query = parseListQuery(url, MEMBER_LIST_QUERY);
+  const { values, raw, issues } = query;
   const { after: _after, ...filters } = raw;
   const errors: Record<string, string[]> = {};
   if (issues.q) errors.q = [t("console.members.error.tooLong", { max: MEMBER_SEARCH_MAX })];
@@ -48,5 +43,7 @@ export function memberFilters(url: URL, t: ReturnType<typeof serverT>, stores: r
     storeId: filters.store && !errors.store ? filters.store : null,
     after: values.after,
   };
-  return { filters, errors, search, valid: Object.keys(errors).length === 0 };
+  /** This list (or its CSV) with the same filters, from `after` on. */
+  const href = (path: string, after: string | null) => listHref(path, MEMBER_LIST_QUERY, query, { after });
+  return { filters, errors, search, href, valid: Object.keys(errors).length === 0 };
 }
