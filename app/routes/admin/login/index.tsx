@@ -8,9 +8,8 @@ import {
 } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
-import { ConsoleAuthForm } from "~/components/console/code-form";
+import { ConsoleLoginForm } from "~/components/console/sign-in/login-form";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Field } from "~/components/ui/field";
 import { verifyLogin } from "~/domain/auth/flows.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { hasConfirmedTotp } from "~/domain/staff/second-factor.server";
@@ -25,7 +24,6 @@ import { requestNow } from "~/lib/clock.server";
 import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.login.title");
@@ -74,38 +72,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ConsoleLogin({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const form = useFormState();
   return (
     <ConsoleAuthFrame title={t("console.login.title")} lead={t("console.login.lead")}>
-      <ConsoleAuthForm
-        submitLabel={t("console.login.submit")}
-        formError={form.formError}
-        notice={loaderData.ended ? t("console.login.sessionEnded") : null}
-      >
-        <Field
-          label={t("console.login.identifier")}
-          errors={form.errors("identifier")}
-          inputProps={{
-            name: "identifier",
-            type: "text",
-            autoComplete: "username",
-            required: true,
-            maxLength: 254,
-            defaultValue: form.value("identifier"),
-          }}
-        />
-        <Field
-          label={t("console.login.password")}
-          errors={form.errors("password")}
-          inputProps={{
-            name: "password",
-            type: "password",
-            autoComplete: "current-password",
-            required: true,
-            maxLength: 128,
-          }}
-        />
-      </ConsoleAuthForm>
+      <ConsoleLoginForm ended={loaderData.ended} />
     </ConsoleAuthFrame>
   );
 }
