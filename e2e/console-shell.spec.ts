@@ -180,3 +180,23 @@ test("at 1440×900 the sidebar keeps 登出後台 in view", async ({ page, baseU
   await page.mouse.wheel(0, 2000);
   await expect(logout).toBeInViewport({ ratio: 1 });
 });
+
+test("at 1280×800 the sidebar's list scrolls with a visible cue, 登出後台 stays in view", async ({ page, baseURL }) => {
+  await loginStaffByCookie(page.request, page.context(), baseURL ?? "", { role: "admin" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await gotoAndCheck(page, "/admin");
+  const list = page.getByTestId("console-sidebar-scroll");
+  const logout = page.getByRole("banner").getByRole("button", { name: "登出後台" }).last();
+  await expect(logout).toBeInViewport({ ratio: 1 });
+  // The admin's list is taller than the room left; the box shows a shadow where more links wait.
+  const box = await list.evaluate((el) => ({
+    scrolls: el.scrollHeight > el.clientHeight,
+    background: getComputedStyle(el).backgroundImage,
+  }));
+  expect(box.scrolls).toBe(true);
+  expect(box.background).toContain("radial-gradient");
+  await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(page.getByRole("link", { name: "後台設定" })).toBeInViewport();
+  await expect(logout).toBeInViewport({ ratio: 1 });
+  await shot(page, "console-shell-desktop-1280", false);
+});

@@ -92,6 +92,8 @@ export const CONSOLE_REFUSALS = {
     too_many_pixels: { status: 422, message: "console.images.error.too_many_pixels" },
     corrupt: { status: 422, message: "console.images.error.corrupt" },
     busy: { status: 503, message: "console.images.error.busy" },
+    in_use: { status: 409, message: "console.images.inUse" },
+    not_found: { status: 404, message: "console.images.notFound" },
   },
   approvals: {
     adjustment_not_found: { status: 404, message: "console.approvals.error.adjustment_not_found" },

@@ -1,9 +1,42 @@
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { useFormState } from "~/lib/use-form-state";
 import { useConsoleT } from "./use-console-t";
+
+/**
+ * The form of every console sign-in step (login, invitation, code): the refusal above the fields (or, without
+ * one, the step's `notice`), the fields, and one full-width submit button that shows it is sending.
+ */
+export function ConsoleAuthForm({
+  submitLabel,
+  formError,
+  notice,
+  className,
+  children,
+}: {
+  submitLabel: string;
+  formError?: string | null;
+  /** An information line shown when nothing was refused (a session that ended). */
+  notice?: string | null;
+  className?: string;
+  children: ReactNode;
+}) {
+  const pending = useNavigation().state === "submitting";
+  return (
+    <Form method="post" className={cn("space-y-5", className)}>
+      {formError ? <Alert tone="error">{formError}</Alert> : null}
+      {!formError && notice ? <Alert tone="info">{notice}</Alert> : null}
+      {children}
+      <Button type="submit" block pending={pending}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}
 
 /**
  * The code form of the console's sign-in steps (the enrolment's first code, the login's code and the
@@ -25,9 +58,8 @@ export function ConsoleCodeForm({
 }) {
   const t = useConsoleT();
   const form = useFormState();
-  const pending = useNavigation().state === "submitting";
   return (
-    <Form method="post" className={cn("space-y-5", className)}>
+    <ConsoleAuthForm submitLabel={submitLabel} className={className}>
       <Field
         label={t("console.verify.code")}
         errors={form.errors("code")}
@@ -41,9 +73,6 @@ export function ConsoleCodeForm({
           className: inputClassName,
         }}
       />
-      <Button type="submit" block pending={pending}>
-        {submitLabel}
-      </Button>
-    </Form>
+    </ConsoleAuthForm>
   );
 }

@@ -3,7 +3,9 @@ import { isForeignKeyViolation, isUniqueViolation } from "@platform/db/errors";
 import { mediaImage } from "@platform/db/schema";
 import { and, desc, eq, ilike, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { MessageKey } from "~/lib/i18n";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
+import { Refusal } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { ALT_MAX_LENGTH } from "./limits";
@@ -19,12 +21,26 @@ import { CONTENT_TYPES, MEDIA_HASH, type MediaImageView, parseVariantFile, varia
 
 export type MediaImageRow = typeof mediaImage.$inferSelect;
 
-/** The alt texts, checked on the server (the form's errors come back per field). */
-export const altTextInput = z.object({
-  altZh: z.string().trim().min(1, "required").max(ALT_MAX_LENGTH, "too_long"),
-  altEn: z.string().trim().max(ALT_MAX_LENGTH, "too_long"),
-});
+/** What can be wrong with the alt texts: the code the uploader's JSON says, and the message beside the field. */
+export const ALT_PROBLEMS = {
+  required: { code: "alt_required", message: "console.images.error.altRequired" },
+  too_long: { code: "alt_too_long", message: "console.images.error.altTooLong" },
+} as const satisfies Record<string, { code: string; message: MessageKey }>;
+
+function altText(words: Record<keyof typeof ALT_PROBLEMS, string>) {
+  const text = (min: number) =>
+    z.string().default("").pipe(z.string().trim().min(min, words.required).max(ALT_MAX_LENGTH, words.too_long));
+  return z.object({ altZh: text(1), altEn: text(0) });
+}
+
+/** The alt texts, checked on the server; an issue's message is its problem's name (`ALT_PROBLEMS`). */
+export const altTextInput = altText({ required: "required", too_long: "too_long" });
 export type AltText = z.infer<typeof altTextInput>;
+
+/** The alt text form's schema (parseForm), its messages in the reader's words. */
+export function altTextSchema(t: (key: MessageKey) => string) {
+  return altText({ required: t(ALT_PROBLEMS.required.message), too_long: t(ALT_PROBLEMS.too_long.message) });
+}
 
 export function imageView(row: MediaImageRow): MediaImageView {
   return {
@@ -129,7 +145,7 @@ export async function uploadImage(
   }
 }
 
-/** Changes an image's alt texts (audited); false when the image does not exist. */
+/** Changes an image's alt texts (audited); refuses (`not_found`) an image that does not exist. */
 export async function updateImageAlt(
   db: Database,
   actor: StaffActor,
@@ -137,26 +153,25 @@ export async function updateImageAlt(
   input: AltText,
   audit: AuditContext,
   now = new Date(),
-): Promise<boolean> {
+): Promise<void> {
   requirePermission(actor, "catalog.edit");
   const alt = altTextInput.parse(input);
-  if (!z.uuid().safeParse(id).success) return false;
-  return auditedTx(db, audit, now, async (t, record) => {
+  if (!z.uuid().safeParse(id).success) throw new Refusal("images", "not_found");
+  await auditedTx(db, audit, now, async (t, record) => {
     const [before] = await t.select().from(mediaImage).where(eq(mediaImage.id, id)).for("update");
-    if (!before) return false;
-    if (before.altZh === alt.altZh && before.altEn === alt.altEn) return true;
+    if (!before) throw new Refusal("images", "not_found");
+    if (before.altZh === alt.altZh && before.altEn === alt.altEn) return;
     await t.update(mediaImage).set(alt).where(eq(mediaImage.id, id));
     await record("image.alt_changed", ["media_image", id], {
       before: { altZh: before.altZh, altEn: before.altEn },
       after: alt,
     });
-    return true;
   });
 }
 
 /**
  * Deletes an image nobody uses: another table that still refers to it (a foreign key) makes the delete
- * fail, and the answer is `in_use`. With the database store the bytes go in the same transaction; with
+ * fail, and it is refused (`in_use`; `not_found` for an image that does not exist). With the database store the bytes go in the same transaction; with
  * a bucket they are removed after it (the image's addresses already answer 404 by then).
  */
 export async function deleteImage(
@@ -166,9 +181,9 @@ export async function deleteImage(
   store: MediaStore,
   audit: AuditContext,
   now = new Date(),
-): Promise<"deleted" | "in_use" | "not_found"> {
+): Promise<void> {
   requirePermission(actor, "catalog.edit");
-  if (!z.uuid().safeParse(id).success) return "not_found";
+  if (!z.uuid().safeParse(id).success) throw new Refusal("images", "not_found");
   let removed: MediaImageRow | null = null;
   try {
     removed = await auditedTx(db, audit, now, async (t, record) => {
@@ -180,10 +195,10 @@ export async function deleteImage(
       return row;
     });
   } catch (error) {
-    if (isForeignKeyViolation(error)) return "in_use";
+    if (isForeignKeyViolation(error)) throw new Refusal("images", "in_use");
     throw error;
   }
-  if (!removed) return "not_found";
+  if (!removed) throw new Refusal("images", "not_found");
   if (removed.storage === "s3" && store.kind === "s3") {
     const gone = removed;
     await store.remove(
@@ -191,7 +206,6 @@ export async function deleteImage(
       gone.variants.map((v) => variantKey(gone.hash, v.width, v.format)),
     );
   }
-  return "deleted";
 }
 
 export const IMAGE_PAGE_SIZE = 24;

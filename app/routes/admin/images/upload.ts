@@ -1,6 +1,6 @@
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
-import { altTextInput, imageView, uploadImage } from "~/domain/images/images.server";
+import { ALT_PROBLEMS, altTextInput, imageView, uploadImage } from "~/domain/images/images.server";
 import { MAX_IMAGE_BYTES } from "~/domain/images/limits";
 import { readBodyLimited } from "~/domain/images/process.server";
 import { mediaStoreFor } from "~/domain/images/storage.server";
@@ -13,10 +13,11 @@ import type { Route } from "./+types/upload";
 
 /**
  * POST /admin/images/upload (ADR 028): the file itself is the body (any Content-Type: what it is is read
- * from its bytes), the alt texts are the query (`altZh`, `altEn`). Up to MAX_IMAGE_BYTES: a larger
- * Content-Length is refused (413) before the body is read, and the body is counted while it streams.
- * Answers JSON: 201 (new) or 200 (the same file was already uploaded) with the image; otherwise
- * `{ error: { code, field, message } }` with a 4xx status and a localized message.
+ * from its bytes), the alt texts are the query (`altZh`, `altEn`), read by the domain's alt text schema. Up to
+ * MAX_IMAGE_BYTES: a larger Content-Length is refused (413) before the body is read, and the body is counted
+ * while it streams. Answers JSON: 201 (new) or 200 (the same file was already uploaded) with the image;
+ * otherwise `{ error: { code, field, message } }` with a 4xx status and a localized message (the uploader's
+ * JSON, not a form's answer, but the status and message of a refusal from the refusal table all the same).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
@@ -29,15 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!actor || !hasPermission(actor, "catalog.edit")) {
     return fail(403, "forbidden", "file", t("console.forbidden.body"));
   }
-
-  const query = new URL(request.url).searchParams;
-  const alt = altTextInput.safeParse({ altZh: query.get("altZh") ?? "", altEn: query.get("altEn") ?? "" });
+  const alt = altTextInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!alt.success) {
     const issue = alt.error.issues[0];
-    const field = String(issue?.path[0] ?? "altZh");
-    const message =
-      issue?.message === "too_long" ? t("console.images.error.altTooLong") : t("console.images.error.altRequired");
-    return fail(400, issue?.message === "too_long" ? "alt_too_long" : "alt_required", field, message);
+    const problem = ALT_PROBLEMS[issue?.message === "too_long" ? "too_long" : "required"];
+    return fail(400, problem.code, String(issue?.path[0] ?? "altZh"), t(problem.message));
   }
   try {
     const bytes = await readBodyLimited(request.body, MAX_IMAGE_BYTES);
@@ -51,7 +48,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return Response.json({ image: imageView(image), created }, { status: created ? 201 : 200 });
   } catch (error) {
-    // The uploader's JSON, not a form's answer: the status and message from the refusal table all the same.
     if (isRefusal(error, "images")) return fail(error.status, error.code, "file", t(error.messageKey));
     throw error;
   }

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import {
   consoleCookie,
   consoleRedirectTarget,
@@ -8,10 +8,8 @@ import {
 } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
+import { ConsoleLoginForm } from "~/components/console/sign-in/login-form";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { verifyLogin } from "~/domain/auth/flows.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { hasConfirmedTotp } from "~/domain/staff/second-factor.server";
@@ -21,18 +19,14 @@ import {
   staffProfile,
   startConsoleSession,
 } from "~/domain/staff/sessions.server";
+import { consoleLoginSchema } from "~/domain/staff/sign-in";
 import { requestNow } from "~/lib/clock.server";
-import { readForm } from "~/lib/forms.server";
+import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.login.title");
-
-function next(stage: "enrol" | "second_factor", redirectTo: string): string {
-  return `${stage === "enrol" ? "/admin/enrol" : "/admin/verify"}?${new URLSearchParams({ redirectTo })}`;
-}
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const session = consoleSession(context);
@@ -45,22 +39,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   const t = serverT(request);
   const form = await readForm(request);
-  const identifier = String(form.get("identifier") ?? "").trim();
-  const password = String(form.get("password") ?? "");
-  const values = { identifier };
-  const refuse = (formError: string, status = 400) => data({ formError, values }, { status });
-  if (!identifier || !password) {
-    return data(
-      {
-        errors: {
-          ...(identifier ? {} : { identifier: [t("common.required")] }),
-          ...(password ? {} : { password: [t("common.required")] }),
-        },
-        values,
-      },
-      { status: 400 },
-    );
-  }
+  const parsed = parseForm(consoleLoginSchema(t), form);
+  if (!parsed.ok) return formFailure(parsed.failure);
+  const refuse = (formError: string, status = 400) =>
+    formFailure({ errors: {}, values: formValues(form), formError }, status);
+  const { identifier, password } = parsed.data;
   const kind = identifier.includes("@") ? "email" : "phone";
   const normalized = kind === "email" ? identifier.toLowerCase() : normalizeTaiwanMobile(identifier);
   if (!normalized) return refuse(t("console.login.invalid"));
@@ -79,53 +62,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const profile = await staffProfile(app.db, result.userId);
   if (!profile || profile.disabled) return refuse(t("console.login.notStaff"), 403);
   await endConsoleSession(app.db, readConsoleToken(request));
-  const started = await startConsoleSession(
-    app.db,
-    { userId: result.userId, ip: app.ip, userAgent: request.headers.get("user-agent") },
-    now,
-  );
-  const stage = (await hasConfirmedTotp(app.db, result.userId)) ? "second_factor" : "enrol";
-  return redirect(next(stage, consoleRedirectTarget(request)), {
+  const where = { userId: result.userId, ip: app.ip, userAgent: request.headers.get("user-agent") };
+  const started = await startConsoleSession(app.db, where, now);
+  const step = (await hasConfirmedTotp(app.db, result.userId)) ? "/admin/verify" : "/admin/enrol";
+  return redirect(`${step}?${new URLSearchParams({ redirectTo: consoleRedirectTarget(request) })}`, {
     headers: { "Set-Cookie": consoleCookie(started.token, app.config.isProduction) },
   });
 }
 
 export default function ConsoleLogin({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const form = useFormState();
-  const pending = useNavigation().state === "submitting";
   return (
     <ConsoleAuthFrame title={t("console.login.title")} lead={t("console.login.lead")}>
-      <Form method="post" className="space-y-5" noValidate={false}>
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {!form.formError && loaderData.ended ? <Alert tone="info">{t("console.login.sessionEnded")}</Alert> : null}
-        <Field
-          label={t("console.login.identifier")}
-          errors={form.errors("identifier")}
-          inputProps={{
-            name: "identifier",
-            type: "text",
-            autoComplete: "username",
-            required: true,
-            maxLength: 254,
-            defaultValue: form.value("identifier"),
-          }}
-        />
-        <Field
-          label={t("console.login.password")}
-          errors={form.errors("password")}
-          inputProps={{
-            name: "password",
-            type: "password",
-            autoComplete: "current-password",
-            required: true,
-            maxLength: 128,
-          }}
-        />
-        <Button type="submit" block pending={pending}>
-          {t("console.login.submit")}
-        </Button>
-      </Form>
+      <ConsoleLoginForm ended={loaderData.ended} />
     </ConsoleAuthFrame>
   );
 }

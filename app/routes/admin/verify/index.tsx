@@ -1,12 +1,13 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { clearConsoleCookie, consoleRedirectTarget, requestWhere, requireSignInStep } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleAuthFrame } from "~/components/console/auth-frame";
 import { ConsoleCodeForm } from "~/components/console/code-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { giveSecondFactor } from "~/domain/staff/sessions.server";
+import { signInAuditContext } from "~/domain/staff/sign-in";
 import { requestNow } from "~/lib/clock.server";
-import { codeSchema, formFailure, parseForm, readForm } from "~/lib/forms.server";
+import { codeSchema, fieldFailure, formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
@@ -29,18 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     form,
   );
   if (!parsed.ok) return formFailure(parsed.failure);
-  const { code } = parsed.data;
   const result = await giveSecondFactor(
     { db: app.db, secret: app.config.secrets.session },
     session,
-    code.slice(0, 32),
-    {
-      actorType: "staff",
-      userId: session.userId,
-      role: session.profile.role,
-      storeId: null,
-      ...requestWhere(context, request),
-    },
+    parsed.data.code.slice(0, 32),
+    signInAuditContext(session, requestWhere(context, request)),
     requestNow(request, app.config),
   );
   if (result.ok) return redirect(consoleRedirectTarget(request));
@@ -49,8 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: { "Set-Cookie": clearConsoleCookie(app.config.isProduction) },
     });
   }
-  if (result.reason === "locked") return data({ errors: { code: [t("console.verify.locked")] } }, { status: 429 });
-  return data({ errors: { code: [t("console.verify.invalid")] } }, { status: 400 });
+  if (result.reason === "locked") return fieldFailure(form, "code", t("console.verify.locked"), 429);
+  return fieldFailure(form, "code", t("console.verify.invalid"));
 }
 
 export default function ConsoleVerify({ loaderData }: Route.ComponentProps) {
