@@ -36,6 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(request);
   const [keys, stores] = await Promise.all([listApiKeys(app.db, actor), storeChoicesFor(app.db, actor, locale)]);
   return {
+    perMinute: API_REQUESTS_PER_MINUTE,
     stores,
     revoked: new URL(request.url).searchParams.get("revoked") === "1",
     keys: keys.map((k) => ({
@@ -88,7 +89,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
       title={t("console.keys.title")}
       lead={
         <>
-          {t("console.keys.lead", { perMinute: API_REQUESTS_PER_MINUTE.toLocaleString("en-US") })}{" "}
+          {t("console.keys.lead", { perMinute: loaderData.perMinute.toLocaleString("en-US") })}{" "}
           <a href="/api/v1/docs" className="underline underline-offset-4">
             {t("console.keys.reference")}
           </a>
