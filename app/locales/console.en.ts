@@ -569,6 +569,8 @@ export const consoleEn = {
   "console.keys.lastUsed": "last used {time}",
   "console.keys.neverUsed": "never used",
   "console.keys.error.revoked": "This key was already revoked or does not exist.",
+  "console.keys.empty": "No keys yet.",
+  "console.keys.col.use": "Created and used",
   "console.forbidden.title": "No permission",
   "console.forbidden.body": "Your role cannot use this page or action. Ask an administrator if you need it.",
   "console.notFound.title": "Page not found",

@@ -549,6 +549,8 @@ export const consoleZhTW = {
   "console.keys.lastUsed": "最近使用 {time}",
   "console.keys.neverUsed": "尚未使用",
   "console.keys.error.revoked": "這把金鑰已撤銷或不存在。",
+  "console.keys.empty": "尚未建立任何金鑰。",
+  "console.keys.col.use": "建立與使用",
   "console.forbidden.title": "沒有權限",
   "console.forbidden.body": "您的角色無法使用這個頁面或操作。如需權限，請洽管理員。",
   "console.notFound.title": "找不到頁面",

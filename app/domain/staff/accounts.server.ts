@@ -281,6 +281,8 @@ export async function revokeInvitation(
   now = new Date(),
 ): Promise<boolean> {
   requirePermission(actor, "staff.manage");
+  // Not an invitation's id (a hand-made form): nothing to revoke.
+  if (!/^[0-9a-f-]{36}$/i.test(invitationId)) return false;
   return auditedTx(db, audit, now, async (tx, record) => {
     const [revoked] = await tx
       .update(staffInvitation)

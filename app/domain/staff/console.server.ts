@@ -10,13 +10,16 @@ import {
   staffTotp,
 } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, max, or, sql } from "drizzle-orm";
+import type { Locale } from "~/lib/i18n";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { limitCount, resetLimit } from "../auth/rate-limits.server";
-import { otherStaffMember } from "./accounts.server";
+import { otherStaffMember, setStaffDisabled, updateStaffAccess } from "./accounts.server";
 import type { StaffActor } from "./actor";
+import type { StaffIntent } from "./forms";
 import { requirePermission } from "./guard.server";
 import { isStaffRole, type StaffRole } from "./permissions";
 import { endAllConsoleSessions, isSecondFactorLocked, secondFactorLimit, staffProfile } from "./sessions.server";
+import { storeChoicesFor } from "./store-choices.server";
 
 /**
  * The console's staff pages (admins, `staff.manage`): who is on the staff, open invitations, one
@@ -149,6 +152,48 @@ export async function openInvitations(db: Database, actor: StaffActor, now = new
     .limit(100);
 }
 
+/**
+ * The staff list page (`listStaff` and `openInvitations`) shaped for the page: each person's and each invitation's
+ * contact, and their stores by name (null for an admin, who works at every store).
+ */
+export async function staffListPage(
+  db: Database,
+  actor: StaffActor,
+  query: { q: string; status: StaffStatusFilter },
+  now: Date,
+  locale: Locale,
+) {
+  const [staff, invitations, stores] = await Promise.all([
+    listStaff(db, actor, query),
+    openInvitations(db, actor, now),
+    storeChoicesFor(db, actor, locale),
+  ]);
+  const storeName = new Map(stores.map((s) => [s.id, s.name]));
+  const names = (role: string, ids: readonly string[]) =>
+    role === "admin" ? null : ids.map((id) => storeName.get(id) ?? id);
+  return {
+    staff: staff.map((s) => ({
+      userId: s.userId,
+      displayName: s.displayName,
+      role: s.role,
+      contact: s.email ?? s.phoneNumber ?? "",
+      stores: names(s.role, s.storeIds),
+      disabled: s.disabled,
+      enrolled: s.enrolled,
+      lastSeenAt: s.lastSeenAt?.toISOString() ?? null,
+    })),
+    invitations: invitations.map((i) => ({
+      id: i.id,
+      displayName: i.displayName,
+      contact: i.email ?? i.phoneNumber ?? "",
+      role: i.role,
+      stores: names(i.role, i.storeIds),
+      invitedBy: i.invitedBy,
+      expiresAt: i.expiresAt.toISOString(),
+    })),
+  };
+}
+
 export type StaffDetail = StaffListRow & {
   recoveryCodesLeft: number;
   sessions: number;
@@ -276,4 +321,51 @@ export async function liftSecondFactorLock(
       after: { locked: false, wrongCodes: 0 },
     });
   });
+}
+
+/** One staff member's page: who they are (their contact, their second factor) and what they did lately. */
+export async function staffMemberPage(db: Database, actor: StaffActor, userId: string, now: Date) {
+  const person = await staffDetail(db, actor, userId, now);
+  if (!person) return null;
+  const actions = await staffRecentActions(db, actor, userId);
+  return {
+    person: {
+      ...person,
+      contact: [person.email, person.phoneNumber].filter(Boolean).join(" · "),
+      lastSeenAt: person.lastSeenAt?.toISOString() ?? null,
+      createdAt: person.createdAt.toISOString(),
+    },
+    self: person.userId === actor.userId,
+    actions: actions.map((a) => ({
+      seq: a.seq,
+      occurredAt: a.occurredAt.toISOString(),
+      action: a.action,
+      target: a.targetId ? `${a.targetType} ${a.targetId}` : a.targetType,
+      fields: Object.keys(a.changes ?? {}).sort(),
+    })),
+  };
+}
+
+/** What each change on a staff member's page did, for the page's notice after its redirect. */
+export const STAFF_CHANGE_DONE = {
+  access: "access",
+  disable: "disabled",
+  enable: "enabled",
+  reset: "reset",
+  unlock: "unlocked",
+} as const satisfies Record<StaffIntent, string>;
+
+/** A change on a staff member's page (the second factor given): access, disable or enable, reset, unlock. */
+export async function changeStaffMember(
+  db: Database,
+  actor: StaffActor,
+  userId: string,
+  change: { intent: StaffIntent; role: string; storeIds: string[] },
+  audit: AuditContext,
+  now: Date,
+): Promise<void> {
+  if (change.intent === "access") return updateStaffAccess(db, actor, userId, change, audit, now);
+  if (change.intent === "reset") return resetSecondFactor(db, actor, userId, audit, now);
+  if (change.intent === "unlock") return liftSecondFactorLock(db, actor, userId, audit, now);
+  return setStaffDisabled(db, actor, userId, change.intent === "disable", audit, now);
 }

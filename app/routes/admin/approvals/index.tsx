@@ -1,23 +1,20 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { ConsoleList } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { StepUpField } from "~/components/console/step-up-field";
+import { ApprovalCard, type Asking, DecisionStepUp } from "~/components/console/staff/approval-card";
+import { PageNotices } from "~/components/console/staff/post-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { approveAdjustment, pendingAdjustments, rejectAdjustment } from "~/domain/loyalty/adjustments.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { cn } from "~/lib/cn";
-import { parseForm, readForm } from "~/lib/forms.server";
-import { useLocale } from "~/lib/i18n";
+import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/index";
 
@@ -33,7 +30,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     done: done === "approved" || done === "rejected" ? (done as "approved" | "rejected") : null,
     pending: rows.map((row) => ({
       id: row.id,
-      memberId: row.memberId,
       memberName: row.memberName,
       memberNumber: row.memberNumber,
       amount: row.amount,
@@ -58,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
   const parsed = parseForm(decisionSchema, form);
-  if (!parsed.ok) return data({ formError: t("console.approvals.error.intent") }, { status: 400 });
+  if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.approvals.error.intent") });
   const { adjustmentId: id, intent } = parsed.data;
   try {
     const decide = intent === "approve" ? approveAdjustment : rejectAdjustment;
@@ -78,136 +74,45 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Approvals({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const locale = useLocale();
   const form = useFormState();
-  const navigation = useNavigation();
-  const state = form.state as { stepUp?: boolean; values?: Record<string, string> } | undefined;
-  const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
-  const busyId = navigation.state === "submitting" ? navigation.formData?.get("adjustmentId") : null;
-  const signed = (value: number) => (value > 0 ? `+${n(value)}` : n(value));
+  const asking: Asking | null =
+    form.state && "stepUp" in form.state
+      ? {
+          adjustmentId: form.value("adjustmentId"),
+          intent: form.value("intent"),
+          errors: form.errors("stepUpCode"),
+        }
+      : null;
   // The step-up code is asked inside the card of the adjustment it decides, its button naming it.
-  const asking = state?.stepUp ? loaderData.pending.find((row) => row.id === state.values?.adjustmentId) : undefined;
-  const stepUpForm = (row: (typeof loaderData.pending)[number] | null) => {
-    const reject = state?.values?.intent === "reject";
-    const words = row
-      ? t(reject ? "console.approvals.confirmReject" : "console.approvals.confirmApprove", {
-          name: row.memberName,
-          points: signed(row.amount),
-        })
-      : t(reject ? "console.approvals.reject" : "console.approvals.approve");
-    return (
-      <Form
-        method="post"
-        className={cn(
-          "space-y-4",
-          row ? "mt-4 border-t border-line pt-4" : "rounded-2xl border border-line bg-white p-5",
-        )}
-        data-testid="approval-step-up"
-      >
-        <input type="hidden" name="adjustmentId" value={state?.values?.adjustmentId ?? ""} />
-        <input type="hidden" name="intent" value={state?.values?.intent ?? ""} />
-        <StepUpField show errors={form.errors("stepUpCode")} />
-        <Button type="submit" variant={reject ? "secondary" : "primary"} pending={navigation.state === "submitting"}>
-          {words}
-        </Button>
-      </Form>
-    );
-  };
+  const askingRow = loaderData.pending.find((row) => row.id === asking?.adjustmentId) ?? null;
   return (
     <ConsolePage
       width="5xl"
       title={t("console.approvals.title")}
       lead={t("console.approvals.lead")}
       notices={
-        <>
-          {loaderData.done && !form.state ? (
-            <Alert tone="success">{t(`console.approvals.done.${loaderData.done}`)}</Alert>
-          ) : null}
-          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-          {state?.stepUp && !asking ? stepUpForm(null) : null}
-        </>
+        <PageNotices
+          done={loaderData.done && !form.state ? t(`console.approvals.done.${loaderData.done}`) : null}
+          error={form.formError}
+        >
+          {asking && !askingRow ? <DecisionStepUp asking={asking} row={null} /> : null}
+        </PageNotices>
       }
     >
-      {loaderData.pending.length === 0 ? (
-        <p
-          className="mt-8 rounded-2xl border border-line bg-white p-6 text-center text-muted"
-          data-testid="approvals-empty"
-        >
-          {t("console.approvals.empty")}
-        </p>
-      ) : (
+      <ConsoleList
+        empty={t("console.approvals.empty")}
+        emptyTestId="approvals-empty"
+        label={t("console.approvals.title")}
+        rows={loaderData.pending}
+        rowKey={(row) => row.id}
+        columns={[]}
+      >
         <ul className="mt-6 space-y-4" data-testid="approvals-list">
           {loaderData.pending.map((row) => (
-            <li
-              key={row.id}
-              className="rounded-2xl border border-line bg-white p-5"
-              data-testid="approval"
-              data-adjustment-id={row.id}
-            >
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div>
-                  <p className="font-medium">
-                    {row.memberName} <span className="text-sm text-muted tabular-nums">{row.memberNumber}</span>
-                  </p>
-                  <p className="mt-1 text-sm">
-                    {t(`console.adjust.reason.${row.reason}` as "console.adjust.reason.other")}
-                    {row.detail ? `：${row.detail}` : ""}
-                  </p>
-                </div>
-                <p
-                  className={`font-serif text-2xl font-semibold tabular-nums ${row.amount < 0 ? "text-danger-700" : "text-brand-700"}`}
-                >
-                  {t("console.adjust.points", { points: signed(row.amount) })}
-                </p>
-              </div>
-              <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
-                <div>
-                  <dt className="text-muted">{t("console.approvals.requester")}</dt>
-                  <dd>{row.requesterName ?? "—"}</dd>
-                </div>
-                <div>
-                  <dt className="text-muted">{t("console.approvals.store")}</dt>
-                  <dd>{row.storeName ?? "—"}</dd>
-                </div>
-                <div>
-                  <dt className="text-muted">{t("console.approvals.requestedAt")}</dt>
-                  <dd className="tabular-nums">{formatTaipei(row.requestedAt, locale, "dateTime")}</dd>
-                </div>
-              </dl>
-              {asking?.id === row.id ? stepUpForm(row) : null}
-              <Form
-                method="post"
-                className={cn("mt-4 flex flex-wrap items-center gap-3", asking?.id === row.id && "hidden")}
-              >
-                <input type="hidden" name="adjustmentId" value={row.id} />
-                {row.own ? (
-                  <p className="text-sm text-muted">{t("console.approvals.own")}</p>
-                ) : (
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="approve"
-                    pending={busyId === row.id && navigation.formData?.get("intent") === "approve"}
-                    aria-label={t("console.approvals.approveFor", { name: row.memberName })}
-                  >
-                    {t("console.approvals.approve")}
-                  </Button>
-                )}
-                <Button
-                  type="submit"
-                  name="intent"
-                  value="reject"
-                  variant="secondary"
-                  pending={busyId === row.id && navigation.formData?.get("intent") === "reject"}
-                  aria-label={t("console.approvals.rejectFor", { name: row.memberName })}
-                >
-                  {row.own ? t("console.approvals.withdraw") : t("console.approvals.reject")}
-                </Button>
-              </Form>
-            </li>
+            <ApprovalCard key={row.id} row={row} asking={askingRow?.id === row.id ? asking : null} />
           ))}
         </ul>
-      )}
+      </ConsoleList>
     </ConsolePage>
   );
 }

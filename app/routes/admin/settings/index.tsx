@@ -1,14 +1,14 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
+import { DetailSection } from "~/components/console/detail-section";
+import { PageNotices } from "~/components/console/staff/post-forms";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { MAX_MANAGER_LIMIT, parsePoints } from "~/domain/loyalty/adjustment-input";
+import { settingsSchema } from "~/domain/staff/forms";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit, setManagerAdjustmentLimit } from "~/domain/staff/settings.server";
@@ -34,44 +34,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** The settings form: the manager's daily limit, 0 allowed (every manager adjustment then waits for an admin). */
-function settingsSchema(t: ReturnType<typeof serverT>) {
-  return z.object({
-    managerLimit: z
-      .string()
-      .optional()
-      .transform((raw = "", ctx) => {
-        const parsed = raw.trim() === "0" ? ({ ok: true, value: 0 } as const) : parsePoints(raw, MAX_MANAGER_LIMIT);
-        if (parsed.ok && parsed.value >= 0) return parsed.value;
-        const code = parsed.ok ? "negative" : parsed.error;
-        const message =
-          code === "amount_too_large"
-            ? t("console.settings.error.tooLarge", { max: MAX_MANAGER_LIMIT.toLocaleString("en-US") })
-            : code === "amount_required"
-              ? t("common.required")
-              : t("console.settings.error.invalid");
-        ctx.addIssue({ code: "custom", message });
-        return z.NEVER;
-      }),
-  });
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
   requirePermission(context, "settings.edit");
   const form = await readForm(request);
-  const t = serverT(request);
   const stepUp = await requireRecentSecondFactorFor(context, request, form);
   if (!stepUp.ok) return stepUp.answer;
-  const parsed = parseForm(settingsSchema(t), form);
+  const parsed = parseForm(settingsSchema(serverT(request)), form);
   if (!parsed.ok) return formFailure(parsed.failure);
-  await setManagerAdjustmentLimit(
-    app.db,
-    stepUp.actor,
-    parsed.data.managerLimit,
-    consoleAudit(context, request),
-    requestNow(request, app.config),
-  );
+  const now = requestNow(request, app.config);
+  await setManagerAdjustmentLimit(app.db, stepUp.actor, parsed.data.managerLimit, consoleAudit(context, request), now);
   return redirect("/admin/settings?saved=1");
 }
 
@@ -80,28 +52,25 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
-  const state = form.state as { stepUp?: boolean } | undefined;
+  const n = (value: number) => value.toLocaleString(locale === "en" ? "en-US" : "zh-TW");
+  const limit = loaderData.managerLimit;
   return (
-    <ConsolePage width="3xl" title={t("console.settings.title")}>
-      {loaderData.saved && !form.state ? (
-        <Alert tone="success" className="mt-6">
-          {t("console.settings.saved")}
-        </Alert>
-      ) : null}
-      <section className="mt-6 rounded-2xl border border-line bg-white p-5" aria-labelledby="limit-title">
-        <h2 id="limit-title" className="text-lg font-semibold">
-          {t("console.settings.limitTitle")}
-        </h2>
-        <p className="mt-1 text-sm text-muted">
-          {t("console.settings.limitLead", {
-            limit: loaderData.managerLimit.toLocaleString(locale === "en" ? "en-US" : "zh-TW"),
-            factor: MANAGER_DAILY_ADJUSTMENT_FACTOR,
-            daily: (loaderData.managerLimit * MANAGER_DAILY_ADJUSTMENT_FACTOR).toLocaleString(
-              locale === "en" ? "en-US" : "zh-TW",
-            ),
-          })}
-        </p>
-        <Form method="post" className="mt-4 space-y-5">
+    <ConsolePage
+      width="3xl"
+      title={t("console.settings.title")}
+      notices={<PageNotices done={loaderData.saved && !form.state ? t("console.settings.saved") : null} error={null} />}
+    >
+      <DetailSection
+        id="limit-title"
+        className="mt-6"
+        title={t("console.settings.limitTitle")}
+        lead={t("console.settings.limitLead", {
+          limit: n(limit),
+          factor: MANAGER_DAILY_ADJUSTMENT_FACTOR,
+          daily: n(limit * MANAGER_DAILY_ADJUSTMENT_FACTOR),
+        })}
+      >
+        <Form method="post" className="space-y-5">
           <Field
             label={t("console.settings.managerLimit")}
             description={t("console.settings.managerLimitHint")}
@@ -113,16 +82,19 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               autoComplete: "off",
               required: true,
               maxLength: 12,
-              defaultValue: form.value("managerLimit", String(loaderData.managerLimit)),
+              defaultValue: form.value("managerLimit", String(limit)),
               className: "tabular-nums sm:max-w-60",
             }}
           />
-          <StepUpField show={Boolean(state?.stepUp || loaderData.stepUp)} errors={form.errors("stepUpCode")} />
+          <StepUpField
+            show={Boolean((form.state && "stepUp" in form.state) || loaderData.stepUp)}
+            errors={form.errors("stepUpCode")}
+          />
           <Button type="submit" pending={pending}>
             {t("console.settings.save")}
           </Button>
         </Form>
-      </section>
+      </DetailSection>
     </ConsolePage>
   );
 }
