@@ -1,8 +1,9 @@
 import { REWARD_KINDS, type RewardKind } from "@platform/db/schema/loyalty";
 import { z } from "zod";
 import type { MessageKey, Translate } from "~/lib/i18n";
-import { addDays, fromTaipeiWallClock, parseIsoDate } from "~/lib/time";
+import { addDays, fromTaipeiWallClock, lastValidTaipeiDay, parseIsoDate, taipeiIsoDate } from "~/lib/time";
 import { normaliseDigits } from "./input";
+import type { Reward } from "./rewards.server";
 
 /**
  * What the console's reward and stock forms may contain (issue 14, ADR 029), as Zod schemas run by `parseForm`
@@ -44,6 +45,27 @@ export function withStoreIds(form: FormData): FormData {
   for (const [key, value] of form) if (key !== "storeIds") out.append(key, value);
   out.set("storeIds", form.getAll("storeIds").map(String).join(","));
   return out;
+}
+
+/** A saved reward as the edit form's values (dates as Taipei days; the last day is the day before the end). */
+export function rewardValues(r: Reward): Record<string, string> {
+  return {
+    name: r.name,
+    kind: r.kind,
+    amountOff: r.amountOff === null ? "" : String(r.amountOff),
+    pointsCost: String(r.pointsCost),
+    stock: r.stock === null ? "" : String(r.stock),
+    perMemberLimit: r.perMemberLimit === null ? "" : String(r.perMemberLimit),
+    validFrom: r.validFrom ? taipeiIsoDate(r.validFrom) : "",
+    validUntil: r.validUntil ? lastValidTaipeiDay(r.validUntil) : "",
+    couponValidDays: String(r.couponValidDays),
+    storeIds: (r.storeIds ?? []).join(","),
+    imageId: r.imageId ?? "",
+    imageSrc: r.image?.src ?? "",
+    imageAltZh: r.image?.alt["zh-TW"] ?? "",
+    imageAltEn: r.image?.alt.en ?? "",
+    version: String(r.version),
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

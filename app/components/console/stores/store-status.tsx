@@ -1,13 +1,37 @@
-import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
 import { useLocale } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { formatTaipei } from "~/lib/time";
+import { useFormState } from "~/lib/use-form-state";
 import { DetailSection } from "../detail-section";
 import { useConsoleT } from "../use-console-t";
+
+/** The notice after a change, by the editor's `?done=`. */
+const NOTICES = {
+  created: "console.stores.created",
+  saved: "console.stores.saved",
+  published: "console.stores.publishedDone",
+  unpublished: "console.stores.unpublishedDone",
+} as const;
+
+/** The published / not published chip (the list's and the editor's wording). */
+export function PublishedChip({ published, label, testId }: { published: boolean; label: string; testId?: string }) {
+  return (
+    <span
+      className={cn(
+        "rounded-full px-2.5 py-0.5 text-xs font-medium",
+        published ? "bg-success-700/10 text-success-700" : "bg-sand text-ink",
+      )}
+      data-testid={testId}
+    >
+      {label}
+    </span>
+  );
+}
 
 /**
  * A store's publishing (ADR 027): published or not, the pending draft and who saved it, preview, publish (one
@@ -20,16 +44,19 @@ export function StoreStatusPanel({
   version,
   pending,
   canUnpublish,
-  notices,
+  done,
 }: {
   id: string;
   published: boolean;
   version: number;
   pending: { by: string; at: string | null } | null;
   canUnpublish: boolean;
-  notices: ReactNode;
+  /** The change just made (`?done=`), for its notice. */
+  done: string | null;
 }) {
   const t = useConsoleT();
+  const form = useFormState();
+  const notice = done && done in NOTICES ? NOTICES[done as keyof typeof NOTICES] : null;
   const locale = useLocale();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
@@ -50,18 +77,15 @@ export function StoreStatusPanel({
       data-testid="store-status"
     >
       <div aria-live="polite" className="space-y-3">
-        {notices}
+        {notice && !form.state ? <Alert tone="success">{t(notice)}</Alert> : null}
+        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       </div>
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <span
-          className={cn(
-            "rounded-full px-2.5 py-0.5 text-xs font-medium",
-            published ? "bg-success-700/10 text-success-700" : "bg-sand text-ink",
-          )}
-          data-testid="store-published"
-        >
-          {t(published ? "console.stores.state.published" : "console.stores.state.unpublished")}
-        </span>
+        <PublishedChip
+          published={published}
+          label={t(published ? "console.stores.state.published" : "console.stores.state.unpublished")}
+          testId="store-published"
+        />
         <span data-testid="store-draft">
           {pending
             ? t("console.stores.draft.pending", {

@@ -1,14 +1,14 @@
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { DetailSection } from "~/components/console/detail-section";
 import { RewardForm } from "~/components/console/reward-form";
+import { RewardLatest, RewardStatus } from "~/components/console/rewards/reward-panels";
 import { RewardStock } from "~/components/console/rewards/reward-stock";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { stockSchema } from "~/domain/programme/reward-input";
+import { rewardValues, stockSchema } from "~/domain/programme/reward-input";
 import {
   adjustStock,
   rewardById,
@@ -28,7 +28,7 @@ import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/reward";
-import { readRewardForm, rewardPicture, rewardRefusal, rewardValues } from "./rewards.server";
+import { readRewardForm, rewardPicture, rewardRefusal } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.editTitle");
 
@@ -142,19 +142,7 @@ export default function EditReward({ loaderData }: Route.ComponentProps) {
             <Alert tone="error">{form.formError}</Alert>
           </div>
         ) : null}
-        {latest ? (
-          <dl
-            className="grid gap-x-4 gap-y-1 rounded-2xl border border-line bg-sand/40 p-4 text-sm sm:grid-cols-[auto_1fr]"
-            data-testid="reward-latest"
-          >
-            {(["name", "pointsCost", "perMemberLimit", "validFrom", "validUntil"] as const).map((f) => (
-              <div key={f} className="contents">
-                <dt className="text-muted">{t(`console.programme.reward.${f}`)}</dt>
-                <dd>{latest[f] || "—"}</dd>
-              </div>
-            ))}
-          </dl>
-        ) : null}
+        {latest ? <RewardLatest latest={latest} /> : null}
       </div>
       <DetailSection id="edit-title" title={t("console.programme.reward.editTitle")} className="mt-6">
         <RewardForm
@@ -166,20 +154,7 @@ export default function EditReward({ loaderData }: Route.ComponentProps) {
         />
       </DetailSection>
       <RewardStock stock={loaderData.stock} counts={loaderData.counts} changes={loaderData.changes} />
-      <DetailSection
-        id="status-title"
-        title={t("console.programme.reward.statusTitle")}
-        lead={t("console.programme.reward.retireHint")}
-        className="mt-6"
-      >
-        <Form method="post">
-          <input type="hidden" name="intent" value={loaderData.active ? "retire" : "reactivate"} />
-          <input type="hidden" name="version" value={loaderData.version} />
-          <Button type="submit" variant={loaderData.active ? "danger" : "secondary"}>
-            {t(loaderData.active ? "console.programme.reward.retire" : "console.programme.reward.reactivate")}
-          </Button>
-        </Form>
-      </DetailSection>
+      <RewardStatus active={loaderData.active} version={loaderData.version} />
     </ConsolePage>
   );
 }

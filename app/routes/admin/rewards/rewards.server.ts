@@ -2,37 +2,15 @@ import type { Database } from "@platform/db/client";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { getImage, imageView } from "~/domain/images/images.server";
-import { rewardSchema, withStoreIds } from "~/domain/programme/reward-input";
+import { rewardSchema, rewardValues, withStoreIds } from "~/domain/programme/reward-input";
 import type { Reward } from "~/domain/programme/rewards.server";
 import { isVersionConflict } from "~/domain/refusals";
 import { formFailure, formValues, parseForm } from "~/lib/forms.server";
 import type { serverT } from "~/lib/i18n.server";
-import { lastValidTaipeiDay, taipeiIsoDate } from "~/lib/time";
 
-/** What the reward pages share on the server: the form read and answered, a reward as form values, its picture. */
+/** What the reward pages share on the server: the form read and answered, the picture it shows. */
 
 type T = ReturnType<typeof serverT>;
-
-/** A saved reward as the edit form's values (dates as Taipei days; the last day is the day before the end). */
-export function rewardValues(r: Reward): Record<string, string> {
-  return {
-    name: r.name,
-    kind: r.kind,
-    amountOff: r.amountOff === null ? "" : String(r.amountOff),
-    pointsCost: String(r.pointsCost),
-    stock: r.stock === null ? "" : String(r.stock),
-    perMemberLimit: r.perMemberLimit === null ? "" : String(r.perMemberLimit),
-    validFrom: r.validFrom ? taipeiIsoDate(r.validFrom) : "",
-    validUntil: r.validUntil ? lastValidTaipeiDay(r.validUntil) : "",
-    couponValidDays: String(r.couponValidDays),
-    storeIds: (r.storeIds ?? []).join(","),
-    imageId: r.imageId ?? "",
-    imageSrc: r.image?.src ?? "",
-    imageAltZh: r.image?.alt["zh-TW"] ?? "",
-    imageAltEn: r.image?.alt.en ?? "",
-    version: String(r.version),
-  };
-}
 
 /**
  * The picture the form shows for these values (saved, or sent with a refused save): the uploaded image

@@ -8,95 +8,46 @@ import { StoreCalendar } from "~/components/console/stores/store-calendar";
 import { StoreEditorForm } from "~/components/console/stores/store-form";
 import { StoreHistory, StoreStatusPanel } from "~/components/console/stores/store-status";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
 import { isRefusal, isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { hasPermission } from "~/domain/staff/permissions";
-import {
-  calendarWeeks,
-  loadStoreEditor,
-  publishStore,
-  saveStoreDraft,
-  unpublishStore,
-} from "~/domain/stores/console.server";
+import { loadStoreEditor, publishStore, saveStoreDraft, unpublishStore } from "~/domain/stores/console.server";
 import { withLists } from "~/domain/stores/editor";
-import { formatIntervals } from "~/domain/stores/hours";
-import { photoToken, photoView } from "~/domain/stores/photos";
-import { resolvePhotos } from "~/domain/stores/photos.server";
+import { storeEditorView } from "~/domain/stores/editor-view.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
-import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/edit";
-import { contentValues, districtChoices, parseStoreForm } from "./stores.server";
+import { notFoundIfRefused, parseStoreForm } from "./stores.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.stores.title");
 
-/** The notices after a change, by `?done=`, and their wording. */
-const NOTICES = {
-  created: "console.stores.created",
-  saved: "console.stores.saved",
-  published: "console.stores.publishedDone",
-  unpublished: "console.stores.unpublishedDone",
-} as const;
-
-/** The editor of a store the actor may edit; another store (a manager's foreign id) is refused before any read. */
-async function editorOf({ params, request, context }: Route.LoaderArgs | Route.ActionArgs) {
+/** The store of the URL, for an actor who may edit it: a manager's foreign store id is a 403 before any read. */
+function editing({ params, request, context }: Route.LoaderArgs | Route.ActionArgs) {
   const id = parseParam(slugId, params.storeId, request);
   const app = getApp(context);
   const actor = requirePermission(context, "store.edit", { storeId: id });
-  const now = requestNow(request, app.config);
-  return { id, app, actor, now, load: () => loadStoreEditor(app.db, actor, id, now) };
+  return { id, app, actor, now: requestNow(request, app.config) };
 }
 
 /**
  * One store's editor (ADR 027): the draft (or the published content) in the form, saved as a draft
  * with the version it started from; preview, publish (one action) and unpublish; the next 8 weeks as
- * "open now" will compute them; the published versions. A manager only for their own stores: a
- * foreign store id is a 403 before anything is read.
+ * "open now" will compute them; the published versions.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { id, app, actor, now, load } = await editorOf(args);
-  const locale = getLocale(args.request);
-  const editor = await load().catch((error) => {
-    if (isRefusal(error, "stores")) notFound(args.request);
-    throw error;
-  });
-  const { row, content, draft } = editor;
-  const done = new URL(args.request.url).searchParams.get("done") ?? "";
-  const photos = await resolvePhotos(app.db, content.photos);
-  return {
-    id,
-    name: pick(content.name, locale),
-    published: row.published,
-    version: draft.version,
-    pending: draft.data ? { by: editor.draftBy ?? "—", at: draft.updatedAt?.toISOString() ?? null } : null,
-    notice: done in NOTICES ? NOTICES[done as keyof typeof NOTICES] : null,
-    saved: { values: contentValues(content), services: content.services, exceptionRows: content.exceptions.length + 3 },
-    photos: photos.map((p) => ({ token: photoToken(p), view: photoView(p, locale) })),
-    canUpload: hasPermission(actor, "catalog.edit"),
-    canUnpublish: hasPermission(actor, "catalog.edit"),
-    districts: districtChoices(locale, serverT(args.request)),
-    calendar: calendarWeeks(content, now).map((week) =>
-      week.map(({ intervals, note, ...day }) => ({
-        ...day,
-        hours: formatIntervals(intervals),
-        note: note ? pick(note, locale) : null,
-      })),
-    ),
-    revisions: editor.revisions.map((r) => ({
-      revision: r.revision,
-      at: r.publishedAt.toISOString(),
-      by: r.publishedByName ?? "—",
-    })),
-  };
+  const { id, app, actor, now } = editing(args);
+  const { request } = args;
+  const view = await storeEditorView(app.db, actor, id, now, getLocale(request), serverT(request)).catch(
+    notFoundIfRefused(request),
+  );
+  return { ...view, done: new URL(request.url).searchParams.get("done") };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { id, app, actor, now, load } = await editorOf(args);
+  const { id, app, actor, now } = editing(args);
   const { request, context } = args;
   const form = await readForm(request);
   const t = serverT(request);
@@ -135,10 +86,8 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     // Told, nothing lost: the typed values come back, after a conflict with the version now current, so saving
     // again is a deliberate choice to replace the other person's changes.
-    const latest: Record<string, string> = isVersionConflict(error)
-      ? { version: `${(await load()).draft.version}` }
-      : {};
-    return consoleFailure(error, withLists(form), t, { values: latest });
+    const latest = isVersionConflict(error) ? (await loadStoreEditor(app.db, actor, id, now)).draft.version : null;
+    return consoleFailure(error, withLists(form), t, { values: latest === null ? {} : { version: `${latest}` } });
   }
   return redirect(`/admin/stores/${id}?done=saved`);
 }
@@ -146,7 +95,6 @@ export async function action(args: Route.ActionArgs) {
 export default function EditStore({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const form = useFormState();
-  const { notice } = loaderData;
   return (
     <ConsolePage
       width="5xl"
@@ -154,18 +102,8 @@ export default function EditStore({ loaderData }: Route.ComponentProps) {
       title={loaderData.name}
       lead={<span className="font-mono">{t("console.stores.edit.lead", { id: loaderData.id })}</span>}
     >
-      <StoreStatusPanel
-        {...loaderData}
-        notices={
-          <>
-            {notice && !form.state ? <Alert tone="success">{t(notice)}</Alert> : null}
-            {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-          </>
-        }
-      />
-      <div className="mt-6">
-        <StoreCalendar weeks={loaderData.calendar} />
-      </div>
+      <StoreStatusPanel {...loaderData} />
+      <StoreCalendar weeks={loaderData.calendar} />
       <StoreEditorForm
         saved={loaderData.saved}
         districts={loaderData.districts}

@@ -2,6 +2,7 @@ import { getApp } from "~/adapters/context.server";
 import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
+import { PublishedChip } from "~/components/console/stores/store-status";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
@@ -13,7 +14,6 @@ import {
   listStoresForConsole,
   STORES_PAGE_SIZE,
 } from "~/domain/stores/console.server";
-import { cn } from "~/lib/cn";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
@@ -129,14 +129,10 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
             header: t("console.stores.col.status"),
             cell: (s) => (
               <>
-                <span
-                  className={cn(
-                    "rounded-full px-2 py-0.5 text-xs",
-                    s.published ? "bg-success-700/10 text-success-700" : "bg-sand text-ink",
-                  )}
-                >
-                  {t(`console.stores.status.${s.published ? "published" : "unpublished"}`)}
-                </span>
+                <PublishedChip
+                  published={s.published}
+                  label={t(`console.stores.status.${s.published ? "published" : "unpublished"}`)}
+                />
                 {s.pending ? (
                   <span className="ml-2 rounded-full bg-brand-700/10 px-2 py-0.5 text-xs text-brand-800">
                     {t("console.stores.status.pending")}

@@ -8,12 +8,13 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { createStore } from "~/domain/stores/console.server";
 import { withLists } from "~/domain/stores/editor";
+import { districtChoices } from "~/domain/stores/editor-view.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
-import { districtChoices, parseStoreForm } from "./stores.server";
+import { parseStoreForm } from "./stores.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.stores.new.title");
 
