@@ -1,36 +1,47 @@
-import { Form, useNavigation } from "react-router";
+import { Form, useActionData, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
+import { useFormState } from "~/lib/use-form-state";
 import { RewardImageField, type RewardPicture } from "./reward-image-field";
 import { useConsoleT } from "./use-console-t";
 
 export const REWARD_KIND_OPTIONS = ["amount-off", "gift", "service"] as const;
 
 type Props = {
-  /** The values to show: as typed after a refused save, else the saved reward's. */
-  value: (field: string) => string;
-  errors: (field: string) => string[] | null;
+  /** The saved reward as form values (the edit page; its `version` is sent back: a save over a newer one is refused). */
+  saved?: Record<string, string>;
   stores: { id: string; name: string }[];
-  withStock: boolean;
   submitLabel: string;
-  /** The version the admin is editing (sent back; a save over an older version is refused). */
-  version?: string;
-  /** The picture shown when the form appears (the saved one, or the one chosen before a refused save). */
+  /** The saved picture (or none). */
   picture: RewardPicture;
   /** May upload and browse the media library (`catalog.edit`). */
   canUpload: boolean;
 };
 
-/** The reward's fields (new and edit pages). Every field has its label; errors sit beside their field. */
-export function RewardForm({ value, errors, stores, withStock, submitLabel, version, picture, canUpload }: Props) {
+/**
+ * The reward's form (new and edit pages): the saved values, or after a refused save the values as typed with each
+ * error beside its field and the picture that was chosen. The stock is asked only of a new reward (afterwards it
+ * changes by adjustments). After a version conflict the form keeps what was typed but saves over the version now.
+ */
+export function RewardForm({ saved, stores, submitLabel, picture, canUpload }: Props) {
   const t = useConsoleT();
   const pending = useNavigation().state === "submitting";
+  const form = useFormState();
+  const answer = useActionData() as { picture?: RewardPicture } | undefined;
+  const intent = form.value("intent");
+  // The page's other forms (stock, retire) answer too: only a save's answer belongs here.
+  const typed = (intent === "save" || !intent) && form.state?.values ? form.state : null;
+  const value = (field: string) => (typed ? form.value(field) : (saved?.[field] ?? ""));
+  const errors = typed ? form.errors : () => null;
+  const withStock = !saved;
+  const version = saved ? form.value("version", saved.version) : undefined;
+  const shown = typed && answer && "picture" in answer ? (answer.picture ?? null) : picture;
   const chosenStores = new Set(value("storeIds").split(",").filter(Boolean));
   const storeErrors = errors("storeIds");
   const imageErrors = ["imageId", "imageSrc", "imageAltZh", "imageAltEn"].flatMap((f) => errors(f) ?? []);
   return (
-    <Form method="post" className="grid gap-5 sm:grid-cols-2" noValidate>
+    <Form method="post" className="grid gap-5 sm:grid-cols-2" noValidate key={`${saved?.version}-${version}`}>
       <input type="hidden" name="intent" value="save" />
       {version ? <input type="hidden" name="version" value={version} /> : null}
       <Field
@@ -119,7 +130,7 @@ export function RewardForm({ value, errors, stores, withStock, submitLabel, vers
         </div>
         <ErrorList errors={storeErrors} />
       </fieldset>
-      <RewardImageField initial={picture} errors={imageErrors.length ? imageErrors : null} canUpload={canUpload} />
+      <RewardImageField initial={shown} errors={imageErrors.length ? imageErrors : null} canUpload={canUpload} />
       <div className="sm:col-span-2">
         <Button type="submit" pending={pending}>
           {submitLabel}

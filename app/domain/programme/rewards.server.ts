@@ -6,7 +6,7 @@ import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
-import type { RewardFields, StockChange } from "./input";
+import type { RewardFields, StockChange } from "./reward-input";
 import { REWARDS_PAGE_SIZE, type RewardQuery } from "./reward-list";
 
 /**

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { districtByPostalCode, parseRanges, parseStoreForm, STORE_DISTRICTS } from "./editor";
+import { parseForm } from "~/lib/forms.server";
+import type { Translate } from "~/lib/i18n";
+import { districtByPostalCode, parseRanges, STORE_DISTRICTS, storeFormSchema, withLists } from "./editor";
+
+/** The messages as their code and parameters (the last part of the key), to assert on the rule, not the words. */
+const t = ((key: string, params?: Record<string, string | number>) =>
+  JSON.stringify({ code: key.split(".").pop(), params })) as Translate;
+
+/** The form run as the routes run it: `parseForm` with the schema, repeated fields joined. */
+function parseStoreForm(form: FormData, today: string, options: { requireId?: boolean } = {}) {
+  const parsed = parseForm(storeFormSchema(t, today, options), withLists(form));
+  if (parsed.ok) return { ok: true as const, ...parsed.data };
+  const errors = Object.entries(parsed.failure.errors).map(([field, list]) => [field, list.map((m) => JSON.parse(m))]);
+  return { ok: false as const, errors: Object.fromEntries(errors) as Record<string, { code: string }[]> };
+}
 
 function validForm(overrides: Record<string, string> = {}): FormData {
   const form = new FormData();

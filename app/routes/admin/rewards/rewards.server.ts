@@ -1,39 +1,16 @@
 import type { Database } from "@platform/db/client";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import type { RewardPicture } from "~/components/console/reward-image-field";
 import { getImage, imageView } from "~/domain/images/images.server";
+import { rewardSchema, rewardValues, withStoreIds } from "~/domain/programme/reward-input";
 import type { Reward } from "~/domain/programme/rewards.server";
-import { lastValidTaipeiDay, taipeiIsoDate } from "~/lib/time";
+import { isVersionConflict } from "~/domain/refusals";
+import { formFailure, formValues, parseForm } from "~/lib/forms.server";
+import type { serverT } from "~/lib/i18n.server";
 
-/** What the reward pages share on the server: a reward as form values, its picture. */
+/** What the reward pages share on the server: the form read and answered, the picture it shows. */
 
-/** A saved reward as the edit form's values (dates as Taipei days; the last day is the day before the end). */
-export function rewardValues(r: Reward): Record<string, string> {
-  return {
-    name: r.name,
-    kind: r.kind,
-    amountOff: r.amountOff === null ? "" : String(r.amountOff),
-    pointsCost: String(r.pointsCost),
-    stock: r.stock === null ? "" : String(r.stock),
-    perMemberLimit: r.perMemberLimit === null ? "" : String(r.perMemberLimit),
-    validFrom: r.validFrom ? taipeiIsoDate(r.validFrom) : "",
-    validUntil: r.validUntil ? lastValidTaipeiDay(r.validUntil) : "",
-    couponValidDays: String(r.couponValidDays),
-    storeIds: (r.storeIds ?? []).join(","),
-    imageId: r.imageId ?? "",
-    imageSrc: r.image?.src ?? "",
-    imageAltZh: r.image?.alt["zh-TW"] ?? "",
-    imageAltEn: r.image?.alt.en ?? "",
-    version: String(r.version),
-  };
-}
-
-/** The values typed (stores ticked as one comma-separated value), to give back with the errors. */
-export function typedValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string" && key !== "storeIds") values[key] = value;
-  values.storeIds = form.getAll("storeIds").map(String).join(",");
-  return values;
-}
+type T = ReturnType<typeof serverT>;
 
 /**
  * The picture the form shows for these values (saved, or sent with a refused save): the uploaded image
@@ -47,4 +24,36 @@ export async function rewardPicture(db: Database, values: Record<string, string>
   }
   const src = values.imageSrc?.trim();
   return src ? { kind: "path", src, altZh: values.imageAltZh ?? "", altEn: values.imageAltEn ?? "" } : null;
+}
+
+/**
+ * The reward form (ADR 008) with the stores the admin may choose, the stock only for a new reward; refused: 400
+ * with every field's message, the values as typed and the picture chosen, so nothing is lost.
+ */
+export async function readRewardForm(
+  db: Database,
+  form: FormData,
+  t: T,
+  options: { stores: readonly { id: string }[]; withStock: boolean },
+) {
+  const schema = rewardSchema(t, { knownStoreIds: options.stores.map((s) => s.id), withStock: options.withStock });
+  const parsed = parseForm(schema, withStoreIds(form));
+  if (parsed.ok) return parsed;
+  const picture = await rewardPicture(db, parsed.failure.values);
+  const answer = { ...parsed.failure, formError: t("console.programme.error.fix"), picture };
+  return { ok: false as const, answer: formFailure(answer) };
+}
+
+/**
+ * A refused reward change (`consoleFailure`): the values as typed with the picture chosen; after a version
+ * conflict also the reward as saved now, and the form saves over that version.
+ */
+export async function rewardRefusal(db: Database, error: unknown, form: FormData, t: T) {
+  const typed = withStoreIds(form);
+  const latest = isVersionConflict(error) ? rewardValues(error.current as Reward) : null;
+  const picture = await rewardPicture(db, formValues(typed));
+  return consoleFailure(error, typed, t, {
+    values: latest ? { version: latest.version ?? "" } : {},
+    answer: latest ? { latest, picture } : { picture },
+  });
 }

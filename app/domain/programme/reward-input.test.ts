@@ -1,5 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { parseRewardForm, parseStockForm } from "./input";
+import { parseForm } from "~/lib/forms.server";
+import type { Translate } from "~/lib/i18n";
+import { rewardSchema, stockSchema, withStoreIds } from "./reward-input";
+
+/** The messages as their code (the last part of the key), to assert on the rule, not the words. */
+const t = ((key: string) => key.split(".").pop()) as Translate;
+
+/** A form run as the routes run it (`parseForm`), answered as the rule codes per field or the value. */
+function run<T>(schema: Parameters<typeof parseForm>[0], fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields))
+    for (const v of key === "storeIds" ? value.split(",") : [value]) form.append(key, v);
+  const parsed = parseForm(schema, withStoreIds(form));
+  if (parsed.ok) return { ok: true as const, value: parsed.data as T };
+  const problems = Object.entries(parsed.failure.errors).map(([k, list]) => [k, list.map((code) => ({ code }))]);
+  return { ok: false as const, problems: Object.fromEntries(problems) as Record<string, { code: string }[]> };
+}
+
+const parseRewardForm = (fields: Record<string, string>, options: { knownStoreIds: string[]; withStock: boolean }) =>
+  run<import("./reward-input").RewardFields & { stock: number | null }>(rewardSchema(t, options), fields);
+const parseStockForm = (fields: Record<string, string>, unlimited: boolean) =>
+  run<{ change: import("./reward-input").StockChange; reason: string }>(stockSchema(t, unlimited), fields);
 
 const stores = { knownStoreIds: ["xinyi-flagship", "banqiao"], withStock: true };
 const reward = { name: "杯墊", kind: "gift", pointsCost: "150", couponValidDays: "30" };
