@@ -51,12 +51,15 @@ export function FilterInput({
   value,
   errors,
   type = "text",
+  placeholder,
 }: {
   name: string;
   label: string;
   value: string;
   errors?: string[];
   type?: "text" | "date" | "search";
+  /** A hint of what may be typed (what the search looks in). */
+  placeholder?: string;
 }) {
   const errorId = `filter-${name}-error`;
   return (
@@ -67,6 +70,7 @@ export function FilterInput({
         name={name}
         defaultValue={value}
         maxLength={200}
+        placeholder={placeholder}
         aria-invalid={errors?.length ? true : undefined}
         aria-describedby={errors?.length ? errorId : undefined}
         className={cn(inputClass, "mt-1")}
