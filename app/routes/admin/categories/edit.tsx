@@ -1,20 +1,12 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
-import {
-  CheckField,
-  LanguagePair,
-  SlugField,
-  TextField,
-  Thumbnail,
-} from "~/components/console/materials/editor-fields";
+import { CategoryForm } from "~/components/console/materials/category-form";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { consoleCategories, createCategory, updateCategory } from "~/domain/materials/console.server";
-import { categoryFormValues, categorySchema, LIMITS, requireVersion } from "~/domain/materials/editor";
+import { categoryFormValues, categorySchema, requireVersion } from "~/domain/materials/editor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -61,7 +53,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function CategoryEditor({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const form = useFormState();
-  const pending = useNavigation().state === "submitting";
   const { category } = loaderData;
   const initial = loaderData.values;
   const fields = { value: (name: string) => form.value(name, initial[name] ?? ""), errors: form.errors };
@@ -71,36 +62,7 @@ export default function CategoryEditor({ loaderData }: Route.ComponentProps) {
       back={{ to: "/admin/categories", label: t("console.categories.back") }}
       title={t(category ? "console.categories.edit.title" : "console.categories.new.title")}
     >
-      <Form method="post" className="mt-6 space-y-5 rounded-2xl border border-line bg-white p-5">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        {category ? (
-          <input type="hidden" name="version" value={category.version} />
-        ) : (
-          <SlugField fields={fields} label={t("console.materials.field.id")} />
-        )}
-        <LanguagePair fields={fields} field="name" max={LIMITS.name} />
-        <LanguagePair fields={fields} field="summary" max={LIMITS.summary} />
-        {/* The image uploader (branch `images`, ADR 028) replaces the path field. */}
-        <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
-          <Thumbnail src={fields.value("imageSrc")} />
-          <TextField
-            fields={fields}
-            name="imageSrc"
-            label={t("console.categories.field.imageSrc")}
-            max={LIMITS.imageSrc}
-            spellCheck={false}
-          />
-        </div>
-        <LanguagePair fields={fields} field="imageAlt" max={LIMITS.alt} labels="console.categories.field" />
-        <CheckField
-          name="published"
-          label={t("console.categories.field.published")}
-          checked={fields.value("published") === "on"}
-        />
-        <Button type="submit" pending={pending}>
-          {t(category ? "console.materials.save" : "console.materials.create")}
-        </Button>
-      </Form>
+      <CategoryForm fields={fields} formError={form.formError} version={category?.version ?? null} />
     </ConsolePage>
   );
 }

@@ -3,13 +3,11 @@ import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleList, RowLink } from "~/components/console/console-list";
-import { ConsolePage } from "~/components/console/console-page";
+import { CatalogListPage, useCatalogColumns } from "~/components/console/materials/catalog-page";
 import { MoveButtons } from "~/components/console/materials/category-move";
 import { StatusChip } from "~/components/console/materials/editor-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { buttonVariants } from "~/components/ui/button";
-import { Link } from "~/components/ui/link";
 import { consoleCategories, moveCategory } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -67,16 +65,35 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   const form = useFormState();
   const { rows, done } = loaderData;
   const notice = done ? <Alert tone="success">{t(`console.categories.done.${done}`)}</Alert> : null;
+  const columns = useCatalogColumns<(typeof rows)[number]>("categories", [
+    ["order", (c) => c.position, "tabular-nums"],
+    [
+      "name",
+      (c) => (
+        <div className="flex items-center gap-3">
+          <img src={c.image} alt="" className="size-10 rounded-lg border border-line object-cover" />
+          <RowLink to={`/admin/categories/${c.id}`}>{c.name}</RowLink>
+        </div>
+      ),
+    ],
+    ["materials", (c) => c.materials, "tabular-nums"],
+    [
+      "status",
+      (c) => (
+        <StatusChip on={c.published}>
+          {t(c.published ? "console.categories.status.shown" : "console.categories.status.hidden")}
+        </StatusChip>
+      ),
+    ],
+    [
+      "actions",
+      (c) => <MoveButtons id={c.id} name={c.name} first={c.position === 1} last={c.position === rows.length} />,
+    ],
+  ]);
   return (
-    <ConsolePage
+    <CatalogListPage
+      area="categories"
       width="5xl"
-      title={t("console.categories.title")}
-      lead={t("console.categories.lead")}
-      action={
-        <Link to="/admin/categories/new" className={buttonVariants()}>
-          {t("console.categories.new")}
-        </Link>
-      }
       notices={form.formError ? <Alert tone="error">{form.formError}</Alert> : notice}
     >
       <ConsoleList
@@ -87,47 +104,8 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
         rows={rows}
         rowKey={(c) => c.id}
         rowTestId="category-row"
-        columns={[
-          {
-            key: "order",
-            header: t("console.categories.col.order"),
-            className: "tabular-nums",
-            cell: (c) => c.position,
-          },
-          {
-            key: "name",
-            header: t("console.categories.col.name"),
-            cell: (c) => (
-              <div className="flex items-center gap-3">
-                <img src={c.image} alt="" className="size-10 rounded-lg border border-line object-cover" />
-                <RowLink to={`/admin/categories/${c.id}`}>{c.name}</RowLink>
-              </div>
-            ),
-          },
-          {
-            key: "materials",
-            header: t("console.categories.col.materials"),
-            className: "tabular-nums",
-            cell: (c) => c.materials,
-          },
-          {
-            key: "status",
-            header: t("console.categories.col.status"),
-            cell: (c) => (
-              <StatusChip on={c.published}>
-                {t(c.published ? "console.categories.status.shown" : "console.categories.status.hidden")}
-              </StatusChip>
-            ),
-          },
-          {
-            key: "actions",
-            header: t("console.categories.col.actions"),
-            cell: (c) => (
-              <MoveButtons id={c.id} name={c.name} first={c.position === 1} last={c.position === rows.length} />
-            ),
-          },
-        ]}
+        columns={columns}
       />
-    </ConsolePage>
+    </CatalogListPage>
   );
 }

@@ -1,31 +1,16 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { StatusChip } from "~/components/console/materials/editor-fields";
-import { RelatedSection, StoresSection } from "~/components/console/materials/material-choices";
+import { MaterialForm } from "~/components/console/materials/material-form";
 import { MaterialPreview } from "~/components/console/materials/material-preview";
-import {
-  BasicsSection,
-  CareSection,
-  ImagesSection,
-  LookSection,
-  SpecsSection,
-} from "~/components/console/materials/material-sections";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { setMaterialPublished } from "~/domain/materials/console.server";
 import type { MaterialDetailView } from "~/domain/materials/detail-view";
-import {
-  materialSchema,
-  requireVersion,
-  rowCount,
-  SPARE_IMAGE_ROWS,
-  SPARE_SPEC_ROWS,
-  withChoices,
-} from "~/domain/materials/editor";
+import { materialSchema, requireVersion, withChoices } from "~/domain/materials/editor";
 import { materialEditor, materialPreview, saveMaterial } from "~/domain/materials/editor.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -101,14 +86,10 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   const form = useFormState();
-  const navigation = useNavigation();
   const answer = form.state as Answer | undefined;
   const { material, categories, stores, materials, done } = loaderData;
   const initial: Record<string, string> = loaderData.values;
   const fields = { value: (name: string) => form.value(name, initial[name] ?? ""), errors: form.errors };
-  const rows = (prefix: "spec" | "image") => rowCount({ ...initial, ...answer?.values }, prefix);
-  const pending = (intent: string) =>
-    navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
 
   return (
     <ConsolePage
@@ -144,45 +125,15 @@ export default function MaterialEditor({ loaderData }: Route.ComponentProps) {
         ) : null
       }
     >
-      <Form method="post" className="mt-6 space-y-6">
-        {form.formError ? (
-          <Alert tone="error">
-            <span data-testid="form-error">{form.formError}</span>
-          </Alert>
-        ) : null}
-        {material ? <input type="hidden" name="version" value={material.version} /> : null}
-        <BasicsSection fields={fields} isNew={!material} categories={categories} />
-        <LookSection fields={fields} />
-        <SpecsSection fields={fields} rows={rows("spec") + SPARE_SPEC_ROWS} />
-        <CareSection fields={fields} />
-        <ImagesSection fields={fields} rows={rows("image") + SPARE_IMAGE_ROWS} />
-        <StoresSection fields={fields} stores={stores} />
-        <RelatedSection fields={fields} categories={categories} materials={materials} />
-
-        <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap gap-3 border-t border-line bg-paper/95 px-4 py-4 sm:mx-0 sm:rounded-2xl sm:border">
-          <Button type="submit" name="intent" value="save" pending={pending("save")}>
-            {t(material ? "console.materials.save" : "console.materials.create")}
-          </Button>
-          {material && !material.published ? (
-            <Button type="submit" name="intent" value="publish" variant="secondary" pending={pending("publish")}>
-              {t("console.materials.saveAndPublish")}
-            </Button>
-          ) : null}
-          <Button type="submit" name="intent" value="preview" variant="ghost" pending={pending("preview")}>
-            {t("console.materials.preview")}
-          </Button>
-        </div>
-      </Form>
-
-      {material?.published ? (
-        <Form method="post" className="mt-4">
-          <input type="hidden" name="version" value={material.version} />
-          <Button type="submit" name="intent" value="unpublish" variant="ghost" pending={pending("unpublish")}>
-            {t("console.materials.unpublish")}
-          </Button>
-        </Form>
-      ) : null}
-
+      <MaterialForm
+        material={material}
+        fields={fields}
+        formError={form.formError}
+        rowValues={{ ...initial, ...answer?.values }}
+        categories={categories}
+        stores={stores}
+        materials={materials}
+      />
       {answer?.preview ? <MaterialPreview view={answer.preview} messages={answer.previewMessages} /> : null}
     </ConsolePage>
   );

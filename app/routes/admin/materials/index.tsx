@@ -1,11 +1,9 @@
 import { getApp } from "~/adapters/context.server";
 import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
-import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
+import { CatalogListPage, useCatalogColumns } from "~/components/console/materials/catalog-page";
 import { StatusChip } from "~/components/console/materials/editor-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { buttonVariants } from "~/components/ui/button";
-import { Link } from "~/components/ui/link";
 import { consoleMaterialList, MATERIAL_SORTS } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { useLocale } from "~/lib/i18n";
@@ -45,16 +43,40 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   const { filters } = loaderData;
+  const choices = <const V extends string>(values: readonly V[], key: (v: V) => Parameters<typeof t>[0]) =>
+    values.map((value) => ({ value, label: t(key(value)) }));
+  const columns = useCatalogColumns<(typeof loaderData.rows)[number]>("materials", [
+    [
+      "name",
+      (m) => (
+        <div className="flex items-center gap-3">
+          <span
+            aria-hidden
+            className="size-10 shrink-0 overflow-hidden rounded-lg border border-line"
+            style={{ backgroundColor: m.swatch }}
+          >
+            {m.image ? <img src={m.image} alt="" className="size-full object-cover" loading="lazy" /> : null}
+          </span>
+          <span>
+            <RowLink to={`/admin/materials/${m.id}`}>{m.name}</RowLink>
+            <span className="block text-xs text-muted">{m.series}</span>
+          </span>
+        </div>
+      ),
+    ],
+    ["category", (m) => m.category],
+    [
+      "status",
+      (m) => (
+        <StatusChip on={m.published}>
+          {t(m.published ? "console.materials.status.published" : "console.materials.status.draft")}
+        </StatusChip>
+      ),
+    ],
+    ["updated", (m) => formatTaipei(m.updatedAt, locale, "dateTime"), "tabular-nums"],
+  ]);
   return (
-    <ConsolePage
-      title={t("console.materials.title")}
-      lead={t("console.materials.lead")}
-      action={
-        <Link to="/admin/materials/new" className={buttonVariants()}>
-          {t("console.materials.new")}
-        </Link>
-      }
-    >
+    <CatalogListPage area="materials">
       <ConsoleList
         filters={
           <FilterBar submitLabel={t("console.materials.submit")} columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]">
@@ -75,14 +97,14 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
               name="status"
               label={t("console.materials.status")}
               value={filters.status}
-              options={STATUSES.map((s) => ({ value: s, label: t(`console.materials.status.${s}`) }))}
+              options={choices(STATUSES, (s) => `console.materials.status.${s}`)}
             />
             <FilterSelect
               anyOption={false}
               name="sort"
               label={t("console.materials.sort")}
               value={filters.sort}
-              options={MATERIAL_SORTS.map((s) => ({ value: s, label: t(`console.materials.sort.${s}`) }))}
+              options={choices(MATERIAL_SORTS, (s) => `console.materials.sort.${s}`)}
             />
           </FilterBar>
         }
@@ -93,45 +115,9 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
         rows={loaderData.rows}
         rowKey={(m) => m.id}
         rowTestId="material-row"
-        columns={[
-          {
-            key: "name",
-            header: t("console.materials.col.name"),
-            cell: (m) => (
-              <div className="flex items-center gap-3">
-                <span
-                  aria-hidden
-                  className="size-10 shrink-0 overflow-hidden rounded-lg border border-line"
-                  style={{ backgroundColor: m.swatch }}
-                >
-                  {m.image ? <img src={m.image} alt="" className="size-full object-cover" loading="lazy" /> : null}
-                </span>
-                <span>
-                  <RowLink to={`/admin/materials/${m.id}`}>{m.name}</RowLink>
-                  <span className="block text-xs text-muted">{m.series}</span>
-                </span>
-              </div>
-            ),
-          },
-          { key: "category", header: t("console.materials.col.category"), cell: (m) => m.category },
-          {
-            key: "status",
-            header: t("console.materials.col.status"),
-            cell: (m) => (
-              <StatusChip on={m.published}>
-                {t(m.published ? "console.materials.status.published" : "console.materials.status.draft")}
-              </StatusChip>
-            ),
-          },
-          {
-            key: "updated",
-            header: t("console.materials.col.updated"),
-            className: "tabular-nums",
-            cell: (m) => formatTaipei(m.updatedAt, locale, "dateTime"),
-          },
-        ]}
+        columns={columns}
         paging={{ kind: "more", href: loaderData.nextHref, label: t("console.materials.more") }}
       />
-    </ConsolePage>
+    </CatalogListPage>
   );
 }
