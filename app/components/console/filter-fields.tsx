@@ -58,6 +58,7 @@ export function FilterInput({
   value: string;
   errors?: string[];
   type?: "text" | "date" | "search";
+  /** A hint of what may be typed (what the search looks in). */
   placeholder?: string;
 }) {
   const errorId = `filter-${name}-error`;

@@ -1,6 +1,8 @@
 import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store } from "@platform/db/schema";
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Locale } from "~/lib/i18n";
+import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
@@ -90,6 +92,35 @@ export async function searchConsoleMaterials(db: Database, search: ConsoleMateri
   return {
     rows: page,
     nextAfter: rows.length > CONSOLE_PAGE_SIZE && last ? `${last.sortValue}|${last.id}` : null,
+  };
+}
+
+/**
+ * The console's list of materials in the reader's language: the categories to filter by, the category filter
+ * (empty when it names none), a page of rows and the cursor of the next page.
+ */
+export async function consoleMaterialList(
+  db: Database,
+  search: Omit<ConsoleMaterialSearch, "categoryId"> & { category: string },
+  locale: Locale,
+) {
+  const categories = await consoleCategories(db);
+  const category = categories.some((c) => c.id === search.category) ? search.category : "";
+  const result = await searchConsoleMaterials(db, { ...search, categoryId: category || null });
+  return {
+    category,
+    categories: categories.map((c) => ({ id: c.id, name: pick(c.name, locale) })),
+    rows: result.rows.map((r) => ({
+      id: r.id,
+      name: pick(r.name, locale),
+      series: pick(r.series, locale),
+      category: pick(r.categoryName, locale),
+      published: r.published,
+      updatedAt: r.updatedAt.toISOString(),
+      image: r.images[0]?.src ?? null,
+      swatch: r.swatch,
+    })),
+    nextAfter: result.nextAfter,
   };
 }
 

@@ -1,10 +1,30 @@
 import { describe, expect, it } from "vitest";
+import { parseForm } from "~/lib/forms.server";
 import type { Translate } from "~/lib/i18n";
-import { expectedVersion, LIMITS, materialFormValues, parseCategoryForm, parseMaterialForm, rowCount } from "./editor";
+import {
+  categorySchema,
+  expectedVersion,
+  LIMITS,
+  materialFormValues,
+  materialSchema,
+  rowCount,
+  withChoices,
+} from "./editor";
 
 /** The material and category forms (issue 14 item 2): required texts, limits, rows, plain text kept as typed. */
 
 const t: Translate = (key, values) => (values ? `${key}:${JSON.stringify(values)}` : key);
+
+/** The form as the console reads it (ADR 008): `parseForm` with the schema, the ticked boxes joined first. */
+function parseMaterialForm(form: FormData, tr: Translate, options: { isNew: boolean }) {
+  const parsed = parseForm(materialSchema(tr, options), withChoices(form));
+  return parsed.ok ? parsed : { ok: false as const, errors: parsed.failure.errors };
+}
+
+function parseCategoryForm(form: FormData, tr: Translate, options: { isNew: boolean }) {
+  const parsed = parseForm(categorySchema(tr, options), form);
+  return parsed.ok ? parsed : { ok: false as const, errors: parsed.failure.errors };
+}
 
 function materialForm(overrides: Record<string, string> = {}): FormData {
   const fields: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { CatalogImage, LocalizedText, MaterialSpec } from "@platform/db/schema";
 import { z } from "zod";
 import type { Translate } from "~/lib/i18n";
+import { VersionConflict } from "../refusals";
 
 /**
  * The material and category forms of the console (issue 14 item 2): what may be typed, checked on the
@@ -66,9 +67,7 @@ export type CategoryInput = {
   published: boolean;
 };
 
-export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: Record<string, string[]> };
-
-const str = (form: FormData, name: string) => {
+const trimmed = (form: FormData, name: string) => {
   const v = form.get(name);
   return typeof v === "string" ? v.trim() : "";
 };
@@ -77,199 +76,245 @@ function messages(t: Translate) {
   return {
     required: t("console.materials.error.required"),
     tooLong: (max: number) => t("console.materials.error.tooLong", { max }),
+    tooMany: (max: number) => t("console.materials.error.tooMany", { max }),
   };
 }
 
-function text(t: Translate, max: number) {
-  const m = messages(t);
-  return z.string().min(1, m.required).max(max, m.tooLong(max));
+/** A field's text, trimmed (a missing field is empty). */
+const str = () => z.string().default("").pipe(z.string().trim());
+/** A required text of at most `max` characters. */
+const text = (t: Translate, max: number) =>
+  z
+    .string()
+    .default("")
+    .pipe(z.string().trim().min(1, messages(t).required).max(max, messages(t).tooLong(max)));
+const slugId = (t: Translate) =>
+  z
+    .string()
+    .default("")
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, messages(t).required)
+        .max(64, messages(t).tooLong(64))
+        .regex(SLUG, t("console.materials.error.slug")),
+    );
+const imageSrc = (t: Translate) =>
+  z
+    .string()
+    .trim()
+    .min(1, messages(t).required)
+    .max(LIMITS.imageSrc, messages(t).tooLong(LIMITS.imageSrc))
+    .regex(IMAGE_SRC, t("console.materials.error.imageSrc"));
+const checkbox = () =>
+  z
+    .string()
+    .default("")
+    .transform((v) => v === "on");
+
+/** Both languages of a text, as the fields `${field}Zh` and `${field}En`. */
+function pair<F extends string>(field: F, schema: z.ZodType<string, unknown>) {
+  return { [`${field}Zh`]: schema, [`${field}En`]: schema } as Record<`${F}Zh` | `${F}En`, typeof schema>;
 }
 
-/** Collects the issues of one safeParse under the given field name. */
-function check(errors: Record<string, string[]>, field: string, schema: z.ZodType, value: unknown) {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  errors[field] = [...new Set(result.error.issues.map((i) => i.message))];
-  return undefined;
-}
+const localized = <F extends string>(values: Record<`${F}Zh` | `${F}En`, string>, field: F): LocalizedText => ({
+  "zh-TW": values[`${field}Zh`],
+  en: values[`${field}En`],
+});
 
-function localized(
-  form: FormData,
-  errors: Record<string, string[]>,
-  field: string,
-  schema: z.ZodType<string>,
-): LocalizedText {
-  const zh = check(errors, `${field}Zh`, schema, str(form, `${field}Zh`)) as string | undefined;
-  const en = check(errors, `${field}En`, schema, str(form, `${field}En`)) as string | undefined;
-  return { "zh-TW": zh ?? "", en: en ?? "" };
-}
+/** Ticked ids (joined by commas, `withChoices`): valid slugs only, each once, at most `max`. */
+const ids = (max: number) =>
+  str().transform((v) => [...new Set(v.split(","))].filter((id) => SLUG.test(id) && id.length <= 64).slice(0, max));
 
-/** The numbered rows present in a form (`spec0…`, `spec1…`): indexes up to `max`. */
-function rowIndexes(form: FormData, prefix: string, max: number): number[] {
+type Row = { i: number; cells: Record<string, string> };
+
+/** The numbered rows of a form (`spec0…`, `spec1…`) with their cells trimmed, up to twice `max` rows. */
+function numberedRows(values: Record<string, unknown>, prefix: string, cells: readonly string[], max: number): Row[] {
   const found = new Set<number>();
-  for (const key of form.keys()) {
+  for (const key of Object.keys(values)) {
     const m = new RegExp(`^${prefix}(\\d{1,2})[A-Z]`).exec(key);
     if (m) found.add(Number(m[1]));
   }
-  return [...found].filter((i) => i < max * 2).sort((a, b) => a - b);
+  return [...found]
+    .filter((i) => i < max * 2)
+    .sort((a, b) => a - b)
+    .map((i) => {
+      const cell = (c: string) => [c, String(values[`${prefix}${i}${c}`] ?? "").trim()];
+      return { i, cells: Object.fromEntries(cells.map(cell)) };
+    })
+    .filter((row) => Object.values(row.cells).some((v) => v !== ""));
 }
 
-function ids(form: FormData, name: string, max: number): string[] {
-  return [...new Set(form.getAll(name).map(String))].filter((id) => SLUG.test(id) && id.length <= 64).slice(0, max);
+const SPEC_CELLS = ["LabelZh", "LabelEn", "ValueZh", "ValueEn"] as const;
+const IMAGE_CELLS = ["Src", "AltZh", "AltEn"] as const;
+
+/** Checks one value with `schema`; its messages go beside `field`. */
+function checkField(ctx: z.RefinementCtx, field: string, schema: z.ZodType, value: unknown) {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  for (const message of new Set(result.error.issues.map((i) => i.message))) {
+    ctx.addIssue({ code: "custom", path: [field], message });
+  }
 }
 
-export function parseMaterialForm(form: FormData, t: Translate, options: { isNew: boolean }): Parsed<MaterialInput> {
+/**
+ * The material form (ADR 008: read by `parseForm`, with `withChoices` joining the ticked boxes). The id is typed
+ * only for a new material (an edit's comes from the URL). Rows of specifications and images that are left empty
+ * are skipped; a filled row needs every cell.
+ */
+export function materialSchema(t: Translate, options: { isNew: boolean }) {
   const m = messages(t);
-  const errors: Record<string, string[]> = {};
-  const id = options.isNew
-    ? (check(
-        errors,
-        "id",
-        z.string().min(1, m.required).max(64, m.tooLong(64)).regex(SLUG, t("console.materials.error.slug")),
-        str(form, "id"),
-      ) as string | undefined)
-    : str(form, "id");
-  const categoryId = check(errors, "categoryId", z.string().min(1, m.required), str(form, "categoryId")) as
-    | string
-    | undefined;
-  const name = localized(form, errors, "name", text(t, LIMITS.name));
-  const series = localized(form, errors, "series", text(t, LIMITS.series));
-  const summary = localized(form, errors, "summary", text(t, LIMITS.summary));
-  const finish = localized(form, errors, "finish", text(t, LIMITS.short));
-  const colour = localized(form, errors, "colour", text(t, LIMITS.short));
-  const origin = localized(form, errors, "origin", text(t, LIMITS.short));
-  const care = localized(form, errors, "care", text(t, LIMITS.care));
-  const swatch = check(
-    errors,
-    "swatch",
-    z.string().regex(SWATCH, t("console.materials.error.swatch")),
-    str(form, "swatch"),
-  ) as string | undefined;
-
-  const sizes = str(form, "sizes")
-    .split(/\r?\n/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (sizes.length > LIMITS.sizes) errors.sizes = [t("console.materials.error.tooMany", { max: LIMITS.sizes })];
-  else if (sizes.some((s) => s.length > LIMITS.size)) errors.sizes = [m.tooLong(LIMITS.size)];
-
-  const specs: MaterialSpec[] = [];
-  for (const i of rowIndexes(form, "spec", LIMITS.specs)) {
-    const cells = ["LabelZh", "LabelEn", "ValueZh", "ValueEn"].map((c) => str(form, `spec${i}${c}`));
-    if (cells.every((c) => c === "")) continue;
-    const [labelZh = "", labelEn = "", valueZh = "", valueEn = ""] = cells;
-    const row = [
-      [`spec${i}LabelZh`, labelZh, LIMITS.specLabel],
-      [`spec${i}LabelEn`, labelEn, LIMITS.specLabel],
-      [`spec${i}ValueZh`, valueZh, LIMITS.specValue],
-      [`spec${i}ValueEn`, valueEn, LIMITS.specValue],
-    ] as const;
-    for (const [field, value, max] of row) check(errors, field, text(t, max), value);
-    const key = str(form, `spec${i}Key`);
-    specs.push({
-      key: SLUG.test(key) || /^[a-zA-Z]+$/.test(key) ? key : `custom-${specs.length + 1}`,
-      label: { "zh-TW": labelZh, en: labelEn },
-      value: { "zh-TW": valueZh, en: valueEn },
+  return z
+    .looseObject({
+      id: options.isNew ? slugId(t) : str(),
+      categoryId: str().pipe(z.string().min(1, m.required)),
+      ...pair("name", text(t, LIMITS.name)),
+      ...pair("series", text(t, LIMITS.series)),
+      ...pair("summary", text(t, LIMITS.summary)),
+      ...pair("finish", text(t, LIMITS.short)),
+      ...pair("colour", text(t, LIMITS.short)),
+      ...pair("origin", text(t, LIMITS.short)),
+      ...pair("care", text(t, LIMITS.care)),
+      swatch: str().pipe(z.string().regex(SWATCH, t("console.materials.error.swatch"))),
+      sizes: str()
+        .transform((v) =>
+          v
+            .split(/\r?\n/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+        )
+        .check((ctx) => {
+          const sizes = ctx.value;
+          const message =
+            sizes.length > LIMITS.sizes
+              ? m.tooMany(LIMITS.sizes)
+              : sizes.some((s) => s.length > LIMITS.size)
+                ? m.tooLong(LIMITS.size)
+                : null;
+          if (message) ctx.issues.push({ code: "custom", message, input: sizes });
+        }),
+      stores: ids(LIMITS.stores),
+      related: ids(LIMITS.related + 1),
+      featured: checkbox(),
+    })
+    .superRefine((values, ctx) => {
+      const specs = numberedRows(values, "spec", SPEC_CELLS, LIMITS.specs);
+      for (const { i, cells } of specs) {
+        for (const cell of SPEC_CELLS) {
+          const max = cell.startsWith("Label") ? LIMITS.specLabel : LIMITS.specValue;
+          checkField(ctx, `spec${i}${cell}`, text(t, max), cells[cell]);
+        }
+      }
+      if (specs.length > LIMITS.specs)
+        ctx.addIssue({ code: "custom", path: ["specs"], message: m.tooMany(LIMITS.specs) });
+      const images = numberedRows(values, "image", IMAGE_CELLS, LIMITS.images);
+      for (const { i, cells } of images) {
+        checkField(ctx, `image${i}Src`, imageSrc(t), cells.Src);
+        checkField(ctx, `image${i}AltZh`, text(t, LIMITS.alt), cells.AltZh);
+        checkField(ctx, `image${i}AltEn`, text(t, LIMITS.alt), cells.AltEn);
+      }
+      if (images.length > LIMITS.images) {
+        ctx.addIssue({ code: "custom", path: ["images"], message: m.tooMany(LIMITS.images) });
+      }
+      if (values.related.filter((r) => r !== values.id).length > LIMITS.related) {
+        ctx.addIssue({ code: "custom", path: ["related"], message: m.tooMany(LIMITS.related) });
+      }
+    })
+    .transform((values): MaterialInput => {
+      const specs = numberedRows(values, "spec", SPEC_CELLS, LIMITS.specs).map(({ i, cells }, n) => {
+        const key = String(values[`spec${i}Key`] ?? "").trim();
+        return {
+          key: SLUG.test(key) || /^[a-zA-Z]+$/.test(key) ? key : `custom-${n + 1}`,
+          label: { "zh-TW": cells.LabelZh ?? "", en: cells.LabelEn ?? "" },
+          value: { "zh-TW": cells.ValueZh ?? "", en: cells.ValueEn ?? "" },
+        };
+      });
+      const images = numberedRows(values, "image", IMAGE_CELLS, LIMITS.images).map(({ i, cells }) => {
+        const size = (name: string, fallback: number) => {
+          const n = Number(String(values[`image${i}${name}`] ?? "").trim());
+          return Number.isInteger(n) && n > 0 && n <= 10_000 ? n : fallback;
+        };
+        const alt = { "zh-TW": cells.AltZh ?? "", en: cells.AltEn ?? "" };
+        return { src: cells.Src ?? "", alt, width: size("Width", 800), height: size("Height", 600) };
+      });
+      return {
+        id: values.id,
+        categoryId: values.categoryId,
+        name: localized(values, "name"),
+        series: localized(values, "series"),
+        summary: localized(values, "summary"),
+        sizes: values.sizes,
+        finish: localized(values, "finish"),
+        colour: localized(values, "colour"),
+        swatch: values.swatch.toLowerCase(),
+        origin: localized(values, "origin"),
+        care: localized(values, "care"),
+        specs,
+        images,
+        storeIds: values.stores,
+        relatedIds: values.related.filter((r) => r !== values.id),
+        featured: values.featured,
+      };
     });
-  }
-  if (specs.length > LIMITS.specs) errors.specs = [t("console.materials.error.tooMany", { max: LIMITS.specs })];
-
-  const images: CatalogImage[] = [];
-  for (const i of rowIndexes(form, "image", LIMITS.images)) {
-    const src = str(form, `image${i}Src`);
-    const altZh = str(form, `image${i}AltZh`);
-    const altEn = str(form, `image${i}AltEn`);
-    if (!src && !altZh && !altEn) continue;
-    check(
-      errors,
-      `image${i}Src`,
-      z
-        .string()
-        .min(1, m.required)
-        .max(LIMITS.imageSrc, m.tooLong(LIMITS.imageSrc))
-        .regex(IMAGE_SRC, t("console.materials.error.imageSrc")),
-      src,
-    );
-    check(errors, `image${i}AltZh`, text(t, LIMITS.alt), altZh);
-    check(errors, `image${i}AltEn`, text(t, LIMITS.alt), altEn);
-    const size = (name: string, fallback: number) => {
-      const n = Number(str(form, `image${i}${name}`));
-      return Number.isInteger(n) && n > 0 && n <= 10_000 ? n : fallback;
-    };
-    images.push({ src, alt: { "zh-TW": altZh, en: altEn }, width: size("Width", 800), height: size("Height", 600) });
-  }
-  if (images.length > LIMITS.images) errors.images = [t("console.materials.error.tooMany", { max: LIMITS.images })];
-
-  const relatedIds = ids(form, "related", LIMITS.related + 1).filter((r) => r !== id);
-  if (relatedIds.length > LIMITS.related) {
-    errors.related = [t("console.materials.error.tooMany", { max: LIMITS.related })];
-  }
-
-  if (Object.keys(errors).length > 0 || !id || !categoryId || !swatch) return { ok: false, errors };
-  return {
-    ok: true,
-    data: {
-      id,
-      categoryId,
-      name,
-      series,
-      summary,
-      sizes,
-      finish,
-      colour,
-      swatch: swatch.toLowerCase(),
-      origin,
-      care,
-      specs,
-      images,
-      storeIds: ids(form, "stores", LIMITS.stores),
-      relatedIds,
-      featured: form.get("featured") === "on",
-    },
-  };
 }
 
-export function parseCategoryForm(form: FormData, t: Translate, options: { isNew: boolean }): Parsed<CategoryInput> {
-  const m = messages(t);
-  const errors: Record<string, string[]> = {};
-  const id = options.isNew
-    ? (check(
-        errors,
-        "id",
-        z.string().min(1, m.required).max(64, m.tooLong(64)).regex(SLUG, t("console.materials.error.slug")),
-        str(form, "id"),
-      ) as string | undefined)
-    : str(form, "id");
-  const name = localized(form, errors, "name", text(t, LIMITS.name));
-  const summary = localized(form, errors, "summary", text(t, LIMITS.summary));
-  const src = check(
-    errors,
-    "imageSrc",
-    z
-      .string()
-      .min(1, m.required)
-      .max(LIMITS.imageSrc, m.tooLong(LIMITS.imageSrc))
-      .regex(IMAGE_SRC, t("console.materials.error.imageSrc")),
-    str(form, "imageSrc"),
-  ) as string | undefined;
-  const alt = localized(form, errors, "imageAlt", text(t, LIMITS.alt));
-  if (Object.keys(errors).length > 0 || !id || !src) return { ok: false, errors };
-  return {
-    ok: true,
-    data: {
-      id,
-      name,
-      summary,
-      image: { src, alt, width: 800, height: 600 },
-      published: form.get("published") === "on",
-    },
-  };
+/** The category form (ADR 008, read by `parseForm`); the id is typed only for a new category. */
+export function categorySchema(t: Translate, options: { isNew: boolean }) {
+  return z
+    .object({
+      id: options.isNew ? slugId(t) : str(),
+      ...pair("name", text(t, LIMITS.name)),
+      ...pair("summary", text(t, LIMITS.summary)),
+      imageSrc: str().pipe(imageSrc(t)),
+      ...pair("imageAlt", text(t, LIMITS.alt)),
+      published: checkbox(),
+    })
+    .transform(
+      (values): CategoryInput => ({
+        id: values.id,
+        name: localized(values, "name"),
+        summary: localized(values, "summary"),
+        image: { src: values.imageSrc, alt: localized(values, "imageAlt"), width: 800, height: 600 },
+        published: values.published,
+      }),
+    );
+}
+
+/** The form with the ticked boxes (repeated names) joined by commas, as `parseForm` and the refilled form read them. */
+export function withChoices(form: FormData): FormData {
+  const joined = new FormData();
+  for (const [key, value] of form) if (key !== "stores" && key !== "related") joined.append(key, value);
+  joined.set("stores", form.getAll("stores").map(String).join(","));
+  joined.set("related", form.getAll("related").map(String).join(","));
+  return joined;
 }
 
 /** The expected version sent back by an edit form (a hidden field); null when missing or malformed. */
 export function expectedVersion(form: FormData): number | null {
-  const n = Number(str(form, "version"));
+  const n = Number(trimmed(form, "version"));
   return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The version an edit form was loaded with; a form without one cannot be checked, so it is a conflict. */
+export function requireVersion(form: FormData): number {
+  const version = expectedVersion(form);
+  if (version === null) throw new VersionConflict("materials", null);
+  return version;
+}
+
+/** A stored category as the form's values (the names the form posts). */
+export function categoryFormValues(c: Omit<CategoryInput, "id">): Record<string, string> {
+  return {
+    nameZh: c.name["zh-TW"],
+    nameEn: c.name.en,
+    summaryZh: c.summary["zh-TW"],
+    summaryEn: c.summary.en,
+    imageSrc: c.image.src,
+    imageAltZh: c.image.alt["zh-TW"],
+    imageAltEn: c.image.alt.en,
+    published: c.published ? "on" : "",
+  };
 }
 
 type EditableMaterial = Omit<MaterialInput, "storeIds"> & { storeIds: string[]; version: number };
@@ -322,15 +367,4 @@ export function rowCount(values: Record<string, string>, prefix: "spec" | "image
     if (m && value.trim() !== "") count = Math.max(count, Number(m[1]) + 1);
   }
   return count;
-}
-
-/** The values of a submitted form, the ticked boxes (repeated names) joined by commas. */
-export function submittedValues(form: FormData): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of form) {
-    if (typeof value === "string" && key !== "stores" && key !== "related") values[key] = value;
-  }
-  values.stores = form.getAll("stores").map(String).join(",");
-  values.related = form.getAll("related").map(String).join(",");
-  return values;
 }
