@@ -40,26 +40,27 @@ export function requireStore(storeId: string | null): string {
   return storeId;
 }
 
-/** A booking action at the counter: the clerk at their store, the form as sent, the reader's words, the clock. */
+/** A counter page that works at the clerk's store: the store, the database, the reader's words, the clock. */
+export function counterPage(context: Readonly<RouterContextProvider>, request: Request, permission: Permission) {
+  const { actor, storeId } = counterActor(context, permission);
+  const store = requireStore(storeId);
+  const app = getApp(context);
+  return { actor, store, app, db: app.db, t: serverT(request), now: requestNow(request, app.config) };
+}
+
+/** A booking action at the counter: the page's context, who books from where, and the form as sent. */
 export async function counterAction(
   context: Readonly<RouterContextProvider>,
   request: Request,
   permission: Permission,
 ) {
-  const { actor, storeId } = counterActor(context, permission);
-  const store = requireStore(storeId);
-  const app = getApp(context);
-  const clerk: CounterClerk = { staffUserId: actor.userId, storeId: store, audit: consoleAudit(context, request) };
-  return {
-    actor,
-    store,
-    clerk,
-    app,
-    db: app.db,
-    t: serverT(request),
-    form: await readForm(request),
-    now: requestNow(request, app.config),
+  const page = counterPage(context, request, permission);
+  const clerk: CounterClerk = {
+    staffUserId: page.actor.userId,
+    storeId: page.store,
+    audit: consoleAudit(context, request),
   };
+  return { ...page, clerk, form: await readForm(request) };
 }
 
 export type CounterDesk = Pick<Awaited<ReturnType<typeof counterAction>>, "actor" | "db" | "t" | "form">;

@@ -1,13 +1,5 @@
 import { useNavigation } from "react-router";
-import { getApp } from "~/adapters/context.server";
-import {
-  bookOnce,
-  counterAction,
-  counterActor,
-  counterFailure,
-  counterForm,
-  requireStore,
-} from "~/adapters/counter.server";
+import { bookOnce, counterAction, counterFailure, counterForm, counterPage } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { CouponDetails } from "~/components/console/counter/coupon";
 import { BookingForm, FindForm, ScanOrFind } from "~/components/console/counter/forms";
@@ -19,7 +11,6 @@ import { bookCouponUse, couponToUse, shownCoupon } from "~/domain/counter/bookin
 import { couponById } from "~/domain/counter/counter.server";
 import { couponSchema } from "~/domain/counter/forms.server";
 import { newFormKey } from "~/domain/counter/idempotency.server";
-import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
@@ -33,14 +24,10 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
  * it can be used here, then confirm (the engine's useCoupon decides, once per form key).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const store = requireStore(counterActor(context, "counter.coupon").storeId);
-  const app = getApp(context);
+  const page = counterPage(context, request, "counter.coupon");
   const id = new URL(request.url).searchParams.get("id");
-  const found = id ? await couponById(app.db, id) : null;
-  return {
-    formKey: newFormKey(),
-    coupon: found ? shownCoupon(found, store, requestNow(request, app.config)) : null,
-  };
+  const found = id ? await couponById(page.db, id) : null;
+  return { formKey: newFormKey(), coupon: found ? shownCoupon(found, page.store, page.now) : null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,13 +1,11 @@
-import { data, redirect, useNavigation } from "react-router";
+import { data, redirect } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { counterActor, counterFailure } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { DayList } from "~/components/console/counter/day-list";
-import { FindForm, ScanOrFind } from "~/components/console/counter/forms";
-import { panelClass } from "~/components/console/counter/ui";
+import { MemberFinder, TaskLinks } from "~/components/console/counter/start";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Link } from "~/components/ui/link";
 import { counterDay, storeName } from "~/domain/counter/counter.server";
 import { lookupSchema } from "~/domain/counter/forms.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
@@ -17,7 +15,6 @@ import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
-import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.counter.title");
@@ -67,9 +64,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Counter({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const form = useFormState();
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formMethod === "POST";
   const { store, day, can } = loaderData;
   return (
     <ConsolePage pace="counter" width="5xl" title={t("console.counter.title")} lead={t("console.counter.lead")}>
@@ -79,56 +73,8 @@ export default function Counter({ loaderData }: Route.ComponentProps) {
         </Alert>
       )}
       <div className="mt-6 grid gap-5 md:grid-cols-[3fr_2fr]">
-        <section aria-labelledby="find-title" className={panelClass()}>
-          <h2 id="find-title" className="text-lg font-semibold">
-            {t("console.counter.find.title")}
-          </h2>
-          {form.formError ? (
-            <Alert tone="error" className="mt-4">
-              {form.formError}
-            </Alert>
-          ) : null}
-          <div className="mt-4">
-            <ScanOrFind
-              scan={{
-                label: t("console.counter.scan.open"),
-                testId: "member-scan",
-                fields: (cardToken) => ({ cardToken }),
-              }}
-            >
-              <FindForm
-                method="post"
-                pending={pending}
-                submit={{ label: t("console.counter.find.submit") }}
-                field={{
-                  kind: "text",
-                  name: "query",
-                  label: t("console.counter.find.query"),
-                  description: t("console.counter.find.queryHint"),
-                  errors: form.errors("query"),
-                  input: { inputMode: "text", defaultValue: form.value("query") },
-                }}
-              />
-            </ScanOrFind>
-          </div>
-        </section>
-        <section aria-labelledby="tasks-title" className="space-y-3">
-          <h2 id="tasks-title" className="sr-only">
-            {t("console.counter.actions")}
-          </h2>
-          {(["refund", "coupon"] as const)
-            .filter((task) => can[task])
-            .map((task) => (
-              <Link
-                key={task}
-                to={`/admin/counter/${task}`}
-                className="flex min-h-16 flex-col justify-center rounded-3xl border border-line bg-white px-5 py-4 hover:border-brand-700/40 hover:bg-sand/40"
-              >
-                <span className="text-lg font-semibold">{t(`console.counter.${task}.link`)}</span>
-                <span className="text-sm text-muted">{t(`console.counter.${task}.linkHint`)}</span>
-              </Link>
-            ))}
-        </section>
+        <MemberFinder />
+        <TaskLinks can={can} />
       </div>
       {store && day ? <DayList store={store.name} today={loaderData.today} day={day} /> : null}
     </ConsolePage>

@@ -1,6 +1,5 @@
 import { useNavigation } from "react-router";
-import { getApp } from "~/adapters/context.server";
-import { bookOnce, counterAction, counterActor, counterForm, requireStore } from "~/adapters/counter.server";
+import { bookOnce, counterAction, counterForm, counterPage } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { BookingForm } from "~/components/console/counter/forms";
 import { PurchaseDone, PurchaseFields } from "~/components/console/counter/purchase";
@@ -11,7 +10,6 @@ import { bookPurchase } from "~/domain/counter/bookings.server";
 import { counterSummary, storeName } from "~/domain/counter/counter.server";
 import { purchaseSchema } from "~/domain/counter/forms.server";
 import { newFormKey } from "~/domain/counter/idempotency.server";
-import { requestNow } from "~/lib/clock.server";
 import { notFound } from "~/lib/http.server";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
@@ -23,13 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 
 /** The purchase form: a fresh form key on every render (ADR 022), the member's tier and the earn rules. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { storeId } = counterActor(context, "counter.purchase");
-  const app = getApp(context);
-  const store = requireStore(storeId);
-  const [summary, name] = await Promise.all([
-    counterSummary(app.db, params.memberId, store, requestNow(request, app.config)),
-    storeName(app.db, store),
-  ]);
+  const { store, db, now } = counterPage(context, request, "counter.purchase");
+  const [summary, name] = await Promise.all([counterSummary(db, params.memberId, store, now), storeName(db, store)]);
   if (!summary) notFound(request);
   const { id, name: memberName, memberNumber, disabled } = summary.member;
   return {

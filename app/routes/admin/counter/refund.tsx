@@ -1,14 +1,12 @@
 import { data, useNavigation } from "react-router";
-import { getApp } from "~/adapters/context.server";
 import {
   bookOnce,
   counterAction,
-  counterActor,
   counterFailure,
   counterForm,
+  counterPage,
   counterRefusal,
   queryForm,
-  requireStore,
 } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { BookingForm, FindForm } from "~/components/console/counter/forms";
@@ -25,7 +23,6 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { cn } from "~/lib/cn";
 import { parseForm } from "~/lib/forms.server";
 import { formatNumber, useLocale } from "~/lib/i18n";
-import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/refund";
@@ -38,8 +35,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
  * confirm button; only the confirmation (POST) books.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const store = requireStore(counterActor(context, "counter.refund").storeId);
-  const t = serverT(request);
+  const { store, db, t } = counterPage(context, request, "counter.refund");
   const query = queryForm(request);
   const page = {
     receipt: String(query.get("receipt") ?? ""),
@@ -53,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const receipt = parseForm(receiptQuerySchema(t), query);
   if (!receipt.ok) return data({ ...page, errors: receipt.failure.errors }, { status: 400 });
   try {
-    page.found = await refundable(getApp(context).db, store, receipt.data.receipt);
+    page.found = await refundable(db, store, receipt.data.receipt);
     if (!query.has("amount")) return { ...page, ...ok };
     const amount = parseForm(amountQuerySchema(t), query);
     if (!amount.ok) return data({ ...page, errors: amount.failure.errors }, { status: 400 });
