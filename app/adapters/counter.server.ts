@@ -1,15 +1,22 @@
 import { data, type RouterContextProvider } from "react-router";
-import type { LoyaltyErrorCode } from "~/domain/loyalty/errors";
-import { LoyaltyError } from "~/domain/loyalty/errors";
-import { MAX_AMOUNT } from "~/domain/loyalty/purchases.server";
+import type { z } from "zod";
+import type { CounterClerk } from "~/domain/counter/bookings.server";
+import { oncePerForm } from "~/domain/counter/idempotency.server";
+import { LOYALTY_ERRORS, type LoyaltyErrorCode } from "~/domain/loyalty/errors";
 import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import type { Permission } from "~/domain/staff/permissions";
+import { requestNow } from "~/lib/clock.server";
+import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import type { MessageKey } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
+import { consoleAudit } from "./console.server";
+import { type ConsoleFailureOptions, consoleFailure } from "./console-failure.server";
+import { getApp } from "./context.server";
 
 /**
- * The counter's HTTP side (ADR 022): who acts at which store, and how the engine's refusals read at
- * the counter.
+ * The counter's HTTP side (ADR 022): who acts at which store, the form read once, a booking once per form key, and
+ * how the engine's refusals read at the counter.
  */
 
 /**
@@ -33,8 +40,45 @@ export function requireStore(storeId: string | null): string {
   return storeId;
 }
 
+/** A counter page that works at the clerk's store: the store, the database, the reader's words, the clock. */
+export function counterPage(context: Readonly<RouterContextProvider>, request: Request, permission: Permission) {
+  const { actor, storeId } = counterActor(context, permission);
+  const store = requireStore(storeId);
+  const app = getApp(context);
+  return { actor, store, app, db: app.db, t: serverT(request), now: requestNow(request, app.config) };
+}
+
+/** A booking action at the counter: the page's context, who books from where, and the form as sent. */
+export async function counterAction(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  permission: Permission,
+) {
+  const page = counterPage(context, request, permission);
+  const clerk: CounterClerk = {
+    staffUserId: page.actor.userId,
+    storeId: page.store,
+    audit: consoleAudit(context, request),
+  };
+  return { ...page, clerk, form: await readForm(request) };
+}
+
+export type CounterDesk = Pick<Awaited<ReturnType<typeof counterAction>>, "actor" | "db" | "t" | "form">;
+
+/**
+ * A counter form through `parseForm`. The fields' messages come first; only when they are right does an expired
+ * form key say so, above the form (the person fixes what they see, then reloads).
+ */
+export function counterForm<S extends z.ZodType>(schema: S, form: FormData) {
+  const parsed = parseForm(schema, form);
+  if (parsed.ok) return parsed;
+  const { formKey, ...errors } = parsed.failure.errors;
+  const expired = formKey && Object.keys(errors).length === 0 ? { formError: formKey[0] } : {};
+  return { ok: false as const, answer: formFailure({ ...parsed.failure, errors, ...expired }) };
+}
+
 /** The counter's wording of an engine refusal (some say it the way a clerk repeats it to a member). */
-const COUNTER_MESSAGES: Partial<Record<LoyaltyErrorCode, MessageKey>> = {
+const COUNTER_WORDING: Partial<Record<LoyaltyErrorCode, MessageKey>> = {
   card_token_expired: "console.counter.error.tokenExpired",
   card_token_forged: "console.counter.error.tokenForged",
   card_token_malformed: "console.counter.error.tokenForged",
@@ -50,44 +94,58 @@ const COUNTER_MESSAGES: Partial<Record<LoyaltyErrorCode, MessageKey>> = {
   refund_exceeds_purchase: "console.counter.error.refundExceeds",
 };
 
-export function refusalKey(code: LoyaltyErrorCode): MessageKey {
-  return COUNTER_MESSAGES[code] ?? (`loyalty.error.${code}` as MessageKey);
+/**
+ * An engine refusal as the counter page's answer (`consoleFailure` with the counter's wording), the values as typed
+ * kept (but the form's key); anything else is thrown on. `field`: every code's message goes beside that field.
+ */
+export function counterFailure<X extends Record<string, unknown> = Record<never, never>>(
+  error: unknown,
+  desk: Pick<CounterDesk, "t"> & { form?: FormData },
+  { field, ...options }: ConsoleFailureOptions & { answer?: X; field?: string } = {},
+) {
+  const values = desk.form ? formValues(desk.form, ["formKey"]) : undefined;
+  const fields = field ? Object.fromEntries(Object.keys(LOYALTY_ERRORS).map((code) => [code, field])) : undefined;
+  return consoleFailure(error, null, desk.t, { wording: COUNTER_WORDING, values, fields, ...options });
 }
 
-/** The engine's refusal as { code, status, message key }; anything else is rethrown (a real failure). */
-export function asRefusal(error: unknown): { code: LoyaltyErrorCode; status: number; key: MessageKey } {
-  if (error instanceof LoyaltyError) return { code: error.code, status: error.status, key: refusalKey(error.code) };
-  throw error;
+/** A refusal the counter words itself: the line above the form, the values as typed kept. */
+export function counterRefusal(desk: Pick<CounterDesk, "t" | "form">, message: MessageKey, status: number) {
+  return data(
+    { errors: {} as Record<string, string[]>, values: formValues(desk.form, ["formKey"]), formError: desk.t(message) },
+    { status },
+  );
 }
 
 /**
- * An amount typed at the counter: whole NT$ between 1 and the engine's maximum, digits only
- * (spaces and thousands separators allowed). Each wrong kind has its own message.
+ * One booking per form key (ADR 022): `run` books once; a double tap or a retry answers the first result; the same
+ * key sent with other details, or while the first still runs, is refused above the form; an engine refusal frees
+ * the key and reads as `failure` says.
  */
-export function parseAmount(raw: unknown): { ok: true; value: number } | { ok: false; key: MessageKey } {
-  const text = String(raw ?? "")
-    .trim()
-    .replace(/[\s,]/g, "")
-    // Full-width digits from a Chinese keyboard.
-    .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
-  if (!text) return { ok: false, key: "console.counter.amount.required" };
-  if (/^-\d+(\.\d+)?$/.test(text)) return { ok: false, key: "console.counter.amount.notPositive" };
-  if (/^\d+\.\d+$/.test(text)) {
-    return /^\d+\.0+$/.test(text)
-      ? parseAmount(text.replace(/\.0+$/, ""))
-      : { ok: false, key: "console.counter.amount.fraction" };
+export async function bookOnce<T, A, X extends Record<string, unknown> = Record<never, never>>(
+  desk: CounterDesk,
+  booking: {
+    action: string;
+    key: string;
+    fields: Record<string, unknown>;
+    run: () => Promise<T>;
+    answer: (value: T) => A;
+    failure?: ConsoleFailureOptions & { answer?: X };
+  },
+) {
+  try {
+    const { action, key, fields, run } = booking;
+    const outcome = await oncePerForm(desk.db, { userId: desk.actor.userId, key, action, fields }, run);
+    if (outcome.kind === "reused") return counterRefusal(desk, "console.counter.form.stale", 409);
+    if (outcome.kind === "in_progress") return counterRefusal(desk, "console.counter.form.inProgress", 409);
+    return booking.answer(outcome.value);
+  } catch (error) {
+    return counterFailure(error, desk, booking.failure);
   }
-  if (!/^\d+$/.test(text)) return { ok: false, key: "console.counter.amount.notNumber" };
-  if (text.length > 12 || Number(text) > MAX_AMOUNT) return { ok: false, key: "console.counter.amount.tooLarge" };
-  const value = Number(text);
-  if (value <= 0) return { ok: false, key: "console.counter.amount.notPositive" };
-  return { ok: true, value };
 }
 
-/** A receipt number as printed: letters, digits, - and /, up to 40 characters (kept as typed, the POS's too). */
-export function parseReceipt(raw: unknown): { ok: true; value: string } | { ok: false; key: MessageKey } {
-  const text = String(raw ?? "").trim();
-  if (!text) return { ok: false, key: "console.counter.receipt.required" };
-  if (!/^[A-Za-z0-9][A-Za-z0-9/-]{0,39}$/.test(text)) return { ok: false, key: "console.counter.receipt.invalid" };
-  return { ok: true, value: text };
+/** The fields of a GET form (the address's query), read as `parseForm` reads a posted one. */
+export function queryForm(request: Request): FormData {
+  const form = new FormData();
+  for (const [name, value] of new URL(request.url).searchParams) form.append(name, value);
+  return form;
 }

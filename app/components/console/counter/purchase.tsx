@@ -1,0 +1,114 @@
+import { useState } from "react";
+import { Alert } from "~/components/ui/alert";
+import type { PurchaseBooked } from "~/domain/counter/bookings.server";
+import { type EarnRules, pointsForAmount } from "~/domain/loyalty/earn";
+import { formatNumber, useLocale } from "~/lib/i18n";
+import { useFormState } from "~/lib/use-form-state";
+import { useConsoleT } from "../use-console-t";
+import { CounterField } from "./forms";
+import { Facts, Money, StatTile, TierBadge, usePoints } from "./ui";
+
+/** The purchase form's fields (ADR 022): the member's tier and balance, receipt and amount, the points it earns. */
+export function PurchaseFields({
+  tier,
+  balance,
+  earn,
+  store,
+}: {
+  tier: "basic" | "silver" | "gold";
+  balance: number;
+  earn: EarnRules;
+  store: string;
+}) {
+  const t = useConsoleT();
+  const locale = useLocale();
+  const points = usePoints();
+  const form = useFormState();
+  const [amountText, setAmountText] = useState(form.value("netAmount"));
+  const digits = amountText.replace(/[\s,]/g, "");
+  const typed = /^\d{1,12}$/.test(digits) ? Number(digits) : null;
+  const preview = typed !== null && typed > 0 ? pointsForAmount(earn, tier, typed) : null;
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-3">
+        <TierBadge tier={tier} />
+        <span className="text-sm text-muted">
+          {t("console.counter.member.balance")} {points(balance)}
+        </span>
+      </div>
+      <CounterField
+        kind="receipt"
+        name="receiptNumber"
+        label={t("console.counter.purchase.receipt")}
+        errors={form.errors("receiptNumber")}
+        input={{ defaultValue: form.value("receiptNumber") }}
+      />
+      <CounterField
+        kind="amount"
+        name="netAmount"
+        label={t("console.counter.purchase.amount")}
+        errors={form.errors("netAmount")}
+        input={{ value: amountText, onChange: (e) => setAmountText(e.currentTarget.value) }}
+      />
+      <p
+        className="rounded-2xl bg-sand/70 px-4 py-3 text-lg font-medium"
+        aria-live="polite"
+        data-testid="points-preview"
+      >
+        {preview !== null
+          ? t("console.counter.purchase.preview", { points: formatNumber(preview, locale) })
+          : t("console.counter.purchase.previewEmpty")}
+      </p>
+      <Facts
+        items={[
+          { label: t("console.counter.purchase.store"), value: store, testId: "purchase-store" },
+          { label: t("console.counter.purchase.time"), value: t("console.counter.purchase.now") },
+        ]}
+      />
+    </>
+  );
+}
+
+/** What a booked purchase shows: a tier reached, a retry answered, the points earned and the new balance. */
+export function PurchaseDone({ booked }: { booked: PurchaseBooked }) {
+  const t = useConsoleT();
+  const locale = useLocale();
+  return (
+    <>
+      {booked.tierUp ? (
+        <Alert tone="success" className="mb-4">
+          <span data-testid="tier-up">
+            {t("console.counter.purchase.tierUp", { tier: t(`console.counter.tier.${booked.tier}`) })}
+          </span>
+        </Alert>
+      ) : null}
+      {booked.replayed ? (
+        <Alert tone="info" className="mb-4">
+          {t("console.counter.purchase.replayed")}
+        </Alert>
+      ) : null}
+      <dl className="grid grid-cols-2 gap-3">
+        <StatTile
+          label={t("console.counter.purchase.earned")}
+          value={<span className="text-3xl">+{formatNumber(booked.pointsEarned, locale)}</span>}
+          testId="points-earned"
+        />
+        <StatTile
+          label={t("console.counter.purchase.newBalance")}
+          value={<span className="text-3xl">{formatNumber(booked.balance, locale)}</span>}
+          testId="new-balance"
+        />
+        <StatTile
+          className="col-span-2"
+          label={t("console.counter.purchase.receipt")}
+          value={
+            <span className="flex flex-wrap justify-between gap-2">
+              <span className="break-all">{booked.receiptNumber}</span>
+              <Money amount={booked.netAmount} />
+            </span>
+          }
+        />
+      </dl>
+    </>
+  );
+}
