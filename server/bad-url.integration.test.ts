@@ -48,31 +48,51 @@ function flatten(entries: RouteConfigEntry[], parent = ""): Omit<ConsoleRoute, "
   });
 }
 
-/** The query names a route module (and the modules beside it that it imports) reads: `get("…")` or a list query spec. */
+/** The file an import names (`./x`, `../x` from `from`, or `~/x` in app/), if it is one of ours. */
+function resolveImport(from: string, spec: string): string | null {
+  const base = spec.startsWith("~/") ? path.join(ROOT, "app", spec.slice(2)) : path.resolve(path.dirname(from), spec);
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, base]) {
+    try {
+      readFileSync(candidate, "utf8");
+      return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+const importsOf = (file: string, pattern: RegExp) =>
+  [...readFileSync(file, "utf8").matchAll(pattern)]
+    .map((m) => resolveImport(file, m[1] as string))
+    .filter((f): f is string => f !== null);
+
+/**
+ * The query names a route module reads: `get("…")` in it and the modules beside it that it imports, and the list
+ * query specs (`q: listField.text(80)`) there or in the app's modules it imports, two steps deep (a list's spec may
+ * live in the area's domain module, as the dashboard's does).
+ */
 function queryNamesOf(file: string): string[] {
   const first = path.join(ROOT, "app", file);
-  const files = [first];
-  const source = readFileSync(first, "utf8");
-  for (const m of source.matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
-    const base = path.resolve(path.dirname(first), m[1] as string);
-    for (const candidate of [`${base}.ts`, `${base}.tsx`, base]) {
-      try {
-        readFileSync(candidate, "utf8");
-        files.push(candidate);
-        break;
-      } catch {}
+  const beside = [first, ...importsOf(first, /from "(\.{1,2}\/[^"]+)"/g)];
+  const specFiles = new Set(beside);
+  for (const f of beside) {
+    for (const g of importsOf(f, /from "(~\/[^"]+)"/g)) {
+      specFiles.add(g);
+      for (const h of importsOf(g, /from "(\.{1,2}\/[^"]+|~\/[^"]+)"/g)) specFiles.add(h);
     }
   }
   const names = new Set<string>();
-  for (const f of files) {
+  for (const f of beside) {
     const text = readFileSync(f, "utf8");
     for (const m of text.matchAll(/\bget(?:All)?\("([A-Za-z][A-Za-z0-9_.]{0,40})"\)/g)) names.add(m[1] as string);
-    // List query specs (parseListQuery): `{ q: listField.text(80), tier: listField.choice(…) }`.
-    for (const m of text.matchAll(/\b([A-Za-z][A-Za-z0-9_]{0,40}):\s*listField\./g)) names.add(m[1] as string);
     // Filter lists: `const FILTERS = ["action", …] as const`.
     for (const list of text.matchAll(/FILTERS\s*=\s*\[([^\]]*)\]/g)) {
       for (const m of (list[1] as string).matchAll(/"([A-Za-z][A-Za-z0-9_]{0,40})"/g)) names.add(m[1] as string);
     }
+  }
+  for (const f of specFiles) {
+    // List query specs (parseListQuery): `{ q: listField.text(80), tier: listField.choice(…) }`.
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/\b([A-Za-z][A-Za-z0-9_]{0,40}):\s*listField\./g)) names.add(m[1] as string);
   }
   names.add(GENERIC);
   return [...names];

@@ -3,8 +3,11 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/cn";
+import type { MessageKey } from "~/lib/i18n";
+import { FilterInput, FilterSelect } from "./filter-fields";
 import { MoreLink, PageNumbers } from "./pager";
 import { TableScroll } from "./table-scroll";
+import { useConsoleT } from "./use-console-t";
 
 /**
  * The console's lists (ADR 037, "The console kit"): a filter bar (a GET form: the filters live in the URL), the
@@ -107,15 +110,53 @@ export function ConsoleTable<Row>({
   );
 }
 
+/** One filter of a `FilterBar`: the props of `FilterSelect` (it has `options`) or of `FilterInput`. */
+export type FilterField = Parameters<typeof FilterSelect>[0] | Parameters<typeof FilterInput>[0];
+
+/**
+ * The usual filters of a list, named after the page's catalog prefix: `choice("status", value, STATUSES)` is a
+ * select labelled `<prefix>.status` whose options read `<prefix>.status.<value>` (TypeScript checks both keys are in
+ * the catalog), `search("q", value)` the search box labelled `<prefix>.search`.
+ */
+export function useFilterFields<const P extends string>(prefix: P) {
+  const t = useConsoleT();
+  const word = (key: string) => t(key as MessageKey);
+  return {
+    search: (name: string, value: string, more: { placeholder?: string } = {}): FilterField => ({
+      type: "search",
+      name,
+      value,
+      label: word(`${prefix}.search`),
+      ...more,
+    }),
+    choice: <const N extends string, const V extends string>(
+      name: N & (`${P}.${N}` extends MessageKey ? unknown : never),
+      value: string,
+      values: readonly V[] & (`${P}.${N}.${V}` extends MessageKey ? unknown : never),
+      options: { any?: boolean } = {},
+    ): FilterField => ({
+      name,
+      value,
+      label: word(`${prefix}.${name}`),
+      anyOption: options.any ?? false,
+      options: values.map((v) => ({ value: v, label: word(`${prefix}.${name}.${v}`) })),
+    }),
+  };
+}
+
 /** The filter bar above a list: a GET form whose fields are the page's, with one submit button. */
 export function FilterBar({
   children,
+  fields,
   submitLabel,
   columns,
   className,
   label,
 }: {
-  children: ReactNode;
+  /** The filters, declared: a select where the field has options, else a text, search or date input. */
+  fields?: readonly (FilterField | false | null | undefined)[];
+  /** Fields of the page's own, after the declared ones. */
+  children?: ReactNode;
   submitLabel: string;
   /** The search landmark's name, where the page has more than one form. */
   label?: string;
@@ -134,6 +175,9 @@ export function FilterBar({
         className,
       )}
     >
+      {fields?.map((f) =>
+        !f ? null : "options" in f ? <FilterSelect key={f.name} {...f} /> : <FilterInput key={f.name} {...f} />,
+      )}
       {children}
       <Button type="submit">{submitLabel}</Button>
     </Form>

@@ -47,18 +47,15 @@ export class StoreEditError extends Refusal<"stores"> {
   }
 }
 
-export const CONSOLE_STORE_SORTS = ["name", "city", "updated"] as const;
-export type ConsoleStoreSort = (typeof CONSOLE_STORE_SORTS)[number];
-export const CONSOLE_STORE_STATUSES = ["published", "unpublished", "pending"] as const;
-export const STORES_PAGE_SIZE = 20;
+export {
+  CONSOLE_STORE_SORTS,
+  CONSOLE_STORE_STATUSES,
+  type ConsoleStoreFilters,
+  type ConsoleStoreSort,
+  STORES_PAGE_SIZE,
+} from "./console-query";
 
-export type ConsoleStoreFilters = {
-  q: string;
-  sort: ConsoleStoreSort;
-  dir: "asc" | "desc";
-  status: "" | (typeof CONSOLE_STORE_STATUSES)[number];
-  page: number;
-};
+import { type ConsoleStoreFilters, STORES_PAGE_SIZE } from "./console-query";
 
 /** One page of the stores the actor may edit (every store for an admin). */
 export async function listStoresForConsole(db: Database, actor: StaffActor, filters: ConsoleStoreFilters) {

@@ -145,14 +145,16 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             {select("targetType", loaderData.targetTypes)}
             <FilterInput name="targetId" label={t("console.audit.targetId")} value={filters.targetId} />
             {select("store", loaderData.stores)}
-            <FilterInput
-              name="from"
-              type="date"
-              label={t("console.audit.from")}
-              value={filters.from}
-              errors={errors.from}
-            />
-            <FilterInput name="to" type="date" label={t("console.audit.to")} value={filters.to} errors={errors.to} />
+            {(["from", "to"] as const).map((name) => (
+              <FilterInput
+                key={name}
+                name={name}
+                type="date"
+                label={t(`console.audit.${name}`)}
+                value={filters[name]}
+                errors={errors[name]}
+              />
+            ))}
             <Link
               to="/admin/audit"
               className="min-h-11 self-end px-2 py-3 text-sm text-muted underline underline-offset-4"

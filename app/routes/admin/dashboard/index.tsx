@@ -3,7 +3,6 @@ import uplotCss from "uplot/dist/uPlot.min.css?url";
 import { FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { Figures } from "~/components/console/dashboard/figures";
-import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Link } from "~/components/ui/link";
 import { addIsoDays } from "~/domain/reports/filters";
@@ -138,33 +137,27 @@ function DashboardPage({ filters, error, stores, allStores, dashboard: d }: Page
         label={t("console.dashboard.filters")}
         submitLabel={t("console.dashboard.apply")}
         columns="lg:grid-cols-[1fr_1fr_1.4fr_auto]"
-      >
-        <FilterInput
-          name="from"
-          type="date"
-          label={t("console.dashboard.from")}
-          value={filters.from}
-          errors={errorAt("from")}
-        />
-        <FilterInput
-          name="to"
-          type="date"
-          label={t("console.dashboard.to")}
-          value={filters.to}
-          errors={errorAt("to")}
-        />
-        <FilterSelect
-          anyOption={false}
-          name="store"
-          label={t("console.dashboard.store")}
-          value={filters.store}
-          errors={errorAt("store")}
-          options={[
-            { value: "", label: allStores ? t("console.dashboard.allStores") : t("console.dashboard.myStores") },
-            ...stores.map((s) => ({ value: s.id, label: pick(s.name, locale) })),
-          ]}
-        />
-      </FilterBar>
+        fields={[
+          ...(["from", "to"] as const).map((name) => ({
+            name,
+            type: "date" as const,
+            label: t(`console.dashboard.${name}`),
+            value: filters[name],
+            errors: errorAt(name),
+          })),
+          {
+            name: "store",
+            label: t("console.dashboard.store"),
+            value: filters.store,
+            errors: errorAt("store"),
+            anyOption: false,
+            options: [
+              { value: "", label: allStores ? t("console.dashboard.allStores") : t("console.dashboard.myStores") },
+              ...stores.map((s) => ({ value: s.id, label: pick(s.name, locale) })),
+            ],
+          },
+        ]}
+      />
       {d ? <Figures d={d} query={withStore({ from: filters.from, to: filters.to })} storeName={storeName} /> : null}
     </ConsolePage>
   );

@@ -1,6 +1,5 @@
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
-import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
+import { ConsoleList, FilterBar, RowLink, useFilterFields } from "~/components/console/console-list";
 import { CatalogListPage, useCatalogColumns } from "~/components/console/materials/catalog-page";
 import { StatusChip } from "~/components/console/materials/editor-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -43,10 +42,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function MaterialList({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
+  const filter = useFilterFields("console.materials");
   const locale = useLocale();
   const { filters } = loaderData;
-  const choices = <const V extends string>(values: readonly V[], key: (v: V) => Parameters<typeof t>[0]) =>
-    values.map((value) => ({ value, label: t(key(value)) }));
   const columns = useCatalogColumns<(typeof loaderData.rows)[number]>("materials", [
     [
       "name",
@@ -81,34 +79,21 @@ export default function MaterialList({ loaderData }: Route.ComponentProps) {
     <CatalogListPage area="materials">
       <ConsoleList
         filters={
-          <FilterBar submitLabel={t("console.materials.submit")} columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]">
-            <FilterInput
-              type="search"
-              name="q"
-              label={t("console.materials.search")}
-              value={filters.q}
-              placeholder={t("console.materials.searchHint")}
-            />
-            <FilterSelect
-              name="category"
-              label={t("console.materials.category")}
-              value={filters.category}
-              options={loaderData.categories.map((c) => ({ value: c.id, label: c.name }))}
-            />
-            <FilterSelect
-              name="status"
-              label={t("console.materials.status")}
-              value={filters.status}
-              options={choices(STATUSES, (s) => `console.materials.status.${s}`)}
-            />
-            <FilterSelect
-              anyOption={false}
-              name="sort"
-              label={t("console.materials.sort")}
-              value={filters.sort}
-              options={choices(SORTS, (s) => `console.materials.sort.${s}`)}
-            />
-          </FilterBar>
+          <FilterBar
+            submitLabel={t("console.materials.submit")}
+            columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]"
+            fields={[
+              filter.search("q", filters.q, { placeholder: t("console.materials.searchHint") }),
+              {
+                name: "category",
+                label: t("console.materials.category"),
+                value: filters.category,
+                options: loaderData.categories.map((c) => ({ value: c.id, label: c.name })),
+              },
+              filter.choice("status", filters.status, STATUSES, { any: true }),
+              filter.choice("sort", filters.sort, SORTS),
+            ]}
+          />
         }
         empty={t("console.materials.empty")}
         emptyTestId="materials-empty"

@@ -58,6 +58,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectDocument(href("/admin/members/export", null));
 }
 
+const DATE_LABELS = { from: "console.members.signedUpFrom", to: "console.members.signedUpTo" } as const;
+
 export default function MemberSearch({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
@@ -106,7 +108,7 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
                   key={name}
                   name={name}
                   type="date"
-                  label={t(name === "from" ? "console.members.signedUpFrom" : "console.members.signedUpTo")}
+                  label={t(DATE_LABELS[name])}
                   value={filters[name]}
                   errors={errors[name]}
                 />

@@ -1,7 +1,6 @@
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
+import { ConsoleList, FilterBar, RowLink, useFilterFields } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
@@ -49,12 +48,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Rewards({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
+  const filter = useFilterFields("console.programme.rewards");
   const locale = useLocale();
   const { query } = loaderData;
   const sorted = (col: string) =>
     query.sort === col ? (query.dir === "asc" ? ("ascending" as const) : ("descending" as const)) : undefined;
-  const choices = <const V extends string>(values: readonly V[], key: (v: V) => Parameters<typeof t>[0]) =>
-    values.map((value) => ({ value, label: t(key(value)) }));
   return (
     <ConsolePage
       title={t("console.programme.rewards.title")}
@@ -67,30 +65,16 @@ export default function Rewards({ loaderData }: Route.ComponentProps) {
     >
       <ConsoleList
         filters={
-          <FilterBar submitLabel={t("console.programme.rewards.submit")} columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]">
-            <FilterInput type="search" name="q" label={t("console.programme.rewards.search")} value={query.q} />
-            <FilterSelect
-              anyOption={false}
-              name="status"
-              label={t("console.programme.rewards.status")}
-              value={query.status}
-              options={choices(REWARD_STATUSES, (s) => `console.programme.rewards.status.${s}`)}
-            />
-            <FilterSelect
-              anyOption={false}
-              name="sort"
-              label={t("console.programme.rewards.sort")}
-              value={query.sort}
-              options={choices(REWARD_SORTS, (s) => `console.programme.rewards.sort.${s}`)}
-            />
-            <FilterSelect
-              anyOption={false}
-              name="dir"
-              label={t("console.programme.rewards.dir")}
-              value={query.dir}
-              options={choices(["asc", "desc"], (d) => `console.programme.rewards.dir.${d}`)}
-            />
-          </FilterBar>
+          <FilterBar
+            submitLabel={t("console.programme.rewards.submit")}
+            columns="lg:grid-cols-[2fr_1fr_1fr_1fr_auto]"
+            fields={[
+              filter.search("q", query.q),
+              filter.choice("status", query.status, REWARD_STATUSES),
+              filter.choice("sort", query.sort, REWARD_SORTS),
+              filter.choice("dir", query.dir, ["asc", "desc"]),
+            ]}
+          />
         }
         count={t("console.programme.rewards.count", { count: loaderData.total })}
         empty={t("console.programme.rewards.empty")}

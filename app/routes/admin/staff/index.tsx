@@ -1,9 +1,8 @@
 import { data, redirect, useNavigation } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
+import { ConsoleList, FilterBar, RowLink, useFilterFields } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { InvitationList } from "~/components/console/staff/invitation-list";
 import { PageNotices, StepUpConfirm } from "~/components/console/staff/post-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -61,6 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function StaffList({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
+  const filter = useFilterFields("console.staff");
   const locale = useLocale();
   const form = useFormState();
   const submitting = useNavigation().state === "submitting";
@@ -92,16 +92,11 @@ export default function StaffList({ loaderData }: Route.ComponentProps) {
     >
       <ConsoleList
         filters={
-          <FilterBar submitLabel={t("console.staff.filter")} columns="lg:grid-cols-[3fr_1fr_auto]">
-            <FilterInput type="search" name="q" label={t("console.staff.search")} value={query.q} />
-            <FilterSelect
-              anyOption={false}
-              name="status"
-              label={t("console.staff.status")}
-              value={query.status}
-              options={STATUSES.map((value) => ({ value, label: t(`console.staff.status.${value}`) }))}
-            />
-          </FilterBar>
+          <FilterBar
+            submitLabel={t("console.staff.filter")}
+            columns="lg:grid-cols-[3fr_1fr_auto]"
+            fields={[filter.search("q", query.q), filter.choice("status", query.status, STATUSES)]}
+          />
         }
         count={t("console.staff.count", { count: staff.length })}
         countTestId="staff-count"

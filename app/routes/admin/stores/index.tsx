@@ -1,19 +1,14 @@
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, FilterBar, RowLink } from "~/components/console/console-list";
+import { ConsoleList, FilterBar, RowLink, useFilterFields } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { PublishedChip } from "~/components/console/stores/store-status";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
-import {
-  CONSOLE_STORE_SORTS,
-  CONSOLE_STORE_STATUSES,
-  listStoresForConsole,
-  STORES_PAGE_SIZE,
-} from "~/domain/stores/console.server";
+import { listStoresForConsole } from "~/domain/stores/console.server";
+import { CONSOLE_STORE_SORTS, CONSOLE_STORE_STATUSES, STORES_PAGE_SIZE } from "~/domain/stores/console-query";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
@@ -61,10 +56,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function StoreList({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
+  const filter = useFilterFields("console.stores");
   const locale = useLocale();
   const { query } = loaderData;
-  const choices = <const V extends string>(values: readonly V[], key: (v: V) => MessageKey) =>
-    values.map((value) => ({ value, label: t(key(value)) }));
   return (
     <ConsolePage
       title={t("console.stores.title")}
@@ -79,29 +73,16 @@ export default function StoreList({ loaderData }: Route.ComponentProps) {
     >
       <ConsoleList
         filters={
-          <FilterBar submitLabel={t("console.stores.submit")} columns="lg:grid-cols-[1fr_10rem_10rem_9rem_auto]">
-            <FilterInput name="q" type="search" label={t("console.stores.search")} value={query.q} />
-            <FilterSelect
-              name="status"
-              label={t("console.stores.status")}
-              value={query.status}
-              options={choices(CONSOLE_STORE_STATUSES, (s) => `console.stores.status.${s}`)}
-            />
-            <FilterSelect
-              anyOption={false}
-              name="sort"
-              label={t("console.stores.sort")}
-              value={query.sort}
-              options={choices(CONSOLE_STORE_SORTS, (s) => `console.stores.sort.${s}`)}
-            />
-            <FilterSelect
-              anyOption={false}
-              name="dir"
-              label={t("console.stores.dir")}
-              value={query.dir}
-              options={choices(["asc", "desc"], (d) => `console.stores.dir.${d}`)}
-            />
-          </FilterBar>
+          <FilterBar
+            submitLabel={t("console.stores.submit")}
+            columns="lg:grid-cols-[1fr_10rem_10rem_9rem_auto]"
+            fields={[
+              filter.search("q", query.q),
+              filter.choice("status", query.status, CONSOLE_STORE_STATUSES, { any: true }),
+              filter.choice("sort", query.sort, CONSOLE_STORE_SORTS),
+              filter.choice("dir", query.dir, ["asc", "desc"]),
+            ]}
+          />
         }
         count={t("console.stores.count", { count: loaderData.total })}
         countTestId="stores-count"
