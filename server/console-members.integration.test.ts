@@ -220,13 +220,18 @@ describe("one member in the console", () => {
       userId: member.userId,
       expiresAt: new Date(Date.now() + 86_400_000),
     });
-    expect((await post(page, { intent: "disable", reason: "x" }, cookieOf(manager))).status).toBe(403);
-    const noReason = await post(page, { intent: "disable", reason: "   " }, cookieOf(admin));
+    expect((await post(page, { intent: "disable", reason: "x", confirmed: "1" }, cookieOf(manager))).status).toBe(403);
+    const noReason = await post(page, { intent: "disable", reason: "   ", confirmed: "1" }, cookieOf(admin));
     expect(noReason.status).toBe(400);
     expect(await noReason.text()).toContain("請填寫原因");
-    const disabled = await post(page, { intent: "disable", reason: "客訴調查中" }, cookieOf(admin));
+    // The page's tick box is checked here too: a post without it changes nothing.
+    const unconfirmed = await post(page, { intent: "disable", reason: "客訴調查中" }, cookieOf(admin));
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toContain("請勾選確認，才能變更會員狀態");
+    expect(await auditRows("member.disabled", member.id)).toHaveLength(0);
+    const disabled = await post(page, { intent: "disable", reason: "客訴調查中", confirmed: "1" }, cookieOf(admin));
     expect(disabled.headers.get("location")).toBe(`${page}?done=disable`);
-    const again = await post(page, { intent: "disable", reason: "再一次" }, cookieOf(admin));
+    const again = await post(page, { intent: "disable", reason: "再一次", confirmed: "1" }, cookieOf(admin));
     expect(again.status).toBe(302);
     expect(await auditRows("member.disabled", member.id)).toHaveLength(1);
     const { eq } = await import("drizzle-orm");
@@ -234,13 +239,17 @@ describe("one member in the console", () => {
       0,
     );
     expect(await (await get(page, cookieOf(admin))).text()).toContain('data-testid="member-disabled"');
-    await post(page, { intent: "enable", reason: "調查結束" }, cookieOf(admin));
+    await post(page, { intent: "enable", reason: "調查結束", confirmed: "1" }, cookieOf(admin));
     const [after] = await db.select().from(schema.member).where(eq(schema.member.id, member.id));
     expect(after?.disabled).toBe(false);
 
     // A deleted (anonymised) member cannot be changed.
     const gone = await loyalty.newMember(db, { nameZh: "已刪除", disabled: true, deletedAt: new Date() });
-    const refused = await post(`/admin/members/${gone.id}`, { intent: "enable", reason: "試試" }, cookieOf(admin));
+    const refused = await post(
+      `/admin/members/${gone.id}`,
+      { intent: "enable", reason: "試試", confirmed: "1" },
+      cookieOf(admin),
+    );
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("已刪除帳號");
   });

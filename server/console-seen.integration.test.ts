@@ -129,11 +129,11 @@ describe("disabling and enabling a member", () => {
     const form = before.slice(before.indexOf('name="reason"'), before.indexOf('value="disable"'));
     expect(form).toMatch(/<input type="checkbox" required=""/);
     expect(form).toContain("我確定要停用 停○○試");
-    const disabled = await post(page, { intent: "disable", reason: "客訴調查中" });
+    const disabled = await post(page, { intent: "disable", reason: "客訴調查中", confirmed: "1" });
     const after = await (await get(disabled.headers.get("location") ?? "")).text();
     expect(after).toContain("已停用這位會員，所有登入中的裝置已登出。");
     expect(after).toContain("我確定要重新啟用 停○○試");
-    const enabled = await post(page, { intent: "enable", reason: "調查結束" });
+    const enabled = await post(page, { intent: "enable", reason: "調查結束", confirmed: "1" });
     expect(await (await get(enabled.headers.get("location") ?? "")).text()).toContain("已重新啟用這位會員。");
   });
 });

@@ -59,6 +59,7 @@ export const CONSOLE_REFUSALS = {
     member_deleted: { status: 409, message: "console.members.error.member_deleted" },
     not_pending: { status: 409, message: "console.members.error.not_pending" },
     reason_required: { status: 400, message: "console.members.error.reason_required" },
+    confirm_required: { status: 400, message: "console.members.error.confirm_required" },
     note_required: { status: 400, message: "console.members.error.note_required" },
     already: { status: 400, message: "console.members.error.already" },
   },

@@ -515,6 +515,7 @@ export const consoleEn = {
   "console.members.error.member_not_found": "No such member",
   "console.members.error.member_deleted": "This member deleted their account; it cannot be changed",
   "console.members.error.reason_required": "Give a reason (up to 200 characters)",
+  "console.members.error.confirm_required": "Tick the confirmation to change the member's status",
   "console.members.error.note_required": "Write a note (up to 1,000 characters)",
   "console.members.error.already": "Already changed",
   "console.members.error.coupon_used": "This coupon was used and cannot be cancelled",

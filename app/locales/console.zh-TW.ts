@@ -496,6 +496,7 @@ export const consoleZhTW = {
   "console.members.error.member_not_found": "找不到這位會員",
   "console.members.error.member_deleted": "這位會員已刪除帳號，無法變更",
   "console.members.error.reason_required": "請填寫原因（最多 200 字）",
+  "console.members.error.confirm_required": "請勾選確認，才能變更會員狀態",
   "console.members.error.note_required": "請輸入備註（最多 1,000 字）",
   "console.members.error.already": "狀態已變更過",
   "console.members.error.coupon_used": "這張優惠券已使用，無法取消",

@@ -129,7 +129,7 @@ export function defineCacheScenarios(context: () => CacheTestContext) {
     const disabled = await post(
       ctx.a,
       `/admin/members/${m.memberId}`,
-      { intent: "disable", reason: "快取測試" },
+      { intent: "disable", reason: "快取測試", confirmed: "1" },
       ctx.adminCookie,
     );
     expect(disabled.status).toBe(302);

@@ -225,18 +225,22 @@ export async function consoleMemberDetail(
   };
 }
 
-/** Disables or enables a member, with a reason; disabling ends every session at once. Audited once. */
+/**
+ * Disables or enables a member, with a reason and the person's explicit confirmation (the page's tick box, checked
+ * here too: a page posted without it changes nothing); disabling ends every session at once. Audited once.
+ */
 export async function setMemberDisabled(
   db: Database,
   actor: StaffActor,
   memberId: string,
-  input: { disabled: boolean; reason: string },
+  input: { disabled: boolean; reason: string; confirmed: boolean },
   audit: AuditContext,
   now = new Date(),
 ): Promise<{ changed: boolean }> {
   requirePermission(actor, "member.manage");
   const reason = input.reason.trim();
   if (!reason || reason.length > 200) throw new MemberActionError("reason_required", "reason");
+  if (!input.confirmed) throw new MemberActionError("confirm_required", "confirmed");
   const found = await memberRow(db, memberId);
   if (!found) throw new MemberActionError("member_not_found");
   if (found.deletedAt) throw new MemberActionError("member_deleted");
@@ -493,7 +497,7 @@ const formText = (max: number) =>
 
 export const memberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["reveal", "end-sessions", "resend-verification"]) }),
-  z.object({ intent: z.enum(["disable", "enable"]), reason: formText(1000) }),
+  z.object({ intent: z.enum(["disable", "enable"]), reason: formText(1000), confirmed: z.string().optional() }),
   z.object({ intent: z.literal("cancel-coupon"), couponId: formText(64), confirmed: z.string().optional() }),
   z.object({ intent: z.literal("note"), note: formText(5000) }),
 ]);

@@ -1,6 +1,6 @@
 import { DetailSection } from "~/components/console/detail-section";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Field } from "~/components/ui/field";
+import { ErrorList, Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import type { ConsoleMemberView } from "~/domain/members/console.server";
 import { useLocale } from "~/lib/i18n";
@@ -49,14 +49,25 @@ export function MemberPoints({ member: m }: { member: ConsoleMemberView }) {
                   errors={form.errors("reason")}
                   inputProps={{ name: "reason", required: true, maxLength: 200, defaultValue: form.value("reason") }}
                 />
-                <label className="flex items-start gap-2 text-sm">
-                  <input type="checkbox" required className="mt-1 size-4 shrink-0 accent-brand-700" />
-                  <span>
-                    {m.disabled
-                      ? t("console.members.confirmEnable", { name: m.name })
-                      : t("console.members.confirmDisable", { name: m.name })}
-                  </span>
-                </label>
+                <div>
+                  <label className="flex items-start gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      name="confirmed"
+                      value="1"
+                      required
+                      aria-invalid={form.errors("confirmed")?.length ? true : undefined}
+                      aria-describedby={form.errors("confirmed")?.length ? "member-confirm-error" : undefined}
+                      className="mt-1 size-4 shrink-0 accent-brand-700"
+                    />
+                    <span>
+                      {m.disabled
+                        ? t("console.members.confirmEnable", { name: m.name })
+                        : t("console.members.confirmDisable", { name: m.name })}
+                    </span>
+                  </label>
+                  <ErrorList id="member-confirm-error" errors={form.errors("confirmed")} />
+                </div>
               </>
             }
           />

@@ -66,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           app.db,
           actor,
           memberId,
-          { disabled: input.intent === "disable", reason: input.reason },
+          { disabled: input.intent === "disable", reason: input.reason, confirmed: input.confirmed === "1" },
           audit,
           now,
         );
