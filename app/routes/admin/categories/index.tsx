@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { z } from "zod";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
@@ -11,7 +12,7 @@ import { Alert } from "~/components/ui/alert";
 import { consoleCategories, moveCategory } from "~/domain/materials/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
-import { formFailure, readForm } from "~/lib/forms.server";
+import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
@@ -41,16 +42,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** The order buttons' form: which category, up or down (anything else is an old page or a hand-made post). */
+const MOVE_FORM = z.object({
+  id: z
+    .string()
+    .default("")
+    .transform((v) => v.slice(0, 64)),
+  direction: z.enum(["up", "down"]),
+});
+
 export async function action({ request, context }: Route.ActionArgs) {
   requirePermission(context, "catalog.edit");
   const app = getApp(context);
   const t = serverT(request);
-  const form = await readForm(request);
-  const id = String(form.get("id") ?? "").slice(0, 64);
-  const direction = form.get("direction");
-  if (direction !== "up" && direction !== "down") {
-    return formFailure({ errors: {}, values: {}, formError: t("console.materials.error.intent") });
-  }
+  const parsed = parseForm(MOVE_FORM, await readForm(request));
+  if (!parsed.ok) return formFailure({ errors: {}, values: {}, formError: t("console.materials.error.intent") });
+  const { id, direction } = parsed.data;
   try {
     await moveCategory(app.db, id, direction, consoleAudit(context, request), requestNow(request, app.config));
   } catch (error) {
