@@ -30,7 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!actor || !hasPermission(actor, "catalog.edit")) {
     return fail(403, "forbidden", "file", t("console.forbidden.body"));
   }
-  const alt = altTextInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = new URL(request.url).searchParams;
+  const alt = altTextInput.safeParse({
+    altZh: query.get("altZh") ?? undefined,
+    altEn: query.get("altEn") ?? undefined,
+  });
   if (!alt.success) {
     const issue = alt.error.issues[0];
     const problem = ALT_PROBLEMS[issue?.message === "too_long" ? "too_long" : "required"];
