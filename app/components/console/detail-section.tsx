@@ -28,7 +28,8 @@ export function DetailSection({
   testId?: string;
   children?: ReactNode;
 }) {
-  const card = cn("space-y-4 rounded-2xl border border-line bg-white p-5", className);
+  // min-w-0: in a grid a card may be narrower than its table, which then scrolls in its own box (not the page).
+  const card = cn("min-w-0 space-y-4 rounded-2xl border border-line bg-white p-5", className);
   if (as === "fieldset") {
     return (
       <fieldset className={card} data-testid={testId}>

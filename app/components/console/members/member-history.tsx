@@ -68,7 +68,7 @@ export function MemberHistory({
   });
   return (
     <>
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <HistoryTable
           id="ledger-title"
           title={t("console.members.ledger")}

@@ -157,7 +157,7 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
         )
       }
     >
-      <div className="mt-6 grid gap-6 lg:grid-cols-[3fr_2fr]">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <MemberProfile member={m} revealed={Boolean(revealed)} />
         <MemberPoints member={m} />
       </div>
