@@ -105,11 +105,16 @@ export function MemberHistory({
             empty={nothing}
             rows={m.purchases.map((p) => ({ ...p, at: p.purchasedAt }))}
             columns={[
-              { key: "store", header: t("console.members.col.store"), cell: (p) => storeNames[p.storeId] ?? p.storeId },
+              {
+                key: "store",
+                header: t("console.members.col.store"),
+                className: "whitespace-nowrap",
+                cell: (p) => storeNames[p.storeId] ?? p.storeId,
+              },
               {
                 key: "receipt",
                 header: t("console.members.col.receipt"),
-                className: "font-mono",
+                className: "font-mono whitespace-nowrap",
                 cell: (p) => p.receiptNumber,
               },
               {
