@@ -88,6 +88,8 @@ export const consoleEn = {
   "console.permission.programme.edit": "Set up points and rewards",
   "console.permission.member.manage": "Manage member accounts",
   "console.permission.member.export": "Export member data",
+  "console.permission.member.import": "Import members",
+  "console.permission.points.bulk": "Grant points in bulk",
   "console.permission.staff.manage": "Manage console staff",
   "console.permission.apikeys.manage": "Manage POS API keys",
   "console.permission.audit.view": "Read the audit log",

@@ -83,6 +83,8 @@ export const consoleZhTW = {
   "console.permission.programme.edit": "設定點數與兌換方案",
   "console.permission.member.manage": "管理會員帳號",
   "console.permission.member.export": "匯出會員資料",
+  "console.permission.member.import": "匯入會員資料",
+  "console.permission.points.bulk": "批次贈點",
   "console.permission.staff.manage": "管理後台人員",
   "console.permission.apikeys.manage": "管理 POS API 金鑰",
   "console.permission.audit.view": "查看稽核紀錄",

@@ -75,6 +75,7 @@ export const memberEn = {
   "member.center.activity.receipt": "Receipt {receipt}",
   "member.center.activity.kind.earn-purchase": "Points from a purchase",
   "member.center.activity.kind.welcome": "Welcome gift",
+  "member.center.activity.kind.import": "Points brought from your previous membership",
   "member.center.activity.kind.birthday": "Birthday gift",
   "member.center.activity.kind.adjust": "Points adjustment",
   "member.center.activity.kind.redeem": "Redeemed",

@@ -75,6 +75,7 @@ export const memberZhTW = {
   "member.center.activity.receipt": "發票 {receipt}",
   "member.center.activity.kind.earn-purchase": "消費累點",
   "member.center.activity.kind.welcome": "新會員禮",
+  "member.center.activity.kind.import": "原會員系統轉入點數",
   "member.center.activity.kind.birthday": "生日禮",
   "member.center.activity.kind.adjust": "點數調整",
   "member.center.activity.kind.redeem": "點數兌換",

@@ -25,6 +25,8 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "member.reveal": ["-", "O", "OX"],
   "points.adjust": ["-", "O", "OX"],
   "points.approve": ["-", "-", "OX"],
+  "points.bulk": ["-", "OX", "OX"],
+  "member.import": ["-", "-", "OX"],
   "store.edit": ["-", "O", "OX"],
   "reports.view": ["-", "O", "OX"],
   "catalog.edit": ["-", "-", "OX"],

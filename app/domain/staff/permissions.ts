@@ -41,6 +41,10 @@ export const PERMISSIONS = {
   "programme.edit": "global",
   "member.manage": "global",
   "member.export": "global",
+  /** Import members from the original system or another CRM (issue 35, ADR 038). */
+  "member.import": "global",
+  /** Grant points to many members at once; a total over the manager limit waits for an admin (ADR 038). */
+  "points.bulk": "global",
   "staff.manage": "global",
   "apikeys.manage": "global",
   "audit.view": "global",
@@ -58,7 +62,14 @@ const COUNTER: Permission[] = ["counter.purchase", "counter.refund", "counter.co
 /** The table. An admin has every permission at every store. */
 export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {
   staff: new Set(COUNTER),
-  manager: new Set<Permission>([...COUNTER, "member.reveal", "points.adjust", "store.edit", "reports.view"]),
+  manager: new Set<Permission>([
+    ...COUNTER,
+    "member.reveal",
+    "points.adjust",
+    "points.bulk",
+    "store.edit",
+    "reports.view",
+  ]),
   admin: new Set(ALL_PERMISSIONS),
 };
 

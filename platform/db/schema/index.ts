@@ -6,6 +6,7 @@ export * from "@platform/db/schema/catalog";
 export * from "@platform/db/schema/console";
 export * from "@platform/db/schema/content";
 export * from "@platform/db/schema/diagnostics";
+export * from "@platform/db/schema/imports";
 export * from "@platform/db/schema/line";
 export * from "@platform/db/schema/loyalty";
 export * from "@platform/db/schema/media";

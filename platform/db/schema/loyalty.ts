@@ -33,6 +33,8 @@ export const ENTRY_KINDS = [
   "expire",
   "refund-reversal",
   "coupon-cancel",
+  /** An opening balance brought from another system (issue 35): a lot with the old system's expiry. */
+  "import",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
