@@ -145,3 +145,13 @@ export function emptyRecord(externalId: string): ImportRecord {
     extra: {},
   };
 }
+
+/** A Firebase project's password-hash parameters, as the console shows them (hash.json, base64 values). */
+export type FirebaseHashConfig = {
+  /** base64_signer_key */
+  signerKey: string;
+  /** base64_salt_separator */
+  saltSeparator: string;
+  rounds: number;
+  memCost: number;
+};
