@@ -256,6 +256,11 @@ describe("one staff member's page", () => {
     const changes = await auditRows("staff.access_changed", person.userId);
     expect(changes).toHaveLength(1);
     expect(changes[0]?.changes).toMatchObject({ role: { before: "staff", after: "manager" } });
+    // The acting admin's own page lists the change in words, not as codes (action, target type, fields).
+    const mine = await (await get(`/admin/staff/${admin.userId}`, cookieOf(admin))).text();
+    expect(mine).toContain('data-action="staff.access_changed">變更人員權限</span>');
+    expect(mine).toContain('data-target-type="staff">人員');
+    expect(mine).not.toContain(">staff.access_changed<");
 
     const self = await post(`/admin/staff/${admin.userId}`, { intent: "disable" }, cookieOf(admin));
     expect(self.status).toBe(403);

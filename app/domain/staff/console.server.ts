@@ -340,7 +340,8 @@ export async function staffMemberPage(db: Database, actor: StaffActor, userId: s
       seq: a.seq,
       occurredAt: a.occurredAt.toISOString(),
       action: a.action,
-      target: a.targetId ? `${a.targetType} ${a.targetId}` : a.targetType,
+      targetType: a.targetType,
+      targetId: a.targetId,
       fields: Object.keys(a.changes ?? {}).sort(),
     })),
   };

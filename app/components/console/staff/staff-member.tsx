@@ -3,6 +3,7 @@ import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { useLocale } from "~/lib/i18n";
 import { formatTaipei } from "~/lib/time";
+import { actionLabel, fieldLabel, targetLabel } from "../audit/change-words";
 import { DetailSection, FieldRow } from "../detail-section";
 import { StaffAccessFields } from "../staff-access-fields";
 import { StepUpField } from "../step-up-field";
@@ -143,7 +144,14 @@ export function RecentActions({
   actions,
 }: {
   userId: string;
-  actions: { seq: number; occurredAt: string; action: string; target: string; fields: string[] }[];
+  actions: {
+    seq: number;
+    occurredAt: string;
+    action: string;
+    targetType: string;
+    targetId: string | null;
+    fields: string[];
+  }[];
 }) {
   const t = useConsoleT();
   const locale = useLocale();
@@ -164,9 +172,16 @@ export function RecentActions({
           {actions.map((a) => (
             <li key={a.seq} className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1 px-4 py-3 text-sm">
               <span>
-                <span className="font-mono font-medium">{a.action}</span>
-                <span className="ml-2 break-all text-muted">{a.target}</span>
-                {a.fields.length ? <span className="ml-2 text-muted">({a.fields.join(", ")})</span> : null}
+                <span className="font-medium" data-action={a.action}>
+                  {actionLabel(a.action, t)}
+                </span>
+                <span className="ml-2 break-all text-muted" data-target-type={a.targetType}>
+                  {targetLabel(a.targetType, t)}
+                  {a.targetId ? ` ${a.targetId}` : ""}
+                </span>
+                {a.fields.length ? (
+                  <span className="ml-2 text-muted">（{a.fields.map((f) => fieldLabel(f, t)).join("、")}）</span>
+                ) : null}
               </span>
               <span className="tabular-nums text-muted">{formatTaipei(a.occurredAt, locale, "dateTime")}</span>
             </li>

@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { getApp } from "~/adapters/context.server";
 import { AuditCheck } from "~/components/console/audit/audit-check";
 import { AuditEntry } from "~/components/console/audit/audit-entry";
+import { actionLabel, fieldLabel, targetLabel, valueWords } from "~/components/console/audit/change-words";
 import { ConsoleList, FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
@@ -19,7 +20,6 @@ import { listField, listHref, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { addDays, fromTaipeiWallClock } from "~/lib/time";
 import type { Route } from "./+types/index";
-import { actionLabel, fieldLabel, targetLabel, valueWords } from "./change-words";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.audit.title");
 
