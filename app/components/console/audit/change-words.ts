@@ -31,7 +31,13 @@ export function valueWords(value: unknown, t: T, locale: string): string {
   if (value === undefined || value === null || value === "") return "—";
   if (typeof value === "boolean") return value ? t("console.audit.yes") : t("console.audit.no");
   if (typeof value === "number") return value.toLocaleString("en-US");
-  if (typeof value === "string") return ISO_INSTANT.test(value) ? formatTaipei(value, locale, "dateTime") : value;
+  if (typeof value === "string") {
+    if (ISO_INSTANT.test(value)) return formatTaipei(value, locale, "dateTime");
+    // A status or purpose code the catalog has words for (issued → 未使用); other text as written.
+    const key = `console.audit.value.${value}` as Key;
+    const words = t(key);
+    return words === key ? value : words;
+  }
   if (Array.isArray(value)) return value.length ? value.map((v) => valueWords(v, t, locale)).join("、") : "—";
   if (typeof value === "object") {
     return Object.entries(value as Record<string, unknown>)
