@@ -204,6 +204,35 @@ describe("an imported member without a password claims the account by SMS code",
     expect(await login(phone, "Tile-and-Walnut-2026!")).toEqual({ ok: true, userId });
   });
 
+  it("words the text message as a welcome in the welcome variant, with the same answer", async () => {
+    const { userId, phone } = await importedMember();
+    const sent = await requestPasswordReset(deps, {
+      channel: "phone",
+      target: phone,
+      ip: "192.0.2.38",
+      locale: "zh-TW",
+      welcome: true,
+    });
+    expect(sent).toMatchObject({ ok: true, code: "" });
+    expect(messaging.sms.at(-1)?.text).toMatch(/^歡迎加入漢生活會員！您設定密碼的驗證碼為 \d{6}/);
+    const verified = await verifyPasswordReset(deps, {
+      channel: "phone",
+      target: phone,
+      code: messaging.lastCode(phone),
+    });
+    expect(verified).toEqual({ ok: true, userId });
+    const unknown = newPhone();
+    const decoy = await requestPasswordReset(deps, {
+      channel: "phone",
+      target: unknown,
+      ip: "192.0.2.38",
+      locale: "zh-TW",
+      welcome: true,
+    });
+    expect(Object.keys(decoy)).toEqual(Object.keys(sent));
+    expect(messaging.sms.filter((m) => m.to === unknown)).toEqual([]);
+  });
+
   it("answers an unknown number exactly as a member's, and sends nothing", async () => {
     const unknown = newPhone();
     const sent = await requestPasswordReset(deps, {
