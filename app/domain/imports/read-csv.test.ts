@@ -434,3 +434,31 @@ describe("readCsvRow", () => {
     expect(all).toEqual(["phone_missing", "phone_invalid", "tier_unknown", "points_invalid", "expiry_invalid"]);
   });
 });
+
+describe("guessMapping, expiry words", () => {
+  it("takes only a points expiry for pointsLastDay, not another date that expires", () => {
+    expect(guessMapping(["等級到期日", "點數"])).toEqual({ 等級到期日: "ignore", 點數: "points" });
+    expect(guessMapping(["紅利點數到期日"])).toEqual({ 紅利點數到期日: "pointsLastDay" });
+    expect(guessMapping(["到期日"])).toEqual({ 到期日: "pointsLastDay" });
+  });
+});
+
+describe("csvRows, stopping early", () => {
+  it("lets go of the input when the caller stops reading", async () => {
+    let released = false;
+    async function* input(): AsyncGenerator<Uint8Array> {
+      try {
+        yield new TextEncoder().encode("a,b\n");
+        for (let i = 0; ; i++) yield new TextEncoder().encode(`${i},x\n`.repeat(1000));
+      } finally {
+        released = true;
+      }
+    }
+    const { rows } = await csvRows(input());
+    let n = 0;
+    for await (const _ of rows) if (++n === 10) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(n).toBe(10);
+    expect(released).toBe(true);
+  });
+});

@@ -369,3 +369,10 @@ describe("readFirebaseMember", () => {
     ]);
   });
 });
+
+describe("firebaseUsers, keyed by uid", () => {
+  it("takes the key as the uid when an entry has no localId", async () => {
+    const list = await users(JSON.stringify({ users: { uA: { email: "a@b.tw" }, uB: { localId: "uB" } } }));
+    expect(list.map((u) => u.localId)).toEqual(["uA", "uB"]);
+  });
+});
