@@ -462,3 +462,11 @@ describe("csvRows, stopping early", () => {
     expect(released).toBe(true);
   });
 });
+
+describe("csvRows, Excel's sep= line", () => {
+  it("takes the delimiter from it and does not read it as a row", async () => {
+    const { headers, rows } = await readAll("sep=;\r\n手機;點數\r\n0912345678;5\r\n");
+    expect(headers).toEqual(["手機", "點數"]);
+    expect(rows).toEqual([{ line: 3, cells: { 手機: "0912345678", 點數: "5" } }]);
+  });
+});
