@@ -417,3 +417,14 @@ describe("firebaseMembers, Firestore REST listing", () => {
     });
   });
 });
+
+describe("firebaseMembers, a failing input", () => {
+  it("passes the input's own error through", async () => {
+    const limit = new Error("file_too_large");
+    async function* input(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('[{"documentId":"a"},');
+      throw limit;
+    }
+    await expect(collect(firebaseMembers(input()))).rejects.toBe(limit);
+  });
+});
