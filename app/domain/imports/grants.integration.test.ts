@@ -126,6 +126,12 @@ describe("bulk point grants", () => {
       [9, ["duplicate_in_file", "points_invalid"]],
       [10, ["duplicate_in_file", "points_invalid"]],
     ]);
+    expect(detail?.rows).toBe(10);
+    const [second] = await db
+      .select()
+      .from(importRow)
+      .where(and(eq(importRow.runId, run.id), eq(importRow.line, 2)));
+    expect(second).toMatchObject({ memberId: b.id, state: "pending", record: { points: 1000, reason: "活動補點" } });
     // Nothing is booked by a dry run.
     expect(await grantEntries(run.id)).toEqual([]);
     await cancelGrant(db, manager.actor, run.id, T0);

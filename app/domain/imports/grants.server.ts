@@ -524,7 +524,7 @@ export async function applyGrant(
     const now = clock();
     const outcome = await db.transaction(async (tx) => {
       const [run] = await tx.select().from(importRun).where(eq(importRun.id, runId)).for("update");
-      if (!run || run.status !== "running") return "ended" as const;
+      if (run?.status !== "running") return "ended" as const;
       if (run.cancelRequestedAt) return "cancel" as const;
       const rows = await tx
         .select({ line: importRow.line, record: importRow.record })
