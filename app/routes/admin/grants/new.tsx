@@ -31,15 +31,15 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 
 type T = ReturnType<typeof serverT>;
 
-/** The member list's filters this page was opened with (`?from=members&…`), as the list reads them. */
+/** The member list's filters this page was opened with (`?source=members&…`), as the list reads them. */
 async function filtersOf(request: Request, context: Route.LoaderArgs["context"]) {
   const actor = requirePermission(context, "points.bulk");
   const url = new URL(request.url);
-  if (url.searchParams.get("from") !== "members") return { actor, members: null };
+  if (url.searchParams.get("source") !== "members") return { actor, members: null };
   const stores = await storeChoicesFor(getApp(context).db, actor, getLocale(request));
   const read = memberFilters(url, serverT(request), stores);
   const query = new URLSearchParams(url.searchParams);
-  query.delete("from");
+  query.delete("source");
   query.delete("after");
   const storeName = (id: string) => stores.find((s) => s.id === id)?.name ?? id;
   const shown = Object.entries(read.filters)

@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 function withFrom(href: string): string {
-  return `${href}${href.includes("?") ? "&" : "?"}from=members`;
+  return `${href}${href.includes("?") ? "&" : "?"}source=members`;
 }
 
 const DATE_LABELS = { from: "console.members.signedUpFrom", to: "console.members.signedUpTo" } as const;
