@@ -128,6 +128,14 @@ describe("bulk grant pages", () => {
     );
     expect(badPoints.status).toBe(400);
     expect(await badPoints.text()).toContain("請輸入 1 到 100,000 的整數");
+    // A file over the limit (5 MB) is refused by its size, beside the file field.
+    const big = await post(
+      "/admin/grants/new",
+      upload({ reason: "x" }, { name: "big.csv", text: `會員編號,點數\n${"HL10000001,1\n".repeat(420_000)}` }),
+      cookieOf(manager),
+    );
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain("檔案太大");
     expect(await db.select().from(importRun)).toEqual([]);
   });
 
