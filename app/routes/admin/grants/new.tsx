@@ -11,12 +11,7 @@ import { Button, buttonVariants } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { MAX_GRANT_POINTS, parseGrantPoints } from "~/domain/imports/grant-csv";
-import {
-  GRANT_FILE_MAX_BYTES,
-  MAX_GRANT_REASON,
-  stageGrantCsv,
-  stageGrantFilter,
-} from "~/domain/imports/grants.server";
+import { MAX_GRANT_REASON, stageGrantCsv, stageGrantFilter } from "~/domain/imports/grants.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
