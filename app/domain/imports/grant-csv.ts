@@ -1,5 +1,7 @@
 import iconv from "iconv-lite";
 
+export { MAX_GRANT_POINTS, parseGrantPoints } from "./grant-limits";
+
 /**
  * The CSV of a bulk point grant (issue 35 item 5): one row per member — member number (會員編號) or mobile
  * number (手機), points (點數), an optional reason (原因). A grant file is small (a limit of a few MB, checked
@@ -106,14 +108,4 @@ export function readGrantCsv(bytes: Uint8Array): GrantCsv {
       reason: cell(r, col.reason),
     })),
   };
-}
-
-export const MAX_GRANT_POINTS = 100_000;
-
-/** Points of a grant row: a whole number 1 … 100,000 (full-width digits and thousands separators accepted). */
-export function parseGrantPoints(raw: string): number | null {
-  const text = raw.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[，,\s]/g, "");
-  if (!/^\d{1,7}$/.test(text)) return null;
-  const n = Number(text);
-  return n >= 1 && n <= MAX_GRANT_POINTS ? n : null;
 }

@@ -13,6 +13,9 @@ import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { managerAdjustmentLimit } from "../staff/settings.server";
 import { parseGrantPoints, readGrantCsv } from "./grant-csv";
+import { GRANT_FILE_MAX_BYTES, MAX_GRANT_REASON } from "./grant-limits";
+
+export { GRANT_FILE_MAX_BYTES, MAX_GRANT_REASON };
 
 /**
  * Bulk point grants (issue 35 item 5, ADR 038): a CSV of member number or phone, points and reason, or the
@@ -30,10 +33,8 @@ import { parseGrantPoints, readGrantCsv } from "./grant-csv";
  */
 
 export const GRANT_QUEUE = "points.bulk-grant";
-export const GRANT_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const GRANT_MAX_ROWS = 100_000;
 export const GRANT_BATCH = 500;
-export const MAX_GRANT_REASON = 200;
 export const GRANTS_PAGE_SIZE = 20;
 
 export type GrantProblemCode =
