@@ -169,4 +169,28 @@ describe("bulk grant pages", () => {
     const list = await (await get("/admin/grants", cookieOf(manager))).text();
     expect(list).toContain("g.csv");
   }, 120_000);
+
+  it("the member list links to a grant with its filters; the grant takes the members that list finds", async () => {
+    const { member } = await import("@platform/db/schema");
+    const fresh = await newMember(db, { createdAt: new Date("2024-02-03T04:00:00Z") });
+    await newMember(db, { createdAt: new Date("2024-02-05T04:00:00Z") });
+    const list = await (await get("/admin/members?from=2024-02-03&to=2024-02-03", cookieOf(manager))).text();
+    const href = /href="(\/admin\/grants\/new\?[^"]+)"/.exec(list)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect(href).toContain("source=members");
+    expect(href).toContain("from=2024-02-03");
+    expect(await (await get(href, cookieOf(manager))).text()).toContain("2024-02-03");
+    const created = await post(
+      href,
+      new URLSearchParams({ intent: "filter", points: "30", reason: "活動" }),
+      cookieOf(manager),
+    );
+    expect(created.status).toBe(302);
+    const runId = (created.headers.get("location") ?? "").split("/").at(-1) as string;
+    const [run] = await db.select().from(importRun).where(eq(importRun.id, runId));
+    expect(run?.report).toMatchObject({ rows: 1, valid: 1, total: 30 });
+    expect((await db.select().from(member).where(eq(member.id, fresh.id))).length).toBe(1);
+    await post(`/admin/grants/${runId}`, new URLSearchParams({ intent: "cancel" }), cookieOf(manager));
+    const [cancelled] = await db.select().from(importRun).where(eq(importRun.id, runId));
+    expect(cancelled?.status).toBe("cancelled");
+  });
 });
