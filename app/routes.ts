@@ -64,6 +64,10 @@ export default [
       route("rewards/new", "routes/admin/rewards/new.tsx"),
       route("rewards/:rewardId", "routes/admin/rewards/reward.tsx"),
       route("rules", "routes/admin/rules/index.tsx"),
+      // Bulk point grants (issue 35 item 5).
+      route("grants", "routes/admin/grants/index.tsx"),
+      route("grants/new", "routes/admin/grants/new.tsx"),
+      route("grants/:runId", "routes/admin/grants/grant.tsx"),
       // Uploaded images (ADR 028): the media library and the upload endpoint of every image field.
       route("images", "routes/admin/images/index.tsx"),
       route("images/upload", "routes/admin/images/upload.ts"),

@@ -28,6 +28,7 @@ import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
 import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
 import { loadSharp } from "../app/domain/images/sharp.server";
+import { GRANT_FILE_MAX_BYTES, registerGrantJobs } from "../app/domain/imports/grants.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
@@ -58,8 +59,10 @@ import { wholePageCompression } from "./whole-page-compression";
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The one path with a larger body: the console's image upload (the file itself, ADR 028). */
+/** The paths with a larger body: the console's image upload (the file itself, ADR 028), a bulk grant's CSV. */
 function bodyLimitFor(path: string): number {
+  // The grant page refuses a file over its limit itself, beside the field: the body may be a little larger.
+  if (path === "/admin/grants/new" || path === "/admin/grants/new.data") return GRANT_FILE_MAX_BYTES + 1024 * 1024;
   return path === IMAGE_UPLOAD_PATH ? MAX_IMAGE_BYTES : BODY_LIMIT_BYTES;
 }
 
@@ -158,6 +161,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     await Promise.all([
       registerAccountHousekeeping(jobs, database.db),
       registerLoyaltyJobs(jobs, database.db),
+      registerGrantJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),

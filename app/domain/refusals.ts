@@ -101,6 +101,16 @@ export const CONSOLE_REFUSALS = {
     adjustment_decided: { status: 409, message: "console.approvals.error.adjustment_decided" },
     own_adjustment: { status: 403, message: "console.approvals.error.own_adjustment" },
   },
+  grants: {
+    grant_not_found: { status: 404, message: "console.grants.error.grant_not_found" },
+    grant_wrong_state: { status: 409, message: "console.grants.error.grant_wrong_state" },
+    own_grant: { status: 403, message: "console.grants.error.own_grant" },
+    grant_busy: { status: 409, message: "console.grants.error.grant_busy" },
+    nothing_to_grant: { status: 400, message: "console.grants.error.nothing_to_grant" },
+    file_invalid: { status: 400, message: "console.grants.error.file_invalid", fix: "console.grants.error.fix" },
+    file_too_large: { status: 413, message: "console.grants.error.file_too_large", fix: "console.grants.error.fix" },
+    too_many_rows: { status: 400, message: "console.grants.error.too_many_rows", fix: "console.grants.error.fix" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

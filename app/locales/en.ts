@@ -4,6 +4,7 @@ import { consoleEn } from "./console.en";
 import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
 import { dashboardEn } from "./dashboard.en";
+import { grantsEn } from "./grants.en";
 import { imagesEn } from "./images.en";
 import { liffEn } from "./liff.en";
 import { lineEn } from "./line.en";
@@ -33,6 +34,7 @@ export const en = {
   ...materialsEn,
   ...shellEn,
   ...messagesEn,
+  ...grantsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -4,6 +4,7 @@ import { consoleZhTW } from "./console.zh-TW";
 import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
+import { grantsZhTW } from "./grants.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
 import { liffZhTW } from "./liff.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
@@ -33,6 +34,7 @@ export const zhTW = {
   ...materialsZhTW,
   ...shellZhTW,
   ...messagesZhTW,
+  ...grantsZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

@@ -18,6 +18,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view", group: "daily" },
   { to: "/admin/members", label: "console.nav.members", permission: "member.view", group: "daily" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve", group: "daily" },
+  // Bulk point grants (issue 35 item 5).
+  { to: "/admin/grants", label: "console.nav.grants", permission: "points.bulk", group: "daily" },
   // Messages to members: automatic messages and campaigns (issue 16, ADR 034).
   { to: "/admin/messages", label: "console.nav.messages", permission: "messages.manage", group: "daily" },
   { to: "/admin/rewards", label: "console.nav.rewards", permission: "programme.edit", group: "catalog" },

@@ -6,7 +6,8 @@ import { ConsolePage } from "~/components/console/console-page";
 import { FilterInput, FilterSelect } from "~/components/console/filter-fields";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { Link } from "~/components/ui/link";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { searchMembers } from "~/domain/members/console-search.server";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -38,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: result.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     nextHref: result.nextAfter ? href("/admin/members", result.nextAfter) : null,
     canExport: hasPermission(actor, "member.export"),
+    // A bulk point grant to the members of these filters (issue 35 item 5): the new grant reads the same query.
+    grantHref: hasPermission(actor, "points.bulk") && valid ? withFrom(href("/admin/grants/new", null)) : null,
     searched: Object.values(filters).some(Boolean),
   };
 }
@@ -56,6 +59,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const { href } = memberFilters(new URL(request.url), serverT(request), stores);
   return redirectDocument(href("/admin/members/export", null));
+}
+
+function withFrom(href: string): string {
+  return `${href}${href.includes("?") ? "&" : "?"}source=members`;
 }
 
 const DATE_LABELS = { from: "console.members.signedUpFrom", to: "console.members.signedUpTo" } as const;
@@ -115,6 +122,15 @@ export default function MemberSearch({ loaderData }: Route.ComponentProps) {
               ))}
             </FilterBar>
             {loaderData.canExport ? <ExportForm /> : null}
+            {loaderData.grantHref ? (
+              <Link
+                to={loaderData.grantHref}
+                className={`${buttonVariants({ variant: "secondary" })} mt-3`}
+                data-testid="members-grant"
+              >
+                {t("console.grants.fromMembers")}
+              </Link>
+            ) : null}
           </>
         }
         empty={loaderData.searched ? t("console.members.empty") : t("console.members.none")}

@@ -1,0 +1,45 @@
+import iconv from "iconv-lite";
+import { describe, expect, it } from "vitest";
+import { parseCsvText, parseGrantPoints, readGrantCsv } from "./grant-csv";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe("the bulk grant CSV", () => {
+  it("reads quoted cells, doubled quotes, CRLF and blank lines", () => {
+    expect(parseCsvText('a,b\r\n"x, y","say ""hi"""\n\n1,2')).toEqual([
+      ["a", "b"],
+      ["x, y", 'say "hi"'],
+      ["1", "2"],
+    ]);
+    expect(parseCsvText('a,"b\n1,2')).toBeNull();
+  });
+
+  it("finds the columns by their Chinese or English names, UTF-8 with BOM or Big5", () => {
+    const utf8 = readGrantCsv(bytes("\uFEFF會員編號,點數,原因\nHL10000001,100,補點\n"));
+    expect(utf8).toEqual({
+      ok: true,
+      encoding: "utf-8",
+      rows: [{ line: 1, number: "HL10000001", phone: "", points: "100", reason: "補點" }],
+    });
+    const big5 = readGrantCsv(iconv.encode("手機,點數\r\n0912345678,50\r\n", "big5"));
+    expect(big5).toMatchObject({ ok: true, encoding: "big5", rows: [{ phone: "0912345678", points: "50" }] });
+    expect(readGrantCsv(bytes("Member Number,Points,Reason\nHL1,1,x\n"))).toMatchObject({ ok: true });
+  });
+
+  it("refuses an empty file, a file without the columns, a binary file and an unclosed quote", () => {
+    expect(readGrantCsv(new Uint8Array())).toEqual({ ok: false, error: "empty" });
+    expect(readGrantCsv(bytes("會員編號,點數\n"))).toEqual({ ok: false, error: "empty" });
+    expect(readGrantCsv(bytes("姓名,電話\n王,1\n"))).toEqual({ ok: false, error: "columns_missing" });
+    expect(readGrantCsv(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({ ok: false, error: "not_csv" });
+    expect(readGrantCsv(bytes('會員編號,點數\n"HL1,5\n'))).toEqual({ ok: false, error: "not_csv" });
+  });
+
+  it("points: a whole number 1 … 100,000, as people type it", () => {
+    expect(parseGrantPoints("100")).toBe(100);
+    expect(parseGrantPoints("1,000")).toBe(1000);
+    expect(parseGrantPoints("１２０")).toBe(120);
+    expect(parseGrantPoints("100000")).toBe(100_000);
+    for (const bad of ["", "0", "-5", "1.5", "1e3", "abc", "100001", "+5"])
+      expect(parseGrantPoints(bad), bad).toBeNull();
+  });
+});

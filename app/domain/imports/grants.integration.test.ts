@@ -1,0 +1,316 @@
+import type { Database } from "@platform/db/client";
+import { auditLog, importRow, member, pointEntry } from "@platform/db/schema";
+import type { JobQueue } from "@platform/jobs/queue";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
+import { and, eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { verifyAuditChain } from "../audit/audit.server";
+import { seedCatalog } from "../demo";
+import { ledgerTotals, newMember } from "../loyalty/testing.server";
+import { staffAuditContext } from "../staff/actor";
+import { createTestStaff, type TestStaff } from "../staff/testing.server";
+import {
+  applyGrant,
+  approveGrant,
+  cancelGrant,
+  GRANT_QUEUE,
+  grantDetail,
+  rejectGrant,
+  stageGrantCsv,
+  stageGrantFilter,
+  submitGrant,
+} from "./grants.server";
+
+let db: Database;
+useMigratedTestDatabase("grants", (handle) => {
+  db = handle.db;
+});
+
+const SECRET = "test-session-secret-with-enough-length-0123456789";
+const where = { ip: "198.51.100.7", userAgent: "vitest", requestId: "req-grant" };
+const T0 = new Date("2026-03-02T02:00:00Z");
+let manager: TestStaff;
+let admin: TestStaff;
+let admin2: TestStaff;
+let clerk: TestStaff;
+const audit = (s: TestStaff) => staffAuditContext(s.actor, where);
+
+/** A job queue that only records what was sent (the tests run the worker themselves). */
+const sent: { name: string; data: unknown }[] = [];
+const jobs = {
+  send: async (name: string, data: object) => {
+    sent.push({ name, data });
+    return `job-${sent.length}`;
+  },
+} as unknown as JobQueue;
+
+const csv = (text: string) => new TextEncoder().encode(text);
+
+async function failure(run: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await run();
+  } catch (error) {
+    const e = error as { code?: string; status?: number; init?: { status?: number } };
+    return String(e.code ?? e.status ?? e.init?.status ?? error);
+  }
+  return null;
+}
+
+async function actions(runId: string): Promise<string[]> {
+  const rows = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, runId));
+  return rows.map((r) => r.action).sort();
+}
+
+async function grantEntries(runId: string) {
+  return db
+    .select()
+    .from(pointEntry)
+    .where(like(pointEntry.idempotencyKey, `grant:${runId}:%`));
+}
+
+beforeAll(async () => {
+  await seedCatalog(db);
+  manager = await createTestStaff(db, SECRET, { role: "manager", storeIds: ["xinyi-flagship"] });
+  admin = await createTestStaff(db, SECRET, { role: "admin" });
+  admin2 = await createTestStaff(db, SECRET, { role: "admin" });
+  clerk = await createTestStaff(db, SECRET, { role: "staff", storeIds: ["xinyi-flagship"] });
+});
+
+describe("bulk point grants", () => {
+  it("the dry run resolves rows by member number or phone and refuses the bad ones with codes", async () => {
+    const a = await newMember(db);
+    const b = await newMember(db, { phoneNumber: "+886912000111" });
+    const off = await newMember(db, { disabled: true });
+    const gone = await newMember(db, { deletedAt: T0 });
+    const file = [
+      "會員編號,手機,點數,原因",
+      `${a.memberNumber},,100,生日補發`,
+      `,0912-000-111,"1,000",`,
+      `${off.memberNumber},,10,`,
+      `${gone.memberNumber},,10,`,
+      "HL99999999,,10,",
+      ",,10,",
+      `${a.memberNumber},,5,`,
+      `,0912000111,abc,`,
+      `,0912000111,0,`,
+      `,0912000111,100001,`,
+    ].join("\r\n");
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "grant.csv", bytes: csv(file), reason: "活動補點", starter: audit(manager) },
+      T0,
+    );
+    expect(run.status).toBe("checked");
+    expect(run.report).toMatchObject({
+      rows: 10,
+      valid: 2,
+      rejected: 8,
+      total: 1100,
+      problems: {
+        member_disabled: 2,
+        member_unknown: 1,
+        member_missing: 1,
+        duplicate_in_file: 4,
+        points_invalid: 3,
+      },
+    });
+    const detail = await grantDetail(db, run.id);
+    expect(detail?.rejectedRows.map((r) => [r.line, r.problems.map((p) => p.code)])).toEqual([
+      [3, ["member_disabled"]],
+      [4, ["member_disabled"]],
+      [5, ["member_unknown"]],
+      [6, ["member_missing"]],
+      [7, ["duplicate_in_file"]],
+      [8, ["duplicate_in_file", "points_invalid"]],
+      [9, ["duplicate_in_file", "points_invalid"]],
+      [10, ["duplicate_in_file", "points_invalid"]],
+    ]);
+    expect(detail?.rows).toBe(10);
+    const [second] = await db
+      .select()
+      .from(importRow)
+      .where(and(eq(importRow.runId, run.id), eq(importRow.line, 2)));
+    expect(second).toMatchObject({ memberId: b.id, state: "pending", record: { points: 1000, reason: "活動補點" } });
+    // Nothing is booked by a dry run.
+    expect(await grantEntries(run.id)).toEqual([]);
+    await cancelGrant(db, manager.actor, run.id, T0);
+  });
+
+  it("reads a Big5 file, and refuses a file that is not a grant CSV beside the file field", async () => {
+    const iconv = (await import("iconv-lite")).default;
+    const m = await newMember(db);
+    const big5 = iconv.encode(`會員編號,點數,原因\r\n${m.memberNumber},20,週年慶\r\n`, "big5");
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "big5.csv", bytes: big5, reason: "週年", starter: audit(manager) },
+      T0,
+    );
+    expect(run.report).toMatchObject({ valid: 1, total: 20 });
+    const [row] = await db.select().from(importRow).where(eq(importRow.runId, run.id));
+    expect(row?.record).toMatchObject({ reason: "週年慶", points: 20 });
+    await cancelGrant(db, manager.actor, run.id, T0);
+    const bad = await failure(() =>
+      stageGrantCsv(db, manager.actor, {
+        name: "x.csv",
+        bytes: csv("姓名,電話\n王,1\n"),
+        reason: "x",
+        starter: audit(manager),
+      }),
+    );
+    expect(bad).toBe("file_invalid");
+    expect(
+      await failure(() =>
+        stageGrantCsv(db, clerk.actor, { name: "x.csv", bytes: csv("a"), reason: "x", starter: audit(clerk) }),
+      ),
+    ).toBe("403");
+  });
+
+  it("within the limit it is queued at once; the job books each row once, even run twice, with one audit row", async () => {
+    const a = await newMember(db);
+    const b = await newMember(db);
+    const file = `會員編號,點數\n${a.memberNumber},300\n${b.memberNumber},200\n`;
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "g.csv", bytes: csv(file), reason: "補點", starter: audit(manager) },
+      T0,
+    );
+    expect(await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0)).toMatchObject({ status: "queued" });
+    expect(sent.at(-1)).toEqual({ name: GRANT_QUEUE, data: { runId: run.id } });
+    const [first, second] = await Promise.all([
+      applyGrant(db, run.id, { batchSize: 1, now: () => T0 }),
+      applyGrant(db, run.id, { batchSize: 1, now: () => T0 }),
+    ]);
+    expect([first?.status, second?.status]).toEqual(["done", "done"]);
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await ledgerTotals(db, a.id)).toMatchObject({ balance: 300, ledgerSum: 300, lotsRemaining: 300 });
+    expect(await ledgerTotals(db, b.id)).toMatchObject({ balance: 200, ledgerSum: 200 });
+    const entries = await grantEntries(run.id);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ kind: "adjust", staffUserId: manager.userId, reason: "grant: 補點" });
+    expect(await actions(run.id)).toEqual(["points.bulk_granted"]);
+    const detail = await grantDetail(db, run.id);
+    expect(detail).toMatchObject({ status: "done", rowsDone: 2, rowsTotal: 2, pointsBooked: 500 });
+    const [row] = await db.select().from(auditLog).where(eq(auditLog.targetId, run.id));
+    expect(row?.changes).toMatchObject({
+      status: { after: "done" },
+      booked: { after: 2 },
+      total: { after: 500 },
+      reason: { after: "補點" },
+    });
+    expect(row?.actorUserId).toBe(manager.userId);
+  });
+
+  it("above the manager limit it waits; never approved by its starter (an admin too), once by a second admin", async () => {
+    const a = await newMember(db);
+    const file = `手機,點數\n${a.phoneNumber.replace("+886", "0")},5000\n`;
+    const run = await stageGrantCsv(
+      db,
+      admin.actor,
+      { name: "big.csv", bytes: csv(file), reason: "大額", starter: audit(admin) },
+      T0,
+    );
+    expect(await submitGrant(db, jobs, admin.actor, run.id, audit(admin), T0)).toEqual({
+      status: "awaiting_approval",
+      limit: 1000,
+    });
+    const queued = sent.length;
+    expect(await failure(() => approveGrant(db, jobs, admin.actor, run.id, audit(admin), T0))).toBe("own_grant");
+    expect(await failure(() => rejectGrant(db, admin.actor, run.id, audit(admin), T0))).toBe("own_grant");
+    expect(await failure(() => approveGrant(db, jobs, manager.actor, run.id, audit(manager), T0))).toBe("403");
+    expect(sent.length).toBe(queued);
+    await approveGrant(db, jobs, admin2.actor, run.id, audit(admin2), T0);
+    expect(await failure(() => approveGrant(db, jobs, admin2.actor, run.id, audit(admin2), T0))).toBe(
+      "grant_wrong_state",
+    );
+    expect(sent.length).toBe(queued + 1);
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await ledgerTotals(db, a.id)).toMatchObject({ balance: 5000 });
+    expect(await actions(run.id)).toEqual([
+      "points.bulk_grant_approved",
+      "points.bulk_grant_requested",
+      "points.bulk_granted",
+    ]);
+    expect(await grantDetail(db, run.id)).toMatchObject({ decidedBy: admin2.userId, status: "done" });
+    expect((await verifyAuditChain(db)).ok).toBe(true);
+  });
+
+  it("a rejected grant books nothing", async () => {
+    const a = await newMember(db);
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "r.csv", bytes: csv(`會員編號,點數\n${a.memberNumber},2000\n`), reason: "x", starter: audit(manager) },
+      T0,
+    );
+    await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
+    await rejectGrant(db, admin.actor, run.id, audit(admin), T0);
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await grantEntries(run.id)).toEqual([]);
+    expect(await actions(run.id)).toEqual(["points.bulk_grant_rejected", "points.bulk_grant_requested"]);
+  });
+
+  it("grants to the members of a member-list filter, the same members as the list finds", async () => {
+    const since = new Date("2025-05-05T00:00:00Z");
+    const inside = [
+      await newMember(db, { createdAt: new Date("2025-05-05T03:00:00Z") }),
+      await newMember(db, { createdAt: new Date("2025-05-05T04:00:00Z") }),
+      await newMember(db, { createdAt: new Date("2025-05-05T05:00:00Z"), disabled: true }),
+    ];
+    await newMember(db, { createdAt: new Date("2025-05-07T05:00:00Z") });
+    const run = await stageGrantFilter(
+      db,
+      manager.actor,
+      {
+        search: { signedUpFrom: since, signedUpTo: new Date("2025-05-06T00:00:00Z") },
+        filter: "from=2025-05-05&to=2025-05-05",
+        points: 50,
+        reason: "週年",
+        starter: audit(manager),
+      },
+      T0,
+    );
+    expect(run.report).toMatchObject({ rows: 3, valid: 2, rejected: 1, total: 100 });
+    await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect((await ledgerTotals(db, inside[0]?.id as string)).balance).toBe(50);
+    expect((await ledgerTotals(db, inside[2]?.id as string)).balance).toBe(0);
+  });
+
+  it("a cancel stops the job between batches: the run ends cancelled with its audit row", async () => {
+    const a = await newMember(db);
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "c.csv", bytes: csv(`會員編號,點數\n${a.memberNumber},10\n`), reason: "x", starter: audit(manager) },
+      T0,
+    );
+    await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
+    await cancelGrant(db, manager.actor, run.id, T0);
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await grantDetail(db, run.id)).toMatchObject({ status: "cancelled", pointsBooked: 0 });
+    expect(await actions(run.id)).toEqual(["points.bulk_granted"]);
+  });
+
+  it("a member disabled between the dry run and the job is refused then, not booked", async () => {
+    const a = await newMember(db);
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "d.csv", bytes: csv(`會員編號,點數\n${a.memberNumber},10\n`), reason: "x", starter: audit(manager) },
+      T0,
+    );
+    await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
+    await db.update(member).set({ disabled: true }).where(eq(member.id, a.id));
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await grantDetail(db, run.id)).toMatchObject({ status: "done", rejectedCount: 1, pointsBooked: 0 });
+    expect(
+      await db
+        .select()
+        .from(importRow)
+        .where(and(eq(importRow.runId, run.id), eq(importRow.state, "rejected"))),
+    ).toHaveLength(1);
+  });
+});

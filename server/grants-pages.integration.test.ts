@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as ConfigModule from "@platform/config";
+import type { Database } from "@platform/db/client";
+import { importRun } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { eq } from "drizzle-orm";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerTotals, newMember } from "../app/domain/loyalty/testing.server";
+import { createTestStaff, type TestStaff } from "../app/domain/staff/testing.server";
+import type * as AppModule from "./app";
+
+/**
+ * Bulk point grants over HTTP, in the real app (createApp through Vite, its job queue running): who may open
+ * the pages, refused forms answered beside their fields (never a 500), and a grant sent from the page applied by
+ * the job, its progress on the page.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+let vite: ViteDevServer;
+let running: Awaited<ReturnType<typeof AppModule.createApp>>;
+let server: ReturnType<Awaited<ReturnType<typeof AppModule.createApp>>["app"]["listen"]>;
+let testDb: TestDatabase;
+let dataDir: string;
+let base: string;
+let db: Database;
+let manager: TestStaff;
+let clerk: TestStaff;
+
+beforeAll(async () => {
+  vite = await createServer({
+    root,
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    server: { middlewareMode: true },
+    appType: "custom",
+  });
+  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
+  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
+  dataDir = mkdtempSync(path.join(tmpdir(), "grants-test-"));
+  testDb = await createTestDatabase({ label: "grants_http", migrated: true });
+  const config = {
+    ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
+    database: testDb.config,
+  };
+  running = await createApp({
+    config,
+    dev: {
+      middlewares: vite.middlewares,
+      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    },
+  });
+  server = running.app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  db = running.database.db;
+  const secret = running.config.secrets.session;
+  manager = await createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"], displayName: "張店長" });
+  clerk = await createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
+}, 180_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await running?.close();
+  await testDb?.drop();
+  await vite?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const cookieOf = (staff: TestStaff) => `han_console=${staff.token}`;
+
+function post(pathname: string, body: FormData | URLSearchParams, cookie: string) {
+  return fetch(`${base}${pathname}`, { method: "POST", body, headers: { origin: base, cookie }, redirect: "manual" });
+}
+
+function get(pathname: string, cookie: string) {
+  return fetch(`${base}${pathname}`, { headers: { cookie }, redirect: "manual" });
+}
+
+function upload(fields: Record<string, string>, file: { name: string; text: string } | null) {
+  const form = new FormData();
+  form.set("intent", "csv");
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (file) form.set("file", new Blob([file.text], { type: "text/csv" }), file.name);
+  return form;
+}
+
+describe("bulk grant pages", () => {
+  it("a clerk gets 403 on every grant page and post; a manager opens them", async () => {
+    for (const page of ["/admin/grants", "/admin/grants/new"]) {
+      expect((await get(page, cookieOf(clerk))).status, page).toBe(403);
+      expect((await get(page, cookieOf(manager))).status, page).toBe(200);
+    }
+    const refused = await post(
+      "/admin/grants/new",
+      upload({ reason: "x" }, { name: "a.csv", text: "會員編號,點數\n" }),
+      cookieOf(clerk),
+    );
+    expect(refused.status).toBe(403);
+    expect((await get("/admin/grants/00000000-0000-4000-8000-000000000000", cookieOf(manager))).status).toBe(404);
+  });
+
+  it("refused forms answer beside their fields with the values kept, never a 500", async () => {
+    const empty = await post("/admin/grants/new?_data", upload({ reason: "" }, null), cookieOf(manager));
+    expect(empty.status).toBe(400);
+    const page = await (await post("/admin/grants/new", upload({ reason: "" }, null), cookieOf(manager))).text();
+    expect(page).toContain("請選擇 CSV 檔案");
+    expect(page).toContain("請填寫原因");
+    const notCsv = await post(
+      "/admin/grants/new",
+      upload({ reason: "週年慶" }, { name: "x.csv", text: "姓名,電話\n王,1\n" }),
+      cookieOf(manager),
+    );
+    expect(notCsv.status).toBe(400);
+    const text = await notCsv.text();
+    expect(text).toContain("無法讀取這個檔案");
+    expect(text).toContain("週年慶");
+    const badPoints = await post(
+      "/admin/grants/new?source=members&tier=gold",
+      new URLSearchParams({ intent: "filter", points: "1.5", reason: "x" }),
+      cookieOf(manager),
+    );
+    expect(badPoints.status).toBe(400);
+    expect(await badPoints.text()).toContain("請輸入 1 到 100,000 的整數");
+    // A file over the limit (5 MB) is refused by its size, beside the file field.
+    const big = await post(
+      "/admin/grants/new",
+      upload({ reason: "x" }, { name: "big.csv", text: `會員編號,點數\n${"HL10000001,1\n".repeat(420_000)}` }),
+      cookieOf(manager),
+    );
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain("檔案太大");
+    expect(await db.select().from(importRun)).toEqual([]);
+  });
+
+  it("a grant uploaded, sent and applied by the job: the page shows the total, then the result", async () => {
+    const a = await newMember(db);
+    const b = await newMember(db);
+    const csv = `會員編號,點數,原因\n${a.memberNumber},120,補點\n${b.memberNumber},80,\nHL00000001,5,\n`;
+    const created = await post(
+      "/admin/grants/new",
+      upload({ reason: "補登" }, { name: "g.csv", text: csv }),
+      cookieOf(manager),
+    );
+    expect(created.status).toBe(302);
+    const location = created.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/admin\/grants\/[0-9a-f-]{36}$/);
+    const detail = await (await get(location, cookieOf(manager))).text();
+    expect(detail).toContain("找不到這位會員");
+    expect(detail).toMatch(/data-testid="grant-total"[^>]*>200</);
+    const sent = await post(location, new URLSearchParams({ intent: "submit" }), cookieOf(manager));
+    expect(sent.status).toBe(302);
+    const runId = location.split("/").at(-1) as string;
+    for (let i = 0; i < 120; i++) {
+      const [run] = await db.select().from(importRun).where(eq(importRun.id, runId));
+      if (run?.status === "done") break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(await ledgerTotals(db, a.id)).toMatchObject({ balance: 120, ledgerSum: 120 });
+    expect(await ledgerTotals(db, b.id)).toMatchObject({ balance: 80 });
+    const result = await (await get(location, cookieOf(manager))).text();
+    expect(result).toContain("已贈點 200 點");
+    const list = await (await get("/admin/grants", cookieOf(manager))).text();
+    expect(list).toContain("g.csv");
+  }, 120_000);
+
+  it("the member list links to a grant with its filters; the grant takes the members that list finds", async () => {
+    const { member } = await import("@platform/db/schema");
+    const fresh = await newMember(db, { createdAt: new Date("2024-02-03T04:00:00Z") });
+    await newMember(db, { createdAt: new Date("2024-02-05T04:00:00Z") });
+    const list = await (await get("/admin/members?from=2024-02-03&to=2024-02-03", cookieOf(manager))).text();
+    const href = /href="(\/admin\/grants\/new\?[^"]+)"/.exec(list)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect(href).toContain("source=members");
+    expect(href).toContain("from=2024-02-03");
+    expect(await (await get(href, cookieOf(manager))).text()).toContain("2024-02-03");
+    const created = await post(
+      href,
+      new URLSearchParams({ intent: "filter", points: "30", reason: "活動" }),
+      cookieOf(manager),
+    );
+    expect(created.status).toBe(302);
+    const runId = (created.headers.get("location") ?? "").split("/").at(-1) as string;
+    const [run] = await db.select().from(importRun).where(eq(importRun.id, runId));
+    expect(run?.report).toMatchObject({ rows: 1, valid: 1, total: 30 });
+    expect((await db.select().from(member).where(eq(member.id, fresh.id))).length).toBe(1);
+    await post(`/admin/grants/${runId}`, new URLSearchParams({ intent: "cancel" }), cookieOf(manager));
+    const [cancelled] = await db.select().from(importRun).where(eq(importRun.id, runId));
+    expect(cancelled?.status).toBe("cancelled");
+  });
+});
