@@ -9,6 +9,7 @@ export const AUDIT_TARGET_TYPES = [
   "console_login",
   "console_setting",
   "coupon",
+  "import_run",
   "loyalty_rules",
   "material",
   "material_category",
