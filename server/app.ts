@@ -29,6 +29,7 @@ import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
 import { loadSharp } from "../app/domain/images/sharp.server";
 import { GRANT_FILE_MAX_BYTES, registerGrantJobs } from "../app/domain/imports/grants.server";
+import { registerImportJobs } from "../app/domain/imports/runs.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
@@ -162,6 +163,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerAccountHousekeeping(jobs, database.db),
       registerLoyaltyJobs(jobs, database.db),
       registerGrantJobs(jobs, database.db),
+      registerImportJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
