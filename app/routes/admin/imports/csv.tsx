@@ -4,7 +4,6 @@ import { ConsolePage } from "~/components/console/console-page";
 import { CsvUploadForm } from "~/components/console/imports/upload-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { guessMapping } from "~/domain/imports/read-csv";
 import { setCsvMapping, stageCsv } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { formFailure, formValues, parseForm } from "~/lib/forms.server";
@@ -13,7 +12,7 @@ import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/csv";
 import { csvSchema } from "./forms.server";
-import { fileFailure, namedStream, readUploadForm, staffRunActor } from "./imports.server";
+import { fileFailure, initialMapping, namedStream, readUploadForm, staffRunActor } from "./imports.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.csv.title");
 
@@ -51,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       actor: staffRunActor(context, request),
     });
     // The guess is the mapping until the admin changes it, so the mapping step shows a preview at once.
-    await setCsvMapping(app.db, run.id, guessMapping(run.headers), { welcome: false, evaluateTiers: false });
+    await setCsvMapping(app.db, run.id, initialMapping(run.headers), { welcome: false, evaluateTiers: false });
     return redirect(`/admin/imports/${run.id}`);
   } catch (error) {
     const failure = fileFailure(error, t, "file", COMMAND);

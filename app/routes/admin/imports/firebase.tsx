@@ -4,7 +4,6 @@ import { ConsolePage } from "~/components/console/console-page";
 import { FirebaseUploadForm } from "~/components/console/imports/upload-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { parseHashConfig } from "~/domain/imports/read-firebase";
 import { checkRun, stageFirebase } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -14,7 +13,14 @@ import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/firebase";
 import { firebaseSchema } from "./forms.server";
-import { fileFailure, namedStream, readUploadForm, smallFileText, staffRunActor } from "./imports.server";
+import {
+  fileFailure,
+  namedStream,
+  readHashConfig,
+  readUploadForm,
+  smallFileText,
+  staffRunActor,
+} from "./imports.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.firebase.title");
 
@@ -47,8 +53,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!users) return refuse("users", t("console.import.error.fileRequired"));
   if (!members) return refuse("members", t("console.import.error.fileRequired"));
   const hashText = await smallFileText(form, "hashConfig");
-  const hashConfig = hashText === null ? undefined : parseHashConfig(hashText);
-  if (hashConfig && "error" in hashConfig) {
+  const hashConfig = hashText === null ? undefined : readHashConfig(hashText);
+  if (hashConfig === null) {
     return refuse("hashConfig", t("console.import.error.file.hash_config_invalid"));
   }
   const { sampleIdentifier, samplePassword, welcome, evaluateTiers } = parsed.data;

@@ -5,6 +5,8 @@ import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/console/imports/types";
+import { guessMapping } from "~/domain/imports/csv-mapping";
+import { parseHashConfig } from "~/domain/imports/read-firebase";
 import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
 import type { ImportRun, NamedStream, RunActor, RunProgress } from "~/domain/imports/runs.server";
 import { isRefusal } from "~/domain/refusals";
@@ -284,4 +286,15 @@ export function previewView(
     pointsLastDay: record?.pointsLastDay ?? null,
     problems,
   }));
+}
+
+/** The mapping a CSV starts with: the readers' guess from its headers (電話 → phoneNumber, 姓名 → nameZh, …). */
+export function initialMapping(headers: readonly string[]): CsvMapping {
+  return guessMapping([...headers]);
+}
+
+/** hash.json read (null: it is not a Firebase hash config). */
+export function readHashConfig(text: string) {
+  const config = parseHashConfig(text);
+  return "error" in config ? null : config;
 }

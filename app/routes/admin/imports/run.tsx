@@ -13,7 +13,6 @@ import { RunStatusBadge } from "~/components/console/imports/run-status";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { guessMapping } from "~/domain/imports/read-csv";
 import { cancelRun, checkRun, getRun, previewRun, setCsvMapping, startRun } from "~/domain/imports/runs.server";
 import { isRefusal } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -28,6 +27,7 @@ import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/run";
 import { mappingSchema } from "./forms.server";
 import {
+  initialMapping,
   PROBLEM_PAGE_SIZE,
   previewView,
   problemRows,
@@ -59,7 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const parsed = parseListQuery(new URL(request.url), QUERY);
   const mapping =
     run.status === "staged" && run.kind === "csv"
-      ? { headers: choices.headers, mapping: choices.mapping ?? guessMapping(choices.headers) }
+      ? { headers: choices.headers, mapping: choices.mapping ?? initialMapping(choices.headers) }
       : null;
   const preview = mapping ? previewView(await previewRun(db, run.id, 10)) : null;
   const listed = run.status === "checked" ? "problems" : FINISHED.has(run.status) ? ("rejected" as const) : null;
