@@ -42,7 +42,6 @@ export async function readUploadForm(
   const first = fileFields[0] ?? "file";
   const length = Number(request.headers.get("content-length"));
   if (Number.isFinite(length) && length > limit) {
-    await request.body?.cancel().catch(() => undefined);
     return { ok: false, field: first };
   }
   const limited = limitedRequest(request, limit);
