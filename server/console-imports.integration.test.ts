@@ -192,3 +192,119 @@ describe("import pages: uploads refused beside their field", () => {
     expect(await missing.text()).toContain("請選擇檔案");
   });
 });
+
+const runIdOf = (response: Response) => {
+  const id = /\/admin\/imports\/([0-9a-f-]{36})$/.exec(response.headers.get("location") ?? "")?.[1] ?? "";
+  expect(id, response.headers.get("location") ?? "no location").not.toBe("");
+  return id;
+};
+
+function postFields(path: string, staff: TestStaff, fields: Record<string, string>, lang = "zh-TW") {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { origin: base, cookie: cookieOf(staff, lang), "accept-language": lang },
+    redirect: "manual",
+  });
+}
+
+describe("import pages: a CSV from upload to result", () => {
+  const CSV = "會員編號,姓名,手機,點數\nA1,王小明,0912345678,120\nA2,李小華,12345,5\nA3,陳大文,0987654321,0\n";
+
+  it("refuses a file that is not CSV beside the file field, keeping the source", async () => {
+    const binary = new Uint8Array(2048).map((_, i) => (i * 37) % 256);
+    const response = await postForm(
+      "/admin/imports/csv",
+      admin,
+      formOf({ source: "shopline", file: [new Blob([binary]), "members.csv"] }),
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("這不是 CSV 檔案");
+    expect(html).toContain('value="shopline"');
+  });
+
+  it("maps the columns (errors beside the select), dry runs, imports and offers the rejected rows", async () => {
+    const staged = await postForm("/admin/imports/csv", admin, formOf({ source: "shopline", file: csvFile(CSV) }));
+    expect(staged.status, await staged.clone().text()).toBe(302);
+    const runId = runIdOf(staged);
+    const page = await (await get(`/admin/imports/${runId}`, admin)).text();
+    expect(page).toContain("對應欄位");
+    expect(page).toContain("欄位「手機」");
+    expect(page).toContain('data-testid="import-preview-row"');
+    expect(page).toContain("王小明");
+
+    // The phone chosen twice: told beside the second column, the choices kept.
+    const twice = await postFields(`/admin/imports/${runId}`, admin, {
+      intent: "check",
+      col0: "externalId",
+      col1: "phoneNumber",
+      col2: "phoneNumber",
+      col3: "points",
+    });
+    expect(twice.status).toBe(400);
+    expect(await twice.text()).toContain("「手機號碼」只能對應一個欄位");
+    const noPhone = await postFields(`/admin/imports/${runId}`, admin, { intent: "check", col0: "externalId" });
+    expect(noPhone.status).toBe(400);
+    expect(await noPhone.text()).toContain("請指定哪個欄位是手機號碼");
+
+    const check = await postFields(`/admin/imports/${runId}`, admin, {
+      intent: "check",
+      col0: "externalId",
+      col1: "nameZh",
+      col2: "phoneNumber",
+      col3: "points",
+    });
+    expect(check.status, await check.clone().text()).toBe(302);
+    const report = await (await get(`/admin/imports/${runId}`, admin)).text();
+    expect(report).toContain("試算結果");
+    expect(report).toContain('data-testid="import-report-create"');
+    expect(report).toContain("手機號碼格式不正確");
+    expect(report).toContain('data-testid="import-start"');
+
+    const start = await postFields(`/admin/imports/${runId}`, admin, { intent: "start" });
+    expect(start.status, await start.clone().text()).toBe(302);
+    // The job applies it in the background: the page shows the progress, then the result (no timing asserted).
+    let html = "";
+    for (let i = 0; i < 120; i++) {
+      html = await (await get(`/admin/imports/${runId}`, admin)).text();
+      if (html.includes('data-testid="import-result"')) break;
+      expect(html).toContain('role="progressbar"');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(html).toContain('data-testid="import-result"');
+    expect(html).toContain("下載被拒絕的資料列（CSV）");
+
+    const download = await get(`/admin/imports/${runId}/rejected.csv`, admin);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toMatch(/^attachment; filename="import-shopline-/);
+    const csv = await download.text();
+    expect(csv).toContain("12345");
+    expect(csv).toContain("手機號碼格式不正確");
+    expect(csv).not.toContain("王小明");
+
+    const list = await (await get("/admin/imports", admin)).text();
+    expect(list).toContain(`/admin/imports/${runId}`);
+    expect(list).toContain("shopline");
+  }, 120_000);
+
+  it("answers an unknown run with the console's 404", async () => {
+    expect((await get("/admin/imports/00000000-0000-4000-8000-000000000000", admin)).status).toBe(404);
+    expect((await get("/admin/imports/not-a-run", admin)).status).toBe(404);
+  });
+});
+
+describe("import pages: the original system's files", () => {
+  it("refuses a users.json that is not JSON beside its field", async () => {
+    const response = await postForm(
+      "/admin/imports/firebase",
+      admin,
+      formOf({
+        users: [new Blob(["this is not json"]), "users.json"],
+        members: jsonFile([{ documentId: "d1", phoneNumber: "0911111111" }], "memberList.json"),
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("這不是 JSON 檔案");
+  });
+});
