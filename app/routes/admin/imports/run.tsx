@@ -171,7 +171,7 @@ export default function ImportRun({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       ) : null}
-      {loaderData.report ? <DryRunReport report={loaderData.report} /> : null}
+      {loaderData.report ? <DryRunReport report={loaderData.report} showPassword={run.kind === "firebase"} /> : null}
       {run.status === "checked" ? (
         <Form method="post" className="mt-6 flex flex-wrap gap-3">
           <Button type="submit" name="intent" value="start" data-testid="import-start">
