@@ -60,8 +60,15 @@ import { wholePageCompression } from "./whole-page-compression";
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The paths with a larger body: the console's image upload (the file itself, ADR 028), a bulk grant's CSV. */
+/**
+ * The member import's upload pages (issue 35) take files of up to 100 MB each: the page itself refuses a larger
+ * one by its Content-Length, in words beside the file field, and counts the body as it streams.
+ */
+const IMPORT_UPLOAD_PATH = /^\/admin\/imports\/(?:firebase|csv)(?:\.data)?$/;
+
+/** The paths with a larger body: the console's image upload (the file itself, ADR 028), the import uploads, a bulk grant's CSV. */
 function bodyLimitFor(path: string): number {
+  if (IMPORT_UPLOAD_PATH.test(path)) return Number.POSITIVE_INFINITY;
   // The grant page refuses a file over its limit itself, beside the field: the body may be a little larger.
   if (path === "/admin/grants/new" || path === "/admin/grants/new.data") return GRANT_FILE_MAX_BYTES + 1024 * 1024;
   return path === IMAGE_UPLOAD_PATH ? MAX_IMAGE_BYTES : BODY_LIMIT_BYTES;

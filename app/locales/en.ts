@@ -6,6 +6,7 @@ import { counterEn } from "./counter.en";
 import { dashboardEn } from "./dashboard.en";
 import { grantsEn } from "./grants.en";
 import { imagesEn } from "./images.en";
+import { importsEn } from "./imports.en";
 import { liffEn } from "./liff.en";
 import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
@@ -30,6 +31,7 @@ export const en = {
   ...programmeEn,
   ...storesEn,
   ...imagesEn,
+  ...importsEn,
   ...dashboardEn,
   ...materialsEn,
   ...shellEn,

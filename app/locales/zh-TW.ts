@@ -6,6 +6,7 @@ import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
 import { grantsZhTW } from "./grants.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
+import { importsZhTW } from "./imports.zh-TW";
 import { liffZhTW } from "./liff.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
@@ -30,6 +31,7 @@ export const zhTW = {
   ...programmeZhTW,
   ...storesZhTW,
   ...imagesZhTW,
+  ...importsZhTW,
   ...dashboardZhTW,
   ...materialsZhTW,
   ...shellZhTW,
