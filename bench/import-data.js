@@ -27,10 +27,13 @@ async function writeLines(file, lines) {
 /** 09 + eight digits from the row number: unique, valid Taiwan mobiles. */
 export const phoneOf = (i) => `09${String(10_000_000 + i).slice(-8)}`;
 
-function phoneFor(i) {
+/** The Firebase file's phones start 5,000,000 after the CSV's: the two variants create members, not merges. */
+export const FIREBASE_PHONE_OFFSET = 5_000_000;
+
+function phoneFor(i, offset = 0) {
   if (i % 1000 === 999) return "02-2345-6789"; // a landline: phone_invalid
-  if (i % 997 === 996) return phoneOf(i - 1); // the row before's phone: duplicate_in_file
-  return phoneOf(i);
+  if (i % 997 === 996) return phoneOf(offset + i - 1); // the row before's phone: duplicate_in_file
+  return phoneOf(offset + i);
 }
 
 const SURNAMES = "陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周";
@@ -114,7 +117,7 @@ export function writeFirebaseMembers(file, rows) {
           userEmailId: `uid-e-${i}`,
           name: { zh: nameOf(i) },
           gender: i % 2 ? "female" : "male",
-          phoneNumber: phoneFor(i),
+          phoneNumber: phoneFor(i, FIREBASE_PHONE_OFFSET),
           email: `fb${i}@example.com`,
           disabled: false,
           memberLevel: tierOf(i),
