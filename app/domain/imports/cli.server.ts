@@ -192,6 +192,10 @@ async function apply(
   out: Out,
   options: ImportCommandOptions,
 ): Promise<{ rejected: number; finished: boolean }> {
+  if (options.signal?.aborted) {
+    out.log("stopped before applying: nothing was applied (the staged run is used again by the same command)");
+    return { rejected: 0, finished: false };
+  }
   if (!resume) {
     try {
       // No job: this process applies the run itself (the app's workers never see it).
