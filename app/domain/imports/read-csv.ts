@@ -103,19 +103,30 @@ export async function csvRows(
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) throw new ImportFileError("not_csv", 1, "looks like JSON");
   const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? "";
   if (hasControlCharacters(head)) throw new ImportFileError("not_csv", 1, "control characters");
-  const delimiter = detectDelimiter(firstLine);
+  // Excel's "sep=;" hint line names the delimiter and is not a row.
+  const sepHint = /^sep=([,;\t|])\s*$/i.exec(head.split(/\r?\n/, 1)[0] ?? "");
+  const delimiter = sepHint ? (sepHint[1] as string) : detectDelimiter(firstLine);
 
   async function* text(): AsyncGenerator<string> {
-    if (head) yield head;
-    while (!textDone) {
-      const next = await textIterator.next();
-      if (next.done) break;
-      yield next.value;
+    try {
+      if (head) yield head;
+      while (!textDone) {
+        const next = await textIterator.next();
+        if (next.done) {
+          textDone = true;
+          break;
+        }
+        yield next.value;
+      }
+    } finally {
+      // Stopped early (the caller left the loop, or a CSV error): let go of the input too.
+      if (!textDone) await textIterator.return?.();
     }
   }
 
   const parser = parse({
     delimiter,
+    from_line: sepHint ? 2 : 1,
     info: true,
     relax_column_count: true,
     skip_empty_lines: true,
