@@ -533,5 +533,6 @@ export async function seedFromEnvironment() {
   }
 }
 
+export { runImportCsv, runImportFirebase } from "../app/domain/imports/cli.server";
 // The database operations' command-line entry points (scripts/db-operation.js loads them from the build).
 export { runBackup, runMoveToPostgres, runRestore } from "../app/domain/operations/commands.server";
