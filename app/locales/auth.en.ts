@@ -7,6 +7,7 @@ export const authEn = {
   "notice.loggedIn": "Logged in. Welcome back",
   "notice.loggedOut": "You have logged out",
   "notice.passwordReset": "Your password has been reset. Log in with the new one",
+  "notice.passwordSet": "Your password is set. Welcome! Log in with it",
   "notice.loginRequired": "Please log in first",
   "notice.signupRestart": "Please start the sign-up again from step 1",
   "notice.emailVerified": "E-mail verified. You can now log in with it too",
@@ -90,6 +91,24 @@ export const authEn = {
   "auth.forget.setNew": "Set new password",
   "auth.forget.expired": "The reset has timed out. Please request a new code",
   "auth.forget.backToLogin": "Back to login",
+
+  "auth.login.welcome":
+    "Coming from our previous member system? The first time, set your password with a text message code",
+  "page.welcome.title": "Welcome",
+  "page.welcome.lead":
+    "Your membership has moved over from our previous member system. The first time, set your password with a code sent by text message or e-mail.",
+  "page.welcomePhone.title": "Welcome: text message code",
+  "page.welcomeEmail.title": "Welcome: e-mail code",
+  "page.welcomeNew.title": "Set your password",
+  "auth.welcome.phoneLead":
+    "Enter the mobile number you used in the previous member system. Once it is verified you set your password; your points and details are kept.",
+  "auth.welcome.emailLead":
+    "Enter the e-mail address you used in the previous member system. Once it is verified you set your password; your points and details are kept.",
+  "auth.welcome.newLead": "Last step: from now on you log in with your mobile number or e-mail and this password.",
+  "auth.welcome.byPhone": "Verify by text message",
+  "auth.welcome.byEmail": "Verify by e-mail",
+  "auth.welcome.setPassword": "Set password",
+  "auth.welcome.expired": "The setup has timed out. Please request a new code",
 
   "profile.section.basic": "About you",
   "profile.section.invoice": "Invoice details (optional)",

@@ -22,6 +22,7 @@ import { pageMeta } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member-login";
+import { withWelcome } from "./forget-password/welcome";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.login.title");
 
@@ -124,6 +125,12 @@ export default function MemberLoginPage({ loaderData }: Route.ComponentProps) {
         {t("auth.login.noAccount")}{" "}
         <Link to={links.signupPhoneVerification()} className="font-semibold text-ink underline underline-offset-4">
           {t("auth.login.signup")}
+        </Link>
+      </p>
+      <p className="mt-3 text-center text-sm">
+        {/* Members moved in from another system without a password (issue 35): the reset flow, as a welcome. */}
+        <Link to={withWelcome(links.forgetPasswordPhone(), true)} className="underline underline-offset-4">
+          {t("auth.login.welcome")}
         </Link>
       </p>
     </Page>

@@ -47,6 +47,18 @@ export function testUser(name: string, email: string | null = null): TestUser {
   return { sub: testUserId(name), name, email, picture: null };
 }
 
+/** The shape of a LINE user id (U + 32 hex digits). */
+export const LINE_USER_ID = /^U[0-9a-f]{32}$/;
+
+/**
+ * The "other" user of the authorize page: a typed name makes a user whose sub is testUserId(name); a typed LINE
+ * user id is taken as the sub itself, so a member moved in from another system with that LINE id (issue 35, a
+ * Firebase export's `rawId`) can log in as before.
+ */
+export function otherTestUser(typed: string, email: string | null = null): TestUser {
+  return LINE_USER_ID.test(typed) ? { sub: typed, name: typed, email, picture: null } : testUser(typed, email);
+}
+
 const CODE_TTL_MS = 10 * 60_000;
 const ACCESS_TOKEN_TTL_S = 30 * 24 * 3600;
 const ID_TOKEN_TTL_S = 3600;
@@ -173,7 +185,7 @@ export function createLocalLineProvider(options: LocalLineOptions) {
     }
     const other = typeof req.body.otherName === "string" ? req.body.otherName.trim().slice(0, 40) : "";
     const user =
-      req.body.user === "other" && other ? testUser(other) : PRESET_USERS.find((u) => u.sub === req.body.user);
+      req.body.user === "other" && other ? otherTestUser(other) : PRESET_USERS.find((u) => u.sub === req.body.user);
     if (!user) {
       res.status(400).type("html").send(errorPage("choose a test user"));
       return;
@@ -336,7 +348,7 @@ export function createLocalLineProvider(options: LocalLineOptions) {
   router.post("/dev/liff-id-token", async (req, res) => {
     const parsed = z.object({ name: z.string().min(1).max(40), email: z.email().optional() }).safeParse(req.body);
     if (!parsed.success) return oauthError(res, 400, "invalid_request", "name is required");
-    const user = testUser(parsed.data.name, parsed.data.email ?? null);
+    const user = otherTestUser(parsed.data.name, parsed.data.email ?? null);
     res.json({ idToken: await liffIdToken(user), sub: user.sub });
   });
   router.get("/dev/revocations", (_req, res) => {
@@ -384,7 +396,7 @@ function authorizePage(q: Record<string, string | undefined>): string {
 <div class="card"><p class="note">漢生活 想要取得您的個人檔案（名稱）、電子郵件與 OpenID。請選擇要使用的測試帳號。</p>
 <form method="post">${hidden}<fieldset><legend>測試使用者</legend>${users}
 <label class="user"><input type="radio" name="user" value="other"><span class="who"><span>其他測試使用者</span></span></label>
-<label for="otherName">其他測試使用者的名稱</label><input type="text" id="otherName" name="otherName" maxlength="40" autocomplete="off"></fieldset>${
+<label for="otherName">其他測試使用者的名稱（或 LINE 使用者 ID：U 加 32 位十六進位）</label><input type="text" id="otherName" name="otherName" maxlength="40" autocomplete="off"></fieldset>${
     q.bot_prompt
       ? `<label class="user"><input type="checkbox" name="addFriend" checked><span class="who"><span>加入「漢生活」官方帳號好友</span><small>接收會員卡、點數與優惠通知</small></span></label>`
       : ""

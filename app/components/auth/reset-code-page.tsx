@@ -18,7 +18,7 @@ type ResetCodeData = {
 };
 
 /** Forgot password by phone or e-mail: ask for the number/address, then for the code. */
-export function ResetCodePage({ data, title }: { data: ResetCodeData; title: string }) {
+export function ResetCodePage({ data, title, lead }: { data: ResetCodeData; title: string; lead?: string }) {
   const t = useT();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
@@ -26,7 +26,7 @@ export function ResetCodePage({ data, title }: { data: ResetCodeData; title: str
   const secondsLeft = useCountdown(data.resendAt);
   const channelName = data.channel === "phone" ? t("auth.channel.phone") : t("auth.channel.email");
   return (
-    <Page title={title} width="narrow">
+    <Page title={title} lead={data.sentTo ? undefined : lead} width="narrow">
       {form.formError ? (
         <Alert tone="error" className="mb-6">
           {form.formError}

@@ -5,7 +5,7 @@ import { findMemberByUserId, recordLogin } from "../members/members.server";
 import type { Messaging } from "../messaging/types";
 import type { Auth } from "./auth.server";
 import { checkPassword, type PasswordProblem } from "./password-check.server";
-import { burnPasswordVerification, hashPassword, verifyPassword } from "./passwords.server";
+import { burnPasswordVerification, checkAndUpgradePassword, hashPassword } from "./passwords.server";
 import { claimLimits, type Limit, resetLimit } from "./rate-limits.server";
 
 /** What every auth flow needs: the database, better-auth, outgoing messages, the code secret. */
@@ -93,8 +93,9 @@ export async function verifyLogin(
         .limit(1)
     : [];
   let valid = false;
-  if (account?.password) valid = await verifyPassword({ hash: account.password, password: input.password });
-  else await burnPasswordVerification(input.password);
+  if (userId && account?.password) {
+    valid = await checkAndUpgradePassword(deps.db, { userId, stored: account.password, password: input.password });
+  } else await burnPasswordVerification(input.password);
 
   if (!valid || !userId) return { ok: false, reason: "invalid" };
   const found = await findMemberByUserId(deps.db, userId);

@@ -3,7 +3,7 @@ import { authAccount, authSession } from "@platform/db/schema";
 import { and, eq } from "drizzle-orm";
 import { RECENT_LOGIN_MINUTES } from "./auth.server";
 import { type AuthDeps, startSession } from "./flows.server";
-import { burnPasswordVerification, verifyPassword } from "./passwords.server";
+import { burnPasswordVerification, checkAndUpgradePassword } from "./passwords.server";
 import { claimLimits, resetLimit } from "./rate-limits.server";
 import { checkCode } from "./verification.server";
 
@@ -70,7 +70,11 @@ export async function proveIdentity(
       await burnPasswordVerification(input.proof.password);
       return { ok: false, reason: "no_password" };
     }
-    const valid = await verifyPassword({ hash: row.password, password: input.proof.password });
+    const valid = await checkAndUpgradePassword(deps.db, {
+      userId: input.userId,
+      stored: row.password,
+      password: input.proof.password,
+    });
     result = valid ? { ok: true } : { ok: false, reason: "invalid" };
   } else {
     result = await checkCode(deps, { purpose: "reauth", target: input.phoneNumber, code: input.proof.code }, now);

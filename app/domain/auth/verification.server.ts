@@ -80,6 +80,13 @@ const SMS_TEXT: Record<
   },
 };
 
+/** The reset code's text in the welcome variant (a member moved in from another system sets a first password). */
+const WELCOME_SMS_TEXT: Record<Locale, (code: string) => string> = {
+  "zh-TW": (code) =>
+    `歡迎加入漢生活會員！您設定密碼的驗證碼為 ${code}，${minutes} 分鐘內有效。若非本人操作，請忽略本簡訊。`,
+  en: (code) => `Welcome to Han Living! Your code to set your password is ${code}, valid for ${minutes} minutes.`,
+};
+
 // ─── The shared steps ───────────────────────────────────────────────────────────────────────────
 
 type SendInput = {
@@ -92,6 +99,8 @@ type SendInput = {
   deliver?: boolean;
   /** Also counts against this member's own send limits (a new number or address the member typed). */
   memberUserId?: string;
+  /** Other words for the text message than the purpose's (the welcome variant of a reset). */
+  smsText?: Record<Locale, (code: string) => string>;
 };
 
 /** Creates the purpose's code (cooldown and limits, atomically) and sends it in the purpose's words. */
@@ -115,7 +124,7 @@ async function sendCode(deps: AuthDeps, input: SendInput): Promise<IssueResult> 
       data: { code: issued.code, purpose: codePurpose, minutes },
     });
   } else {
-    const words = SMS_TEXT[codePurpose as keyof typeof SMS_TEXT];
+    const words = input.smsText ?? SMS_TEXT[codePurpose as keyof typeof SMS_TEXT];
     await deps.messaging.sendSms({ to: input.target, text: words[input.locale](issued.code) });
   }
   return issued;
@@ -265,7 +274,14 @@ async function memberByTarget(deps: Pick<AuthDeps, "db">, channel: ResetChannel,
  */
 export async function requestPasswordReset(
   deps: AuthDeps,
-  input: { channel: ResetChannel; target: string; ip: string | null; locale: Locale },
+  input: {
+    channel: ResetChannel;
+    target: string;
+    ip: string | null;
+    locale: Locale;
+    /** The welcome variant (an imported member's first password): other words, the same answers. */
+    welcome?: boolean;
+  },
 ): Promise<IssueResult> {
   const found = await memberByTarget(deps, input.channel, input.target);
   const issued = await sendCode(deps, {
@@ -275,6 +291,7 @@ export async function requestPasswordReset(
     ip: input.ip,
     locale: input.locale,
     deliver: Boolean(found),
+    smsText: input.welcome ? WELCOME_SMS_TEXT : undefined,
   });
   return issued.ok ? { ok: true, code: "", expiresAt: issued.expiresAt } : issued;
 }

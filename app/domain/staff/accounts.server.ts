@@ -6,7 +6,7 @@ import { type AuditContext, audited, auditedTx } from "../audit/audit.server";
 import { anonymousAuditContext, securityAudited } from "../audit/security-events.server";
 import { loginFailureKey, passwordTryLimits, placeholderEmail } from "../auth/flows.server";
 import { checkPassword, type PasswordProblem } from "../auth/password-check.server";
-import { hashPassword, verifyPassword } from "../auth/passwords.server";
+import { checkAndUpgradePassword, hashPassword } from "../auth/passwords.server";
 import { claimLimits, resetLimit } from "../auth/rate-limits.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
 import type { StaffActor } from "./actor";
@@ -184,7 +184,9 @@ export async function acceptInvitation(
     const failKey = loginFailureKey(existing.id);
     const claimed = await claimLimits(db, passwordTryLimits(failKey, where.ip), now);
     if (!claimed.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: claimed.retryAfterSeconds };
-    if (!(await verifyPassword({ hash: account.password, password: input.password }))) {
+    if (
+      !(await checkAndUpgradePassword(db, { userId: existing.id, stored: account.password, password: input.password }))
+    ) {
       await securityAudited(db, anonymousAuditContext(where), now)(
         "staff.invitation_login_failed",
         ["staff_invitation", invitation.id],

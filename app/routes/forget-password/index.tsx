@@ -1,3 +1,4 @@
+import { useLocation } from "react-router";
 import { Page } from "~/components/layout/page";
 import { ChevronRight, Mail, Smartphone } from "~/components/ui/icons";
 import { Link } from "~/components/ui/link";
@@ -5,27 +6,35 @@ import { useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
+import { isWelcome, withWelcome } from "./welcome";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.forget.title");
+export const meta: Route.MetaFunction = ({ matches, location }) =>
+  pageMeta(matches, isWelcome(location.search) ? "page.welcome.title" : "page.forget.title");
 
 export default function ForgetPasswordPage() {
   const t = useT();
+  // The welcome variant (members moved in without a password): same steps, welcome words.
+  const welcome = isWelcome(useLocation().search);
   const options = [
     {
-      to: links.forgetPasswordPhone(),
+      to: withWelcome(links.forgetPasswordPhone(), welcome),
       icon: Smartphone,
-      title: t("auth.forget.byPhone"),
+      title: t(welcome ? "auth.welcome.byPhone" : "auth.forget.byPhone"),
       hint: t("auth.forget.byPhoneHint"),
     },
     {
-      to: links.forgetPasswordEmail(),
+      to: withWelcome(links.forgetPasswordEmail(), welcome),
       icon: Mail,
-      title: t("auth.forget.byEmail"),
+      title: t(welcome ? "auth.welcome.byEmail" : "auth.forget.byEmail"),
       hint: t("auth.forget.byEmailHint"),
     },
   ];
   return (
-    <Page title={t("page.forget.title")} lead={t("page.forget.lead")} width="narrow">
+    <Page
+      title={t(welcome ? "page.welcome.title" : "page.forget.title")}
+      lead={t(welcome ? "page.welcome.lead" : "page.forget.lead")}
+      width="narrow"
+    >
       <ul className="space-y-3">
         {options.map(({ to, icon: Icon, title, hint }) => (
           <li key={to}>

@@ -15,8 +15,10 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/new-password-setting";
 import { resetTicketCookie } from "./reset-flow.server";
+import { isWelcome, withWelcome } from "./welcome";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "page.forgetNew.title");
+export const meta: Route.MetaFunction = ({ matches, location }) =>
+  pageMeta(matches, isWelcome(location.search) ? "page.welcomeNew.title" : "page.forgetNew.title");
 
 /** A valid ticket: issued by a verified code, and the password not changed since. */
 async function requireTicket(context: Route.LoaderArgs["context"], request: Request) {
@@ -24,9 +26,10 @@ async function requireTicket(context: Route.LoaderArgs["context"], request: Requ
   const { auth } = getApp(context);
   const account = ticket ? await (await auth.$context).internalAdapter.findCredentialAccount(ticket.userId) : null;
   if (!ticket || (account && account.updatedAt.getTime() > ticket.issuedAt)) {
-    throw await redirectWithToast(toastSettings(context), links.forgetPassword(), {
+    const welcome = isWelcome(new URL(request.url));
+    throw await redirectWithToast(toastSettings(context), withWelcome(links.forgetPassword(), welcome), {
       type: "error",
-      message: "auth.forget.expired",
+      message: welcome ? "auth.welcome.expired" : "auth.forget.expired",
     });
   }
   return ticket;
@@ -34,7 +37,7 @@ async function requireTicket(context: Route.LoaderArgs["context"], request: Requ
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTicket(context, request);
-  return null;
+  return { welcome: isWelcome(new URL(request.url)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,22 +51,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return fieldFailure(form, "password", t(passwordProblemMessage(result.problem)));
   const response = await redirectWithToast(toastSettings(context), links["member-login"](), {
     type: "success",
-    message: "notice.passwordReset",
+    message: isWelcome(new URL(request.url)) ? "notice.passwordSet" : "notice.passwordReset",
   });
   response.headers.append("Set-Cookie", await resetTicketCookie.clear(context));
   return response;
 }
 
-export default function ForgetPasswordNewPage() {
+export default function ForgetPasswordNewPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
+  const { welcome } = loaderData;
   return (
-    <Page title={t("page.forgetNew.title")} width="narrow">
+    <Page
+      title={t(welcome ? "page.welcomeNew.title" : "page.forgetNew.title")}
+      lead={welcome ? t("auth.welcome.newLead") : undefined}
+      width="narrow"
+    >
       <Form method="post" className="space-y-6" noValidate>
         <NewPasswordFields errors={form.errors("password")} confirmErrors={form.errors("confirmPassword")} />
         <Button type="submit" block size="lg" pending={pending}>
-          {t("auth.forget.setNew")}
+          {t(welcome ? "auth.welcome.setPassword" : "auth.forget.setNew")}
         </Button>
       </Form>
     </Page>

@@ -11,6 +11,7 @@ import { formatTaiwanMobile } from "~/domain/members/taiwan";
 import { fieldFailure, readForm } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
+import { isWelcome, withWelcome } from "./welcome";
 
 /** Where the code went (between "send" and "verify"). */
 export const resetTargetCookie = flowCookie(
@@ -38,6 +39,7 @@ export async function resetCodeLoader(
   const current = flow?.channel === channel ? flow : null;
   return {
     channel,
+    welcome: isWelcome(new URL(request.url)),
     challenge: await createCaptchaChallenge(getApp(context).config.secrets.session),
     sentTo: current ? (channel === "phone" ? formatTaiwanMobile(current.target) : current.target) : null,
     resendAt: current?.resendAt ?? null,
@@ -55,13 +57,15 @@ export async function resetCodeAction(
   const app = getApp(context);
   const deps = authDeps(context);
   const field = channel === "phone" ? "phone" : "email";
+  // The welcome variant keeps its flag from step to step; the domain answers exactly as for a reset.
+  const welcome = isWelcome(new URL(request.url));
 
   return codePageAction({
     context,
     request,
     form,
     t,
-    here: pagePath(channel),
+    here: withWelcome(pagePath(channel), welcome),
     cookie: resetTargetCookie,
     belongs: (flow) => flow.channel === channel,
     targetField: field,
@@ -80,6 +84,7 @@ export async function resetCodeAction(
         target: flow.target,
         ip: app.ip,
         locale: getLocale(request),
+        welcome,
       }),
     async verify(flow, code) {
       const verified = await completeVerification(deps, { flow: "reset-password", channel, target: flow.target, code });
@@ -90,7 +95,7 @@ export async function resetCodeAction(
         "Set-Cookie",
         await resetTicketCookie.write(context, { userId: verified.userId, issuedAt: Date.now() }),
       );
-      return redirect(links.forgetPasswordNew(), { headers });
+      return redirect(withWelcome(links.forgetPasswordNew(), welcome), { headers });
     },
   });
 }
