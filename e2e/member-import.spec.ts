@@ -150,7 +150,9 @@ async function uploadCsv(page: Page, options: { screenshots?: boolean } = {}) {
 /** The imports list, from the console's navigation. */
 async function openImports(page: Page) {
   await gotoAndCheck(page, "/admin");
-  await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "匯入會員" }).click();
+  const entry = page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "匯入會員" });
+  await expect(entry).toBeVisible();
+  await entry.click();
   await expect(page).toHaveURL(/\/admin\/imports$/);
   await expect(page.getByRole("heading", { level: 1, name: "匯入會員" })).toBeVisible();
   await waitForHydration(page);
