@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { testUserId } from "../server/line/local-provider";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { IMPORT_FIXTURE, localLineUserId } from "./fixtures/import/people";
@@ -43,31 +43,16 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** The figure a report or result shows beside a label (a <dt>/<dd> pair, or a labelled cell). */
-function figure(scope: Locator, label: string): Locator {
-  return scope
-    .locator("dt", { hasText: new RegExp(`^\\s*${label}\\s*$`) })
-    .locator("xpath=following-sibling::dd[1]")
-    .first();
-}
-
-/** Reads a figure as a number ("1,200" → 1200). */
-async function numberOf(scope: Locator, label: string): Promise<number> {
-  const text = (await figure(scope, label).textContent()) ?? "";
-  return Number(text.replace(/[^\d]/g, ""));
-}
-
-/** The section of the page under a heading. */
-function section(page: Page, heading: string): Locator {
-  return page
-    .locator("section, [role=region]")
-    .filter({ has: page.getByRole("heading", { name: heading }) })
-    .last();
+/** A figure of the dry-run report or the result ("1,200" → 1200), by its test id (import-report-create …). */
+async function figure(page: Page, testId: string): Promise<number> {
+  const cell = page.getByTestId(testId);
+  await expect(cell).toBeVisible();
+  return Number(((await cell.textContent()) ?? "").replace(/[^\d]/g, ""));
 }
 
 /** After 開始匯入: the progress bar while it runs (unless it is already done), then the result. */
-async function waitForResult(page: Page): Promise<Locator> {
-  const result = section(page, "匯入結果");
+async function waitForResult(page: Page): Promise<void> {
+  const result = page.getByTestId("import-result");
   const progress = page.getByRole("progressbar", { name: "匯入進度" });
   await expect(progress.or(result)).toBeVisible({ timeout: 30_000 });
   await expect(result).toBeVisible({ timeout: 120_000 });
@@ -75,7 +60,6 @@ async function waitForResult(page: Page): Promise<Locator> {
   await expect(page.getByText("已完成").first()).toBeVisible();
   await waitForHydration(page);
   await expectAccessible(page);
-  return result;
 }
 
 /** The Firebase files, uploaded and checked (the dry run's report on the run page). */
@@ -93,11 +77,19 @@ async function uploadFirebase(page: Page) {
   await page.getByRole("button", { name: "讀取檔案並試算" }).click();
   await expect(page).toHaveURL(/\/admin\/imports\/[^/]+$/, { timeout: 60_000 });
   await expect(page).not.toHaveURL(/\/admin\/imports\/(firebase|csv)$/);
-  const report = section(page, "試算結果");
+  await showReport(page);
+}
+
+/** The dry run's report on the run page (試算 first, when the page waits for it). */
+async function showReport(page: Page) {
+  const report = page.getByTestId("import-report");
+  const check = page.getByRole("button", { name: "試算", exact: true });
+  await expect(report.or(check).first()).toBeVisible({ timeout: 60_000 });
+  if (!(await report.isVisible())) await check.click();
   await expect(report).toBeVisible({ timeout: 60_000 });
+  await expect(report.getByRole("heading", { name: "試算結果" })).toBeVisible();
   await waitForHydration(page);
   await expectAccessible(page);
-  return report;
 }
 
 /** The Big5 CSV, uploaded with the encoding left on 自動判斷, mapped and previewed; returns the report. */
@@ -111,28 +103,23 @@ async function uploadCsv(page: Page, options: { screenshots?: boolean } = {}) {
   await expect(page.getByLabel("編碼")).toHaveValue(/auto|^$/);
   await page.getByRole("button", { name: "上傳並對應欄位" }).click();
 
-  // The mapping step: the headers read from Big5 (自動判斷 found it), each guessed to its target.
-  await expect(page.getByRole("heading", { name: "對應欄位" })).toBeVisible({ timeout: 60_000 });
+  // The mapping step: the headers, read from Big5 (自動判斷 found it), each guessed to its target.
+  await expect(page.getByTestId("import-mapping-form")).toBeVisible({ timeout: 60_000 });
   await waitForHydration(page);
-  await expect(page.getByText(/Big5/).first()).toBeVisible();
   const guessed: [string, string][] = [
-    ["會員編號", "原系統會員編號"],
-    ["姓名", "姓名"],
-    ["手機", "手機號碼"],
-    ["點數", "點數餘額"],
-    ["點數到期日", "點數到期日"],
-    ["生日", "生日"],
+    ["會員編號", "externalId"],
+    ["姓名", "nameZh"],
+    ["手機", "phoneNumber"],
+    ["點數", "points"],
+    ["點數到期日", "pointsLastDay"],
+    ["生日", "birthday"],
   ];
   for (const [header, target] of guessed) {
-    const select = page.getByLabel(`欄位「${header}」`);
-    // A guess the reader did not make is made here, as the admin would (the test is about the journey).
-    if ((await select.locator("option:checked").textContent())?.trim() !== target) {
-      await select.selectOption({ label: target });
-    }
+    await expect(page.getByLabel(`欄位「${header}」`, { exact: true })).toHaveValue(target);
   }
   // The preview: the rows as they will be stored, Chinese names read correctly from Big5 (許 and 功 carry a
   // backslash byte in Big5, which a reader that splits bytes breaks).
-  const preview = section(page, "預覽前");
+  const preview = page.getByTestId("import-preview");
   await expect(preview).toBeVisible();
   await expect(preview.getByText(csv.claimer.name)).toBeVisible();
   await expect(preview.getByText(csv.third.name)).toBeVisible();
@@ -140,11 +127,7 @@ async function uploadCsv(page: Page, options: { screenshots?: boolean } = {}) {
   await expectAccessible(page);
   if (options.screenshots) await screenshots(page, "import-csv-mapping");
   await page.getByRole("button", { name: "試算", exact: true }).click();
-  const report = section(page, "試算結果");
-  await expect(report).toBeVisible({ timeout: 60_000 });
-  await waitForHydration(page);
-  await expectAccessible(page);
-  return report;
+  await showReport(page);
 }
 
 /** The imports list, from the console's navigation. */
@@ -194,35 +177,37 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
   // ——— The Firebase export ———
   await openImports(page);
   await page.getByRole("link", { name: "從原系統匯入" }).click();
-  let report = await uploadFirebase(page);
-  await expect(report).toContainText("範例密碼相符");
-  expect(await numberOf(report, "資料列")).toBe(2);
-  expect(await numberOf(report, "新增會員")).toBe(2);
-  expect(await numberOf(report, "拒絕")).toBe(0);
+  await uploadFirebase(page);
+  // The sample login from the old system matched: the hash key is right.
+  await expect(page.getByTestId("import-password-check")).toHaveAttribute("data-result", "ok");
+  await expect(page.getByTestId("import-password-check")).toContainText("範例密碼相符");
+  expect(await figure(page, "import-report-rows")).toBe(2);
+  expect(await figure(page, "import-report-create")).toBe(2);
+  expect(await figure(page, "import-report-reject")).toBe(0);
   const firebaseRunUrl = page.url();
   await screenshots(page, "import-firebase-report");
   await page.getByRole("button", { name: "開始匯入" }).click();
-  let result = await waitForResult(page);
-  expect(await numberOf(result, "新增會員")).toBe(2);
-  expect(await numberOf(result, "拒絕")).toBe(0);
+  await waitForResult(page);
+  expect(await figure(page, "import-result-created")).toBe(2);
+  expect(await figure(page, "import-result-rejected")).toBe(0);
   await screenshots(page, "import-firebase-result");
 
   // ——— The Big5 CSV ———
   await openImports(page);
   await page.getByRole("link", { name: "匯入 CSV" }).click();
-  report = await uploadCsv(page, { screenshots: true });
-  expect(await numberOf(report, "資料列")).toBe(3);
+  await uploadCsv(page, { screenshots: true });
+  expect(await figure(page, "import-report-rows")).toBe(3);
   // The first row has the Firebase member's phone: merged into them, with its balance.
-  expect(await numberOf(report, "新增會員")).toBe(2);
-  expect(await numberOf(report, "合併至現有會員")).toBe(1);
-  expect(await numberOf(report, "拒絕")).toBe(0);
-  expect(await numberOf(report, "期初點數")).toBe(csv.mergedPoints + csv.claimer.points + csv.third.points);
+  expect(await figure(page, "import-report-create")).toBe(2);
+  expect(await figure(page, "import-report-merge")).toBe(1);
+  expect(await figure(page, "import-report-reject")).toBe(0);
+  expect(await figure(page, "import-report-points")).toBe(csv.mergedPoints + csv.claimer.points + csv.third.points);
   await screenshots(page, "import-csv-report");
   await page.getByRole("button", { name: "開始匯入" }).click();
-  result = await waitForResult(page);
-  expect(await numberOf(result, "新增會員")).toBe(2);
-  expect(await numberOf(result, "合併")).toBe(1);
-  expect(await numberOf(result, "入帳點數")).toBe(csv.mergedPoints + csv.claimer.points + csv.third.points);
+  await waitForResult(page);
+  expect(await figure(page, "import-result-created")).toBe(2);
+  expect(await figure(page, "import-result-merged")).toBe(1);
+  expect(await figure(page, "import-result-points")).toBe(csv.mergedPoints + csv.claimer.points + csv.third.points);
   await screenshots(page, "import-csv-result");
 
   // Both runs are in the list.
@@ -313,27 +298,27 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
   // ——— The same files again: nothing created, nothing booked ———
   await openImports(page);
   await page.getByRole("link", { name: "從原系統匯入" }).click();
-  report = await uploadFirebase(page);
+  await uploadFirebase(page);
   expect(page.url()).not.toBe(firebaseRunUrl);
-  expect(await numberOf(report, "新增會員")).toBe(0);
-  expect(await numberOf(report, "不變（已匯入過）")).toBe(2);
+  expect(await figure(page, "import-report-create")).toBe(0);
+  expect(await figure(page, "import-report-unchanged")).toBe(2);
   await page.getByRole("button", { name: "開始匯入" }).click();
-  result = await waitForResult(page);
-  expect(await numberOf(result, "新增會員")).toBe(0);
-  expect(await numberOf(result, "合併")).toBe(0);
-  expect(await numberOf(result, "不變")).toBe(2);
+  await waitForResult(page);
+  expect(await figure(page, "import-result-created")).toBe(0);
+  expect(await figure(page, "import-result-merged")).toBe(0);
+  expect(await figure(page, "import-result-unchanged")).toBe(2);
 
   await openImports(page);
   await page.getByRole("link", { name: "匯入 CSV" }).click();
-  report = await uploadCsv(page);
-  expect(await numberOf(report, "新增會員")).toBe(0);
-  expect(await numberOf(report, "不變（已匯入過）")).toBe(3);
-  expect(await numberOf(report, "期初點數")).toBe(0);
+  await uploadCsv(page);
+  expect(await figure(page, "import-report-create")).toBe(0);
+  expect(await figure(page, "import-report-unchanged")).toBe(3);
+  expect(await figure(page, "import-report-points")).toBe(0);
   await page.getByRole("button", { name: "開始匯入" }).click();
-  result = await waitForResult(page);
-  expect(await numberOf(result, "新增會員")).toBe(0);
-  expect(await numberOf(result, "不變")).toBe(3);
-  expect(await numberOf(result, "入帳點數")).toBe(0);
+  await waitForResult(page);
+  expect(await figure(page, "import-result-created")).toBe(0);
+  expect(await figure(page, "import-result-unchanged")).toBe(3);
+  expect(await figure(page, "import-result-points")).toBe(0);
 
   // The balances are as they were.
   {
