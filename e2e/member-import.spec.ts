@@ -258,12 +258,9 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
   {
     const { context, page: member } = await memberPage(browser, base);
     await gotoAndCheck(member, "/member-login");
-    await member.getByRole("link", { name: /第一次|首次|認領|啟用/ }).click();
-    await expect(member).toHaveURL(/\/forget-password/);
-    if (!/phone-verification/.test(member.url())) {
-      await member.getByRole("link", { name: /簡訊|手機/ }).click();
-    }
-    await expect(member).toHaveURL(/\/forget-password\/phone-verification/);
+    await member.getByRole("link", { name: "從原會員系統轉來？第一次登入請用簡訊驗證碼設定密碼" }).click();
+    await expect(member).toHaveURL(/\/forget-password\/phone-verification\?welcome=1$/);
+    await expect(member.getByRole("heading", { level: 1 })).toHaveText("歡迎加入：手機驗證");
     await waitForHydration(member);
     await expectAccessible(member);
     await member.getByLabel("手機號碼").fill(csv.claimer.phoneLocal);
@@ -273,20 +270,19 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
     const code = await latestSmsCode(member, csv.claimer.phoneE164);
     await member.getByLabel("6 位數驗證碼").fill(code);
     await member.getByRole("button", { name: "驗證並繼續" }).click();
-    await expect(member).toHaveURL(/\/forget-password\/new-password-setting/);
+    await expect(member).toHaveURL(/\/forget-password\/new-password-setting\?welcome=1$/);
+    await expect(member.getByRole("heading", { level: 1 })).toHaveText("設定您的密碼");
     await waitForHydration(member);
     await expectAccessible(member);
-    await member.getByLabel(/^(新)?密碼$/).fill(STRONG_PASSWORD);
+    await member.getByLabel("新密碼", { exact: true }).fill(STRONG_PASSWORD);
     await member.getByLabel("再次輸入密碼").fill(STRONG_PASSWORD);
-    await member.getByRole("button", { name: /設定.*密碼/ }).click();
-    // Either straight into the member center, or to the login page with the new password.
-    await expect(member).toHaveURL(/\/(member-center|member-login)/);
-    if (/member-login/.test(member.url())) {
-      await waitForHydration(member);
-      await member.getByLabel("手機號碼").fill(csv.claimer.phoneLocal);
-      await member.getByLabel("密碼", { exact: true }).fill(STRONG_PASSWORD);
-      await member.getByRole("button", { name: "登入", exact: true }).click();
-    }
+    await member.getByRole("button", { name: "設定密碼", exact: true }).click();
+    await expect(member).toHaveURL(/\/member-login$/);
+    await expect(member.getByText("密碼已設定，歡迎加入！請使用新密碼登入")).toBeVisible();
+    await waitForHydration(member);
+    await member.getByLabel("手機號碼").fill(csv.claimer.phoneLocal);
+    await member.getByLabel("密碼", { exact: true }).fill(STRONG_PASSWORD);
+    await member.getByRole("button", { name: "登入", exact: true }).click();
     await expect(member).toHaveURL(/\/member-center$/);
     await expect(member.getByTestId("header-member")).toContainText(csv.claimer.name);
     await expect(member.getByTestId("points-balance")).toHaveText(String(csv.claimer.points));
