@@ -67,6 +67,12 @@ export default [
       // Uploaded images (ADR 028): the media library and the upload endpoint of every image field.
       route("images", "routes/admin/images/index.tsx"),
       route("images/upload", "routes/admin/images/upload.ts"),
+      // Member import (issue 35, ADR 038): admins only (`member.import`).
+      route("imports", "routes/admin/imports/index.tsx"),
+      route("imports/firebase", "routes/admin/imports/firebase.tsx"),
+      route("imports/csv", "routes/admin/imports/csv.tsx"),
+      route("imports/:runId", "routes/admin/imports/run.tsx"),
+      route("imports/:runId/rejected.csv", "routes/admin/imports/rejected.ts"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -28,6 +28,7 @@ import { DEMO_MEMBER, seedDemoMember } from "../app/domain/demo/demo-member";
 import { seedDemoStaff } from "../app/domain/demo/demo-staff";
 import { IMAGE_UPLOAD_PATH, MAX_IMAGE_BYTES } from "../app/domain/images/limits";
 import { loadSharp } from "../app/domain/images/sharp.server";
+import { registerImportJobs } from "../app/domain/imports/runs.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
@@ -158,6 +159,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     await Promise.all([
       registerAccountHousekeeping(jobs, database.db),
       registerLoyaltyJobs(jobs, database.db),
+      registerImportJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),

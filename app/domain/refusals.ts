@@ -96,6 +96,13 @@ export const CONSOLE_REFUSALS = {
     in_use: { status: 409, message: "console.images.inUse" },
     not_found: { status: 404, message: "console.images.notFound" },
   },
+  imports: {
+    import_busy: { status: 409, message: "console.imports.error.import_busy" },
+    import_not_found: { status: 404, message: "console.imports.error.import_not_found" },
+    import_wrong_state: { status: 409, message: "console.imports.error.import_wrong_state" },
+    file_invalid: { status: 422, message: "console.imports.error.file_invalid" },
+    file_too_large: { status: 413, message: "console.imports.error.file_too_large" },
+  },
   approvals: {
     adjustment_not_found: { status: 404, message: "console.approvals.error.adjustment_not_found" },
     adjustment_decided: { status: 409, message: "console.approvals.error.adjustment_decided" },

@@ -159,6 +159,14 @@ export const consoleEn = {
   "console.approvals.done.approved": "Approved; the points are booked.",
   "console.approvals.done.rejected": "Rejected; no points changed.",
   "console.approvals.error.intent": "Choose approve or reject.",
+  "console.imports.error.import_busy":
+    "Another import is running; wait for it to finish or cancel it before starting this one.",
+  "console.imports.error.import_not_found": "This import does not exist.",
+  "console.imports.error.import_wrong_state": "This import cannot do that in its current state; reload the page.",
+  "console.imports.error.file_invalid":
+    "The file cannot be read ({code}, near record {line}); check that the export is complete and in the right format.",
+  "console.imports.error.file_too_large":
+    "The file is larger than the upload limit of {limit}; import bigger files from the command line (npm run import:csv / import:firebase).",
   "console.approvals.error.adjustment_not_found": "This adjustment does not exist.",
   "console.approvals.error.adjustment_decided": "Someone else has already decided this adjustment.",
   "console.approvals.error.own_adjustment": "You cannot approve your own adjustment; another admin must approve it.",

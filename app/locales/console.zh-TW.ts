@@ -150,6 +150,12 @@ export const consoleZhTW = {
   "console.approvals.done.approved": "已核准，點數已入帳。",
   "console.approvals.done.rejected": "已退回，點數未變動。",
   "console.approvals.error.intent": "請選擇核准或退回。",
+  "console.imports.error.import_busy": "另一個匯入正在進行，請等它完成或取消後再開始。",
+  "console.imports.error.import_not_found": "找不到這次匯入。",
+  "console.imports.error.import_wrong_state": "這次匯入目前的狀態不能進行此操作，請重新整理頁面。",
+  "console.imports.error.file_invalid": "檔案無法讀取（{code}，第 {line} 筆附近），請確認匯出的檔案完整且格式正確。",
+  "console.imports.error.file_too_large":
+    "檔案超過上傳上限 {limit}；更大的檔案請用指令匯入（npm run import:csv / import:firebase）。",
   "console.approvals.error.adjustment_not_found": "找不到這筆調整。",
   "console.approvals.error.adjustment_decided": "這筆調整已由其他人處理過了。",
   "console.approvals.error.own_adjustment": "不能核准自己提出的調整，需由另一位管理員核准。",

@@ -5,6 +5,7 @@ import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
 import { dashboardEn } from "./dashboard.en";
 import { imagesEn } from "./images.en";
+import { importsEn } from "./imports.en";
 import { liffEn } from "./liff.en";
 import { lineEn } from "./line.en";
 import { loyaltyEn } from "./loyalty.en";
@@ -29,6 +30,7 @@ export const en = {
   ...programmeEn,
   ...storesEn,
   ...imagesEn,
+  ...importsEn,
   ...dashboardEn,
   ...materialsEn,
   ...shellEn,

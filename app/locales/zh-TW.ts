@@ -5,6 +5,7 @@ import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
+import { importsZhTW } from "./imports.zh-TW";
 import { liffZhTW } from "./liff.zh-TW";
 import { lineZhTW } from "./line.zh-TW";
 import { loyaltyZhTW } from "./loyalty.zh-TW";
@@ -29,6 +30,7 @@ export const zhTW = {
   ...programmeZhTW,
   ...storesZhTW,
   ...imagesZhTW,
+  ...importsZhTW,
   ...dashboardZhTW,
   ...materialsZhTW,
   ...shellZhTW,

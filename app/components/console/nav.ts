@@ -27,6 +27,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   // Materials and categories (issue 14 item 2, ADR 033): admins only.
   { to: "/admin/materials", label: "console.nav.materials", permission: "catalog.edit", group: "catalog" },
   { to: "/admin/categories", label: "console.nav.categories", permission: "catalog.edit", group: "catalog" },
+  // Moving members in from another system (issue 35, ADR 038): admins only.
+  { to: "/admin/imports", label: "console.nav.imports", permission: "member.import", group: "admin" },
   { to: "/admin/staff", label: "console.nav.staff", permission: "staff.manage", group: "admin" },
   { to: "/admin/api-keys", label: "console.nav.keys", permission: "apikeys.manage", group: "admin" },
   { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view", group: "admin" },

@@ -37,6 +37,10 @@ export function headerKey(header: string): string {
     .replace(/[\s_\-.:：/、*＊]/g, "");
 }
 
+/** A header with one of these words holds a date: only a date target takes it by a partial match. */
+const DATE_WORDS = /日期|到期|時間|date|expir|time/;
+const DATE_TARGETS = new Set<CsvTarget>(["birthday", "pointsLastDay", "consentDate"]);
+
 type Rule = { target: CsvTarget; exact: string[]; contains?: RegExp; weight: number };
 
 /**
@@ -133,7 +137,8 @@ const RULES: Rule[] = [
       "expirationdate",
       "expiry",
     ],
-    contains: /到期|有效期|expir/,
+    contains:
+      /(點數|紅利|積分|point).*(到期|有效期|expir)|(到期|有效期|expir).*(點數|紅利|積分|point)|^(到期|有效期|expir)/,
     weight: 70,
   },
   {
@@ -291,7 +296,8 @@ export function guessMapping(headers: string[]): CsvMapping {
     if (!key) return;
     let best: { target: CsvTarget; score: number } | null = null;
     for (const rule of RULES) {
-      const score = rule.exact.includes(key) ? 100 + rule.weight : rule.contains?.test(key) ? rule.weight : 0;
+      const partial = rule.contains?.test(key) && (DATE_TARGETS.has(rule.target) || !DATE_WORDS.test(key));
+      const score = rule.exact.includes(key) ? 100 + rule.weight : partial ? rule.weight : 0;
       if (score > 0 && (!best || score > best.score)) best = { target: rule.target, score };
     }
     if (best) candidates.push({ header, index, ...best });

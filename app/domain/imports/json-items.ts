@@ -107,6 +107,7 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
 
   let mode: "container" | "stream" = "container";
   let single: { line: number; value: unknown } | null = null;
+  let firstInvalid = false;
   if (first === "{") {
     // Find the end of the first value within DECIDE_CHARS.
     const startLine = line;
@@ -125,12 +126,8 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
     if (end !== -1) {
       // What follows the first value?
       let after = end;
-      let afterLines = 0;
       for (;;) {
-        while (after < buf.length && WS(buf.charCodeAt(after))) {
-          if (buf.charCodeAt(after) === 0x0a) afterLines++;
-          after++;
-        }
+        while (after < buf.length && WS(buf.charCodeAt(after))) after++;
         if (after < buf.length || eof) break;
         const dropped = await more(pos);
         end -= dropped;
@@ -138,9 +135,14 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
       }
       if (after < buf.length) mode = "stream";
       else {
-        const value = parseItem(buf.slice(pos, end), startLine);
-        if (looksLikeDocument(value)) single = { line: startLine, value };
-        void afterLines;
+        // Unparseable: the container scan below finds the broken item and its line.
+        let value: unknown;
+        try {
+          value = JSON.parse(buf.slice(pos, end));
+        } catch {
+          firstInvalid = true;
+        }
+        if (!firstInvalid && looksLikeDocument(value)) single = { line: startLine, value };
       }
     }
   }
@@ -281,7 +283,6 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
     key: null,
   });
   pos++;
-  let emptyContainer = true;
 
   for (;;) {
     // Work through the buffer.
@@ -355,7 +356,6 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
         closeFrame();
         continue;
       }
-      emptyContainer = false;
       if (frame.role === "items") startCapture(null, true, false);
       else if (frame.role === "keyed") startCapture(frame.key, true, false);
       else if (ch === "[") {
@@ -375,7 +375,7 @@ export async function* jsonItems(text: AsyncIterable<string>): AsyncGenerator<Js
     if (cap) (cap as Capture).start -= dropped;
   }
   if (!rootClosed) throw new ImportFileError("truncated", line);
-  void emptyContainer;
+  if (firstInvalid) throw new ImportFileError("not_json", 1);
 }
 
 /** Finds the end (exclusive) of the value starting at or continuing from `from`; -1 when not in `buf`. */

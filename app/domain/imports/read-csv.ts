@@ -106,11 +106,19 @@ export async function csvRows(
   const delimiter = detectDelimiter(firstLine);
 
   async function* text(): AsyncGenerator<string> {
-    if (head) yield head;
-    while (!textDone) {
-      const next = await textIterator.next();
-      if (next.done) break;
-      yield next.value;
+    try {
+      if (head) yield head;
+      while (!textDone) {
+        const next = await textIterator.next();
+        if (next.done) {
+          textDone = true;
+          break;
+        }
+        yield next.value;
+      }
+    } finally {
+      // Stopped early (the caller left the loop, or a CSV error): let go of the input too.
+      if (!textDone) await textIterator.return?.();
     }
   }
 

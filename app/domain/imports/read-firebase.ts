@@ -70,8 +70,8 @@ async function* utf8(input: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
 }
 
 /**
- * users.json streamed: one entry per user with a `localId` (entries without one are not users and are
- * skipped). `line` is where the user starts in the file.
+ * users.json streamed: one entry per user with a `localId` (or `uid`, or its key in an object keyed by uid;
+ * entries without any are not users and are skipped). `line` is where the user starts in the file.
  */
 export async function* firebaseUsers(
   input: AsyncIterable<Uint8Array>,
@@ -79,7 +79,8 @@ export async function* firebaseUsers(
   for await (const item of jsonItems(utf8(input))) {
     const v = item.value as Record<string, unknown> | null;
     if (!v || typeof v !== "object" || Array.isArray(v)) continue;
-    const localId = typeof v.localId === "string" ? v.localId : typeof v.uid === "string" ? v.uid : null;
+    const localId =
+      typeof v.localId === "string" && v.localId ? v.localId : typeof v.uid === "string" && v.uid ? v.uid : item.key;
     if (!localId) continue;
     yield { line: item.line, localId, raw: v };
   }

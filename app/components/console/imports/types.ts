@@ -1,0 +1,66 @@
+import type { ImportStatus } from "@platform/db/schema/imports";
+
+/** A run as the import pages show it (issue 35): dates as ISO strings, the starter's name. */
+export type RunView = {
+  id: string;
+  kind: string;
+  source: string;
+  status: ImportStatus;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  cancelRequested: boolean;
+  createdBy: string | null;
+  who: string | null;
+  rowsTotal: number;
+  rowsDone: number;
+  created: number;
+  merged: number;
+  unchanged: number;
+  rejected: number;
+  pointsBooked: number;
+  etaSeconds: number | null;
+  error: string | null;
+  files: { role: string; name: string; bytes: number | null }[];
+};
+
+/** A row of a run with its problems, as the problem tables show it (the phone masked). */
+export type ProblemRow = {
+  line: number;
+  externalId: string | null;
+  phone: string | null;
+  plan: string | null;
+  problems: { field: string; code: string; severity: string }[];
+};
+
+/** The dry run's summary (the engine's ImportReport, as stored on the run). */
+export type ReportView = {
+  rows: number;
+  create: number;
+  merge: number;
+  unchanged: number;
+  reject: number;
+  points: number;
+  problems: Record<string, number>;
+  passwordCheck: string | null;
+};
+
+/** A preview row: the record as it will be stored. */
+export type PreviewRow = {
+  line: number;
+  plan: string | null;
+  externalId: string | null;
+  phone: string | null;
+  name: string | null;
+  email: string | null;
+  tier: string | null;
+  points: number | null;
+  pointsLastDay: string | null;
+  problems: { field: string; code: string; severity: string }[];
+};
+
+export const FINISHED_STATUSES = ["done", "cancelled", "failed", "rejected"] as const;
+export const ACTIVE_STATUSES = ["queued", "running"] as const;
+
+/** A test id on a control whose props are an object (`inputProps`, `selectProps`). */
+export const testId = (id: string): Record<string, string> => ({ "data-testid": id });

@@ -1,0 +1,210 @@
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/field";
+import { NativeSelectField } from "~/components/ui/native-select";
+import type { useFormState } from "~/lib/use-form-state";
+import { DetailSection } from "../detail-section";
+import { useConsoleT } from "../use-console-t";
+import { testId } from "./types";
+
+type FormState = ReturnType<typeof useFormState>;
+
+/** The console's import files are read as they stream; the browser is told the kinds it may pick. */
+const JSON_FILES = ".json,.ndjson,.jsonl,application/json,application/x-ndjson";
+const CSV_FILES = ".csv,.txt,text/csv,text/plain";
+
+function FileField({
+  form,
+  name,
+  label,
+  description,
+  accept,
+  required,
+}: {
+  form: FormState;
+  name: string;
+  label: string;
+  description?: string;
+  accept: string;
+  required?: boolean;
+}) {
+  return (
+    <Field
+      label={label}
+      description={description}
+      errors={form.errors(name)}
+      inputProps={{
+        type: "file",
+        name,
+        accept,
+        required,
+        ...testId(`import-file-${name}`),
+        className: "py-2 file:mr-3 file:rounded-full file:border-0 file:bg-sand file:px-3 file:py-1 file:text-sm",
+      }}
+    />
+  );
+}
+
+/** The two choices of a run: welcome gift and message (off), tiers evaluated at the end (off). */
+export function ImportOptionFields({
+  form,
+  defaults,
+}: {
+  form: FormState;
+  defaults?: { welcome: boolean; evaluateTiers: boolean };
+}) {
+  const t = useConsoleT();
+  return (
+    <DetailSection as="fieldset" title={t("console.import.options")}>
+      <div>
+        <CheckboxField
+          name="welcome"
+          label={t("console.import.option.welcome")}
+          defaultChecked={form.checked("welcome", defaults?.welcome ?? false)}
+          errors={form.errors("welcome")}
+        />
+        <p className="ml-9 text-sm text-muted">{t("console.import.option.welcomeHint")}</p>
+      </div>
+      <div>
+        <CheckboxField
+          name="evaluateTiers"
+          label={t("console.import.option.evaluateTiers")}
+          defaultChecked={form.checked("evaluateTiers", defaults?.evaluateTiers ?? false)}
+          errors={form.errors("evaluateTiers")}
+        />
+        <p className="ml-9 text-sm text-muted">{t("console.import.option.evaluateTiersHint")}</p>
+      </div>
+    </DetailSection>
+  );
+}
+
+function useSubmitting() {
+  const navigation = useNavigation();
+  return navigation.state === "submitting";
+}
+
+/** The Firebase export: users.json, memberList, hash.json, an optional sample sign-in, the options. */
+export function FirebaseUploadForm({ form }: { form: FormState }) {
+  const t = useConsoleT();
+  const submitting = useSubmitting();
+  return (
+    <Form method="post" encType="multipart/form-data" className="mt-6 space-y-6" data-testid="import-firebase-form">
+      <DetailSection as="fieldset" title={t("console.import.firebase.files")}>
+        <FileField
+          form={form}
+          name="users"
+          label={t("console.import.firebase.users")}
+          description={t("console.import.firebase.usersHint")}
+          accept={JSON_FILES}
+          required
+        />
+        <FileField
+          form={form}
+          name="members"
+          label={t("console.import.firebase.members")}
+          description={t("console.import.firebase.membersHint")}
+          accept={JSON_FILES}
+          required
+        />
+        <FileField
+          form={form}
+          name="hashConfig"
+          label={t("console.import.firebase.hash")}
+          description={t("console.import.firebase.hashHint")}
+          accept={JSON_FILES}
+        />
+      </DetailSection>
+      <DetailSection
+        as="fieldset"
+        title={t("console.import.firebase.sample")}
+        lead={t("console.import.firebase.sampleLead")}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label={t("console.import.firebase.sampleIdentifier")}
+            errors={form.errors("sampleIdentifier")}
+            inputProps={{
+              name: "sampleIdentifier",
+              defaultValue: form.value("sampleIdentifier"),
+              autoComplete: "off",
+              maxLength: 254,
+              ...testId("import-sample-identifier"),
+            }}
+          />
+          <Field
+            label={t("console.import.firebase.samplePassword")}
+            errors={form.errors("samplePassword")}
+            inputProps={{
+              name: "samplePassword",
+              type: "password",
+              autoComplete: "off",
+              maxLength: 200,
+              ...testId("import-sample-password"),
+            }}
+          />
+        </div>
+      </DetailSection>
+      <ImportOptionFields form={form} />
+      <Button type="submit" pending={submitting} disabled={submitting} data-testid="import-submit">
+        {t("console.import.firebase.submit")}
+      </Button>
+    </Form>
+  );
+}
+
+export const CSV_ENCODINGS = ["auto", "utf-8", "big5"] as const;
+
+/** A CSV of another CRM: the file, its source label, its encoding. */
+export function CsvUploadForm({ form }: { form: FormState }) {
+  const t = useConsoleT();
+  const submitting = useSubmitting();
+  return (
+    <Form method="post" encType="multipart/form-data" className="mt-6 space-y-6" data-testid="import-csv-form">
+      <DetailSection as="fieldset" title={t("console.import.csv.file")}>
+        <FileField
+          form={form}
+          name="file"
+          label={t("console.import.csv.file")}
+          description={t("console.import.csv.fileHint")}
+          accept={CSV_FILES}
+          required
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label={t("console.import.csv.source")}
+            description={t("console.import.csv.sourceHint")}
+            errors={form.errors("source")}
+            inputProps={{
+              name: "source",
+              defaultValue: form.value("source"),
+              required: true,
+              maxLength: 32,
+              autoCapitalize: "none",
+              spellCheck: false,
+              ...testId("import-source"),
+            }}
+          />
+          <NativeSelectField
+            label={t("console.import.csv.encoding")}
+            errors={form.errors("encoding")}
+            selectProps={{
+              name: "encoding",
+              defaultValue: form.value("encoding", "auto"),
+              ...testId("import-encoding"),
+            }}
+          >
+            {CSV_ENCODINGS.map((e) => (
+              <option key={e} value={e}>
+                {t(`console.import.csv.encoding.${e}`)}
+              </option>
+            ))}
+          </NativeSelectField>
+        </div>
+      </DetailSection>
+      <Button type="submit" pending={submitting} disabled={submitting} data-testid="import-submit">
+        {t("console.import.csv.submit")}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,222 @@
+import type { Database } from "@platform/db/client";
+import { isUniqueViolation } from "@platform/db/errors";
+import { type ImportKind, importRow, importRun } from "@platform/db/schema";
+import { type JobQueue, willRetry } from "@platform/jobs/queue";
+import { and, asc, count, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { Refusal } from "../refusals";
+import { csvCell } from "../reports/csv";
+import { applyRun, finishRun } from "./apply.server";
+import type { ImportProblem, ImportProblemCode } from "./record";
+import {
+  auditContextOf,
+  type ImportRun,
+  loadRun,
+  optionsOf,
+  type RunActor,
+  type RunView,
+  requireStatus,
+  type StoredOptions,
+  viewOf,
+} from "./run-store.server";
+
+/**
+ * Moving members in (issue 35, ADR 038): the import engine's one entry point for the console and the command
+ * line. stage → (setCsvMapping) → checkRun (dry run) → startRun (queued + job) → applyRun (the job) → done.
+ * Parts: stage.server.ts, check.server.ts, match.server.ts, apply.server.ts, run-store.server.ts.
+ */
+
+export type { ImportPlan } from "@platform/db/schema";
+export { type ApplyOptions, applyRun } from "./apply.server";
+export { checkRun, type PreviewRow, previewRun } from "./check.server";
+export type {
+  ImportOptions,
+  ImportReport,
+  ImportRun,
+  NamedStream,
+  PasswordCheck,
+  RunActor,
+  RunProgress,
+  RunView,
+} from "./run-store.server";
+export { setCsvMapping, setRunOptions, stageCsv, stageFirebase } from "./stage.server";
+
+export const IMPORT_QUEUE = "member-import";
+/** A run whose heartbeat is older than this while queued or running was stopped (killed): it may be started again. */
+export const STALE_AFTER_MS = 5 * 60 * 1000;
+
+/**
+ * Queues a checked run and sends its job (with `jobs` null, the caller — the command line — runs applyRun
+ * itself). Another run of the same kind queued or running → Refusal import_busy (the unique index decides, so
+ * two starts at the same instant cannot both pass). A run left running by a killed process is started again.
+ */
+export async function startRun(db: Database, jobs: JobQueue | null, runId: string, actor: RunActor): Promise<void> {
+  const run = await loadRun(db, runId);
+  const stale =
+    (run.status === "running" || run.status === "queued") &&
+    (run.heartbeatAt ?? run.createdAt).getTime() < Date.now() - STALE_AFTER_MS;
+  if (!stale) {
+    requireStatus(run, ["checked"]);
+    const options: StoredOptions = { ...optionsOf(run), actor: auditContextOf(actor) };
+    let queued: { id: string }[];
+    try {
+      queued = await db
+        .update(importRun)
+        .set({ status: "queued", options, heartbeatAt: new Date() })
+        .where(and(eq(importRun.id, runId), eq(importRun.status, "checked")))
+        .returning({ id: importRun.id });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Refusal("imports", "import_busy");
+      throw error;
+    }
+    if (queued.length === 0) throw new Refusal("imports", "import_wrong_state", { params: { status: run.status } });
+  }
+  if (!jobs) return;
+  try {
+    await jobs.send(IMPORT_QUEUE, { runId });
+  } catch (error) {
+    if (!stale) {
+      await db
+        .update(importRun)
+        .set({ status: "checked" })
+        .where(and(eq(importRun.id, runId), eq(importRun.status, "queued")));
+    }
+    throw error;
+  }
+}
+
+/**
+ * Cancels a run: one being applied stops after its current batch (what was applied stays, nothing is half
+ * applied); one not started yet ends at once. Both end with the run's audit entry.
+ */
+export async function cancelRun(db: Database, runId: string, actor: RunActor): Promise<void> {
+  const run = await loadRun(db, runId);
+  if (run.status === "queued" || run.status === "running") {
+    await db
+      .update(importRun)
+      .set({ cancelRequestedAt: new Date() })
+      .where(and(eq(importRun.id, runId), inArray(importRun.status, ["queued", "running"])));
+    return;
+  }
+  requireStatus(run, ["staged", "checked", "awaiting_approval"]);
+  const options: StoredOptions = { ...optionsOf(run), actor: auditContextOf(actor) };
+  await db.update(importRun).set({ options, cancelRequestedAt: new Date() }).where(eq(importRun.id, runId));
+  await finishRun(db, runId, "cancelled", new Date());
+}
+
+export async function getRun(db: Database, runId: string): Promise<RunView> {
+  return viewOf(await loadRun(db, runId));
+}
+
+export const RUNS_PAGE_SIZE = 20;
+
+/** Newest first, with progress. */
+export async function listRuns(
+  db: Database,
+  input: { kind?: ImportKind | ImportKind[]; page: number },
+): Promise<{ runs: RunView[]; total: number; page: number; pageSize: number }> {
+  const kinds = input.kind === undefined ? null : Array.isArray(input.kind) ? input.kind : [input.kind];
+  const where = kinds ? inArray(importRun.kind, kinds) : undefined;
+  const page = Math.max(1, Math.floor(input.page) || 1);
+  const [total] = await db.select({ n: count() }).from(importRun).where(where);
+  const rows = await db
+    .select()
+    .from(importRun)
+    .where(where)
+    .orderBy(desc(importRun.createdAt), desc(importRun.id))
+    .limit(RUNS_PAGE_SIZE)
+    .offset((page - 1) * RUNS_PAGE_SIZE);
+  const now = new Date();
+  return { runs: rows.map((r) => viewOf(r, now)), total: total?.n ?? 0, page, pageSize: RUNS_PAGE_SIZE };
+}
+
+/**
+ * The rejected rows as CSV lines (header first, each line ending CRLF): the original cells (CSV: the file's
+ * columns; Firebase: the document as JSON), then the problem codes and their words. Every cell goes through
+ * csvCell, so a formula in the old data is neutralised. Streamed in pages; `describe` words a code (the
+ * console passes its translation; default: the code).
+ */
+export async function* rejectedRows(
+  db: Database,
+  runId: string,
+  describe: (code: ImportProblemCode) => string = (code) => code,
+): AsyncIterable<string> {
+  const run = await loadRun(db, runId);
+  const headers = run.kind === "firebase" ? ["documentId", "document"] : (optionsOf(run).headers ?? []);
+  const line = (cells: (string | number | null)[]) => `${cells.map((c) => csvCell(c)).join(",")}\r\n`;
+  yield `\uFEFF${line(["line", ...headers, "problem", "problem_text"])}`;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({
+        line: importRow.line,
+        externalId: importRow.externalId,
+        raw: importRow.raw,
+        problems: importRow.problems,
+      })
+      .from(importRow)
+      .where(
+        and(
+          eq(importRow.runId, run.id),
+          gt(importRow.line, after),
+          or(eq(importRow.state, "rejected"), eq(importRow.plan, "reject")),
+        ),
+      )
+      .orderBy(asc(importRow.line))
+      .limit(1000);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]?.line ?? after;
+    let chunk = "";
+    for (const row of rows) {
+      const problems = ((row.problems ?? []) as ImportProblem[]).filter((p) => p.severity === "reject");
+      const cells =
+        run.kind === "firebase"
+          ? [row.externalId, JSON.stringify(row.raw)]
+          : headers.map((h) => {
+              const value = (row.raw as Record<string, unknown> | null)?.[h];
+              return typeof value === "string" ? value : value === undefined || value === null ? null : String(value);
+            });
+      chunk += line([
+        row.line,
+        ...cells,
+        problems.map((p) => p.code).join(" "),
+        problems.map((p) => describe(p.code)).join("; "),
+      ]);
+    }
+    yield chunk;
+  }
+}
+
+/** The `member-import` job: applies one run; a last failed attempt marks the run failed (with its audit entry). */
+export async function registerImportJobs(jobs: JobQueue, db: Database): Promise<void> {
+  await jobs.define(IMPORT_QUEUE, { retryLimit: 10, retryDelay: 10, retryDelayMax: 120, expireInSeconds: 2 * 60 * 60 });
+  await jobs.work<{ runId: string }>(IMPORT_QUEUE, async (job) => {
+    try {
+      const run = await applyRun(db, job.data.runId, { signal: job.signal });
+      return { status: run.status, rowsDone: run.rowsDone };
+    } catch (error) {
+      if (!willRetry(job, error) && !(error instanceof Refusal)) {
+        await finishRun(
+          db,
+          job.data.runId,
+          "failed",
+          new Date(),
+          error instanceof Error ? error.message : String(error),
+        );
+      }
+      if (error instanceof Refusal) return { refused: error.code };
+      throw error;
+    }
+  });
+}
+
+/** Rows total of the run's `rows` (for tests and the CLI's summary). */
+export async function rowStates(db: Database, runId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ state: importRow.state, n: sql<number>`count(*)::int` })
+    .from(importRow)
+    .where(eq(importRow.runId, runId))
+    .groupBy(importRow.state);
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}
+
+export type { ImportRun as ImportRunRow };

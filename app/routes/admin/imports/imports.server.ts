@@ -1,0 +1,300 @@
+import type { Database } from "@platform/db/client";
+import { authUser } from "@platform/db/schema/auth";
+import { importRow } from "@platform/db/schema/imports";
+import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { RouterContextProvider } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/console/imports/types";
+import { guessMapping } from "~/domain/imports/csv-mapping";
+import { parseHashConfig } from "~/domain/imports/read-firebase";
+import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
+import type { ImportRun, NamedStream, RunActor, RunProgress } from "~/domain/imports/runs.server";
+import { isRefusal } from "~/domain/refusals";
+import { requireStaff } from "~/domain/staff/guard.server";
+import { readForm } from "~/lib/forms.server";
+import type { serverT } from "~/lib/i18n.server";
+
+/**
+ * What the import pages share on the server (issue 35): the upload read with its limit, the engine's errors in
+ * words beside the field, the run as the page shows it, and the rows with problems of a run.
+ */
+
+type T = ReturnType<typeof serverT>;
+
+/** A file the console takes: 100 MB; a larger one goes through the command line, which streams from disk. */
+export const IMPORT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+/** Room in a request for the multipart framing and the form's text fields. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
+export const PROBLEM_PAGE_SIZE = 50;
+/** Runs a page of the import list (the engine's listRuns pages by it). */
+export const IMPORT_LIST_PAGE_SIZE = 20;
+
+/**
+ * The multipart form of an upload page, read with a limit: a Content-Length over `files` × 100 MB (plus the
+ * form's room) is refused before a byte is read, and a body without a length is counted as it streams (the
+ * read stops at the limit). Then every file on its own is held to 100 MB. `tooLarge` names the field.
+ */
+export async function readUploadForm(
+  request: Request,
+  fileFields: readonly string[],
+): Promise<{ ok: true; form: FormData } | { ok: false; field: string }> {
+  const limit = fileFields.length * IMPORT_MAX_FILE_BYTES + FORM_OVERHEAD_BYTES;
+  const first = fileFields[0] ?? "file";
+  const length = Number(request.headers.get("content-length"));
+  if (Number.isFinite(length) && length > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    return { ok: false, field: first };
+  }
+  const limited = limitedRequest(request, limit);
+  let form: FormData;
+  try {
+    form = await readForm(limited.request);
+  } catch (error) {
+    // readForm answers a body that broke off with a 400: here it broke off at the limit.
+    if (limited.exceeded()) return { ok: false, field: first };
+    throw error;
+  }
+  for (const field of fileFields) {
+    const file = form.get(field);
+    if (file instanceof File && file.size > IMPORT_MAX_FILE_BYTES) return { ok: false, field };
+  }
+  return { ok: true, form };
+}
+
+/** The request with its body counted: past `limit` bytes the stream errors and `exceeded()` says so. */
+function limitedRequest(request: Request, limit: number): { request: Request; exceeded: () => boolean } {
+  if (!request.body) return { request, exceeded: () => false };
+  let seen = 0;
+  let over = false;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) {
+          over = true;
+          controller.error(new Error("upload too large"));
+        } else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const init: RequestInit & { duplex: "half" } = {
+    method: request.method,
+    headers: request.headers,
+    body: counted,
+    duplex: "half",
+  };
+  return { request: new Request(request.url, init), exceeded: () => over };
+}
+
+/** A file field as the engine reads it: null when none was chosen (an empty file input sends an empty file). */
+export function namedStream(form: FormData, field: string): NamedStream | null {
+  const file = form.get(field);
+  if (!(file instanceof File) || (file.size === 0 && file.name === "")) return null;
+  return { name: file.name || field, bytes: file.size, stream: file.stream() as unknown as AsyncIterable<Uint8Array> };
+}
+
+/** The whole text of a small file field (hash.json), or null. */
+export async function smallFileText(form: FormData, field: string): Promise<string | null> {
+  const file = form.get(field);
+  if (!(file instanceof File) || (file.size === 0 && file.name === "")) return null;
+  return file.text();
+}
+
+/** Who starts or cancels a run, for its audit row. */
+export function staffRunActor(context: Readonly<RouterContextProvider>, request: Request): RunActor {
+  return { kind: "staff", userId: requireStaff(context).userId, context: consoleAudit(context, request) };
+}
+
+const FILE_CODES = ["not_json", "not_csv", "truncated", "empty", "too_large", "hash_config_invalid"] as const;
+type FileCode = (typeof FILE_CODES)[number];
+
+/**
+ * A file the engine or the readers could not read (`ImportFileError`: not JSON, truncated, not CSV, empty; or a
+ * refusal of the `imports` area about a file) in words, with the field it belongs to when known; null for
+ * anything else (thrown on).
+ */
+export function fileFailure(
+  error: unknown,
+  t: T,
+  fallbackField: string,
+  command: string,
+): { field: string; message: string; status: number } | null {
+  if (isRefusal(error)) {
+    if ((error.area as string) !== "imports") return null;
+    const code = error.code as string;
+    if (code === "file_too_large") {
+      return {
+        field: error.field ?? fallbackField,
+        message: t("console.import.error.tooLarge", { command }),
+        status: 413,
+      };
+    }
+    const line = error.params?.line;
+    const inner = error.params?.reason as FileCode | undefined;
+    const base = inner && FILE_CODES.includes(inner) ? t(`console.import.error.file.${inner}`) : t(error.messageKey);
+    return {
+      field: error.field ?? fallbackField,
+      message: line ? t("console.import.error.atLine", { message: base, line }) : base,
+      status: error.status,
+    };
+  }
+  const e = error as { name?: unknown; code?: unknown; line?: unknown; field?: unknown; role?: unknown } | null;
+  if (e?.name !== "ImportFileError" || !FILE_CODES.includes(e.code as FileCode)) return null;
+  const code = e.code as FileCode;
+  const base =
+    code === "too_large" ? t("console.import.error.tooLarge", { command }) : t(`console.import.error.file.${code}`);
+  const field = typeof e.field === "string" ? e.field : typeof e.role === "string" ? e.role : fallbackField;
+  const message = typeof e.line === "number" ? t("console.import.error.atLine", { message: base, line: e.line }) : base;
+  return { field, message, status: code === "too_large" ? 413 : 400 };
+}
+
+/** A run as the pages show it (dates as ISO strings, the starter's name). */
+export function runView(run: ImportRun & { progress?: RunProgress }, names: Map<string, string>): RunView {
+  const files = Array.isArray(run.files) ? (run.files as { role?: string; name?: string; bytes?: number }[]) : [];
+  return {
+    id: run.id,
+    kind: run.kind,
+    source: run.source,
+    status: run.status,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    cancelRequested: run.cancelRequestedAt !== null,
+    createdBy: run.createdBy,
+    who: run.createdBy ? (names.get(run.createdBy) ?? null) : null,
+    rowsTotal: run.progress?.rowsTotal ?? run.rowsTotal,
+    rowsDone: run.progress?.rowsDone ?? run.rowsDone,
+    created: run.created,
+    merged: run.merged,
+    unchanged: run.unchanged,
+    rejected: run.progress?.rejected ?? run.rejected,
+    pointsBooked: run.pointsBooked,
+    etaSeconds: run.progress?.etaSeconds ?? null,
+    error: run.error,
+    files: files.map((f) => ({ role: String(f.role ?? ""), name: String(f.name ?? ""), bytes: f.bytes ?? null })),
+  };
+}
+
+/** The names of the staff who started these runs. */
+export async function staffNames(db: Database, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: authUser.id, name: authUser.name })
+    .from(authUser)
+    .where(inArray(authUser.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** 0912345678 → 0912***678: enough to find the row in the file, not the whole number. */
+export function maskImportPhone(e164: string | null): string | null {
+  if (!e164) return null;
+  const local = e164.startsWith("+886") ? `0${e164.slice(4)}` : e164;
+  return local.length < 7 ? "***" : `${local.slice(0, 4)}***${local.slice(-3)}`;
+}
+
+/**
+ * The rows of a run with problems (refused, or noted), 50 a page in file order: after the dry run, and after the
+ * apply (then the refused ones). Read from `import_row`, as the check and the apply wrote it.
+ */
+export async function problemRows(
+  db: Database,
+  runId: string,
+  page: number,
+  only: "problems" | "rejected",
+): Promise<{ rows: ProblemRow[]; total: number }> {
+  const where =
+    only === "rejected"
+      ? and(eq(importRow.runId, runId), or(eq(importRow.state, "rejected"), eq(importRow.plan, "reject")))
+      : and(
+          eq(importRow.runId, runId),
+          or(
+            eq(importRow.plan, "reject"),
+            and(isNotNull(importRow.problems), sql`jsonb_array_length(${importRow.problems}) > 0`),
+          ),
+        );
+  const [totalRow] = await db.select({ n: count() }).from(importRow).where(where);
+  const rows = await db
+    .select({
+      line: importRow.line,
+      externalId: importRow.externalId,
+      record: importRow.record,
+      plan: importRow.plan,
+      problems: importRow.problems,
+    })
+    .from(importRow)
+    .where(where)
+    .orderBy(asc(importRow.line))
+    .limit(PROBLEM_PAGE_SIZE)
+    .offset((page - 1) * PROBLEM_PAGE_SIZE);
+  return {
+    total: Number(totalRow?.n ?? 0),
+    rows: rows.map((r) => ({
+      line: r.line,
+      externalId: r.externalId,
+      phone: maskImportPhone((r.record as ImportRecord | null)?.phoneNumber ?? null),
+      plan: r.plan,
+      problems: Array.isArray(r.problems) ? (r.problems as ImportProblem[]) : [],
+    })),
+  };
+}
+
+/** The run's stored choices (options jsonb): the CSV headers and mapping, the welcome and tier options. */
+export function runChoices(options: unknown): {
+  headers: string[];
+  mapping: CsvMapping | null;
+  welcome: boolean;
+  evaluateTiers: boolean;
+} {
+  const o = (options && typeof options === "object" ? options : {}) as Record<string, unknown>;
+  const headers = Array.isArray(o.headers) ? o.headers.filter((h): h is string => typeof h === "string") : [];
+  const mapping = o.mapping && typeof o.mapping === "object" ? (o.mapping as CsvMapping) : null;
+  return { headers, mapping, welcome: o.welcome === true, evaluateTiers: o.evaluateTiers === true };
+}
+
+/** The dry run's report as stored on the run (null before the check). */
+export function reportView(report: unknown): ReportView | null {
+  if (!report || typeof report !== "object") return null;
+  const r = report as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const problems = r.problems && typeof r.problems === "object" ? (r.problems as Record<string, unknown>) : {};
+  return {
+    rows: num(r.rows),
+    create: num(r.create),
+    merge: num(r.merge),
+    unchanged: num(r.unchanged),
+    reject: num(r.reject),
+    points: num(r.points),
+    problems: Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, num(v)])),
+    passwordCheck: typeof r.passwordCheck === "string" ? r.passwordCheck : null,
+  };
+}
+
+/** previewRun's rows as the preview table shows them (the phone masked). */
+export function previewView(
+  rows: readonly { line: number; record: ImportRecord | null; problems: ImportProblem[]; plan: string | null }[],
+): PreviewRow[] {
+  return rows.map(({ line, record, problems, plan }) => ({
+    line,
+    plan,
+    externalId: record?.externalId ?? null,
+    phone: maskImportPhone(record?.phoneNumber ?? null),
+    name: record?.nameZh ?? null,
+    email: record?.email ?? null,
+    tier: record?.tier ?? null,
+    points: record ? record.points : null,
+    pointsLastDay: record?.pointsLastDay ?? null,
+    problems,
+  }));
+}
+
+/** The mapping a CSV starts with: the readers' guess from its headers (電話 → phoneNumber, 姓名 → nameZh, …). */
+export function initialMapping(headers: readonly string[]): CsvMapping {
+  return guessMapping([...headers]);
+}
+
+/** hash.json read (null: it is not a Firebase hash config). */
+export function readHashConfig(text: string) {
+  const config = parseHashConfig(text);
+  return "error" in config ? null : config;
+}
