@@ -161,6 +161,13 @@ async function authorizeAs(page: Page, name: string) {
   await page.getByRole("button", { name: "同意並登入" }).click();
 }
 
+// A failure shows what the server printed (an error page in the console says little).
+test.afterEach(async ({ appServer }, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    await testInfo.attach("server-output", { body: appServer.output(), contentType: "text/plain" });
+  }
+});
+
 test("an admin imports a Firebase export and a Big5 CSV; the members log in with their old password, LINE and an SMS code; the same files again change nothing", async ({
   page,
   browser,

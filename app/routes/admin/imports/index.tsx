@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getApp(context).db;
   const parsed = parseListQuery(new URL(request.url), QUERY);
   const { page } = parsed.values;
-  const { rows, total } = await listRuns(db, { page });
+  const { runs: rows, total } = await listRuns(db, { page });
   const names = await staffNames(
     db,
     rows.map((r) => r.createdBy),
