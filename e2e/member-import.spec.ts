@@ -223,6 +223,13 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
   await expect(page.getByRole("row").filter({ hasText: csv.source })).toHaveCount(1);
   await screenshots(page, "import-list");
 
+  // The imported members are in the console, the Big5 name stored as read (許 and 功 survived).
+  await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "會員", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/members$/);
+  await page.getByRole("searchbox", { name: "搜尋會員" }).fill(csv.third.name);
+  await page.getByRole("button", { name: "搜尋", exact: true }).click();
+  await expect(page.getByTestId("member-row").filter({ hasText: csv.third.name })).toHaveCount(1);
+
   // ——— The Firebase member: the old password, and the points of the merged CSV row ———
   {
     const { context, page: member } = await memberPage(browser, base);
