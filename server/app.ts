@@ -59,8 +59,15 @@ import { wholePageCompression } from "./whole-page-compression";
 /** Requests with a larger body are refused with 413 before anything reads them. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The one path with a larger body: the console's image upload (the file itself, ADR 028). */
+/**
+ * The member import's upload pages (issue 35) take files of up to 100 MB each: the page itself refuses a larger
+ * one by its Content-Length, in words beside the file field, and counts the body as it streams.
+ */
+const IMPORT_UPLOAD_PATH = /^\/admin\/imports\/(?:firebase|csv)(?:\.data)?$/;
+
+/** The paths with a larger body: the console's image upload (the file itself, ADR 028) and the import uploads. */
 function bodyLimitFor(path: string): number {
+  if (IMPORT_UPLOAD_PATH.test(path)) return Number.POSITIVE_INFINITY;
   return path === IMAGE_UPLOAD_PATH ? MAX_IMAGE_BYTES : BODY_LIMIT_BYTES;
 }
 

@@ -71,7 +71,8 @@ export async function matchRows(db: Database, scope: Scope & { source: string })
     where r.run_id = ${scope.runId}::uuid and r.line = t.line and (
       t.nth > 1
       or exists (select 1 from member o where o.email = t.email and o.id is distinct from t.member_id)
-      or t.email in (select o.pending_email from member o where o.pending_email is not null and o.id is distinct from t.member_id)
+      or (t.email in (select o.pending_email from member o where o.pending_email is not null)
+        and not exists (select 1 from member own where own.id = t.member_id and own.pending_email = t.email))
       or exists (select 1 from auth_user u where u.email = t.email and u.id is distinct from t.user_id))`);
 
   // LINE: linked only when no other login holds the id and the member has no other LINE login; first row wins.

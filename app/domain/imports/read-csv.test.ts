@@ -462,3 +462,24 @@ describe("csvRows, stopping early", () => {
     expect(released).toBe(true);
   });
 });
+
+describe("csvRows, Excel's sep= line", () => {
+  it("takes the delimiter from it and does not read it as a row", async () => {
+    const { headers, rows } = await readAll("sep=;\r\n手機;點數\r\n0912345678;5\r\n");
+    expect(headers).toEqual(["手機", "點數"]);
+    expect(rows).toEqual([{ line: 3, cells: { 手機: "0912345678", 點數: "5" } }]);
+  });
+});
+
+describe("csvRows, a failing input", () => {
+  it("passes the input's own error through (e.g. the upload limit), not as not_csv", async () => {
+    const limit = new Error("file_too_large");
+    async function* input(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode("a,b\n1,2\n");
+      for (let i = 0; i < 20; i++) yield new TextEncoder().encode("3,4\n".repeat(5000));
+      throw limit;
+    }
+    const { rows } = await csvRows(input());
+    await expect(collect(rows)).rejects.toBe(limit);
+  });
+});

@@ -103,7 +103,9 @@ export async function csvRows(
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) throw new ImportFileError("not_csv", 1, "looks like JSON");
   const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? "";
   if (hasControlCharacters(head)) throw new ImportFileError("not_csv", 1, "control characters");
-  const delimiter = detectDelimiter(firstLine);
+  // Excel's "sep=;" hint line names the delimiter and is not a row.
+  const sepHint = /^sep=([,;\t|])\s*$/i.exec(head.split(/\r?\n/, 1)[0] ?? "");
+  const delimiter = sepHint ? (sepHint[1] as string) : detectDelimiter(firstLine);
 
   async function* text(): AsyncGenerator<string> {
     try {
@@ -124,6 +126,7 @@ export async function csvRows(
 
   const parser = parse({
     delimiter,
+    from_line: sepHint ? 2 : 1,
     info: true,
     relax_column_count: true,
     skip_empty_lines: true,

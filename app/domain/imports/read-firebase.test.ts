@@ -376,3 +376,55 @@ describe("firebaseUsers, keyed by uid", () => {
     expect(list.map((u) => u.localId)).toEqual(["uA", "uB"]);
   });
 });
+
+describe("firebaseMembers, Firestore REST listing", () => {
+  it("reads documents as the REST API lists them: id from the name, typed values unwrapped", async () => {
+    const listing = {
+      documents: [
+        {
+          name: "projects/han/databases/(default)/documents/memberList/abc123",
+          fields: {
+            userEmailId: { stringValue: "uE" },
+            name: { mapValue: { fields: { zh: { stringValue: "王小明" } } } },
+            points: { integerValue: "120" },
+            disabled: { booleanValue: false },
+            lastLoginAt: { timestampValue: "2024-01-02T03:04:05Z" },
+            tags: { arrayValue: { values: [{ stringValue: "vip" }] } },
+            note: { nullValue: null },
+          },
+          createTime: "2020-01-01T00:00:00Z",
+        },
+      ],
+    };
+    const [member] = await members(JSON.stringify(listing));
+    expect(member?.documentId).toBe("abc123");
+    expect(member?.raw).toEqual({
+      userEmailId: "uE",
+      name: { zh: "王小明" },
+      points: 120,
+      disabled: false,
+      lastLoginAt: "2024-01-02T03:04:05Z",
+      tags: ["vip"],
+      note: null,
+      createdAt: "2020-01-01T00:00:00Z",
+    });
+    const { record } = readFirebaseMember(member as { documentId: string; raw: unknown }, authUsers, now);
+    expect(record).toMatchObject({
+      externalId: "abc123",
+      nameZh: "王小明",
+      points: 120,
+      joinedAt: "2020-01-01T00:00:00.000Z",
+    });
+  });
+});
+
+describe("firebaseMembers, a failing input", () => {
+  it("passes the input's own error through", async () => {
+    const limit = new Error("file_too_large");
+    async function* input(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('[{"documentId":"a"},');
+      throw limit;
+    }
+    await expect(collect(firebaseMembers(input()))).rejects.toBe(limit);
+  });
+});

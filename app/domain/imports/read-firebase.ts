@@ -98,10 +98,12 @@ export async function* firebaseMembers(
 ): AsyncGenerator<{ line: number; documentId: string; raw: unknown }> {
   for await (const item of jsonItems(utf8(input))) {
     let documentId = "";
-    const v = item.value;
+    const rest = fromFirestoreRest(item.value);
+    const v = rest ? rest.raw : item.value;
+    if (rest) documentId = rest.documentId;
     if (v && typeof v === "object" && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
-      for (const f of ID_FIELDS) {
+      for (const f of documentId ? [] : ID_FIELDS) {
         const id = o[f];
         if ((typeof id === "string" && id.trim()) || typeof id === "number") {
           documentId = String(id).trim();
@@ -112,6 +114,48 @@ export async function* firebaseMembers(
     if (!documentId && item.key) documentId = item.key;
     yield { line: item.line, documentId, raw: v };
   }
+}
+
+/**
+ * A document as the Firestore REST API lists it (`{"name": "projects/…/documents/memberList/<id>",
+ * "fields": {"email": {"stringValue": …}, …}, "createTime": …}`) → its id and plain fields; null when the
+ * value is not one.
+ */
+export function fromFirestoreRest(value: unknown): { documentId: string; raw: Record<string, unknown> } | null {
+  const o = asObject(value);
+  if (!o || typeof o.name !== "string" || !o.name.includes("/documents/")) return null;
+  const fields = asObject(o.fields);
+  if (!fields && o.fields !== undefined) return null;
+  const raw: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields ?? {})) raw[k] = fromTypedValue(v);
+  if (raw.createdAt === undefined && typeof o.createTime === "string") raw.createdAt = o.createTime;
+  return { documentId: o.name.slice(o.name.lastIndexOf("/") + 1), raw };
+}
+
+function fromTypedValue(value: unknown): unknown {
+  const o = asObject(value);
+  if (!o) return value;
+  if ("stringValue" in o) return o.stringValue;
+  if ("integerValue" in o) {
+    const n = Number(o.integerValue);
+    return Number.isSafeInteger(n) ? n : o.integerValue;
+  }
+  if ("doubleValue" in o) return Number(o.doubleValue);
+  if ("booleanValue" in o) return o.booleanValue;
+  if ("nullValue" in o) return null;
+  if ("timestampValue" in o) return o.timestampValue;
+  if ("referenceValue" in o) return o.referenceValue;
+  if ("bytesValue" in o) return o.bytesValue;
+  if ("geoPointValue" in o) return o.geoPointValue;
+  if ("arrayValue" in o) {
+    const values = asObject(o.arrayValue)?.values;
+    return Array.isArray(values) ? values.map(fromTypedValue) : [];
+  }
+  if ("mapValue" in o) {
+    const fields = asObject(asObject(o.mapValue)?.fields) ?? {};
+    return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fromTypedValue(v)]));
+  }
+  return value;
 }
 
 /** Fields of a member document read into the record (everything else goes to extra). */

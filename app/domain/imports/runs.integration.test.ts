@@ -349,3 +349,22 @@ describe("Firebase import", () => {
     await ledgerIsWhole();
   });
 });
+
+describe("a run whose worker is gone", () => {
+  it("is cancelled at once (no worker would see the flag), so the next import of its kind may start", async () => {
+    const staged = await stageCsv(db, {
+      source: "stale",
+      file: textStream("s.csv", csvFixture([{ id: "S1", phone: "0977000001", name: "停" }])),
+      actor: cli,
+    });
+    await setCsvMapping(db, staged.id, TEST_CSV_MAPPING, options);
+    await checkRun(db, staged.id, NOW);
+    await startRun(db, null, staged.id, cli);
+    await db
+      .update(importRun)
+      .set({ status: "running", heartbeatAt: new Date(Date.now() - 60 * 60 * 1000) })
+      .where(eq(importRun.id, staged.id));
+    await cancelRun(db, staged.id, cli);
+    expect((await getRun(db, staged.id)).status).toBe("cancelled");
+  });
+});

@@ -44,6 +44,14 @@ export const IMPORT_QUEUE = "member-import";
 /** A run whose heartbeat is older than this while queued or running was stopped (killed): it may be started again. */
 export const STALE_AFTER_MS = 5 * 60 * 1000;
 
+/** Queued or running, but no batch for STALE_AFTER_MS: the worker is gone. */
+function isStale(run: ImportRun, now = Date.now()): boolean {
+  return (
+    (run.status === "running" || run.status === "queued") &&
+    (run.heartbeatAt ?? run.createdAt).getTime() < now - STALE_AFTER_MS
+  );
+}
+
 /**
  * Queues a checked run and sends its job (with `jobs` null, the caller — the command line — runs applyRun
  * itself). Another run of the same kind queued or running → Refusal import_busy (the unique index decides, so
@@ -51,9 +59,7 @@ export const STALE_AFTER_MS = 5 * 60 * 1000;
  */
 export async function startRun(db: Database, jobs: JobQueue | null, runId: string, actor: RunActor): Promise<void> {
   const run = await loadRun(db, runId);
-  const stale =
-    (run.status === "running" || run.status === "queued") &&
-    (run.heartbeatAt ?? run.createdAt).getTime() < Date.now() - STALE_AFTER_MS;
+  const stale = isStale(run);
   if (!stale) {
     requireStatus(run, ["checked"]);
     const options: StoredOptions = { ...optionsOf(run), actor: auditContextOf(actor) };
@@ -95,6 +101,9 @@ export async function cancelRun(db: Database, runId: string, actor: RunActor): P
       .update(importRun)
       .set({ cancelRequestedAt: new Date() })
       .where(and(eq(importRun.id, runId), inArray(importRun.status, ["queued", "running"])));
+    // No worker is on it (its process was killed, or the command line never applied it): end it now, so the
+    // next import of its kind is not refused as busy. A worker that comes back finds it finished.
+    if (isStale(run)) await finishRun(db, runId, "cancelled", new Date());
     return;
   }
   requireStatus(run, ["staged", "checked", "awaiting_approval"]);

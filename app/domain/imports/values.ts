@@ -186,7 +186,9 @@ export function parseInstant(input: unknown): string | null {
   const v = cleanCell(input);
   if (!v) return null;
   if (/^\d{9,13}$/.test(v)) return fromEpoch(Number(v));
-  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(v) && /^\d{4}-\d{2}-\d{2}T/.test(v)) return validIso(Date.parse(v));
+  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(v) && /^\d{4}-\d{2}-\d{2}[T ]\d/.test(v)) {
+    return validIso(Date.parse(v.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2")));
+  }
   const m = /^(.+?)(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/.exec(v);
   if (!m) return null;
   const day = parseDay(m[1] as string);

@@ -39,10 +39,11 @@ function PlanWord({ plan }: { plan: string | null }) {
 }
 
 /** The dry run: what each row will do, the points, the problems by code in words, the password check. */
-export function DryRunReport({ report }: { report: ReportView }) {
+export function DryRunReport({ report, showPassword }: { report: ReportView; showPassword: boolean }) {
   const t = useConsoleT();
   const problems = Object.entries(report.problems).filter(([, count]) => count > 0);
-  const password = report.passwordCheck;
+  // A CSV has no passwords: its members claim their accounts by SMS code, nothing to check.
+  const password = showPassword ? report.passwordCheck : null;
   const passwordKnown =
     password === "ok" ||
     password === "wrong_key" ||

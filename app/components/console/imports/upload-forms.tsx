@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
@@ -14,6 +15,9 @@ type FormState = ReturnType<typeof useFormState>;
 const JSON_FILES = ".json,.ndjson,.jsonl,application/json,application/x-ndjson";
 const CSV_FILES = ".csv,.txt,text/csv,text/plain";
 
+/** 100 MB: a larger file is refused here at once (the page refuses it too), before it is sent. */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
 function FileField({
   form,
   name,
@@ -21,6 +25,7 @@ function FileField({
   description,
   accept,
   required,
+  command,
 }: {
   form: FormState;
   name: string;
@@ -28,17 +33,29 @@ function FileField({
   description?: string;
   accept: string;
   required?: boolean;
+  /** The command line's import, named in the too-large message. */
+  command: string;
 }) {
+  const t = useConsoleT();
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
+  const errors = [...(form.errors(name) ?? []), ...(tooLarge ? [tooLarge] : [])];
   return (
     <Field
       label={label}
       description={description}
-      errors={form.errors(name)}
+      errors={errors.length ? errors : null}
       inputProps={{
         type: "file",
         name,
         accept,
         required,
+        onChange: (event) => {
+          const input = event.currentTarget;
+          const file = input.files?.[0];
+          const message = file && file.size > MAX_FILE_BYTES ? t("console.import.error.tooLarge", { command }) : null;
+          input.setCustomValidity(message ?? "");
+          setTooLarge(message);
+        },
         ...testId(`import-file-${name}`),
         className: "py-2 file:mr-3 file:rounded-full file:border-0 file:bg-sand file:px-3 file:py-1 file:text-sm",
       }}
@@ -97,6 +114,7 @@ export function FirebaseUploadForm({ form }: { form: FormState }) {
           label={t("console.import.firebase.users")}
           description={t("console.import.firebase.usersHint")}
           accept={JSON_FILES}
+          command="npm run import:firebase"
           required
         />
         <FileField
@@ -105,6 +123,7 @@ export function FirebaseUploadForm({ form }: { form: FormState }) {
           label={t("console.import.firebase.members")}
           description={t("console.import.firebase.membersHint")}
           accept={JSON_FILES}
+          command="npm run import:firebase"
           required
         />
         <FileField
@@ -113,6 +132,7 @@ export function FirebaseUploadForm({ form }: { form: FormState }) {
           label={t("console.import.firebase.hash")}
           description={t("console.import.firebase.hashHint")}
           accept={JSON_FILES}
+          command="npm run import:firebase"
         />
       </DetailSection>
       <DetailSection
@@ -168,6 +188,7 @@ export function CsvUploadForm({ form }: { form: FormState }) {
           label={t("console.import.csv.file")}
           description={t("console.import.csv.fileHint")}
           accept={CSV_FILES}
+          command="npm run import:csv"
           required
         />
         <div className="grid gap-4 sm:grid-cols-2">

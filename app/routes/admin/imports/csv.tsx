@@ -12,7 +12,14 @@ import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/csv";
 import { csvSchema } from "./forms.server";
-import { fileFailure, initialMapping, namedStream, readUploadForm, staffRunActor } from "./imports.server";
+import {
+  fileFailure,
+  IMPORT_MAX_FILE_BYTES,
+  initialMapping,
+  namedStream,
+  readUploadForm,
+  staffRunActor,
+} from "./imports.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.csv.title");
 
@@ -47,6 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       source,
       file,
       encoding: encoding === "auto" ? undefined : encoding,
+      maxBytes: IMPORT_MAX_FILE_BYTES,
       actor: staffRunActor(context, request),
     });
     // The guess is the mapping until the admin changes it, so the mapping step shows a preview at once.

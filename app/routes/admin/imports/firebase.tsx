@@ -15,7 +15,9 @@ import type { Route } from "./+types/firebase";
 import { firebaseSchema } from "./forms.server";
 import {
   fileFailure,
+  IMPORT_MAX_FILE_BYTES,
   namedStream,
+  type ReadTracker,
   readHashConfig,
   readUploadForm,
   smallFileText,
@@ -48,8 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     formFailure({ errors: { [field]: [message] }, values: formValues(form), formError: fix }, status);
   const parsed = parseForm(firebaseSchema(t), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: fix });
-  const users = namedStream(form, "users");
-  const members = namedStream(form, "members");
+  const tracker: ReadTracker = { last: null };
+  const users = namedStream(form, "users", tracker);
+  const members = namedStream(form, "members", tracker);
   if (!users) return refuse("users", t("console.import.error.fileRequired"));
   if (!members) return refuse("members", t("console.import.error.fileRequired"));
   const hashText = await smallFileText(form, "hashConfig");
@@ -67,10 +70,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       samplePassword: sampleIdentifier ? { identifier: sampleIdentifier, password: samplePassword } : undefined,
       options: { welcome, evaluateTiers },
       actor: staffRunActor(context, request),
+      maxBytes: IMPORT_MAX_FILE_BYTES,
     });
     runId = run.id;
   } catch (error) {
-    const failure = fileFailure(error, t, "members", COMMAND);
+    const failure = fileFailure(error, t, tracker.last ?? "members", COMMAND);
     if (!failure) throw error;
     return refuse(failure.field, failure.message, failure.status);
   }

@@ -2,14 +2,14 @@ import type { Database } from "@platform/db/client";
 import { authUser } from "@platform/db/schema/auth";
 import { importRow } from "@platform/db/schema/imports";
 import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
-import type { RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/console/imports/types";
 import { guessMapping } from "~/domain/imports/csv-mapping";
 import { parseHashConfig } from "~/domain/imports/read-firebase";
 import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
-import type { ImportRun, NamedStream, RunActor, RunProgress } from "~/domain/imports/runs.server";
-import { isRefusal } from "~/domain/refusals";
+import { type RunView as EngineRunView, getRun, type NamedStream, type RunActor } from "~/domain/imports/runs.server";
+import { isRefusal, Refusal } from "~/domain/refusals";
 import { requireStaff } from "~/domain/staff/guard.server";
 import { readForm } from "~/lib/forms.server";
 import type { serverT } from "~/lib/i18n.server";
@@ -26,8 +26,6 @@ export const IMPORT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 /** Room in a request for the multipart framing and the form's text fields. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 export const PROBLEM_PAGE_SIZE = 50;
-/** Runs a page of the import list (the engine's listRuns pages by it). */
-export const IMPORT_LIST_PAGE_SIZE = 20;
 
 /**
  * The multipart form of an upload page, read with a limit: a Content-Length over `files` × 100 MB (plus the
@@ -42,7 +40,6 @@ export async function readUploadForm(
   const first = fileFields[0] ?? "file";
   const length = Number(request.headers.get("content-length"));
   if (Number.isFinite(length) && length > limit) {
-    await request.body?.cancel().catch(() => undefined);
     return { ok: false, field: first };
   }
   const limited = limitedRequest(request, limit);
@@ -86,11 +83,25 @@ function limitedRequest(request: Request, limit: number): { request: Request; ex
   return { request: new Request(request.url, init), exceeded: () => over };
 }
 
-/** A file field as the engine reads it: null when none was chosen (an empty file input sends an empty file). */
-export function namedStream(form: FormData, field: string): NamedStream | null {
+/** Which of a form's files the engine was reading last: the one a read error belongs to. */
+export type ReadTracker = { last: string | null };
+
+/**
+ * A file field as the engine reads it, null when none was chosen (an empty file input sends an empty file). With
+ * a tracker, every chunk read marks the field as the one being read.
+ */
+export function namedStream(form: FormData, field: string, tracker?: ReadTracker): NamedStream | null {
   const file = form.get(field);
   if (!(file instanceof File) || (file.size === 0 && file.name === "")) return null;
-  return { name: file.name || field, bytes: file.size, stream: file.stream() as unknown as AsyncIterable<Uint8Array> };
+  const source = file.stream() as unknown as AsyncIterable<Uint8Array>;
+  async function* stream() {
+    if (tracker) tracker.last = field;
+    for await (const chunk of source) {
+      if (tracker) tracker.last = field;
+      yield chunk;
+    }
+  }
+  return { name: file.name || field, bytes: file.size, stream: stream() };
 }
 
 /** The whole text of a small file field (hash.json), or null. */
@@ -109,47 +120,32 @@ const FILE_CODES = ["not_json", "not_csv", "truncated", "empty", "too_large", "h
 type FileCode = (typeof FILE_CODES)[number];
 
 /**
- * A file the engine or the readers could not read (`ImportFileError`: not JSON, truncated, not CSV, empty; or a
- * refusal of the `imports` area about a file) in words, with the field it belongs to when known; null for
- * anything else (thrown on).
+ * A file the engine could not take (refusals `file_invalid` with the reader's code and line, `file_too_large`) in
+ * words, for the field it belongs to; null for anything else (thrown on).
  */
 export function fileFailure(
   error: unknown,
   t: T,
-  fallbackField: string,
+  field: string,
   command: string,
 ): { field: string; message: string; status: number } | null {
-  if (isRefusal(error)) {
-    if ((error.area as string) !== "imports") return null;
-    const code = error.code as string;
-    if (code === "file_too_large") {
-      return {
-        field: error.field ?? fallbackField,
-        message: t("console.import.error.tooLarge", { command }),
-        status: 413,
-      };
-    }
-    const line = error.params?.line;
-    const inner = error.params?.reason as FileCode | undefined;
-    const base = inner && FILE_CODES.includes(inner) ? t(`console.import.error.file.${inner}`) : t(error.messageKey);
-    return {
-      field: error.field ?? fallbackField,
-      message: line ? t("console.import.error.atLine", { message: base, line }) : base,
-      status: error.status,
-    };
+  if (!isRefusal(error, "imports")) return null;
+  if (error.code === "file_too_large") {
+    return { field, message: t("console.import.error.tooLarge", { command }), status: 413 };
   }
-  const e = error as { name?: unknown; code?: unknown; line?: unknown; field?: unknown; role?: unknown } | null;
-  if (e?.name !== "ImportFileError" || !FILE_CODES.includes(e.code as FileCode)) return null;
-  const code = e.code as FileCode;
-  const base =
-    code === "too_large" ? t("console.import.error.tooLarge", { command }) : t(`console.import.error.file.${code}`);
-  const field = typeof e.field === "string" ? e.field : typeof e.role === "string" ? e.role : fallbackField;
-  const message = typeof e.line === "number" ? t("console.import.error.atLine", { message: base, line: e.line }) : base;
-  return { field, message, status: code === "too_large" ? 413 : 400 };
+  if (error.code !== "file_invalid") return null;
+  const code = error.params?.code as FileCode | undefined;
+  const base = code && FILE_CODES.includes(code) ? t(`console.import.error.file.${code}`) : t(error.messageKey);
+  const line = error.params?.line;
+  return {
+    field,
+    message: line && line !== "?" ? t("console.import.error.atLine", { message: base, line }) : base,
+    status: 400,
+  };
 }
 
 /** A run as the pages show it (dates as ISO strings, the starter's name). */
-export function runView(run: ImportRun & { progress?: RunProgress }, names: Map<string, string>): RunView {
+export function runView(run: EngineRunView, names: Map<string, string>): RunView {
   const files = Array.isArray(run.files) ? (run.files as { role?: string; name?: string; bytes?: number }[]) : [];
   return {
     id: run.id,
@@ -162,17 +158,29 @@ export function runView(run: ImportRun & { progress?: RunProgress }, names: Map<
     cancelRequested: run.cancelRequestedAt !== null,
     createdBy: run.createdBy,
     who: run.createdBy ? (names.get(run.createdBy) ?? null) : null,
-    rowsTotal: run.progress?.rowsTotal ?? run.rowsTotal,
-    rowsDone: run.progress?.rowsDone ?? run.rowsDone,
+    rowsTotal: run.progress.rowsTotal,
+    rowsDone: run.progress.rowsDone,
     created: run.created,
     merged: run.merged,
     unchanged: run.unchanged,
-    rejected: run.progress?.rejected ?? run.rejected,
+    rejected: run.progress.rejected,
     pointsBooked: run.pointsBooked,
-    etaSeconds: run.progress?.etaSeconds ?? null,
+    etaSeconds: run.progress.etaSeconds,
     error: run.error,
     files: files.map((f) => ({ role: String(f.role ?? ""), name: String(f.name ?? ""), bytes: f.bytes ?? null })),
   };
+}
+
+/** The run of the page (any kind but a bulk grant, which has its own pages), or the console's 404. */
+export async function pageRun(db: Database, runId: string): Promise<EngineRunView> {
+  try {
+    const run = await getRun(db, runId);
+    if (run.kind === "grant") throw new Refusal("imports", "import_not_found");
+    return run;
+  } catch (error) {
+    if (isRefusal(error, "imports") && error.code === "import_not_found") throw data(null, { status: 404 });
+    throw error;
+  }
 }
 
 /** The names of the staff who started these runs. */
@@ -239,17 +247,20 @@ export async function problemRows(
   };
 }
 
-/** The run's stored choices (options jsonb): the CSV headers and mapping, the welcome and tier options. */
-export function runChoices(options: unknown): {
+/** The run's choices: the CSV headers and mapping, the welcome and tier options. */
+export function runChoices(run: EngineRunView): {
   headers: string[];
   mapping: CsvMapping | null;
   welcome: boolean;
   evaluateTiers: boolean;
 } {
-  const o = (options && typeof options === "object" ? options : {}) as Record<string, unknown>;
-  const headers = Array.isArray(o.headers) ? o.headers.filter((h): h is string => typeof h === "string") : [];
-  const mapping = o.mapping && typeof o.mapping === "object" ? (o.mapping as CsvMapping) : null;
-  return { headers, mapping, welcome: o.welcome === true, evaluateTiers: o.evaluateTiers === true };
+  const o = run.options;
+  return {
+    headers: o.headers ?? [],
+    mapping: o.mapping ?? null,
+    welcome: o.welcome === true,
+    evaluateTiers: o.evaluateTiers === true,
+  };
 }
 
 /** The dry run's report as stored on the run (null before the check). */

@@ -5,14 +5,14 @@ import { RunStatusBadge } from "~/components/console/imports/run-status";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
-import { listRuns } from "~/domain/imports/runs.server";
+import { listRuns, RUNS_PAGE_SIZE } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { useLocale } from "~/lib/i18n";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
-import { IMPORT_LIST_PAGE_SIZE, runView, staffNames } from "./imports.server";
+import { runView, staffNames } from "./imports.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.title");
 
@@ -24,18 +24,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getApp(context).db;
   const parsed = parseListQuery(new URL(request.url), QUERY);
   const { page } = parsed.values;
-  const { runs: rows, total } = await listRuns(db, { page });
+  const { runs, total } = await listRuns(db, { kind: ["firebase", "csv"], page });
   const names = await staffNames(
     db,
-    rows.map((r) => r.createdBy),
+    runs.map((r) => r.createdBy),
   );
-  const pages = Math.max(1, Math.ceil(total / IMPORT_LIST_PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(total / RUNS_PAGE_SIZE));
   return {
     page,
     pages,
     total,
     ...pageHrefs("/admin/imports", QUERY, parsed, page, pages),
-    rows: rows.filter((r) => r.kind !== "grant").map((r) => runView(r, names)),
+    rows: runs.map((r) => runView(r, names)),
   };
 }
 

@@ -1,26 +1,27 @@
-import { data } from "react-router";
 import { getApp } from "~/adapters/context.server";
-import { getRun, rejectedRows } from "~/domain/imports/runs.server";
+import { IMPORT_PROBLEM_CODES } from "~/domain/imports/record";
+import { rejectedRows } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { consoleResource } from "~/lib/console-resource.server";
+import { serverT } from "~/lib/i18n.server";
 import type { Route } from "./+types/rejected";
+import { pageRun } from "./imports.server";
 
 /**
  * The rejected rows of an import as CSV (admins, `member.import`): the original cells plus the problem codes and
  * words, every cell neutralised (the engine's `rejectedRows`), streamed. Refusals are the console's error page.
  */
-const resource = consoleResource(async ({ params, context }: Route.LoaderArgs) => {
+const resource = consoleResource(async ({ request, params, context }: Route.LoaderArgs) => {
   requirePermission(context, "member.import");
   const db = getApp(context).db;
-  const run = await getRun(db, params.runId);
-  if (!run || run.kind === "grant") throw data(null, { status: 404 });
-  const lines = rejectedRows(db, run.id)[Symbol.asyncIterator]();
+  const run = await pageRun(db, params.runId);
+  const t = serverT(request);
+  const words = (code: (typeof IMPORT_PROBLEM_CODES)[number]) =>
+    IMPORT_PROBLEM_CODES.includes(code) ? t(`console.import.problem.${code}`) : code;
+  // The lines come with their byte-order mark (spreadsheet programs read the Chinese cells as UTF-8).
+  const lines = rejectedRows(db, run.id, words)[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // A byte-order mark, so spreadsheet programs read the Chinese cells as UTF-8.
-      controller.enqueue(encoder.encode("\uFEFF"));
-    },
     async pull(controller) {
       const chunk: string[] = [];
       for (let i = 0; i < 500; i++) {

@@ -13,7 +13,7 @@ import { RunStatusBadge } from "~/components/console/imports/run-status";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { cancelRun, checkRun, getRun, previewRun, setCsvMapping, startRun } from "~/domain/imports/runs.server";
+import { cancelRun, checkRun, previewRun, setCsvMapping, startRun } from "~/domain/imports/runs.server";
 import { isRefusal } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -29,6 +29,7 @@ import { mappingSchema } from "./forms.server";
 import {
   initialMapping,
   PROBLEM_PAGE_SIZE,
+  pageRun,
   previewView,
   problemRows,
   reportView,
@@ -43,19 +44,13 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 const QUERY = { page: listField.int(1, 100_000, 1) };
 const FINISHED = new Set(["done", "cancelled", "failed", "rejected"]);
 
-async function loadRun(context: Route.LoaderArgs["context"], runId: string) {
-  const run = await getRun(getApp(context).db, runId);
-  if (!run || run.kind === "grant") throw data(null, { status: 404 });
-  return run;
-}
-
 /** One import (admins, `member.import`), by its status: mapping, dry run, progress or result. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requirePermission(context, "member.import");
   const db = getApp(context).db;
-  const run = await loadRun(context, params.runId);
+  const run = await pageRun(db, params.runId);
   const view = runView(run, await staffNames(db, [run.createdBy]));
-  const choices = runChoices(run.options);
+  const choices = runChoices(run);
   const parsed = parseListQuery(new URL(request.url), QUERY);
   const mapping =
     run.status === "staged" && run.kind === "csv"
@@ -82,14 +77,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   requirePermission(context, "member.import");
   const app = getApp(context);
   const t = serverT(request);
-  const run = await loadRun(context, params.runId);
+  const run = await pageRun(app.db, params.runId);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const here = `/admin/imports/${run.id}`;
   try {
     if (intent === "check" || intent === "preview") {
       if (run.kind === "csv" && run.status === "staged") {
-        const parsed = parseForm(mappingSchema(t, runChoices(run.options).headers), form);
+        const parsed = parseForm(mappingSchema(t, runChoices(run).headers), form);
         if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.import.error.fix") });
         await setCsvMapping(app.db, run.id, parsed.data.mapping, parsed.data.options);
         if (parsed.data.intent === "preview") return redirect(here);
@@ -107,8 +102,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     throw data(null, { status: 400 });
   } catch (error) {
-    if (!isRefusal(error) || (error.area as string) !== "imports") throw error;
-    const busy = (error.code as string) === "import_busy";
+    if (!isRefusal(error, "imports")) throw error;
+    const busy = error.code === "import_busy";
     return data(
       {
         ok: false as const,
@@ -176,7 +171,7 @@ export default function ImportRun({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       ) : null}
-      {loaderData.report ? <DryRunReport report={loaderData.report} /> : null}
+      {loaderData.report ? <DryRunReport report={loaderData.report} showPassword={run.kind === "firebase"} /> : null}
       {run.status === "checked" ? (
         <Form method="post" className="mt-6 flex flex-wrap gap-3">
           <Button type="submit" name="intent" value="start" data-testid="import-start">
