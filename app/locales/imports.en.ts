@@ -190,6 +190,7 @@ export const importsEn = {
   "console.import.problems.title": "Rows with problems",
   "console.import.problems.count": "{count} rows",
   "console.import.problems.empty": "No rows with problems",
+  "console.import.rejected.empty": "No rows were rejected",
   "console.import.problems.pagination": "Pages of rows with problems",
   "console.import.rejected.title": "Rejected rows",
   "console.import.rejected.download": "Download the rejected rows (CSV)",

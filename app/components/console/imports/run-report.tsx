@@ -137,12 +137,15 @@ export function ProblemRowsTable({
   total,
   paging,
   title,
+  empty,
   action,
 }: {
   rows: readonly ProblemRow[];
   total: number;
   paging: Paging;
   title: MessageKey;
+  /** What the table says when it has no rows (the dry run's problems, or a finished run's rejected rows). */
+  empty: MessageKey;
   action?: React.ReactNode;
 }) {
   const t = useConsoleT();
@@ -157,7 +160,7 @@ export function ProblemRowsTable({
       <ConsoleList
         count={t("console.import.problems.count", { count: total })}
         countTestId="import-problem-count"
-        empty={t("console.import.problems.empty")}
+        empty={t(empty)}
         emptyTestId="import-problems-empty"
         labelledBy="import-problem-rows"
         rows={rows}

@@ -137,7 +137,12 @@ export default function ImportRun({ loaderData }: Route.ComponentProps) {
     <ConsolePage
       width="6xl"
       back={{ to: "/admin/imports", label: t("console.import.back") }}
-      title={t("console.import.run.title", { source: run.source })}
+      title={t("console.import.run.title", {
+        source:
+          run.kind === "firebase"
+            ? t("console.import.kind.firebase")
+            : `${t("console.import.kind.csv")} · ${run.source}`,
+      })}
       titleTestId="import-run-title"
       testId="import-run"
       badges={<RunStatusBadge status={run.status} />}
@@ -190,6 +195,7 @@ export default function ImportRun({ loaderData }: Route.ComponentProps) {
           total={loaderData.problems.total}
           paging={paging}
           title={finished ? "console.import.rejected.title" : "console.import.problems.title"}
+          empty={finished ? "console.import.rejected.empty" : "console.import.problems.empty"}
           action={finished && loaderData.problems.total > 0 ? <RejectedDownload runId={run.id} /> : undefined}
         />
       ) : null}
