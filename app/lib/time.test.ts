@@ -3,6 +3,7 @@ import {
   addDays,
   endOfTaipeiDay,
   endOfTaipeiYear,
+  formatIsoDate,
   formatLastValidDay,
   formatTaipei,
   fromTaipeiWallClock,
@@ -225,5 +226,15 @@ describe("parseIsoDate", () => {
   it("refuses days before the earliest year when one is given", () => {
     expect(parseIsoDate("1999-12-31", 2000)).toBeNull();
     expect(parseIsoDate("2000-01-01", 2000)).toEqual({ year: 2000, month: 1, day: 1 });
+  });
+});
+
+describe("formatIsoDate", () => {
+  it("writes a calendar date as the pages write dates, whatever the process time zone", () => {
+    expect(formatIsoDate("2027-12-31", "zh-TW")).toBe("2027/12/31");
+    expect(formatIsoDate("2027-01-01", "zh-TW")).toBe(
+      formatLastValidDay(fromTaipeiWallClock({ year: 2027, month: 1, day: 2 }), "zh-TW"),
+    );
+    expect(formatIsoDate("not a date", "zh-TW")).toBe("not a date");
   });
 });

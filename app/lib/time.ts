@@ -153,6 +153,12 @@ export function formatTaipei(instant: Date | string | number, locale: string, st
   return formatter.format(new Date(instant));
 }
 
+/** A calendar date (YYYY-MM-DD, e.g. a birthday or an imported last day) as the pages write dates: 2027/12/31. */
+export function formatIsoDate(value: string, locale: string): string {
+  const date = parseIsoDate(value);
+  return date ? formatTaipei(fromTaipeiWallClock(date, 12), locale, "date") : value;
+}
+
 /**
  * The last moment before an exclusive end. Expiries (point lots, coupons, a reward's offer, a tier's deadline) are
  * stored as exclusive ends: the first instant the thing is no longer valid, usually 00:00 Taipei of the day after

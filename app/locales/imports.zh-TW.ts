@@ -184,7 +184,7 @@ export const importsZhTW = {
 
   "console.import.problems.title": "有問題的資料列",
   "console.import.problems.count": "共 {count} 筆",
-  "console.import.problems.empty": "沒有有問題的資料列",
+  "console.import.problems.empty": "所有資料列都沒有問題",
   "console.import.rejected.empty": "沒有被拒絕的資料列",
   "console.import.problems.pagination": "有問題的資料列分頁",
   "console.import.rejected.title": "被拒絕的資料列",

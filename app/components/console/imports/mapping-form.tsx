@@ -2,6 +2,8 @@ import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { CSV_TARGETS, type CsvTarget } from "~/domain/imports/record";
+import { useLocale } from "~/lib/i18n";
+import { formatIsoDate } from "~/lib/time";
 import type { useFormState } from "~/lib/use-form-state";
 import { ConsoleTable } from "../console-list";
 import { DetailSection } from "../detail-section";
@@ -83,6 +85,7 @@ export function MappingForm({
 /** The first rows as they will be stored, with the current mapping. */
 export function PreviewTable({ rows }: { rows: readonly PreviewRow[] }) {
   const t = useConsoleT();
+  const locale = useLocale();
   return (
     <DetailSection
       id="import-preview"
@@ -140,7 +143,8 @@ export function PreviewTable({ rows }: { rows: readonly PreviewRow[] }) {
               key: "expiry",
               header: t("console.import.col.expiry"),
               className: "tabular-nums",
-              cell: (r) => r.pointsLastDay ?? t("console.import.expiry.default"),
+              cell: (r) =>
+                r.pointsLastDay ? formatIsoDate(r.pointsLastDay, locale) : t("console.import.expiry.default"),
             },
             {
               key: "problems",
