@@ -106,6 +106,9 @@ export async function startDevServer(): Promise<DevServer> {
     });
     // A free port unless the test names one (the local LINE fakes are called back on PORT).
     const server = running.app.listen(Number(env.PORT ?? 0), "127.0.0.1");
+    // As server.js: the client (fetch keeps an idle socket 4 s) always closes an idle connection first. With Node's
+    // default 5 s a loaded machine let the server close a socket just as a test reused it (ECONNRESET).
+    server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
       server.once("error", reject);
