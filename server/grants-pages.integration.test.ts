@@ -166,6 +166,7 @@ describe("bulk grant pages", () => {
     expect(await ledgerTotals(db, b.id)).toMatchObject({ balance: 80 });
     const result = await (await get(location, cookieOf(manager))).text();
     expect(result).toContain("已贈點 200 點");
+    expect(result).toContain("這筆批次贈點不會發送訊息給會員。");
     const list = await (await get("/admin/grants", cookieOf(manager))).text();
     expect(list).toContain("g.csv");
   }, 120_000);
@@ -178,16 +179,23 @@ describe("bulk grant pages", () => {
     const href = /href="(\/admin\/grants\/new\?[^"]+)"/.exec(list)?.[1]?.replaceAll("&amp;", "&") ?? "";
     expect(href).toContain("source=members");
     expect(href).toContain("from=2024-02-03");
-    expect(await (await get(href, cookieOf(manager))).text()).toContain("2024-02-03");
+    const page = await (await get(href, cookieOf(manager))).text();
+    expect(page).toContain("2024-02-03");
+    // 通知會員: a checkbox in each form, off by default.
+    expect(page).toContain("通知會員（LINE／簡訊／電子郵件，依會員的接收設定）");
+    expect(page.match(/<input[^>]*name="notify"[^>]*>/g)?.length).toBe(2);
+    expect(page).not.toMatch(/<input[^>]*name="notify"[^>]*checked/);
     const created = await post(
       href,
-      new URLSearchParams({ intent: "filter", points: "30", reason: "活動" }),
+      new URLSearchParams({ intent: "filter", points: "30", reason: "活動", notify: "on" }),
       cookieOf(manager),
     );
     expect(created.status).toBe(302);
     const runId = (created.headers.get("location") ?? "").split("/").at(-1) as string;
     const [run] = await db.select().from(importRun).where(eq(importRun.id, runId));
     expect(run?.report).toMatchObject({ rows: 1, valid: 1, total: 30 });
+    expect(run?.options).toMatchObject({ notify: true });
+    expect(await (await get(`/admin/grants/${runId}`, cookieOf(manager))).text()).toContain("贈點入帳後會通知會員");
     expect((await db.select().from(member).where(eq(member.id, fresh.id))).length).toBe(1);
     await post(`/admin/grants/${runId}`, new URLSearchParams({ intent: "cancel" }), cookieOf(manager));
     const [cancelled] = await db.select().from(importRun).where(eq(importRun.id, runId));

@@ -79,7 +79,12 @@ export const grantsEn = {
   "console.grants.problem.points_invalid": "Points must be a whole number from 1 to 100,000",
   "console.grants.problem.reason_too_long": "Reason too long (200 characters at most)",
   "console.grants.problem.duplicate_in_file": "The same member appears twice",
-  "console.grants.noMessage": "A bulk grant sends no message to the members.",
+  "console.grants.notify": "Notify the members (LINE, text message or e-mail, as each member can be reached)",
+  "console.grants.notifyHint":
+    "Each member booked gets one message “You have received {points} points: {reason}”. Change its text and channels under Messages, automatic message “Bulk point grant”.",
+  "console.grants.notifyOn":
+    "The members are notified once their points are booked (LINE, text message or e-mail, as each member can be reached).",
+  "console.grants.notifyOff": "This bulk grant sends no message to the members.",
   "console.grants.done.submitted": "Sent: granting has started.",
   "console.grants.done.requested": "Sent for approval by another admin.",
   "console.grants.done.approved": "Approved: granting has started.",

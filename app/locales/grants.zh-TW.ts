@@ -75,7 +75,11 @@ export const grantsZhTW = {
   "console.grants.problem.points_invalid": "點數須為 1 到 100,000 的整數",
   "console.grants.problem.reason_too_long": "原因太長（最多 200 字）",
   "console.grants.problem.duplicate_in_file": "同一位會員重複出現",
-  "console.grants.noMessage": "批次贈點不會發送訊息給會員。",
+  "console.grants.notify": "通知會員（LINE／簡訊／電子郵件，依會員的接收設定）",
+  "console.grants.notifyHint":
+    "每位贈點成功的會員會收到一則「您獲得 {points} 點：{reason}」。文字與管道可在「會員訊息」的自動訊息「批次贈點」調整。",
+  "console.grants.notifyOn": "贈點入帳後會通知會員（LINE／簡訊／電子郵件，依會員的接收設定）。",
+  "console.grants.notifyOff": "這筆批次贈點不會發送訊息給會員。",
   "console.grants.done.submitted": "已送出，開始贈點。",
   "console.grants.done.requested": "已送審，等待另一位管理員核准。",
   "console.grants.done.approved": "已核准，開始贈點。",

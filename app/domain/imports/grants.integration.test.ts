@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { auditLog, importRow, member, pointEntry } from "@platform/db/schema";
+import { auditLog, importRow, importRun, member, memberMessage, pointEntry } from "@platform/db/schema";
 import type { JobQueue } from "@platform/jobs/queue";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq, like } from "drizzle-orm";
@@ -59,6 +59,14 @@ async function failure(run: () => Promise<unknown>): Promise<string | null> {
 async function actions(runId: string): Promise<string[]> {
   const rows = await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, runId));
   return rows.map((r) => r.action).sort();
+}
+
+/** The messages a grant recorded for its members (occasion `grant:<runId>:<line>`). */
+async function grantMessages(runId: string) {
+  return db
+    .select()
+    .from(memberMessage)
+    .where(like(memberMessage.occasion, `grant:${runId}:%`));
 }
 
 async function grantEntries(runId: string) {
@@ -312,5 +320,80 @@ describe("bulk point grants", () => {
         .from(importRow)
         .where(and(eq(importRow.runId, run.id), eq(importRow.state, "rejected"))),
     ).toHaveLength(1);
+  });
+
+  it("with 通知會員 chosen, each member booked gets one points-granted message, queued, once even when rerun", async () => {
+    const a = await newMember(db);
+    const b = await newMember(db);
+    const off = await newMember(db);
+    const file = `會員編號,點數,原因\n${a.memberNumber},300,生日補發\n${b.memberNumber},200,\n${off.memberNumber},10,\n`;
+    const run = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "n.csv", bytes: csv(file), reason: "週年慶回饋", notify: true, starter: audit(manager) },
+      T0,
+    );
+    expect(run.options).toMatchObject({ notify: true });
+    expect(await grantDetail(db, run.id)).toMatchObject({ notify: true });
+    await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
+    // Disabled after the dry run: refused by the job, so neither points nor a message.
+    await db.update(member).set({ disabled: true }).where(eq(member.id, off.id));
+    await Promise.all([
+      applyGrant(db, run.id, { batchSize: 1, now: () => T0 }),
+      applyGrant(db, run.id, { batchSize: 1, now: () => T0 }),
+    ]);
+    const messages = await grantMessages(run.id);
+    expect(messages.map((m) => [m.memberId, m.kind, m.purpose, m.status, m.data]).sort()).toEqual(
+      [
+        [a.id, "points-granted", "service", "queued", { points: 300, reason: "生日補發" }],
+        [b.id, "points-granted", "service", "queued", { points: 200, reason: "週年慶回饋" }],
+      ].sort(),
+    );
+    expect(messages.every((m) => m.dueAt.getTime() === T0.getTime())).toBe(true);
+    // A job run again over the same rows (as after a crash between batches) books and queues nothing more.
+    await db.update(importRun).set({ status: "running" }).where(eq(importRun.id, run.id));
+    await db
+      .update(importRow)
+      .set({ state: "pending" })
+      .where(and(eq(importRow.runId, run.id), eq(importRow.state, "done")));
+    await applyGrant(db, run.id, { now: () => T0 });
+    expect(await grantMessages(run.id)).toHaveLength(2);
+    expect(await grantEntries(run.id)).toHaveLength(2);
+    expect((await ledgerTotals(db, a.id)).balance).toBe(300);
+  });
+
+  it("without 通知會員 (the default) a grant queues no message; a filter grant can notify too", async () => {
+    const a = await newMember(db);
+    const quiet = await stageGrantCsv(
+      db,
+      manager.actor,
+      { name: "q.csv", bytes: csv(`會員編號,點數\n${a.memberNumber},10\n`), reason: "x", starter: audit(manager) },
+      T0,
+    );
+    expect(await grantDetail(db, quiet.id)).toMatchObject({ notify: false });
+    await submitGrant(db, jobs, manager.actor, quiet.id, audit(manager), T0);
+    await applyGrant(db, quiet.id, { now: () => T0 });
+    expect((await ledgerTotals(db, a.id)).balance).toBe(10);
+    expect(await grantMessages(quiet.id)).toEqual([]);
+
+    const m = await newMember(db, { createdAt: new Date("2025-08-08T03:00:00Z") });
+    const loud = await stageGrantFilter(
+      db,
+      manager.actor,
+      {
+        search: { signedUpFrom: new Date("2025-08-08T00:00:00Z"), signedUpTo: new Date("2025-08-09T00:00:00Z") },
+        filter: "from=2025-08-08&to=2025-08-08",
+        points: 80,
+        reason: "八八節",
+        notify: true,
+        starter: audit(manager),
+      },
+      T0,
+    );
+    await submitGrant(db, jobs, manager.actor, loud.id, audit(manager), T0);
+    await applyGrant(db, loud.id, { now: () => T0 });
+    expect((await grantMessages(loud.id)).map((x) => [x.memberId, x.data])).toEqual([
+      [m.id, { points: 80, reason: "八八節" }],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
 import { credit, entryByKey, lockAccountOf } from "../loyalty/ledger.server";
 import { lotExpiry } from "../loyalty/rules.server";
+import { recordOccasion } from "../member-messages/occasions.server";
 import { type MemberSearch, memberIdsOfSearch } from "../members/console-search.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
 import { Refusal, type RefusalCode } from "../refusals";
@@ -30,6 +31,9 @@ export { GRANT_FILE_MAX_BYTES, MAX_GRANT_REASON };
  * - One pg-boss job per run applies it in batches: each row one ledger credit of kind `adjust` with the key
  *   `grant:<runId>:<line>` (a retried or doubled job books nothing twice), the counters and heartbeat on the run in
  *   the batch's transaction, the cancel flag read between batches, one audit row `points.bulk_granted` at the end.
+ * - Only if the starter chose it (`notify`), each booked row also records the automatic message `points-granted`
+ *   ("您獲得 {points} 點：{reason}", ADR 034) in the same transaction, with the occasion `grant:<runId>:<line>`:
+ *   a message exists if and only if its points were booked, and a retried job records none twice.
  */
 
 export const GRANT_QUEUE = "points.bulk-grant";
@@ -59,6 +63,8 @@ export type GrantOptions = {
   /** Filter grants: the points each member gets, and the filter (as the member list's query string). */
   points?: number;
   filter?: string;
+  /** Send each member booked the automatic message `points-granted` (off unless chosen). */
+  notify?: boolean;
   /** Who started it, for the audit rows the job writes later. */
   starter?: AuditContext;
 };
@@ -109,7 +115,7 @@ async function newRun(db: Database, actor: StaffActor, options: GrantOptions, fi
 export async function stageGrantCsv(
   db: Database,
   actor: StaffActor,
-  input: { name: string; bytes: Uint8Array; reason: string; starter: AuditContext },
+  input: { name: string; bytes: Uint8Array; reason: string; notify?: boolean; starter: AuditContext },
   now = new Date(),
 ): Promise<GrantRun> {
   requirePermission(actor, "points.bulk");
@@ -122,7 +128,7 @@ export async function stageGrantCsv(
   const run = await newRun(
     db,
     actor,
-    { reason: cleanReason(input.reason), starter: input.starter },
+    { reason: cleanReason(input.reason), notify: input.notify === true, starter: input.starter },
     { role: "grant", name: input.name.slice(0, 200), bytes: input.bytes.length, sha256, encoding: read.encoding },
   );
   await insertRows(
@@ -141,14 +147,27 @@ export async function stageGrantCsv(
 export async function stageGrantFilter(
   db: Database,
   actor: StaffActor,
-  input: { search: MemberSearch; filter: string; points: number; reason: string; starter: AuditContext },
+  input: {
+    search: MemberSearch;
+    filter: string;
+    points: number;
+    reason: string;
+    notify?: boolean;
+    starter: AuditContext;
+  },
   now = new Date(),
 ): Promise<GrantRun> {
   requirePermission(actor, "points.bulk");
   const run = await newRun(
     db,
     actor,
-    { reason: cleanReason(input.reason), points: input.points, filter: input.filter, starter: input.starter },
+    {
+      reason: cleanReason(input.reason),
+      points: input.points,
+      filter: input.filter,
+      notify: input.notify === true,
+      starter: input.starter,
+    },
     null,
   );
   let line = 0;
@@ -535,6 +554,7 @@ export async function applyGrant(
         .limit(batchSize);
       if (rows.length === 0) return "done" as const;
       const staffUserId = run.createdBy;
+      const notify = (run.options as GrantOptions).notify === true;
       let booked = 0;
       let points = 0;
       let refused = 0;
@@ -575,6 +595,18 @@ export async function applyGrant(
           },
           now,
         );
+        if (notify) {
+          await recordOccasion(
+            tx,
+            {
+              memberId: row.memberId,
+              occasion: key,
+              kind: "points-granted",
+              data: { points: row.points, reason: row.reason },
+            },
+            now,
+          );
+        }
         booked++;
         points += row.points;
         doneLines.push(row.line);
@@ -678,6 +710,8 @@ function grantListRow(run: GrantRun, starterName: string | null): GrantListRow {
 }
 
 export type GrantDetail = GrantListRow & {
+  /** The members booked get the automatic message `points-granted`. */
+  notify: boolean;
   report: GrantReport | null;
   rejectedCount: number;
   pointsBooked: number;
@@ -714,6 +748,7 @@ export async function grantDetail(db: Database, runId: string, limit = 200): Pro
     .limit(limit);
   return {
     ...grantListRow(run, nameOf(run.createdBy)),
+    notify: (run.options as GrantOptions).notify === true,
     report: run.report as GrantReport | null,
     rejectedCount: run.rejected,
     pointsBooked: run.pointsBooked,

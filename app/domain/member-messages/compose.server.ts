@@ -54,6 +54,7 @@ export function automaticValues(
   if (data.storeId !== undefined) values.store = ctx.storeName(String(data.storeId), locale);
   if (data.amount !== undefined) values.amount = n(data.amount);
   if (data.balance !== undefined) values.balance = n(data.balance);
+  if (data.reason !== undefined) values.reason = String(data.reason);
   return values;
 }
 
@@ -105,6 +106,14 @@ function cardParts(kind: AutomaticKind, values: Record<string, string | number>,
       return {
         highlight: {
           label: t("notify.highlight.birthdayPoints"),
+          value: t("notify.value.plusPoints", { points: values.points ?? 0 }),
+        },
+        action: { label: t("notify.action.card"), url: card },
+      };
+    case "points-granted":
+      return {
+        highlight: {
+          label: t("notify.highlight.granted"),
           value: t("notify.value.plusPoints", { points: values.points ?? 0 }),
         },
         action: { label: t("notify.action.card"), url: card },

@@ -18,6 +18,7 @@ export const PLACEHOLDERS: Record<AutomaticKind, readonly string[]> = {
   "coupon-expiring": ["name", "reward", "date"],
   birthday: ["name", "points"],
   receipt: ["name", "store", "amount", "points", "balance"],
+  "points-granted": ["name", "points", "reason"],
 };
 
 export type AutomaticDefaults = {
@@ -30,7 +31,8 @@ export type AutomaticDefaults = {
  * The defaults (PRODUCT.md §11): every message on, by every channel, except the two that come with each visit
  * or sign-up — the welcome and the receipt — which do not go by text message unless an admin says so (a text
  * costs the brand per message; the member has just had one for the sign-up code, and the counter prints a
- * receipt anyway).
+ * receipt anyway), and the points of a bulk grant (issue 35), which go only when the admin ticks it on the grant
+ * and then, like the welcome, not by paid text message unless an admin adds it.
  */
 export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
   welcome: {
@@ -91,6 +93,14 @@ export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
       en: "Thank you for your purchase of NT${amount} at {store}. You earned {points} points; your balance is now {balance}.",
     },
   },
+  "points-granted": {
+    enabled: true,
+    channels: ["line", "email"],
+    text: {
+      "zh-TW": "您獲得 {points} 點：{reason}",
+      en: "You have received {points} points: {reason}",
+    },
+  },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -146,5 +156,7 @@ export function sampleValues(kind: AutomaticKind, locale: Locale): Record<string
         points: 153,
         balance: "2,410",
       };
+    case "points-granted":
+      return { ...common, points: 500, reason: zh ? "週年慶回饋" : "Anniversary thank-you" };
   }
 }

@@ -10,6 +10,7 @@ export const AUTOMATIC_KINDS = [
   "coupon-expiring",
   "birthday",
   "receipt",
+  "points-granted",
 ] as const;
 export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
 

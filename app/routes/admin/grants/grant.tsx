@@ -50,6 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       id: grant.id,
       status: grant.status,
       reason: grant.reason,
+      notify: grant.notify,
       source: grant.fileName,
       filter: grant.filter,
       report: grant.report,
@@ -228,7 +229,9 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
             <RejectedGrantRows rows={loaderData.rejected} />
           </DetailSection>
         ) : null}
-        <p className="text-sm text-muted">{t("console.grants.noMessage")}</p>
+        <p className="text-sm text-muted" data-testid="grant-notify">
+          {t(grant.notify ? "console.grants.notifyOn" : "console.grants.notifyOff")}
+        </p>
       </div>
     </ConsolePage>
   );

@@ -8,6 +8,7 @@ import { DetailSection } from "~/components/console/detail-section";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { MAX_GRANT_POINTS, MAX_GRANT_REASON, parseGrantPoints } from "~/domain/imports/grant-limits";
@@ -61,13 +62,20 @@ function reasonSchema(t: T) {
     .pipe(z.string().min(1, t("console.grants.error.reason")).max(MAX_GRANT_REASON, t("console.grants.error.reason")));
 }
 
+/** The "notify the members" checkbox: off unless ticked. */
+const notifySchema = z
+  .string()
+  .default("")
+  .transform((v) => v === "on");
+
 function csvSchema(t: T) {
-  return z.object({ reason: reasonSchema(t) });
+  return z.object({ reason: reasonSchema(t), notify: notifySchema });
 }
 
 function filterSchema(t: T) {
   return z.object({
     reason: reasonSchema(t),
+    notify: notifySchema,
     points: z
       .string()
       .default("")
@@ -105,6 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           filter: members.query,
           points: parsed.data.points,
           reason: parsed.data.reason,
+          notify: parsed.data.notify,
           starter: audit,
         },
         now,
@@ -122,7 +131,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const run = await stageGrantCsv(
       app.db,
       actor,
-      { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), reason: parsed.data.reason, starter: audit },
+      {
+        name: file.name,
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        reason: parsed.data.reason,
+        notify: parsed.data.notify,
+        starter: audit,
+      },
       now,
     );
     return redirect(`/admin/grants/${run.id}`);
@@ -159,6 +174,16 @@ export default function NewGrant({ loaderData }: Route.ComponentProps) {
         defaultValue: sent === intent ? form.value("reason") : "",
       }}
     />
+  );
+  const notifyField = (intent: "csv" | "filter") => (
+    <div>
+      <CheckboxField
+        name="notify"
+        label={t("console.grants.notify")}
+        defaultChecked={sent === intent ? form.checked("notify") : false}
+      />
+      <p className="ml-9 text-sm text-muted">{t("console.grants.notifyHint")}</p>
+    </div>
   );
   return (
     <ConsolePage
@@ -198,6 +223,7 @@ export default function NewGrant({ loaderData }: Route.ComponentProps) {
                 }}
               />
               {reasonField("filter")}
+              {notifyField("filter")}
               <Button type="submit">{t("console.grants.check")}</Button>
             </Form>
           </DetailSection>
@@ -211,6 +237,7 @@ export default function NewGrant({ loaderData }: Route.ComponentProps) {
               inputProps={{ name: "file", type: "file", accept: ".csv,text/csv", required: true }}
             />
             {reasonField("csv")}
+            {notifyField("csv")}
             <Button type="submit">{t("console.grants.check")}</Button>
           </Form>
         </DetailSection>
@@ -222,7 +249,6 @@ export default function NewGrant({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
         )}
-        <p className="text-sm text-muted">{t("console.grants.noMessage")}</p>
       </div>
     </ConsolePage>
   );
