@@ -35,7 +35,7 @@ import {
 } from "./run-store.server";
 
 /**
- * The apply (the worker of the `member-import` job): the run's pending rows in batches of ~500, each batch one
+ * The apply (the worker of the `member-import` job): the run's pending rows in batches of ~2,000, each batch one
  * transaction that locks the run row, matches the batch's rows again, writes them (new members set-based in a
  * few multi-row inserts; merges row by row under the member's account lock), marks them done or rejected and
  * adds to the run's counters and heartbeat. A killed process leaves its batch uncommitted: the rows are still
@@ -43,7 +43,7 @@ import {
  * means two workers on one run take turns, never the same rows.
  */
 
-export const APPLY_BATCH = 500;
+export const APPLY_BATCH = 2000;
 
 export type ApplyOptions = {
   batchSize?: number;
