@@ -12,14 +12,8 @@ import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/csv";
 import { csvSchema } from "./forms.server";
-import {
-  fileFailure,
-  IMPORT_MAX_FILE_BYTES,
-  initialMapping,
-  namedStream,
-  readUploadForm,
-  staffRunActor,
-} from "./imports.server";
+import { fileFailure, initialMapping, staffRunActor } from "./imports.server";
+import { IMPORT_MAX_FILE_BYTES, namedStream, readUploadForm } from "./upload.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.csv.title");
 

@@ -13,16 +13,8 @@ import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/firebase";
 import { firebaseSchema } from "./forms.server";
-import {
-  fileFailure,
-  IMPORT_MAX_FILE_BYTES,
-  namedStream,
-  type ReadTracker,
-  readHashConfig,
-  readUploadForm,
-  smallFileText,
-  staffRunActor,
-} from "./imports.server";
+import { fileFailure, readHashConfig, staffRunActor } from "./imports.server";
+import { IMPORT_MAX_FILE_BYTES, namedStream, type ReadTracker, readUploadForm, smallFileText } from "./upload.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.firebase.title");
 
