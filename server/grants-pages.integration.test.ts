@@ -171,6 +171,44 @@ describe("bulk grant pages", () => {
     expect(list).toContain("g.csv");
   }, 120_000);
 
+  it("a second grant of the day over what is left waits for approval, and the page says why", async () => {
+    const splitter = await createTestStaff(db, running.config.secrets.session, {
+      role: "manager",
+      storeIds: ["xinyi-flagship"],
+    });
+    const grantOf = async (points: number) => {
+      const m = await newMember(db);
+      const created = await post(
+        "/admin/grants/new",
+        upload({ reason: "拆單" }, { name: "s.csv", text: `會員編號,點數\n${m.memberNumber},${points}\n` }),
+        cookieOf(splitter),
+      );
+      return created.headers.get("location") ?? "";
+    };
+    const first = await grantOf(600);
+    expect(await (await get(first, cookieOf(splitter))).text()).toContain("今天還可直接贈出 1,000 點");
+    expect(
+      (await post(first, new URLSearchParams({ intent: "submit" }), cookieOf(splitter))).headers.get("location"),
+    ).toBe(`${first}?done=submitted`);
+    for (let i = 0; i < 120; i++) {
+      const [run] = await db
+        .select()
+        .from(importRun)
+        .where(eq(importRun.id, first.split("/").at(-1) as string));
+      if (run?.status === "done") break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const second = await grantOf(600);
+    const page = await (await get(second, cookieOf(splitter))).text();
+    expect(page).toContain("今天還可直接贈出 400 點");
+    expect(page).toContain("今天已直接贈出的點數加上這次會超過上限");
+    expect(page).toMatch(/data-testid="grant-submit"[^>]*>送審</);
+    const sent = await post(second, new URLSearchParams({ intent: "submit" }), cookieOf(splitter));
+    expect(sent.headers.get("location")).toBe(`${second}?done=requestedDaily`);
+    const after = await (await get(`${second}?done=requestedDaily`, cookieOf(splitter))).text();
+    expect(after).toContain("今天直接贈出的點數已達上限，已送審，等待另一位管理員核准。");
+  }, 120_000);
+
   it("the member list links to a grant with its filters; the grant takes the members that list finds", async () => {
     const { member } = await import("@platform/db/schema");
     const fresh = await newMember(db, { createdAt: new Date("2024-02-03T04:00:00Z") });

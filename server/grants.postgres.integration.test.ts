@@ -139,4 +139,84 @@ describe("bulk grants at the same moment, over two instances", () => {
     for (const m of members) expect((await loyalty.ledgerTotals(db, m.id)).balance).toBe(10);
     expect(await auditOf(run.id)).toEqual(["points.bulk_granted"]);
   }, 180_000);
+
+  it("twenty grants of 300 sent at once over both instances: the starter's direct total stays within the limit", async () => {
+    const { eq, inArray } = await import("drizzle-orm");
+    const manager = await testing.createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"] });
+    const starter = actors.staffAuditContext(manager.actor, where);
+    const members = await Promise.all(Array.from({ length: 20 }, () => loyalty.newMember(db)));
+    const runs = [];
+    for (const [i, m] of members.entries()) {
+      runs.push(
+        await grants.stageGrantCsv(db, manager.actor, {
+          name: `split-${i}.csv`,
+          bytes: new TextEncoder().encode(`會員編號,點數\n${m.memberNumber},300\n`),
+          reason: "拆成二十筆",
+          starter,
+        }),
+      );
+    }
+    const cookie = `han_console=${manager.token}`;
+    const send = (runId: string, i: number) => {
+      const base = apps.instances[i % apps.instances.length]?.base ?? "";
+      return fetch(`${base}/admin/grants/${runId}`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "submit" }),
+        headers: { origin: base, cookie },
+        redirect: "manual",
+      });
+    };
+    // All twenty at once: one may be queued (one grant applies at a time), the rest wait for approval or are
+    // refused as busy (409) with nothing counted.
+    let answers = await Promise.all(runs.map((run, i) => send(run.id, i)));
+    for (const answer of answers) expect([302, 409]).toContain(answer.status);
+    // Then the refused ones again, each once the grant before has ended, as a manager splitting would.
+    for (let round = 0; round < 20; round++) {
+      const left = await db
+        .select()
+        .from(schema.importRun)
+        .where(
+          inArray(
+            schema.importRun.id,
+            runs.map((r) => r.id),
+          ),
+        );
+      const active = left.find((r) => r.status === "queued" || r.status === "running");
+      if (active) await waitForEnd(active.id);
+      const unsent = left.filter((r) => r.status === "checked");
+      if (unsent.length === 0 && !active) break;
+      answers = await Promise.all(unsent.map((run, i) => send(run.id, i)));
+      for (const answer of answers) expect([302, 409]).toContain(answer.status);
+    }
+    const ended = await db
+      .select()
+      .from(schema.importRun)
+      .where(
+        inArray(
+          schema.importRun.id,
+          runs.map((r) => r.id),
+        ),
+      );
+    const done = ended.filter((r) => r.status === "done");
+    const waiting = ended.filter((r) => r.status === "awaiting_approval");
+    expect(done.length + waiting.length).toBe(20);
+    expect(done).toHaveLength(3);
+    const booked = done.reduce((sum, r) => sum + r.pointsBooked, 0);
+    expect(booked).toBe(900);
+    const [counter] = await db
+      .select()
+      .from(schema.rateLimitCounter)
+      .where(eq(schema.rateLimitCounter.key, `grant:starter:${manager.userId}:day`));
+    expect(counter?.count).toBe(900);
+    const requested = await db
+      .select()
+      .from(schema.auditLog)
+      .where(
+        inArray(
+          schema.auditLog.targetId,
+          waiting.map((r) => r.id),
+        ),
+      );
+    expect(requested.map((r) => r.changes?.waitsFor?.after)).toEqual(waiting.map(() => "over_daily_total"));
+  }, 240_000);
 });

@@ -52,6 +52,10 @@ export const grantsEn = {
   "console.grants.rejectedRows": "Refused",
   "console.grants.total": "Total points",
   "console.grants.limit": "Manager limit {limit} points",
+  "console.grants.limitToday":
+    "Manager limit {limit} points; the starter can still grant {left} points today without approval (a day's bulk grants together stay within the limit)",
+  "console.grants.overToday":
+    "With what was already granted today this goes over the limit ({left} points left today): once sent it waits for another admin's approval.",
   "console.grants.overLimit":
     "The total is above the manager limit of {limit} points: a second admin approves it after you send it.",
   "console.grants.starter": "Started by",
@@ -86,6 +90,8 @@ export const grantsEn = {
     "The members are notified once their points are booked (LINE, text message or e-mail, as each member can be reached).",
   "console.grants.notifyOff": "This bulk grant sends no message to the members.",
   "console.grants.done.submitted": "Sent: granting has started.",
+  "console.grants.done.requestedDaily":
+    "Today's direct grants have reached the limit: sent for approval by another admin.",
   "console.grants.done.requested": "Sent for approval by another admin.",
   "console.grants.done.approved": "Approved: granting has started.",
   "console.grants.done.rejected": "Rejected: nothing is granted.",

@@ -50,6 +50,10 @@ export const grantsZhTW = {
   "console.grants.total": "總點數",
   "console.grants.limit": "店長上限 {limit} 點",
   "console.grants.overLimit": "總點數超過店長上限 {limit} 點，送出後需由另一位管理員核准。",
+  "console.grants.limitToday":
+    "店長上限 {limit} 點；建立者今天還可直接贈出 {left} 點（當天的批次贈點合計不得超過上限）",
+  "console.grants.overToday":
+    "今天已直接贈出的點數加上這次會超過上限（今天還可直接贈出 {left} 點），送出後需由另一位管理員核准。",
   "console.grants.starter": "建立者",
   "console.grants.decider": "核准／退回者",
   "console.grants.submit": "送出",
@@ -82,6 +86,7 @@ export const grantsZhTW = {
   "console.grants.notifyOff": "這筆批次贈點不會發送訊息給會員。",
   "console.grants.done.submitted": "已送出，開始贈點。",
   "console.grants.done.requested": "已送審，等待另一位管理員核准。",
+  "console.grants.done.requestedDaily": "今天直接贈出的點數已達上限，已送審，等待另一位管理員核准。",
   "console.grants.done.approved": "已核准，開始贈點。",
   "console.grants.done.rejected": "已退回，不會贈點。",
   "console.grants.done.cancelled": "已取消。",

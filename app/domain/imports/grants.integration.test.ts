@@ -3,8 +3,9 @@ import { auditLog, importRow, importRun, member, memberMessage, pointEntry } fro
 import type { JobQueue } from "@platform/jobs/queue";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq, like } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../audit/audit.server";
+import { claimLimits, limitCount } from "../auth/rate-limits.server";
 import { seedCatalog } from "../demo";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
 import { staffAuditContext } from "../staff/actor";
@@ -14,6 +15,7 @@ import {
   approveGrant,
   cancelGrant,
   GRANT_QUEUE,
+  grantAllowanceToday,
   grantDetail,
   rejectGrant,
   stageGrantCsv,
@@ -82,6 +84,11 @@ beforeAll(async () => {
   admin = await createTestStaff(db, SECRET, { role: "admin" });
   admin2 = await createTestStaff(db, SECRET, { role: "admin" });
   clerk = await createTestStaff(db, SECRET, { role: "staff", storeIds: ["xinyi-flagship"] });
+});
+
+// A manager of their own per test: a day's direct grants count against the manager limit (claimed per starter).
+beforeEach(async () => {
+  manager = await createTestStaff(db, SECRET, { role: "manager", storeIds: ["xinyi-flagship"] });
 });
 
 describe("bulk point grants", () => {
@@ -222,6 +229,7 @@ describe("bulk point grants", () => {
     );
     expect(await submitGrant(db, jobs, admin.actor, run.id, audit(admin), T0)).toEqual({
       status: "awaiting_approval",
+      waitsFor: "over_limit",
       limit: 1000,
     });
     const queued = sent.length;
@@ -395,5 +403,76 @@ describe("bulk point grants", () => {
     expect((await grantMessages(loud.id)).map((x) => [x.memberId, x.data])).toEqual([
       [m.id, { points: 80, reason: "八八節" }],
     ]);
+  });
+});
+
+describe("a day's grants cannot be split to skip the approval", () => {
+  const grantOf = async (starter: TestStaff, points: number[], now: Date) => {
+    const members = await Promise.all(points.map(() => newMember(db)));
+    const file = ["會員編號,點數", ...members.map((m, i) => `${m.memberNumber},${points[i]}`)].join("\n");
+    return stageGrantCsv(
+      db,
+      starter.actor,
+      { name: "s.csv", bytes: csv(file), reason: "拆單", starter: audit(starter) },
+      now,
+    );
+  };
+  const send = async (starter: TestStaff, points: number[], now = T0) => {
+    const run = await grantOf(starter, points, now);
+    const answer = await submitGrant(db, jobs, starter.actor, run.id, audit(starter), now);
+    if (answer.status === "queued") await applyGrant(db, run.id, { now: () => now });
+    return { run, answer };
+  };
+
+  it("the starter's direct grants of one Taipei day total at most the limit; the rest waits, saying why", async () => {
+    expect((await send(manager, [400, 200], T0)).answer).toEqual({ status: "queued", waitsFor: null, limit: 1000 });
+    expect(await grantAllowanceToday(db, manager.userId, 1000, T0)).toBe(400);
+    expect((await send(manager, [400], T0)).answer).toMatchObject({ status: "queued" });
+    // 1,000 granted today: one more point waits for a second person, and counts nothing.
+    const third = await send(manager, [1], T0);
+    expect(third.answer).toEqual({ status: "awaiting_approval", waitsFor: "over_daily_total", limit: 1000 });
+    const [requested] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, third.run.id), eq(auditLog.action, "points.bulk_grant_requested")));
+    expect(requested?.changes).toMatchObject({
+      total: { after: 1 },
+      waitsFor: { after: "over_daily_total" },
+      limit: { after: 1000 },
+      dailyLimit: { after: 5000 },
+    });
+    expect(await grantAllowanceToday(db, manager.userId, 1000, T0)).toBe(0);
+    // An admin starting grants is held to the same day total; another starter is not affected.
+    expect((await send(admin2, [700], T0)).answer).toMatchObject({ status: "queued" });
+    expect((await send(admin2, [301], T0)).answer).toMatchObject({ waitsFor: "over_daily_total" });
+    // The next Taipei day (T0 is 10:00 in Taipei; 16:00 UTC is midnight) starts again.
+    const nextDay = new Date("2026-03-02T16:00:00Z");
+    expect(await grantAllowanceToday(db, manager.userId, 1000, nextDay)).toBe(1000);
+    expect((await send(manager, [1000], nextDay)).answer).toMatchObject({ status: "queued" });
+    expect((await verifyAuditChain(db)).ok).toBe(true);
+  });
+
+  it("grants and point adjustments share the manager's day over all members (5 × the limit)", async () => {
+    // 4,500 points adjusted directly today (ADR 023's counter), then a grant of 600 would pass 5,000.
+    await claimLimits(db, [{ key: `adjust:manager:${manager.userId}`, window: "day", max: 5000, weight: 4500 }], T0);
+    expect(await grantAllowanceToday(db, manager.userId, 1000, T0)).toBe(500);
+    expect((await send(manager, [600], T0)).answer).toMatchObject({ waitsFor: "over_daily_total" });
+    expect((await send(manager, [500], T0)).answer).toMatchObject({ status: "queued" });
+    expect(await limitCount(db, { key: `adjust:manager:${manager.userId}`, window: "day" }, T0)).toBe(5000);
+  });
+
+  it("a send refused (the same grant sent twice at once, or another grant applying) counts nothing", async () => {
+    const run = await grantOf(manager, [300], T0);
+    const both = await Promise.allSettled([
+      submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0),
+      submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0),
+    ]);
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await grantAllowanceToday(db, manager.userId, 1000, T0)).toBe(700);
+    // The first is queued, not applied yet: a second grant is refused as busy and claims nothing.
+    const other = await grantOf(manager, [100], T0);
+    expect(await failure(() => submitGrant(db, jobs, manager.actor, other.id, audit(manager), T0))).toBe("grant_busy");
+    expect(await grantAllowanceToday(db, manager.userId, 1000, T0)).toBe(700);
+    await applyGrant(db, run.id, { now: () => T0 });
   });
 });

@@ -4,6 +4,7 @@ import type { JobContext, JobQueue } from "@platform/jobs/queue";
 import { willRetry } from "@platform/jobs/queue";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
+import { claimLimits, type Limit, limitCount } from "../auth/rate-limits.server";
 import { credit, entryByKey, lockAccountOf } from "../loyalty/ledger.server";
 import { lotExpiry } from "../loyalty/rules.server";
 import { recordOccasion } from "../member-messages/occasions.server";
@@ -12,6 +13,7 @@ import { normalizeTaiwanMobile } from "../members/taiwan";
 import { Refusal, type RefusalCode } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
+import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
 import { managerAdjustmentLimit } from "../staff/settings.server";
 import { parseGrantPoints, readGrantCsv } from "./grant-csv";
 import { GRANT_FILE_MAX_BYTES, MAX_GRANT_REASON } from "./grant-limits";
@@ -336,9 +338,44 @@ async function enqueue(jobs: JobQueue, runId: string) {
 }
 
 /**
- * The starter sends a checked grant: above the manager limit it waits for an admin's approval
- * (`points.bulk_grant_requested`), otherwise it is queued at once. Refused: nothing to grant, another grant
- * being applied (grant_busy), or the run not in the checked state.
+ * What a starter's grants claim against their Taipei day (issue 35 review: five grants of 1,000 each went out
+ * without a second person where one of 5,000 waited): the grant's total counts against the starter's direct
+ * grants of the day (at most the manager limit in total, the same figure as for one grant) and against the
+ * manager's day over all members that point adjustments also claim (5 × the limit, ADR 023). Claimed as
+ * weighted hits on `rate_limit_counter` in one statement (ADR 018), so simultaneous sends on any number of
+ * instances cannot split one large grant into several that each fit.
+ */
+export function grantDailyLimits(starterUserId: string, total: number, limit: number): Limit[] {
+  return [
+    { key: `grant:starter:${starterUserId}`, window: "day", max: limit, weight: total },
+    {
+      key: `adjust:manager:${starterUserId}`,
+      window: "day",
+      max: limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
+      weight: total,
+    },
+  ];
+}
+
+/** Points a starter can still grant today without a second person (what is left of both daily totals). */
+export async function grantAllowanceToday(
+  db: Database,
+  starterUserId: string,
+  limit: number,
+  now = new Date(),
+): Promise<number> {
+  const [own, day] = await Promise.all(grantDailyLimits(starterUserId, 1, limit).map((l) => limitCount(db, l, now)));
+  return Math.max(0, Math.min(limit - (own ?? 0), limit * MANAGER_DAILY_ADJUSTMENT_FACTOR - (day ?? 0)));
+}
+
+/** Why a grant waits for a second person: its total on its own, or what is left of the starter's day. */
+export type GrantWait = "over_limit" | "over_daily_total";
+
+/**
+ * The starter sends a checked grant: above the manager limit on its own, or above what is left of the starter's
+ * day (`grantDailyLimits`), it waits for an admin's approval (`points.bulk_grant_requested`, saying why);
+ * otherwise it is queued at once and its total is counted against the day. Refused: nothing to grant, another
+ * grant being applied (grant_busy), or the run not in the checked state.
  */
 export async function submitGrant(
   db: Database,
@@ -347,7 +384,7 @@ export async function submitGrant(
   runId: string,
   audit: AuditContext,
   now = new Date(),
-): Promise<{ status: "queued" | "awaiting_approval"; limit: number }> {
+): Promise<{ status: "queued" | "awaiting_approval"; limit: number; waitsFor: GrantWait | null }> {
   requirePermission(actor, "points.bulk");
   const run = await requireRun(db, runId);
   if (run.createdBy !== actor.userId) throw new GrantError("grant_wrong_state", "Sent by its starter only");
@@ -355,29 +392,44 @@ export async function submitGrant(
   if (run.status !== "checked" || !report) throw new GrantError("grant_wrong_state", "The grant is not checked");
   if (report.valid === 0) throw new GrantError("nothing_to_grant", "No row to book");
   const limit = await managerAdjustmentLimit(db);
-  const waits = report.total > limit;
-  let status: "queued" | "awaiting_approval";
+  let outcome: { status: "queued" | "awaiting_approval"; waitsFor: GrantWait | null };
   try {
-    status = await auditedTx(db, audit, now, async (tx, record) => {
+    outcome = await auditedTx(db, audit, now, async (tx, record) => {
+      // The day's totals are claimed first (a savepoint: a refused claim counts nothing); a send refused below
+      // (already sent, another grant applying) rolls the claim back with everything else.
+      const waitsFor: GrantWait | null =
+        report.total > limit
+          ? "over_limit"
+          : (await claimLimits(tx, grantDailyLimits(actor.userId, report.total, limit), now)).allowed
+            ? null
+            : "over_daily_total";
+      const status = waitsFor ? "awaiting_approval" : "queued";
       const [claimed] = await tx
         .update(importRun)
-        .set(waits ? { status: "awaiting_approval" } : { status: "queued" })
+        .set({ status })
         .where(and(eq(importRun.id, runId), eq(importRun.status, "checked")))
         .returning({ id: importRun.id });
       if (!claimed) throw new GrantError("grant_wrong_state", "The grant was already sent");
-      if (waits) {
+      if (waitsFor) {
         await record("points.bulk_grant_requested", ["import_run", runId], {
-          after: { total: report.total, rows: report.valid, limit, reason: (run.options as GrantOptions).reason },
+          after: {
+            total: report.total,
+            rows: report.valid,
+            limit,
+            dailyLimit: limit * MANAGER_DAILY_ADJUSTMENT_FACTOR,
+            waitsFor,
+            reason: (run.options as GrantOptions).reason,
+          },
         });
       }
-      return waits ? "awaiting_approval" : "queued";
+      return { status, waitsFor } as const;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new GrantError("grant_busy", "Another grant is being applied");
     throw error;
   }
-  if (status === "queued") await enqueue(jobs, runId);
-  return { status, limit };
+  if (outcome.status === "queued") await enqueue(jobs, runId);
+  return { ...outcome, limit };
 }
 
 /**

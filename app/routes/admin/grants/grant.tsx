@@ -11,7 +11,14 @@ import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { approveGrant, cancelGrant, grantDetail, rejectGrant, submitGrant } from "~/domain/imports/grants.server";
+import {
+  approveGrant,
+  cancelGrant,
+  grantAllowanceToday,
+  grantDetail,
+  rejectGrant,
+  submitGrant,
+} from "~/domain/imports/grants.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { managerAdjustmentLimit } from "~/domain/staff/settings.server";
@@ -26,7 +33,7 @@ import type { Route } from "./+types/grant";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.grants.detailTitle");
 
-const DONE = ["submitted", "requested", "approved", "rejected", "cancelled"] as const;
+const DONE = ["submitted", "requested", "requestedDaily", "approved", "rejected", "cancelled"] as const;
 const REJECTED_SHOWN = 200;
 
 /**
@@ -41,9 +48,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const limit = await managerAdjustmentLimit(app.db);
   const done = new URL(request.url).searchParams.get("done");
   const own = grant.createdBy === actor.userId;
+  // What the starter can still grant today without a second person (issue 35: grants cannot be split).
+  const allowance =
+    grant.status === "checked" && grant.createdBy
+      ? await grantAllowanceToday(app.db, grant.createdBy, limit, requestNow(request, app.config))
+      : null;
   return {
     done: DONE.find((d) => d === done) ?? null,
     limit,
+    allowance,
     own,
     canDecide: !own && hasPermission(actor, "points.approve"),
     grant: {
@@ -97,8 +110,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const stepUp = await requireRecentSecondFactorFor(context, request, form);
     if (!stepUp.ok) return stepUp.answer;
     if (intent === "submit") {
-      const { status } = await submitGrant(app.db, app.jobs, stepUp.actor, params.runId, audit, now);
-      return back(status === "queued" ? "submitted" : "requested");
+      const { status, waitsFor } = await submitGrant(app.db, app.jobs, stepUp.actor, params.runId, audit, now);
+      return back(status === "queued" ? "submitted" : waitsFor === "over_daily_total" ? "requestedDaily" : "requested");
     }
     if (intent === "approve") {
       await approveGrant(app.db, app.jobs, stepUp.actor, params.runId, audit, now);
@@ -115,12 +128,14 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
   const form = useFormState();
-  const { grant, limit, own, canDecide } = loaderData;
+  const { grant, limit, allowance, own, canDecide } = loaderData;
   const report = grant.report;
   const n = (v: number) => v.toLocaleString("en-US");
   const stepUp = Boolean(form.state && "stepUp" in form.state);
   const asked = form.value("intent");
-  const over = (report?.total ?? 0) > limit;
+  const total = report?.total ?? 0;
+  const over = total > limit;
+  const overToday = !over && allowance !== null && total > allowance;
   const applying = grant.status === "queued" || grant.status === "running";
   const ended = ["done", "cancelled", "failed", "rejected"].includes(grant.status);
   const button = (intent: string, label: string, variant: "primary" | "secondary" | "danger" = "primary") => (
@@ -172,9 +187,16 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
               {n(report?.total ?? 0)}
             </FieldRow>
           </dl>
-          <p className="text-sm text-muted">{t("console.grants.limit", { limit: n(limit) })}</p>
+          <p className="text-sm text-muted" data-testid="grant-limit">
+            {allowance === null
+              ? t("console.grants.limit", { limit: n(limit) })
+              : t("console.grants.limitToday", { limit: n(limit), left: n(allowance) })}
+          </p>
           {grant.status === "checked" && over ? (
             <Alert tone="info">{t("console.grants.overLimit", { limit: n(limit) })}</Alert>
+          ) : null}
+          {grant.status === "checked" && overToday ? (
+            <Alert tone="info">{t("console.grants.overToday", { left: n(allowance ?? 0) })}</Alert>
           ) : null}
           {grant.status === "awaiting_approval" && !canDecide ? (
             <p className="text-sm">{t("console.grants.waitingOther")}</p>
@@ -183,7 +205,10 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
             <Form method="post" className="flex flex-wrap items-end gap-3" data-testid="grant-actions">
               <StepUpField show={stepUp} errors={form.errors("stepUpCode")} required={asked !== "cancel"} />
               {grant.status === "checked" && own && (report?.valid ?? 0) > 0
-                ? button("submit", over ? t("console.grants.submitForApproval") : t("console.grants.submit"))
+                ? button(
+                    "submit",
+                    over || overToday ? t("console.grants.submitForApproval") : t("console.grants.submit"),
+                  )
                 : null}
               {grant.status === "awaiting_approval" && canDecide ? (
                 <>
