@@ -91,10 +91,18 @@ function peakRssMb(pid) {
  * Runs the import command (`node scripts/import.js <kind> …`) on the bench's database: its exit code, its output,
  * the wall time, and its peak RSS (polled every 100 ms; VmHWM only grows, so the last reading is the peak).
  */
+/**
+ * The V8 flags `npm run import:csv` / `import:firebase` run the command with (package.json): a bounded heap, so a
+ * million rows stay within the memory goal (ADR 038). Read from package.json so the bench measures what operators run.
+ */
+const IMPORT_NODE_FLAGS = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"))
+  .scripts["import:csv"].split(/\s+/)
+  .filter((arg) => arg.startsWith("--max-"));
+
 function importCommand(kind, args, databaseUrl, { onStart } = {}) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(root, "scripts/import.js"), kind, ...args], {
+    const child = spawn(process.execPath, [...IMPORT_NODE_FLAGS, path.join(root, "scripts/import.js"), kind, ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -342,11 +350,12 @@ async function main() {
         stageS: phaseSeconds(dry.output, "stage"),
         checkS: phaseSeconds(dry.output, "check"),
       };
-      // The baseline, in the same run: a process that only loads the build the command loads.
+      // The baseline, in the same run: a process that only loads the build the command loads (same V8 flags).
       const base = await new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
           [
+            ...IMPORT_NODE_FLAGS,
             "--input-type=module",
             "-e",
             `await import(${JSON.stringify(pathToFileURL(path.join(root, "build/server/index.js")).href)}); console.log(/VmHWM:\\s+(\\d+)/.exec((await import("node:fs")).readFileSync("/proc/self/status", "utf8"))[1]); process.exit(0);`,

@@ -265,7 +265,8 @@ async function createMembers(
   await tx.execute(sql`
     update import_row r set state = 'done', member_id = v.member_id
     from jsonb_to_recordset(${JSON.stringify(done)}::jsonb) as v(line int, member_id uuid)
-    where r.run_id = ${run.id}::uuid and r.line = v.line`);
+    where r.run_id = ${run.id}::uuid and r.line = v.line
+      and r.line between ${Math.min(...done.map((d) => d.line))} and ${Math.max(...done.map((d) => d.line))}`);
   return points;
 }
 

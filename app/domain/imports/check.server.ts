@@ -78,34 +78,60 @@ function readStaged(run: ImportRun, options: StoredOptions, row: StagedRow, user
 
 async function readAll(db: Database, run: ImportRun, now: Date): Promise<void> {
   const options = optionsOf(run);
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .select({ line: importRow.line, externalId: importRow.externalId, raw: importRow.raw })
-      .from(importRow)
-      .where(and(eq(importRow.runId, run.id), gt(importRow.line, after)))
-      .orderBy(asc(importRow.line))
-      .limit(CHECK_BATCH);
-    if (rows.length === 0) return;
-    after = rows[rows.length - 1]?.line ?? after;
-    const users = run.kind === "firebase" ? await authUsersFor(db, run.id, rows) : new Map<string, unknown>();
-    const values = rows.map((row) => {
-      const read = readStaged(run, options, row, users, now);
-      return {
-        line: row.line,
-        external_id: read.record?.externalId ?? row.externalId ?? `line:${row.line}`,
-        record: read.record,
-        problems: read.problems,
-        plan: read.plan,
-      };
-    });
-    await db.execute(sql`
-      update import_row r set external_id = v.external_id, record = v.record, problems = v.problems, plan = v.plan,
-        member_id = null, state = 'pending'
-      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-        as v(line int, external_id text, record jsonb, problems jsonb, plan text)
-      where r.run_id = ${run.id}::uuid and r.line = v.line`);
+  // The staged rows are new to the planner: without fresh statistics it takes this run for one row and joins each
+  // batch's update against all of its rows (1,000,000 rows became quadratic). The update below is also bounded to
+  // the batch's lines, so it reads only its own rows whatever the plan.
+  await db.execute(sql`analyze import_row`);
+  // Real promises (a query builder runs again each time it is awaited): each batch is read once.
+  const batchAfter = (after: number) =>
+    Promise.resolve(
+      db
+        .select({ line: importRow.line, externalId: importRow.externalId, raw: importRow.raw })
+        .from(importRow)
+        .where(and(eq(importRow.runId, run.id), gt(importRow.line, after)))
+        .orderBy(asc(importRow.line))
+        .limit(CHECK_BATCH),
+    );
+  // A pipeline: the next batch is read, and this batch's update written, while this process reads the rows, so
+  // the database and this process work at the same time (a batch's update never touches the next batch's lines).
+  let next = batchAfter(0);
+  next.catch(() => undefined);
+  let writing: Promise<unknown> = Promise.resolve();
+  try {
+    for (;;) {
+      const rows = await next;
+      if (rows.length === 0) break;
+      const first = rows[0]?.line ?? 0;
+      const last = rows[rows.length - 1]?.line ?? first;
+      next = batchAfter(last);
+      next.catch(() => undefined); // handled below (awaited, or settled in finally): never an unhandled rejection
+      const users = run.kind === "firebase" ? await authUsersFor(db, run.id, rows) : new Map<string, unknown>();
+      const values = rows.map((row) => {
+        const read = readStaged(run, options, row, users, now);
+        return {
+          line: row.line,
+          external_id: read.record?.externalId ?? row.externalId ?? `line:${row.line}`,
+          record: read.record,
+          problems: read.problems,
+          plan: read.plan,
+        };
+      });
+      await writing;
+      writing = Promise.resolve(
+        db.execute(sql`
+        update import_row r set external_id = v.external_id, record = v.record, problems = v.problems, plan = v.plan,
+          member_id = null, state = 'pending'
+        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+          as v(line int, external_id text, record jsonb, problems jsonb, plan text)
+        where r.run_id = ${run.id}::uuid and r.line = v.line and r.line between ${first} and ${last}`),
+      );
+      writing.catch(() => undefined);
+    }
+  } finally {
+    // Whatever failed, nothing is left running on the connection pool when this returns or throws.
+    await Promise.allSettled([next, writing]);
   }
+  await writing;
 }
 
 async function summarise(db: Database, runId: string): Promise<Omit<ImportReport, "passwordCheck">> {

@@ -83,6 +83,11 @@ describe("member import on PostgreSQL", () => {
     }
     child.kill("SIGKILL");
     await exited;
+    // The killed process's last COMMIT may still be finishing in its database session (a server process does not
+    // stop because its client died): a locked read of the run row waits for that transaction to end either way.
+    await one.db.transaction(async (tx) => {
+      await tx.select({ id: importRun.id }).from(importRun).where(eq(importRun.id, runId)).for("update");
+    });
     const killed = await getRun(one.db, runId);
     expect(killed.status).toBe("running");
     expect(killed.rowsDone).toBeGreaterThanOrEqual(200);
