@@ -109,6 +109,14 @@ export const authEn = {
   "auth.welcome.byEmail": "Verify by e-mail",
   "auth.welcome.setPassword": "Set password",
   "auth.welcome.expired": "The setup has timed out. Please request a new code",
+  "auth.welcome.byPhoneHint": "We send a code to the mobile number you used with the previous member system",
+  "auth.welcome.byEmailHint": "We send a code to the e-mail address you used with the previous member system",
+  "email.code.welcome.subject": "{code} is your code to set your Han Living password",
+  "email.code.welcome.heading": "Welcome to Han Living membership",
+  "email.code.welcome.intro":
+    "Your membership has moved over from the previous member system, with your points and details. Enter this code on the welcome page to set your password:",
+  "email.code.welcome.ignore":
+    "If you did not mean to set a Han Living member password, ignore this e-mail; nothing changes on your account.",
 
   "profile.section.basic": "About you",
   "profile.section.invoice": "Invoice details (optional)",
