@@ -108,7 +108,10 @@ function newPhone() {
   return { e164: `+8869${digits}`, typed: `09${digits}` };
 }
 
-/** What an import leaves for a member without a password: the login user and the member, no credential account. */
+/**
+ * What an import leaves for a member without a password: the login user, the member and its `member_source` row,
+ * no credential account.
+ */
 async function importedMemberWithoutPassword() {
   const phone = newPhone();
   const userId = randomUUID();
@@ -119,13 +122,15 @@ async function importedMemberWithoutPassword() {
     phoneNumber: phone.e164,
     phoneNumberVerified: true,
   });
-  await members.createMember(db, {
+  const created = await members.createMember(db, {
     userId,
     phoneNumber: phone.e164,
     signupMethod: "phone",
     ip: null,
     profile: { nameZh: "陳匯入", gender: "female", marketingSms: false, marketingEmail: false, marketingLine: false },
   });
+  // The import's trace: this member is asked to accept the terms at the first visit (ADR 038 "Consents").
+  await db.insert(schema.memberSource).values({ source: "csv", externalId: randomUUID(), memberId: created.id });
   return { userId, phone };
 }
 
@@ -187,7 +192,8 @@ describe("the welcome claim of an imported member", () => {
     });
     expect(set).toEqual({ status: 302, location: "/member-login" });
 
-    const loggedIn = await post(new Jar(), "/member-login", {
+    const loginJar = new Jar();
+    const loggedIn = await post(loginJar, "/member-login", {
       method: "phone",
       phone: phone.typed,
       password: PASSWORD,
@@ -195,6 +201,10 @@ describe("the welcome claim of an imported member", () => {
     expect(loggedIn.status).toBe(302);
     expect(loggedIn.location).toBe("/member-center");
     expect(userId).toBeTruthy();
+    // First visit after the claim: the terms and the privacy notice first (accept-terms.integration.test.ts).
+    const center = await fetch(`${base}/member-center`, { headers: { cookie: loginJar.header() }, redirect: "manual" });
+    await center.body?.cancel();
+    expect(center.headers.get("location")).toBe("/accept-terms?redirectTo=%2Fmember-center");
   });
 
   it("answers an unknown number exactly as a member's number, and sends it nothing", async () => {
