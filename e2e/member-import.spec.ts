@@ -14,7 +14,8 @@ import { loginStaffByCookie } from "./support/staff";
  * left on 自動判斷), each through its dry run (試算), start (開始匯入), progress bar and result. Then the members:
  * the Firebase member logs in with the old password and sees the points the CSV row with the same phone brought
  * (a merge); the LINE member of the Firebase file logs in with the local LINE provider and is that member; a CSV
- * member claims the account with an SMS code (the welcome link on the login page). Last, the same files imported
+ * member claims the account with an SMS code (the welcome link on the login page). At their first visit each of
+ * them accepts the terms and the privacy notice before the member center. Last, the same files imported
  * again: nothing created, every row unchanged, the balances as they were.
  */
 const DIR = path.resolve(import.meta.dirname, "fixtures/import");
@@ -168,6 +169,20 @@ test.afterEach(async ({ appServer }, testInfo) => {
   }
 });
 
+/**
+ * The first visit of an imported member: the terms and the privacy notice first (ADR 038 "Consents"), with the
+ * sign-up step 1 checkbox; accepting continues to the member center.
+ */
+async function acceptTermsFirst(member: Page) {
+  await expect(member).toHaveURL(/\/accept-terms\?redirectTo=%2Fmember-center$/);
+  await expect(member.getByRole("heading", { level: 1 })).toHaveText("請閱讀並同意會員條款與隱私權政策");
+  await waitForHydration(member);
+  await expectAccessible(member);
+  await member.getByRole("checkbox").check();
+  await member.getByRole("button", { name: "同意並繼續" }).click();
+  await expect(member).toHaveURL(/\/member-center$/);
+}
+
 test("an admin imports a Firebase export and a Big5 CSV; the members log in with their old password, LINE and an SMS code; the same files again change nothing", async ({
   page,
   browser,
@@ -237,7 +252,7 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
     await member.getByLabel("手機號碼").fill(firebaseMember.phoneLocal);
     await member.getByLabel("密碼", { exact: true }).fill(firebaseMember.password);
     await member.getByRole("button", { name: "登入", exact: true }).click();
-    await expect(member).toHaveURL(/\/member-center$/);
+    await acceptTermsFirst(member);
     await expect(member.getByTestId("header-member")).toContainText(firebaseMember.name);
     await expect(member.getByTestId("points-balance")).toHaveText(csv.mergedPoints.toLocaleString("en-US"));
     await waitForHydration(member);
@@ -259,7 +274,7 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
     await gotoAndCheck(member, "/member-login");
     await member.getByRole("button", { name: "LINE 登入" }).click();
     await authorizeAs(member, lineMember.lineUserName);
-    await expect(member).toHaveURL(/\/member-center$/);
+    await acceptTermsFirst(member);
     await expect(member.getByTestId("header-member")).toContainText(lineMember.name);
     await waitForHydration(member);
     await expectAccessible(member);
@@ -297,7 +312,7 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
     await member.getByLabel("手機號碼").fill(csv.claimer.phoneLocal);
     await member.getByLabel("密碼", { exact: true }).fill(STRONG_PASSWORD);
     await member.getByRole("button", { name: "登入", exact: true }).click();
-    await expect(member).toHaveURL(/\/member-center$/);
+    await acceptTermsFirst(member);
     await expect(member.getByTestId("header-member")).toContainText(csv.claimer.name);
     await expect(member.getByTestId("points-balance")).toHaveText(String(csv.claimer.points));
     await waitForHydration(member);

@@ -109,6 +109,20 @@ export const authEn = {
   "auth.welcome.byEmail": "Verify by e-mail",
   "auth.welcome.setPassword": "Set password",
   "auth.welcome.expired": "The setup has timed out. Please request a new code",
+  "page.acceptTerms.title": "Please read and accept the membership terms and the privacy notice",
+  "auth.acceptTerms.lead":
+    "Your membership has moved over from the previous member system. Before you use the member center, please read and accept the Han Living membership terms and the privacy notice (Taiwan Personal Data Protection Act, article 8).",
+  "auth.acceptTerms.submit": "Accept and continue",
+  "auth.acceptTerms.declineHint": "If you do not accept, you can log out; your membership and points stay as they are.",
+  "auth.acceptTerms.decline": "Decline and log out",
+  "auth.welcome.byPhoneHint": "We send a code to the mobile number you used with the previous member system",
+  "auth.welcome.byEmailHint": "We send a code to the e-mail address you used with the previous member system",
+  "email.code.welcome.subject": "{code} is your code to set your Han Living password",
+  "email.code.welcome.heading": "Welcome to Han Living membership",
+  "email.code.welcome.intro":
+    "Your membership has moved over from the previous member system, with your points and details. Enter this code on the welcome page to set your password:",
+  "email.code.welcome.ignore":
+    "If you did not mean to set a Han Living member password, ignore this e-mail; nothing changes on your account.",
 
   "profile.section.basic": "About you",
   "profile.section.invoice": "Invoice details (optional)",

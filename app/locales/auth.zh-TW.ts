@@ -104,6 +104,21 @@ export const authZhTW = {
   "auth.welcome.byEmail": "以電子郵件驗證",
   "auth.welcome.setPassword": "設定密碼",
   "auth.welcome.expired": "設定時間已逾時，請重新取得驗證碼",
+  // Members moved in from another system accept the terms once, before the member center (ADR 038).
+  "page.acceptTerms.title": "請閱讀並同意會員條款與隱私權政策",
+  "auth.acceptTerms.lead":
+    "您的會員資料已從原會員系統轉入。繼續使用會員中心前，請先閱讀並同意漢生活的會員服務條款，以及依個人資料保護法第 8 條告知的隱私權政策。",
+  "auth.acceptTerms.submit": "同意並繼續",
+  "auth.acceptTerms.declineHint": "若不同意，您可以先登出；您的會員資料與點數不會因此改變。",
+  "auth.acceptTerms.decline": "不同意，登出",
+  "auth.welcome.byPhoneHint": "傳送驗證碼到您在原會員系統使用的手機號碼",
+  "auth.welcome.byEmailHint": "傳送驗證碼到您在原會員系統使用的電子郵件",
+  // The e-mail of the welcome claim (the SMS path has its own text): a welcome, never a reset.
+  "email.code.welcome.subject": "{code} 是您設定漢生活會員密碼的驗證碼",
+  "email.code.welcome.heading": "歡迎加入漢生活會員",
+  "email.code.welcome.intro":
+    "您的會員資料已從原會員系統轉入，點數與會員資料都已保留。請在「歡迎加入」頁面輸入以下驗證碼，設定您的密碼：",
+  "email.code.welcome.ignore": "如果您沒有要設定漢生活會員密碼，請忽略這封信，您的帳號不會有任何改變。",
 
   "profile.section.basic": "基本資料",
   "profile.section.invoice": "發票資訊（選填）",

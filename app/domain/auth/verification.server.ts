@@ -101,6 +101,8 @@ type SendInput = {
   memberUserId?: string;
   /** Other words for the text message than the purpose's (the welcome variant of a reset). */
   smsText?: Record<Locale, (code: string) => string>;
+  /** Other words for the e-mail than the purpose's (the welcome variant of a reset). */
+  emailWording?: "welcome";
 };
 
 /** Creates the purpose's code (cooldown and limits, atomically) and sends it in the purpose's words. */
@@ -121,7 +123,12 @@ async function sendCode(deps: AuthDeps, input: SendInput): Promise<IssueResult> 
       to: input.target,
       locale: input.locale,
       template: "one-time-code",
-      data: { code: issued.code, purpose: codePurpose, minutes },
+      data: {
+        code: issued.code,
+        purpose: codePurpose,
+        minutes,
+        ...(input.emailWording ? { wording: input.emailWording } : {}),
+      },
     });
   } else {
     const words = input.smsText ?? SMS_TEXT[codePurpose as keyof typeof SMS_TEXT];
@@ -292,6 +299,7 @@ export async function requestPasswordReset(
     locale: input.locale,
     deliver: Boolean(found),
     smsText: input.welcome ? WELCOME_SMS_TEXT : undefined,
+    emailWording: input.welcome ? "welcome" : undefined,
   });
   return issued.ok ? { ok: true, code: "", expiresAt: issued.expiresAt } : issued;
 }

@@ -44,6 +44,7 @@ const emailMessageSchema = z.discriminatedUnion("template", [
         .int()
         .min(1)
         .max(24 * 60),
+      wording: z.literal("welcome").optional(),
     }),
   }),
   z.object({
@@ -153,7 +154,8 @@ export function renderEmail(message: EmailMessage): RenderedEmail {
   const { locale, data } = valid;
   const t = catalogT(locale);
   const values = { code: data.code, minutes: data.minutes };
-  const p = data.purpose;
+  // The welcome claim (a reset for a member moved in from another system) has its own words, never "reset".
+  const p = data.wording === "welcome" && data.purpose === "reset-password" ? "welcome" : data.purpose;
   const subject = t(`email.code.${p}.subject`, values);
   const heading = t(`email.code.${p}.heading`);
   const intro = t(`email.code.${p}.intro`);

@@ -46,6 +46,26 @@ describe("the one-time-code e-mail", () => {
     }
   });
 
+  it("words the reset code of the welcome claim as a welcome, never as a reset (ADR 038)", () => {
+    for (const locale of LOCALES) {
+      const catalog = locale === "en" ? en : zhTW;
+      const welcome = renderEmail(message({ purpose: "reset-password", wording: "welcome" }, locale));
+      expect(welcome.subject).toBe(catalog["email.code.welcome.subject"].replace("{code}", "482915"));
+      for (const part of [welcome.html, welcome.text]) {
+        expect(part).toContain(catalog["email.code.welcome.heading"]);
+        expect(part).toContain(catalog["email.code.welcome.intro"]);
+        expect(part).not.toContain(catalog["email.code.reset-password.heading"]);
+        expect(part).not.toContain(catalog["email.code.reset-password.intro"]);
+      }
+      expect(welcome.html).not.toMatch(/<a\b|href=|https?:/i);
+    }
+    expect(renderEmail(message({ purpose: "reset-password", wording: "welcome" })).text).not.toContain("重設");
+    // The wording only changes a reset: any other purpose keeps its own words.
+    expect(renderEmail(message({ purpose: "signup", wording: "welcome" })).subject).toBe(
+      renderEmail(message({ purpose: "signup" })).subject,
+    );
+  });
+
   it("never carries a link, an image, a script or an external resource", () => {
     for (const locale of LOCALES) {
       for (const purpose of CODE_PURPOSES) {

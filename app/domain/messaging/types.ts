@@ -12,7 +12,8 @@ export type EmailMessage =
       to: string;
       locale: Locale;
       template: "one-time-code";
-      data: { code: string; purpose: CodePurpose; minutes: number };
+      /** `wording: "welcome"`: a reset code worded as the welcome claim of an imported member (ADR 038). */
+      data: { code: string; purpose: CodePurpose; minutes: number; wording?: "welcome" };
     }
   | {
       /** Sent to the old address after a member's e-mail changed (no code, no link). */

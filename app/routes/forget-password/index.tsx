@@ -20,13 +20,13 @@ export default function ForgetPasswordPage() {
       to: withWelcome(links.forgetPasswordPhone(), welcome),
       icon: Smartphone,
       title: t(welcome ? "auth.welcome.byPhone" : "auth.forget.byPhone"),
-      hint: t("auth.forget.byPhoneHint"),
+      hint: t(welcome ? "auth.welcome.byPhoneHint" : "auth.forget.byPhoneHint"),
     },
     {
       to: withWelcome(links.forgetPasswordEmail(), welcome),
       icon: Mail,
       title: t(welcome ? "auth.welcome.byEmail" : "auth.forget.byEmail"),
-      hint: t("auth.forget.byEmailHint"),
+      hint: t(welcome ? "auth.welcome.byEmailHint" : "auth.forget.byEmailHint"),
     },
   ];
   return (
