@@ -287,7 +287,7 @@ test("an admin imports a Firebase export and a Big5 CSV; the members log in with
   {
     const { context, page: member } = await memberPage(browser, base);
     await gotoAndCheck(member, "/member-login");
-    await member.getByRole("link", { name: "從原會員系統轉來？第一次登入請用簡訊驗證碼設定密碼" }).click();
+    await member.getByRole("link", { name: "從原會員系統轉來？第一次登入請用簡訊或電子郵件驗證碼設定密碼" }).click();
     await expect(member).toHaveURL(/\/forget-password\/phone-verification\?welcome=1$/);
     await expect(member.getByRole("heading", { level: 1 })).toHaveText("歡迎加入：手機驗證");
     await waitForHydration(member);

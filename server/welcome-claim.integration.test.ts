@@ -153,7 +153,7 @@ describe("the welcome claim of an imported member", () => {
   it("offers the welcome link on /member-login and words every step as a welcome", async () => {
     const jar = new Jar();
     const login = await get(jar, "/member-login");
-    expect(login.html).toContain("從原會員系統轉來？第一次登入請用簡訊驗證碼設定密碼");
+    expect(login.html).toContain("從原會員系統轉來？第一次登入請用簡訊或電子郵件驗證碼設定密碼");
     expect(login.html).toContain(`href="${PHONE_STEP}"`);
     const step = await get(jar, PHONE_STEP);
     expect(step.status).toBe(200);

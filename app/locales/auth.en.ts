@@ -93,7 +93,7 @@ export const authEn = {
   "auth.forget.backToLogin": "Back to login",
 
   "auth.login.welcome":
-    "Coming from our previous member system? The first time, set your password with a text message code",
+    "Coming from our previous member system? The first time, set your password with a code by text message or e-mail",
   "page.welcome.title": "Welcome",
   "page.welcome.lead":
     "Your membership has moved over from our previous member system. The first time, set your password with a code sent by text message or e-mail.",

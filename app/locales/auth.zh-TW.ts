@@ -91,7 +91,7 @@ export const authZhTW = {
   "auth.forget.expired": "重設時間已逾時，請重新取得驗證碼",
   "auth.forget.backToLogin": "返回登入",
 
-  "auth.login.welcome": "從原會員系統轉來？第一次登入請用簡訊驗證碼設定密碼",
+  "auth.login.welcome": "從原會員系統轉來？第一次登入請用簡訊或電子郵件驗證碼設定密碼",
   "page.welcome.title": "歡迎加入",
   "page.welcome.lead": "您的會員資料已從原會員系統轉入。第一次登入，請先以手機簡訊或電子郵件驗證碼設定您的密碼。",
   "page.welcomePhone.title": "歡迎加入：手機驗證",
