@@ -122,7 +122,7 @@ export async function stageGrantCsv(
 ): Promise<GrantRun> {
   requirePermission(actor, "points.bulk");
   if (input.bytes.length > GRANT_FILE_MAX_BYTES) throw new GrantError("file_too_large", "File too large", "file");
-  const read = readGrantCsv(input.bytes);
+  const read = await readGrantCsv(input.bytes);
   if (!read.ok) throw new GrantError("file_invalid", read.error, "file");
   if (read.rows.length > GRANT_MAX_ROWS) throw new GrantError("too_many_rows", "Too many rows", "file");
   const { createHash } = await import("node:crypto");
@@ -433,8 +433,50 @@ export async function submitGrant(
 }
 
 /**
- * An admin who did not start the grant approves it: one conditional update (awaiting, not one's own) decides,
- * so twenty simultaneous approvals queue one job; the audit row in the same transaction.
+ * An admin with `points.approve` who did not start the grant decides it: one conditional update (awaiting, not
+ * one's own) moves it to `to`, so racing decisions decide once; the audit row in the same transaction. Anything
+ * else (unknown, decided, one's own) is explained by `explainDecision`.
+ */
+async function decideGrant(
+  db: Database,
+  actor: StaffActor,
+  runId: string,
+  audit: AuditContext,
+  now: Date,
+  decision: { to: "queued" | "rejected"; action: "points.bulk_grant_approved" | "points.bulk_grant_rejected" },
+): Promise<void> {
+  requirePermission(actor, "points.approve");
+  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
+  await auditedTx(db, audit, now, async (tx, record) => {
+    const [claimed] = await tx
+      .update(importRun)
+      .set({
+        status: decision.to,
+        decidedBy: actor.userId,
+        decidedAt: now,
+        ...(decision.to === "rejected" ? { finishedAt: now } : {}),
+      })
+      .where(
+        and(
+          eq(importRun.id, runId),
+          eq(importRun.kind, "grant"),
+          eq(importRun.status, "awaiting_approval"),
+          ne(importRun.createdBy, actor.userId),
+        ),
+      )
+      .returning();
+    if (!claimed) return explainDecision(tx, runId, actor);
+    const report = claimed.report as GrantReport;
+    await record(decision.action, ["import_run", runId], {
+      before: { status: "awaiting_approval" },
+      after: { status: decision.to, total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
+    });
+  });
+}
+
+/**
+ * An admin who did not start the grant approves it: the decision queues it (twenty simultaneous approvals queue
+ * one job).
  */
 export async function approveGrant(
   db: Database,
@@ -444,29 +486,8 @@ export async function approveGrant(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "points.approve");
-  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
   try {
-    await auditedTx(db, audit, now, async (tx, record) => {
-      const [claimed] = await tx
-        .update(importRun)
-        .set({ status: "queued", decidedBy: actor.userId, decidedAt: now })
-        .where(
-          and(
-            eq(importRun.id, runId),
-            eq(importRun.kind, "grant"),
-            eq(importRun.status, "awaiting_approval"),
-            ne(importRun.createdBy, actor.userId),
-          ),
-        )
-        .returning();
-      if (!claimed) return explainDecision(tx, runId, actor);
-      const report = claimed.report as GrantReport;
-      await record("points.bulk_grant_approved", ["import_run", runId], {
-        before: { status: "awaiting_approval" },
-        after: { status: "queued", total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
-      });
-    });
+    await decideGrant(db, actor, runId, audit, now, { to: "queued", action: "points.bulk_grant_approved" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new GrantError("grant_busy", "Another grant is being applied");
     throw error;
@@ -482,28 +503,7 @@ export async function rejectGrant(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "points.approve");
-  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
-  await auditedTx(db, audit, now, async (tx, record) => {
-    const [claimed] = await tx
-      .update(importRun)
-      .set({ status: "rejected", decidedBy: actor.userId, decidedAt: now, finishedAt: now })
-      .where(
-        and(
-          eq(importRun.id, runId),
-          eq(importRun.kind, "grant"),
-          eq(importRun.status, "awaiting_approval"),
-          ne(importRun.createdBy, actor.userId),
-        ),
-      )
-      .returning();
-    if (!claimed) return explainDecision(tx, runId, actor);
-    const report = claimed.report as GrantReport;
-    await record("points.bulk_grant_rejected", ["import_run", runId], {
-      before: { status: "awaiting_approval" },
-      after: { status: "rejected", total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
-    });
-  });
+  await decideGrant(db, actor, runId, audit, now, { to: "rejected", action: "points.bulk_grant_rejected" });
 }
 
 async function explainDecision(tx: Database, runId: string, actor: StaffActor): Promise<never> {
@@ -515,19 +515,42 @@ async function explainDecision(tx: Database, runId: string, actor: StaffActor): 
 }
 
 /**
- * Cancels a grant: before it is applied (checked or awaiting approval) it ends at once; while queued or running
- * the worker stops between batches (what was booked stays booked, each row whole).
+ * Cancels a grant: before it is applied (staged, checked or awaiting approval) it ends at once, with its audit
+ * row `points.bulk_grant_cancelled` in the same transaction; while queued or running the worker stops between
+ * batches (what was booked stays booked, each row whole; the job's `points.bulk_granted` row says cancelled).
  */
-export async function cancelGrant(db: Database, actor: StaffActor, runId: string, now = new Date()): Promise<void> {
+export async function cancelGrant(
+  db: Database,
+  actor: StaffActor,
+  runId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<void> {
   requirePermission(actor, "points.bulk");
   const run = await requireRun(db, runId);
-  if (["staged", "checked", "awaiting_approval"].includes(run.status)) {
-    const [done] = await db
-      .update(importRun)
-      .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now })
-      .where(and(eq(importRun.id, runId), inArray(importRun.status, ["staged", "checked", "awaiting_approval"])))
-      .returning({ id: importRun.id });
-    if (done) return;
+  const before = ["staged", "checked", "awaiting_approval"] as const;
+  if ((before as readonly string[]).includes(run.status)) {
+    const ended = await auditedTx(db, audit, now, async (tx, record) => {
+      const [done] = await tx
+        .update(importRun)
+        .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now })
+        .where(and(eq(importRun.id, runId), inArray(importRun.status, [...before])))
+        .returning();
+      if (!done) return false;
+      const report = done.report as GrantReport | null;
+      await record("points.bulk_grant_cancelled", ["import_run", runId], {
+        before: { status: run.status },
+        after: {
+          status: "cancelled",
+          total: report?.total ?? 0,
+          rows: report?.valid ?? 0,
+          reason: (done.options as GrantOptions).reason,
+          requestedBy: done.createdBy,
+        },
+      });
+      return true;
+    });
+    if (ended) return;
   }
   const [flagged] = await db
     .update(importRun)
