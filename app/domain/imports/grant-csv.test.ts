@@ -6,7 +6,9 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe("the bulk grant CSV", () => {
   it("reads quoted cells, doubled quotes, CRLF and blank lines (the member import's reader)", async () => {
-    expect(await readGrantCsv(bytes('會員編號,點數,原因\r\n"HL1",5,"x, y"\r\n\r\n,,\r\nHL2,"1,000","say ""hi"""'))).toEqual({
+    expect(
+      await readGrantCsv(bytes('會員編號,點數,原因\r\n"HL1",5,"x, y"\r\n\r\n,,\r\nHL2,"1,000","say ""hi"""')),
+    ).toEqual({
       ok: true,
       encoding: "utf-8",
       rows: [
@@ -37,7 +39,10 @@ describe("the bulk grant CSV", () => {
     expect(await readGrantCsv(new Uint8Array())).toEqual({ ok: false, error: "empty" });
     expect(await readGrantCsv(bytes("會員編號,點數\n"))).toEqual({ ok: false, error: "empty" });
     expect(await readGrantCsv(bytes("姓名,電話\n王,1\n"))).toEqual({ ok: false, error: "columns_missing" });
-    expect(await readGrantCsv(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({ ok: false, error: "not_csv" });
+    expect(await readGrantCsv(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({
+      ok: false,
+      error: "not_csv",
+    });
     expect(await readGrantCsv(bytes('會員編號,點數\n"HL1,5\n'))).toEqual({ ok: false, error: "not_csv" });
     // A NUL byte past the reader's first 64 kB is still a binary file.
     const late = bytes(`會員編號,點數\n${"HL1,5\n".repeat(20_000)}\u0000\n`);

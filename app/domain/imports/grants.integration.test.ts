@@ -274,7 +274,12 @@ describe("bulk point grants", () => {
       stageGrantCsv(
         db,
         manager.actor,
-        { name: "k.csv", bytes: csv(`會員編號,點數\n${a.memberNumber},${points}\n`), reason: "取消", starter: audit(manager) },
+        {
+          name: "k.csv",
+          bytes: csv(`會員編號,點數\n${a.memberNumber},${points}\n`),
+          reason: "取消",
+          starter: audit(manager),
+        },
         T0,
       );
     const checked = await stage(40);

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { importRow, importRun, member, staffAccount } from "@platform/db/schema";
 import type { JobContext, JobQueue } from "@platform/jobs/queue";
 import { willRetry } from "@platform/jobs/queue";
-import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
 import { claimLimits, type Limit, limitCount } from "../auth/rate-limits.server";
 import { credit, entryByKey, lockAccountOf } from "../loyalty/ledger.server";
@@ -11,6 +11,7 @@ import { recordOccasion } from "../member-messages/occasions.server";
 import { type MemberSearch, memberIdsOfSearch } from "../members/console-search.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
 import { Refusal, type RefusalCode } from "../refusals";
+import { csvCell } from "../reports/csv";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
@@ -43,13 +44,15 @@ export const GRANT_MAX_ROWS = 100_000;
 export const GRANT_BATCH = 500;
 export const GRANTS_PAGE_SIZE = 20;
 
-export type GrantProblemCode =
-  | "member_missing"
-  | "member_unknown"
-  | "member_disabled"
-  | "points_invalid"
-  | "reason_too_long"
-  | "duplicate_in_file";
+export const GRANT_PROBLEM_CODES = [
+  "member_missing",
+  "member_unknown",
+  "member_disabled",
+  "points_invalid",
+  "reason_too_long",
+  "duplicate_in_file",
+] as const;
+export type GrantProblemCode = (typeof GRANT_PROBLEM_CODES)[number];
 export type GrantProblem = { field: string; code: GrantProblemCode; severity: "reject" };
 
 export type GrantReport = {
@@ -784,6 +787,22 @@ function grantListRow(run: GrantRun, starterName: string | null): GrantListRow {
   };
 }
 
+/**
+ * The grants waiting for a second admin (`awaiting_approval`), oldest first: the approvals page lists them beside
+ * the pending point adjustments (ADR 023), each deciding on its own page. `points.approve` only.
+ */
+export async function pendingGrants(db: Database, actor: StaffActor, limit = 200): Promise<GrantListRow[]> {
+  requirePermission(actor, "points.approve");
+  const rows = await db
+    .select({ run: importRun, starterName: staffAccount.displayName })
+    .from(importRun)
+    .leftJoin(staffAccount, eq(staffAccount.userId, importRun.createdBy))
+    .where(and(eq(importRun.kind, "grant"), eq(importRun.status, "awaiting_approval")))
+    .orderBy(asc(importRun.createdAt), asc(importRun.id))
+    .limit(limit);
+  return rows.map(({ run, starterName }) => grantListRow(run, starterName));
+}
+
 export type GrantDetail = GrantListRow & {
   /** The members booked get the automatic message `points-granted`. */
   notify: boolean;
@@ -841,4 +860,46 @@ export async function grantDetail(db: Database, runId: string, limit = 200): Pro
       problems: (r.problems as GrantProblem[] | null) ?? [],
     })),
   };
+}
+
+/**
+ * All the refused rows of a grant as CSV lines (header first, with its byte-order mark, each line ending CRLF):
+ * the row's cells as read (member number, phone, the member id of a filter grant, points, reason), then the
+ * problem codes and their words. Every cell goes through csvCell (as the imports' rejected rows), so a formula
+ * in the file is neutralised. Read in pages of 1,000 by line; `describe` words a code (default: the code).
+ */
+export async function* grantRejectedCsv(
+  db: Database,
+  runId: string,
+  describe: (code: GrantProblemCode) => string = (code) => code,
+): AsyncIterable<string> {
+  const line = (cells: (string | number | null)[]) => `${cells.map((c) => csvCell(c)).join(",")}\r\n`;
+  yield `\uFEFF${line(["line", "member_number", "phone", "member_id", "points", "reason", "problem", "problem_text"])}`;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ line: importRow.line, raw: importRow.raw, problems: importRow.problems })
+      .from(importRow)
+      .where(and(eq(importRow.runId, runId), eq(importRow.state, "rejected"), gt(importRow.line, after)))
+      .orderBy(asc(importRow.line))
+      .limit(1000);
+    if (rows.length === 0) return;
+    after = rows.at(-1)?.line ?? after;
+    let chunk = "";
+    for (const row of rows) {
+      const raw = (row.raw ?? {}) as Raw;
+      const problems = (row.problems as GrantProblem[] | null) ?? [];
+      chunk += line([
+        row.line,
+        raw.number ?? null,
+        raw.phone ?? null,
+        raw.memberId ?? null,
+        raw.points ?? null,
+        raw.reason ?? null,
+        problems.map((p) => p.code).join(" "),
+        problems.map((p) => describe(p.code)).join("; "),
+      ]);
+    }
+    yield chunk;
+  }
 }
