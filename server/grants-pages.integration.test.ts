@@ -295,7 +295,7 @@ describe("bulk grant pages", () => {
     expect(after).toContain(`data-grant-id="${byAdmin}"`);
     await post(`/admin/grants/${byAdmin}`, new URLSearchParams({ intent: "cancel" }), cookieOf(starterAdmin));
     const none = await (await get("/admin/approvals", cookieOf(approver))).text();
-    expect(none).toContain("目前沒有待核准的批次贈點。");
+    expect(none).not.toContain(`data-grant-id="${byAdmin}"`);
   }, 120_000);
 
   it("all the refused rows download as CSV, formula cells neutralised; bad ids and clerks refused", async () => {
@@ -320,16 +320,17 @@ describe("bulk grant pages", () => {
     expect(download.headers.get("content-disposition")).toBe(
       `attachment; filename="grant-${runId.slice(0, 8)}-rejected.csv"`,
     );
-    const text = await download.text();
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    // The byte-order mark first (spreadsheet programs read the Chinese cells as UTF-8).
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe(
-      '\uFEFF"line","member_number","phone","member_id","points","reason","problem","problem_text"',
-    );
+    expect(lines[0]).toBe('"line","member_number","phone","member_id","points","reason","problem","problem_text"');
     // Every refused row (207, more than the page shows), the booked one not among them.
     expect(lines).toHaveLength(1 + 207);
-    expect(lines[1]).toBe('2,"\'=HYPERLINK(""http://x.example"")","","","5","","member_unknown","找不到這位會員"');
+    expect(lines[1]).toBe('2,"\'=HYPERLINK(""http://x.example"")","",,"5","","member_unknown","找不到這位會員"');
     expect(lines[2]).toBe(
-      `3,"${m.memberNumber}","","","1.5","'@SUM(A1)","duplicate_in_file points_invalid","同一位會員重複出現; 點數須為 1 到 100,000 的整數"`,
+      `3,"${m.memberNumber}","",,"1.5","'@SUM(A1)","duplicate_in_file points_invalid","同一位會員重複出現; 點數須為 1 到 100,000 的整數"`,
     );
     expect(lines.at(-1)).toContain('"HL90000204"');
     expect(text).not.toMatch(/(^|,)"?=HYPERLINK/m);

@@ -17,6 +17,7 @@ import {
   GRANT_QUEUE,
   grantAllowanceToday,
   grantDetail,
+  pendingGrants,
   rejectGrant,
   stageGrantCsv,
   stageGrantFilter,
@@ -291,8 +292,19 @@ describe("bulk point grants", () => {
     expect(row?.changes).toMatchObject({ status: { before: "checked", after: "cancelled" }, total: { after: 40 } });
     const waiting = await stage(3000);
     await submitGrant(db, jobs, manager.actor, waiting.id, audit(manager), T0);
+    // Waiting, it is on the approvers' list (admins only), with its total and starter.
+    expect(await failure(() => pendingGrants(db, manager.actor))).toBe("403");
+    expect((await pendingGrants(db, admin.actor)).find((g) => g.id === waiting.id)).toMatchObject({
+      status: "awaiting_approval",
+      total: 3000,
+      rowsTotal: 1,
+      reason: "取消",
+      createdBy: manager.userId,
+    });
+    expect((await pendingGrants(db, admin.actor)).map((g) => g.id)).not.toContain(checked.id);
     await cancelGrant(db, manager.actor, waiting.id, audit(manager), T0);
     expect(await actions(waiting.id)).toEqual(["points.bulk_grant_cancelled", "points.bulk_grant_requested"]);
+    expect((await pendingGrants(db, admin.actor)).map((g) => g.id)).not.toContain(waiting.id);
     // Ended: a second cancel is refused and writes nothing.
     expect(await failure(() => cancelGrant(db, manager.actor, waiting.id, audit(manager), T0))).toBe(
       "grant_wrong_state",
