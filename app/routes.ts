@@ -68,6 +68,7 @@ export default [
       route("grants", "routes/admin/grants/index.tsx"),
       route("grants/new", "routes/admin/grants/new.tsx"),
       route("grants/:runId", "routes/admin/grants/grant.tsx"),
+      route("grants/:runId/rejected.csv", "routes/admin/grants/rejected.ts"),
       // Uploaded images (ADR 028): the media library and the upload endpoint of every image field.
       route("images", "routes/admin/images/index.tsx"),
       route("images/upload", "routes/admin/images/upload.ts"),

@@ -239,4 +239,112 @@ describe("bulk grant pages", () => {
     const [cancelled] = await db.select().from(importRun).where(eq(importRun.id, runId));
     expect(cancelled?.status).toBe("cancelled");
   });
+
+  it("grants awaiting approval are listed on /admin/approvals for admins, each linking to its page", async () => {
+    const secret = running.config.secrets.session;
+    const approver = await createTestStaff(db, secret, { role: "admin", displayName: "王核准" });
+    const starterAdmin = await createTestStaff(db, secret, { role: "admin", displayName: "李管理" });
+    const stage = async (staff: TestStaff, points: number, reason: string) => {
+      const m = await newMember(db);
+      const created = await post(
+        "/admin/grants/new",
+        upload({ reason }, { name: "w.csv", text: `會員編號,點數\n${m.memberNumber},${points}\n` }),
+        cookieOf(staff),
+      );
+      const location = created.headers.get("location") ?? "";
+      expect(location).toMatch(/^\/admin\/grants\/[0-9a-f-]{36}$/);
+      const sent = await post(location, new URLSearchParams({ intent: "submit" }), cookieOf(staff));
+      expect(sent.headers.get("location")).toBe(`${location}?done=requested`);
+      return location.split("/").at(-1) as string;
+    };
+    const byManager = await stage(manager, 3000, "年終大額補點");
+    const byAdmin = await stage(starterAdmin, 2500, "管理員發起");
+
+    expect((await get("/admin/approvals", cookieOf(manager))).status).toBe(403);
+    const page = await (await get("/admin/approvals", cookieOf(approver))).text();
+    expect(page).toContain("待核准的批次贈點");
+    const card = (id: string) => new RegExp(`data-grant-id="${id}"[\\s\\S]*?</li>`).exec(page)?.[0] ?? "";
+    const managers = card(byManager);
+    expect(managers).toContain("年終大額補點");
+    expect(managers).toContain("共 3,000 點");
+    expect(managers).toContain("張店長");
+    expect(managers).toMatch(/贈點筆數[\s\S]*?>1</);
+    expect(managers).toContain(`href="/admin/grants/${byManager}"`);
+    expect(managers).toContain("查看並核准或退回");
+    expect(managers).not.toContain("這是您發起的批次贈點");
+    // The starter sees their own grant, marked as another admin's to decide.
+    const own = await (await get("/admin/approvals", cookieOf(starterAdmin))).text();
+    const ownCard = new RegExp(`data-grant-id="${byAdmin}"[\\s\\S]*?</li>`).exec(own)?.[0] ?? "";
+    expect(ownCard).toContain("這是您發起的批次贈點，需由另一位管理員核准。");
+    expect(ownCard).not.toContain("查看並核准或退回");
+    // In English too.
+    const en = await (
+      await fetch(`${base}/admin/approvals`, { headers: { cookie: `${cookieOf(approver)}; locale=en` } })
+    ).text();
+    expect(en).toContain("Bulk grants awaiting approval");
+
+    // Decided on the grant's page, it leaves the list.
+    const rejected = await post(
+      `/admin/grants/${byManager}`,
+      new URLSearchParams({ intent: "reject" }),
+      cookieOf(approver),
+    );
+    expect(rejected.headers.get("location")).toBe(`/admin/grants/${byManager}?done=rejected`);
+    const after = await (await get("/admin/approvals", cookieOf(approver))).text();
+    expect(after).not.toContain(`data-grant-id="${byManager}"`);
+    expect(after).toContain(`data-grant-id="${byAdmin}"`);
+    await post(`/admin/grants/${byAdmin}`, new URLSearchParams({ intent: "cancel" }), cookieOf(starterAdmin));
+    const none = await (await get("/admin/approvals", cookieOf(approver))).text();
+    expect(none).not.toContain(`data-grant-id="${byAdmin}"`);
+  }, 120_000);
+
+  it("all the refused rows download as CSV, formula cells neutralised; bad ids and clerks refused", async () => {
+    const m = await newMember(db);
+    const unknown = Array.from({ length: 205 }, (_, i) => `HL9${String(i).padStart(7, "0")},5,`).join("\n");
+    const csv = `會員編號,點數,原因\n${m.memberNumber},10,\n"=HYPERLINK(""http://x.example"")",5,\n${m.memberNumber},1.5,@SUM(A1)\n${unknown}\n`;
+    const created = await post(
+      "/admin/grants/new",
+      upload({ reason: "下載" }, { name: "r.csv", text: csv }),
+      cookieOf(manager),
+    );
+    const location = created.headers.get("location") ?? "";
+    const runId = location.split("/").at(-1) as string;
+    const detail = await (await get(location, cookieOf(manager))).text();
+    expect(detail).toContain("只列出前 200 筆。");
+    expect(detail).toContain(`href="/admin/grants/${runId}/rejected.csv"`);
+    expect(detail).toContain("下載所有無法贈點的資料（CSV）");
+
+    const download = await get(`/admin/grants/${runId}/rejected.csv`, cookieOf(manager));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="grant-${runId.slice(0, 8)}-rejected.csv"`,
+    );
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    // The byte-order mark first (spreadsheet programs read the Chinese cells as UTF-8).
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe('"line","member_number","phone","member_id","points","reason","problem","problem_text"');
+    // Every refused row (207, more than the page shows), the booked one not among them.
+    expect(lines).toHaveLength(1 + 207);
+    expect(lines[1]).toBe('2,"\'=HYPERLINK(""http://x.example"")","",,"5","","member_unknown","找不到這位會員"');
+    expect(lines[2]).toBe(
+      `3,"${m.memberNumber}","",,"1.5","'@SUM(A1)","duplicate_in_file points_invalid","同一位會員重複出現; 點數須為 1 到 100,000 的整數"`,
+    );
+    expect(lines.at(-1)).toContain('"HL90000204"');
+    expect(text).not.toMatch(/(^|,)"?=HYPERLINK/m);
+
+    expect((await get(`/admin/grants/${runId}/rejected.csv`, cookieOf(clerk))).status).toBe(403);
+    expect(
+      (await get("/admin/grants/00000000-0000-4000-8000-000000000000/rejected.csv", cookieOf(manager))).status,
+    ).toBe(404);
+    for (const bad of ["not-a-run", "%00", `${runId.slice(0, 35)}%00`, "'%3B--"]) {
+      const answer = await get(`/admin/grants/${bad}/rejected.csv`, cookieOf(manager));
+      expect(answer.status, bad).toBeGreaterThanOrEqual(400);
+      expect(answer.status, bad).toBeLessThan(500);
+    }
+    // Without a session: the sign-in page, not the file.
+    expect((await fetch(`${base}/admin/grants/${runId}/rejected.csv`, { redirect: "manual" })).status).toBe(302);
+  });
 });

@@ -401,6 +401,7 @@ export const consoleEn = {
   "console.audit.act.points.bulk_grant_requested": "Bulk grant sent for approval",
   "console.audit.act.points.bulk_grant_approved": "Bulk grant approved",
   "console.audit.act.points.bulk_grant_rejected": "Bulk grant rejected",
+  "console.audit.act.points.bulk_grant_cancelled": "Bulk grant cancelled before it was applied",
   "console.audit.act.points.bulk_granted": "Points granted in bulk",
   "console.audit.act.import.completed": "Member import finished",
   "console.audit.act.programme.updated": "Programme edited",

@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS = [
   "points.adjustment_rejected",
   "points.adjustment_requested",
   "points.bulk_grant_approved",
+  "points.bulk_grant_cancelled",
   "points.bulk_grant_rejected",
   "points.bulk_grant_requested",
   "points.bulk_granted",

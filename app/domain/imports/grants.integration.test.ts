@@ -17,6 +17,7 @@ import {
   GRANT_QUEUE,
   grantAllowanceToday,
   grantDetail,
+  pendingGrants,
   rejectGrant,
   stageGrantCsv,
   stageGrantFilter,
@@ -149,7 +150,7 @@ describe("bulk point grants", () => {
     expect(second).toMatchObject({ memberId: b.id, state: "pending", record: { points: 1000, reason: "活動補點" } });
     // Nothing is booked by a dry run.
     expect(await grantEntries(run.id)).toEqual([]);
-    await cancelGrant(db, manager.actor, run.id, T0);
+    await cancelGrant(db, manager.actor, run.id, audit(manager), T0);
   });
 
   it("reads a Big5 file, and refuses a file that is not a grant CSV beside the file field", async () => {
@@ -165,7 +166,7 @@ describe("bulk point grants", () => {
     expect(run.report).toMatchObject({ valid: 1, total: 20 });
     const [row] = await db.select().from(importRow).where(eq(importRow.runId, run.id));
     expect(row?.record).toMatchObject({ reason: "週年慶", points: 20 });
-    await cancelGrant(db, manager.actor, run.id, T0);
+    await cancelGrant(db, manager.actor, run.id, audit(manager), T0);
     const bad = await failure(() =>
       stageGrantCsv(db, manager.actor, {
         name: "x.csv",
@@ -268,6 +269,51 @@ describe("bulk point grants", () => {
     expect(await actions(run.id)).toEqual(["points.bulk_grant_rejected", "points.bulk_grant_requested"]);
   });
 
+  it("a cancel before the job starts ends it at once with its audit row, checked or awaiting approval", async () => {
+    const a = await newMember(db);
+    const stage = (points: number) =>
+      stageGrantCsv(
+        db,
+        manager.actor,
+        {
+          name: "k.csv",
+          bytes: csv(`會員編號,點數\n${a.memberNumber},${points}\n`),
+          reason: "取消",
+          starter: audit(manager),
+        },
+        T0,
+      );
+    const checked = await stage(40);
+    await cancelGrant(db, manager.actor, checked.id, audit(manager), T0);
+    expect(await grantDetail(db, checked.id)).toMatchObject({ status: "cancelled", pointsBooked: 0 });
+    expect(await actions(checked.id)).toEqual(["points.bulk_grant_cancelled"]);
+    const [row] = await db.select().from(auditLog).where(eq(auditLog.targetId, checked.id));
+    expect(row?.actorUserId).toBe(manager.userId);
+    expect(row?.changes).toMatchObject({ status: { before: "checked", after: "cancelled" }, total: { after: 40 } });
+    const waiting = await stage(3000);
+    await submitGrant(db, jobs, manager.actor, waiting.id, audit(manager), T0);
+    // Waiting, it is on the approvers' list (admins only), with its total and starter.
+    expect(await failure(() => pendingGrants(db, manager.actor))).toBe("403");
+    expect((await pendingGrants(db, admin.actor)).find((g) => g.id === waiting.id)).toMatchObject({
+      status: "awaiting_approval",
+      total: 3000,
+      rowsTotal: 1,
+      reason: "取消",
+      createdBy: manager.userId,
+    });
+    expect((await pendingGrants(db, admin.actor)).map((g) => g.id)).not.toContain(checked.id);
+    await cancelGrant(db, manager.actor, waiting.id, audit(manager), T0);
+    expect(await actions(waiting.id)).toEqual(["points.bulk_grant_cancelled", "points.bulk_grant_requested"]);
+    expect((await pendingGrants(db, admin.actor)).map((g) => g.id)).not.toContain(waiting.id);
+    // Ended: a second cancel is refused and writes nothing.
+    expect(await failure(() => cancelGrant(db, manager.actor, waiting.id, audit(manager), T0))).toBe(
+      "grant_wrong_state",
+    );
+    expect(await actions(waiting.id)).toHaveLength(2);
+    expect(await failure(() => cancelGrant(db, clerk.actor, waiting.id, audit(clerk), T0))).toBe("403");
+    expect((await verifyAuditChain(db)).ok).toBe(true);
+  });
+
   it("grants to the members of a member-list filter, the same members as the list finds", async () => {
     const since = new Date("2025-05-05T00:00:00Z");
     const inside = [
@@ -304,7 +350,7 @@ describe("bulk point grants", () => {
       T0,
     );
     await submitGrant(db, jobs, manager.actor, run.id, audit(manager), T0);
-    await cancelGrant(db, manager.actor, run.id, T0);
+    await cancelGrant(db, manager.actor, run.id, audit(manager), T0);
     await applyGrant(db, run.id, { now: () => T0 });
     expect(await grantDetail(db, run.id)).toMatchObject({ status: "cancelled", pointsBooked: 0 });
     expect(await actions(run.id)).toEqual(["points.bulk_granted"]);

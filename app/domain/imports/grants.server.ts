@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { importRow, importRun, member, staffAccount } from "@platform/db/schema";
 import type { JobContext, JobQueue } from "@platform/jobs/queue";
 import { willRetry } from "@platform/jobs/queue";
-import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
 import { claimLimits, type Limit, limitCount } from "../auth/rate-limits.server";
 import { credit, entryByKey, lockAccountOf } from "../loyalty/ledger.server";
@@ -11,6 +11,7 @@ import { recordOccasion } from "../member-messages/occasions.server";
 import { type MemberSearch, memberIdsOfSearch } from "../members/console-search.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
 import { Refusal, type RefusalCode } from "../refusals";
+import { csvCell } from "../reports/csv";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../staff/permissions";
@@ -43,13 +44,15 @@ export const GRANT_MAX_ROWS = 100_000;
 export const GRANT_BATCH = 500;
 export const GRANTS_PAGE_SIZE = 20;
 
-export type GrantProblemCode =
-  | "member_missing"
-  | "member_unknown"
-  | "member_disabled"
-  | "points_invalid"
-  | "reason_too_long"
-  | "duplicate_in_file";
+export const GRANT_PROBLEM_CODES = [
+  "member_missing",
+  "member_unknown",
+  "member_disabled",
+  "points_invalid",
+  "reason_too_long",
+  "duplicate_in_file",
+] as const;
+export type GrantProblemCode = (typeof GRANT_PROBLEM_CODES)[number];
 export type GrantProblem = { field: string; code: GrantProblemCode; severity: "reject" };
 
 export type GrantReport = {
@@ -122,7 +125,7 @@ export async function stageGrantCsv(
 ): Promise<GrantRun> {
   requirePermission(actor, "points.bulk");
   if (input.bytes.length > GRANT_FILE_MAX_BYTES) throw new GrantError("file_too_large", "File too large", "file");
-  const read = readGrantCsv(input.bytes);
+  const read = await readGrantCsv(input.bytes);
   if (!read.ok) throw new GrantError("file_invalid", read.error, "file");
   if (read.rows.length > GRANT_MAX_ROWS) throw new GrantError("too_many_rows", "Too many rows", "file");
   const { createHash } = await import("node:crypto");
@@ -433,8 +436,50 @@ export async function submitGrant(
 }
 
 /**
- * An admin who did not start the grant approves it: one conditional update (awaiting, not one's own) decides,
- * so twenty simultaneous approvals queue one job; the audit row in the same transaction.
+ * An admin with `points.approve` who did not start the grant decides it: one conditional update (awaiting, not
+ * one's own) moves it to `to`, so racing decisions decide once; the audit row in the same transaction. Anything
+ * else (unknown, decided, one's own) is explained by `explainDecision`.
+ */
+async function decideGrant(
+  db: Database,
+  actor: StaffActor,
+  runId: string,
+  audit: AuditContext,
+  now: Date,
+  decision: { to: "queued" | "rejected"; action: "points.bulk_grant_approved" | "points.bulk_grant_rejected" },
+): Promise<void> {
+  requirePermission(actor, "points.approve");
+  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
+  await auditedTx(db, audit, now, async (tx, record) => {
+    const [claimed] = await tx
+      .update(importRun)
+      .set({
+        status: decision.to,
+        decidedBy: actor.userId,
+        decidedAt: now,
+        ...(decision.to === "rejected" ? { finishedAt: now } : {}),
+      })
+      .where(
+        and(
+          eq(importRun.id, runId),
+          eq(importRun.kind, "grant"),
+          eq(importRun.status, "awaiting_approval"),
+          ne(importRun.createdBy, actor.userId),
+        ),
+      )
+      .returning();
+    if (!claimed) return explainDecision(tx, runId, actor);
+    const report = claimed.report as GrantReport;
+    await record(decision.action, ["import_run", runId], {
+      before: { status: "awaiting_approval" },
+      after: { status: decision.to, total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
+    });
+  });
+}
+
+/**
+ * An admin who did not start the grant approves it: the decision queues it (twenty simultaneous approvals queue
+ * one job).
  */
 export async function approveGrant(
   db: Database,
@@ -444,29 +489,8 @@ export async function approveGrant(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "points.approve");
-  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
   try {
-    await auditedTx(db, audit, now, async (tx, record) => {
-      const [claimed] = await tx
-        .update(importRun)
-        .set({ status: "queued", decidedBy: actor.userId, decidedAt: now })
-        .where(
-          and(
-            eq(importRun.id, runId),
-            eq(importRun.kind, "grant"),
-            eq(importRun.status, "awaiting_approval"),
-            ne(importRun.createdBy, actor.userId),
-          ),
-        )
-        .returning();
-      if (!claimed) return explainDecision(tx, runId, actor);
-      const report = claimed.report as GrantReport;
-      await record("points.bulk_grant_approved", ["import_run", runId], {
-        before: { status: "awaiting_approval" },
-        after: { status: "queued", total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
-      });
-    });
+    await decideGrant(db, actor, runId, audit, now, { to: "queued", action: "points.bulk_grant_approved" });
   } catch (error) {
     if (isUniqueViolation(error)) throw new GrantError("grant_busy", "Another grant is being applied");
     throw error;
@@ -482,28 +506,7 @@ export async function rejectGrant(
   audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
-  requirePermission(actor, "points.approve");
-  if (!UUID.test(runId)) throw new GrantError("grant_not_found", "No such grant");
-  await auditedTx(db, audit, now, async (tx, record) => {
-    const [claimed] = await tx
-      .update(importRun)
-      .set({ status: "rejected", decidedBy: actor.userId, decidedAt: now, finishedAt: now })
-      .where(
-        and(
-          eq(importRun.id, runId),
-          eq(importRun.kind, "grant"),
-          eq(importRun.status, "awaiting_approval"),
-          ne(importRun.createdBy, actor.userId),
-        ),
-      )
-      .returning();
-    if (!claimed) return explainDecision(tx, runId, actor);
-    const report = claimed.report as GrantReport;
-    await record("points.bulk_grant_rejected", ["import_run", runId], {
-      before: { status: "awaiting_approval" },
-      after: { status: "rejected", total: report.total, rows: report.valid, requestedBy: claimed.createdBy },
-    });
-  });
+  await decideGrant(db, actor, runId, audit, now, { to: "rejected", action: "points.bulk_grant_rejected" });
 }
 
 async function explainDecision(tx: Database, runId: string, actor: StaffActor): Promise<never> {
@@ -515,19 +518,42 @@ async function explainDecision(tx: Database, runId: string, actor: StaffActor): 
 }
 
 /**
- * Cancels a grant: before it is applied (checked or awaiting approval) it ends at once; while queued or running
- * the worker stops between batches (what was booked stays booked, each row whole).
+ * Cancels a grant: before it is applied (staged, checked or awaiting approval) it ends at once, with its audit
+ * row `points.bulk_grant_cancelled` in the same transaction; while queued or running the worker stops between
+ * batches (what was booked stays booked, each row whole; the job's `points.bulk_granted` row says cancelled).
  */
-export async function cancelGrant(db: Database, actor: StaffActor, runId: string, now = new Date()): Promise<void> {
+export async function cancelGrant(
+  db: Database,
+  actor: StaffActor,
+  runId: string,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<void> {
   requirePermission(actor, "points.bulk");
   const run = await requireRun(db, runId);
-  if (["staged", "checked", "awaiting_approval"].includes(run.status)) {
-    const [done] = await db
-      .update(importRun)
-      .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now })
-      .where(and(eq(importRun.id, runId), inArray(importRun.status, ["staged", "checked", "awaiting_approval"])))
-      .returning({ id: importRun.id });
-    if (done) return;
+  const before = ["staged", "checked", "awaiting_approval"] as const;
+  if ((before as readonly string[]).includes(run.status)) {
+    const ended = await auditedTx(db, audit, now, async (tx, record) => {
+      const [done] = await tx
+        .update(importRun)
+        .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now })
+        .where(and(eq(importRun.id, runId), inArray(importRun.status, [...before])))
+        .returning();
+      if (!done) return false;
+      const report = done.report as GrantReport | null;
+      await record("points.bulk_grant_cancelled", ["import_run", runId], {
+        before: { status: run.status },
+        after: {
+          status: "cancelled",
+          total: report?.total ?? 0,
+          rows: report?.valid ?? 0,
+          reason: (done.options as GrantOptions).reason,
+          requestedBy: done.createdBy,
+        },
+      });
+      return true;
+    });
+    if (ended) return;
   }
   const [flagged] = await db
     .update(importRun)
@@ -761,6 +787,22 @@ function grantListRow(run: GrantRun, starterName: string | null): GrantListRow {
   };
 }
 
+/**
+ * The grants waiting for a second admin (`awaiting_approval`), oldest first: the approvals page lists them beside
+ * the pending point adjustments (ADR 023), each deciding on its own page. `points.approve` only.
+ */
+export async function pendingGrants(db: Database, actor: StaffActor, limit = 200): Promise<GrantListRow[]> {
+  requirePermission(actor, "points.approve");
+  const rows = await db
+    .select({ run: importRun, starterName: staffAccount.displayName })
+    .from(importRun)
+    .leftJoin(staffAccount, eq(staffAccount.userId, importRun.createdBy))
+    .where(and(eq(importRun.kind, "grant"), eq(importRun.status, "awaiting_approval")))
+    .orderBy(asc(importRun.createdAt), asc(importRun.id))
+    .limit(limit);
+  return rows.map(({ run, starterName }) => grantListRow(run, starterName));
+}
+
 export type GrantDetail = GrantListRow & {
   /** The members booked get the automatic message `points-granted`. */
   notify: boolean;
@@ -818,4 +860,46 @@ export async function grantDetail(db: Database, runId: string, limit = 200): Pro
       problems: (r.problems as GrantProblem[] | null) ?? [],
     })),
   };
+}
+
+/**
+ * All the refused rows of a grant as CSV lines (header first, with its byte-order mark, each line ending CRLF):
+ * the row's cells as read (member number, phone, the member id of a filter grant, points, reason), then the
+ * problem codes and their words. Every cell goes through csvCell (as the imports' rejected rows), so a formula
+ * in the file is neutralised. Read in pages of 1,000 by line; `describe` words a code (default: the code).
+ */
+export async function* grantRejectedCsv(
+  db: Database,
+  runId: string,
+  describe: (code: GrantProblemCode) => string = (code) => code,
+): AsyncIterable<string> {
+  const line = (cells: (string | number | null)[]) => `${cells.map((c) => csvCell(c)).join(",")}\r\n`;
+  yield `\uFEFF${line(["line", "member_number", "phone", "member_id", "points", "reason", "problem", "problem_text"])}`;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({ line: importRow.line, raw: importRow.raw, problems: importRow.problems })
+      .from(importRow)
+      .where(and(eq(importRow.runId, runId), eq(importRow.state, "rejected"), gt(importRow.line, after)))
+      .orderBy(asc(importRow.line))
+      .limit(1000);
+    if (rows.length === 0) return;
+    after = rows.at(-1)?.line ?? after;
+    let chunk = "";
+    for (const row of rows) {
+      const raw = (row.raw ?? {}) as Raw;
+      const problems = (row.problems as GrantProblem[] | null) ?? [];
+      chunk += line([
+        row.line,
+        raw.number ?? null,
+        raw.phone ?? null,
+        raw.memberId ?? null,
+        raw.points ?? null,
+        raw.reason ?? null,
+        problems.map((p) => p.code).join(" "),
+        problems.map((p) => describe(p.code)).join("; "),
+      ]);
+    }
+    yield chunk;
+  }
 }

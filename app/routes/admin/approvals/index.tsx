@@ -5,9 +5,11 @@ import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleList } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
+import { type PendingGrant, PendingGrants } from "~/components/console/grants/grant-approvals";
 import { ApprovalCard, type Asking, DecisionStepUp } from "~/components/console/staff/approval-card";
 import { PageNotices } from "~/components/console/staff/post-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
+import { pendingGrants } from "~/domain/imports/grants.server";
 import { approveAdjustment, pendingAdjustments, rejectAdjustment } from "~/domain/loyalty/adjustments.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -20,11 +22,15 @@ import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.approvals.title");
 
-/** Adjustments above a manager's limit, waiting for a second admin (four-eyes, ADR 023). */
+/**
+ * Adjustments above a manager's limit, waiting for a second admin (four-eyes, ADR 023), and the bulk grants
+ * waiting the same way (ADR 038), each of those decided on its own page.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requirePermission(context, "points.approve");
   const locale = getLocale(request);
-  const rows = await pendingAdjustments(getApp(context).db, actor);
+  const db = getApp(context).db;
+  const [rows, grants] = await Promise.all([pendingAdjustments(db, actor), pendingGrants(db, actor)]);
   const done = new URL(request.url).searchParams.get("done");
   return {
     done: done === "approved" || done === "rejected" ? (done as "approved" | "rejected") : null,
@@ -40,6 +46,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       requestedAt: row.requestedAt.toISOString(),
       own: row.requestedBy === actor.userId,
     })),
+    grants: grants.map(
+      (g): PendingGrant => ({
+        id: g.id,
+        reason: g.reason,
+        total: g.total,
+        rows: g.rowsTotal,
+        starterName: g.starterName,
+        createdAt: g.createdAt.toISOString(),
+        own: g.createdBy === actor.userId,
+      }),
+    ),
   };
 }
 
@@ -113,6 +130,7 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </ConsoleList>
+      <PendingGrants grants={loaderData.grants} />
     </ConsolePage>
   );
 }

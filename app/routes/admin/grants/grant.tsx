@@ -3,14 +3,14 @@ import { z } from "zod";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
-import { ConsolePage } from "~/components/console/console-page";
 import { DetailSection, FieldRow } from "~/components/console/detail-section";
+import { GrantPageFrame } from "~/components/console/grants/grant-page";
 import { GrantProgress, GrantStatusBadge, RejectedGrantRows } from "~/components/console/grants/grant-parts";
 import { PageNotices } from "~/components/console/staff/post-forms";
 import { StepUpField } from "~/components/console/step-up-field";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import {
   approveGrant,
   cancelGrant,
@@ -103,7 +103,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const back = (done: (typeof DONE)[number]) => redirect(`/admin/grants/${params.runId}?done=${done}`);
   try {
     if (intent === "cancel") {
-      await cancelGrant(app.db, actor, params.runId, now);
+      await cancelGrant(app.db, actor, params.runId, audit, now);
       return back("cancelled");
     }
     // Sending and deciding are sensitive (ADR 023): the second factor again when the last code is old.
@@ -144,9 +144,8 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
     </Button>
   );
   return (
-    <ConsolePage
+    <GrantPageFrame
       width="5xl"
-      back={{ to: "/admin/grants", label: t("console.grants.back") }}
       title={t("console.grants.detailTitle")}
       badges={<GrantStatusBadge status={grant.status} />}
       notices={
@@ -156,108 +155,101 @@ export default function GrantPage({ loaderData }: Route.ComponentProps) {
         />
       }
     >
-      <div className="mt-6 space-y-6">
-        <DetailSection title={t("console.grants.summary")} testId="grant-summary">
-          <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
-            <FieldRow label={t("console.grants.col.source")}>
-              {grant.source ?? t("console.grants.source.filter")}
+      <DetailSection title={t("console.grants.summary")} testId="grant-summary">
+        <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <FieldRow label={t("console.grants.col.source")}>
+            {grant.source ?? t("console.grants.source.filter")}
+          </FieldRow>
+          <FieldRow label={t("console.grants.col.reason")} className="break-words">
+            {grant.reason}
+          </FieldRow>
+          <FieldRow label={t("console.grants.starter")}>
+            {grant.starterName ?? "—"} · {formatTaipei(grant.createdAt, locale, "dateTime")}
+          </FieldRow>
+          {grant.deciderName ? (
+            <FieldRow label={t("console.grants.decider")}>
+              {grant.deciderName}
+              {grant.decidedAt ? ` · ${formatTaipei(grant.decidedAt, locale, "dateTime")}` : ""}
             </FieldRow>
-            <FieldRow label={t("console.grants.col.reason")} className="break-words">
-              {grant.reason}
-            </FieldRow>
-            <FieldRow label={t("console.grants.starter")}>
-              {grant.starterName ?? "—"} · {formatTaipei(grant.createdAt, locale, "dateTime")}
-            </FieldRow>
-            {grant.deciderName ? (
-              <FieldRow label={t("console.grants.decider")}>
-                {grant.deciderName}
-                {grant.decidedAt ? ` · ${formatTaipei(grant.decidedAt, locale, "dateTime")}` : ""}
-              </FieldRow>
-            ) : null}
-            <FieldRow label={t("console.grants.rows")} className="tabular-nums">
-              {n(report?.rows ?? 0)}
-            </FieldRow>
-            <FieldRow label={t("console.grants.valid")} className="tabular-nums">
-              {n(report?.valid ?? 0)}
-            </FieldRow>
-            <FieldRow label={t("console.grants.rejectedRows")} className="tabular-nums">
-              {n(grant.rejectedCount)}
-            </FieldRow>
-            <FieldRow label={t("console.grants.total")} className="tabular-nums" testId="grant-total">
-              {n(report?.total ?? 0)}
-            </FieldRow>
-          </dl>
-          <p className="text-sm text-muted" data-testid="grant-limit">
-            {allowance === null
-              ? t("console.grants.limit", { limit: n(limit) })
-              : t("console.grants.limitToday", { limit: n(limit), left: n(allowance) })}
-          </p>
-          {grant.status === "checked" && over ? (
-            <Alert tone="info">{t("console.grants.overLimit", { limit: n(limit) })}</Alert>
           ) : null}
-          {grant.status === "checked" && overToday ? (
-            <Alert tone="info">{t("console.grants.overToday", { left: n(allowance ?? 0) })}</Alert>
-          ) : null}
-          {grant.status === "awaiting_approval" && !canDecide ? (
-            <p className="text-sm">{t("console.grants.waitingOther")}</p>
-          ) : null}
-          {!ended ? (
-            <Form method="post" className="flex flex-wrap items-end gap-3" data-testid="grant-actions">
-              <StepUpField show={stepUp} errors={form.errors("stepUpCode")} required={asked !== "cancel"} />
-              {grant.status === "checked" && own && (report?.valid ?? 0) > 0
-                ? button(
-                    "submit",
-                    over || overToday ? t("console.grants.submitForApproval") : t("console.grants.submit"),
-                  )
-                : null}
-              {grant.status === "awaiting_approval" && canDecide ? (
-                <>
-                  {button("approve", t("console.grants.approve"))}
-                  {button("reject", t("console.grants.reject"), "danger")}
-                </>
-              ) : null}
-              {!grant.cancelRequested ? button("cancel", t("console.grants.cancel"), "secondary") : null}
-            </Form>
-          ) : null}
-        </DetailSection>
-        {applying || ended ? (
-          <DetailSection
-            title={ended ? t("console.grants.result") : t("console.grants.progress")}
-            testId="grant-result"
-          >
-            <GrantProgress
-              done={grant.rowsDone}
-              total={grant.rowsTotal}
-              points={grant.pointsBooked}
-              active={applying}
-            />
-            {grant.cancelRequested && applying ? (
-              <p className="text-sm">{t("console.grants.cancelRequested")}</p>
-            ) : null}
-            {ended ? (
-              <p className="font-medium" data-testid="grant-booked">
-                {t("console.grants.booked", { points: n(grant.pointsBooked) })}
-              </p>
-            ) : null}
-            {grant.error ? <Alert tone="error">{grant.error}</Alert> : null}
-          </DetailSection>
-        ) : null}
-        {loaderData.rejected.length > 0 ? (
-          <DetailSection
-            title={t("console.grants.rejectedTitle")}
-            lead={
-              grant.rejectedCount > loaderData.rejected.length
-                ? t("console.grants.rejectedMore", { count: loaderData.rejected.length })
-                : undefined
-            }
-          >
-            <RejectedGrantRows rows={loaderData.rejected} />
-          </DetailSection>
-        ) : null}
-        <p className="text-sm text-muted" data-testid="grant-notify">
-          {t(grant.notify ? "console.grants.notifyOn" : "console.grants.notifyOff")}
+          <FieldRow label={t("console.grants.rows")} className="tabular-nums">
+            {n(report?.rows ?? 0)}
+          </FieldRow>
+          <FieldRow label={t("console.grants.valid")} className="tabular-nums">
+            {n(report?.valid ?? 0)}
+          </FieldRow>
+          <FieldRow label={t("console.grants.rejectedRows")} className="tabular-nums">
+            {n(grant.rejectedCount)}
+          </FieldRow>
+          <FieldRow label={t("console.grants.total")} className="tabular-nums" testId="grant-total">
+            {n(report?.total ?? 0)}
+          </FieldRow>
+        </dl>
+        <p className="text-sm text-muted" data-testid="grant-limit">
+          {allowance === null
+            ? t("console.grants.limit", { limit: n(limit) })
+            : t("console.grants.limitToday", { limit: n(limit), left: n(allowance) })}
         </p>
-      </div>
-    </ConsolePage>
+        {grant.status === "checked" && over ? (
+          <Alert tone="info">{t("console.grants.overLimit", { limit: n(limit) })}</Alert>
+        ) : null}
+        {grant.status === "checked" && overToday ? (
+          <Alert tone="info">{t("console.grants.overToday", { left: n(allowance ?? 0) })}</Alert>
+        ) : null}
+        {grant.status === "awaiting_approval" && !canDecide ? (
+          <p className="text-sm">{t("console.grants.waitingOther")}</p>
+        ) : null}
+        {!ended ? (
+          <Form method="post" className="flex flex-wrap items-end gap-3" data-testid="grant-actions">
+            <StepUpField show={stepUp} errors={form.errors("stepUpCode")} required={asked !== "cancel"} />
+            {grant.status === "checked" && own && (report?.valid ?? 0) > 0
+              ? button("submit", over || overToday ? t("console.grants.submitForApproval") : t("console.grants.submit"))
+              : null}
+            {grant.status === "awaiting_approval" && canDecide ? (
+              <>
+                {button("approve", t("console.grants.approve"))}
+                {button("reject", t("console.grants.reject"), "danger")}
+              </>
+            ) : null}
+            {!grant.cancelRequested ? button("cancel", t("console.grants.cancel"), "secondary") : null}
+          </Form>
+        ) : null}
+      </DetailSection>
+      {applying || ended ? (
+        <DetailSection title={ended ? t("console.grants.result") : t("console.grants.progress")} testId="grant-result">
+          <GrantProgress done={grant.rowsDone} total={grant.rowsTotal} points={grant.pointsBooked} active={applying} />
+          {grant.cancelRequested && applying ? <p className="text-sm">{t("console.grants.cancelRequested")}</p> : null}
+          {ended ? (
+            <p className="font-medium" data-testid="grant-booked">
+              {t("console.grants.booked", { points: n(grant.pointsBooked) })}
+            </p>
+          ) : null}
+          {grant.error ? <Alert tone="error">{grant.error}</Alert> : null}
+        </DetailSection>
+      ) : null}
+      {loaderData.rejected.length > 0 ? (
+        <DetailSection
+          title={t("console.grants.rejectedTitle")}
+          lead={
+            grant.rejectedCount > loaderData.rejected.length
+              ? t("console.grants.rejectedMore", { count: loaderData.rejected.length })
+              : undefined
+          }
+        >
+          <RejectedGrantRows rows={loaderData.rejected} />
+          <a
+            href={`/admin/grants/${grant.id}/rejected.csv`}
+            download
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+            data-testid="grant-rejected-download"
+          >
+            {t("console.grants.rejectedDownload")}
+          </a>
+        </DetailSection>
+      ) : null}
+      <p className="text-sm text-muted" data-testid="grant-notify">
+        {t(grant.notify ? "console.grants.notifyOn" : "console.grants.notifyOff")}
+      </p>
+    </GrantPageFrame>
   );
 }

@@ -1,16 +1,14 @@
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, RowLink } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { GrantStatusBadge } from "~/components/console/grants/grant-parts";
+import { figure, RunList } from "~/components/console/run-list";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { GRANTS_PAGE_SIZE, listGrants } from "~/domain/imports/grants.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { useLocale } from "~/lib/i18n";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.grants.title");
@@ -35,7 +33,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Grants({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const locale = useLocale();
   return (
     <ConsolePage
       title={t("console.grants.title")}
@@ -46,25 +43,16 @@ export default function Grants({ loaderData }: Route.ComponentProps) {
         </Link>
       }
     >
-      <ConsoleList
-        count={t("console.grants.count", { count: loaderData.total })}
-        empty={t("console.grants.empty")}
-        emptyTestId="grants-empty"
-        label={t("console.grants.title")}
+      <RunList
+        prefix="console.grants"
+        to="/admin/grants"
+        data={loaderData}
+        dateHeader={t("console.grants.col.createdAt")}
         testId="grants-table"
-        minWidth="48rem"
-        rows={loaderData.rows}
-        rowKey={(r) => r.id}
         rowTestId="grant-row"
+        emptyTestId="grants-empty"
+        minWidth="48rem"
         columns={[
-          {
-            key: "createdAt",
-            header: t("console.grants.col.createdAt"),
-            className: "tabular-nums",
-            cell: (r) => (
-              <RowLink to={`/admin/grants/${r.id}`}>{formatTaipei(r.createdAt, locale, "dateTime")}</RowLink>
-            ),
-          },
           {
             key: "source",
             header: t("console.grants.col.source"),
@@ -81,13 +69,13 @@ export default function Grants({ loaderData }: Route.ComponentProps) {
             key: "rows",
             header: t("console.grants.col.rows"),
             className: "tabular-nums",
-            cell: (r) => r.rows.toLocaleString("en-US"),
+            cell: (r) => figure(r.rows),
           },
           {
             key: "total",
             header: t("console.grants.col.total"),
             className: "tabular-nums",
-            cell: (r) => r.total.toLocaleString("en-US"),
+            cell: (r) => figure(r.total),
           },
           {
             key: "status",
@@ -96,16 +84,6 @@ export default function Grants({ loaderData }: Route.ComponentProps) {
           },
           { key: "starter", header: t("console.grants.col.starter"), cell: (r) => r.starterName ?? "—" },
         ]}
-        paging={{
-          kind: "pages",
-          pages: loaderData.pages,
-          label: t("console.grants.pagination"),
-          status: t("console.grants.page", { page: loaderData.page, pages: loaderData.pages }),
-          prevHref: loaderData.prevHref,
-          nextHref: loaderData.nextHref,
-          prevLabel: t("console.grants.prev"),
-          nextLabel: t("console.grants.next"),
-        }}
       />
     </ConsolePage>
   );

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
-import { ConsolePage } from "~/components/console/console-page";
 import { DetailSection } from "~/components/console/detail-section";
+import { GrantPageFrame } from "~/components/console/grants/grant-page";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -186,70 +186,67 @@ export default function NewGrant({ loaderData }: Route.ComponentProps) {
     </div>
   );
   return (
-    <ConsolePage
+    <GrantPageFrame
       width="4xl"
-      back={{ to: "/admin/grants", label: t("console.grants.back") }}
       title={t("console.grants.newTitle")}
       notices={form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
     >
-      <div className="mt-6 space-y-6">
-        {members ? (
-          <DetailSection
-            title={t("console.grants.filterTitle")}
-            lead={t("console.grants.filterLead")}
-            testId="grant-filter"
-          >
-            <ul className="text-sm" data-testid="grant-filter-summary">
-              {members.shown.length === 0 ? <li>{t("console.grants.filterAll")}</li> : null}
-              {members.shown.map((f) => (
-                <li key={f.name}>
-                  {t((FILTER_LABELS[f.name] ?? "console.members.search") as "console.members.search")}：{f.value}
-                </li>
-              ))}
-            </ul>
-            <Form method="post" className="space-y-4">
-              <input type="hidden" name="intent" value="filter" />
-              <Field
-                label={t("console.grants.points")}
-                errors={form.errors("points")}
-                inputProps={{
-                  name: "points",
-                  inputMode: "numeric",
-                  required: true,
-                  maxLength: 9,
-                  placeholder: `1 – ${MAX_GRANT_POINTS.toLocaleString("en-US")}`,
-                  defaultValue: form.value("points"),
-                  className: "max-w-xs",
-                }}
-              />
-              {reasonField("filter")}
-              {notifyField("filter")}
-              <Button type="submit">{t("console.grants.check")}</Button>
-            </Form>
-          </DetailSection>
-        ) : null}
-        <DetailSection title={t("console.grants.csvTitle")} lead={t("console.grants.csvLead")} testId="grant-csv">
-          <Form method="post" encType="multipart/form-data" className="space-y-4">
-            <input type="hidden" name="intent" value="csv" />
+      {members ? (
+        <DetailSection
+          title={t("console.grants.filterTitle")}
+          lead={t("console.grants.filterLead")}
+          testId="grant-filter"
+        >
+          <ul className="text-sm" data-testid="grant-filter-summary">
+            {members.shown.length === 0 ? <li>{t("console.grants.filterAll")}</li> : null}
+            {members.shown.map((f) => (
+              <li key={f.name}>
+                {t((FILTER_LABELS[f.name] ?? "console.members.search") as "console.members.search")}：{f.value}
+              </li>
+            ))}
+          </ul>
+          <Form method="post" className="space-y-4">
+            <input type="hidden" name="intent" value="filter" />
             <Field
-              label={t("console.grants.file")}
-              errors={form.errors("file")}
-              inputProps={{ name: "file", type: "file", accept: ".csv,text/csv", required: true }}
+              label={t("console.grants.points")}
+              errors={form.errors("points")}
+              inputProps={{
+                name: "points",
+                inputMode: "numeric",
+                required: true,
+                maxLength: 9,
+                placeholder: `1 – ${MAX_GRANT_POINTS.toLocaleString("en-US")}`,
+                defaultValue: form.value("points"),
+                className: "max-w-xs",
+              }}
             />
-            {reasonField("csv")}
-            {notifyField("csv")}
+            {reasonField("filter")}
+            {notifyField("filter")}
             <Button type="submit">{t("console.grants.check")}</Button>
           </Form>
         </DetailSection>
-        {members ? null : (
-          <p className="text-sm text-muted">
-            {t("console.grants.filterNone")}{" "}
-            <Link to="/admin/members" className={buttonVariants({ variant: "secondary", size: "sm" })}>
-              {t("console.grants.toMembers")}
-            </Link>
-          </p>
-        )}
-      </div>
-    </ConsolePage>
+      ) : null}
+      <DetailSection title={t("console.grants.csvTitle")} lead={t("console.grants.csvLead")} testId="grant-csv">
+        <Form method="post" encType="multipart/form-data" className="space-y-4">
+          <input type="hidden" name="intent" value="csv" />
+          <Field
+            label={t("console.grants.file")}
+            errors={form.errors("file")}
+            inputProps={{ name: "file", type: "file", accept: ".csv,text/csv", required: true }}
+          />
+          {reasonField("csv")}
+          {notifyField("csv")}
+          <Button type="submit">{t("console.grants.check")}</Button>
+        </Form>
+      </DetailSection>
+      {members ? null : (
+        <p className="text-sm text-muted">
+          {t("console.grants.filterNone")}{" "}
+          <Link to="/admin/members" className={buttonVariants({ variant: "secondary", size: "sm" })}>
+            {t("console.grants.toMembers")}
+          </Link>
+        </p>
+      )}
+    </GrantPageFrame>
   );
 }

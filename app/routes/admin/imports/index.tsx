@@ -1,16 +1,14 @@
 import { getApp } from "~/adapters/context.server";
-import { ConsoleList, RowLink } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { RunStatusBadge } from "~/components/console/imports/run-status";
+import { figure, RunList } from "~/components/console/run-list";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { listRuns, RUNS_PAGE_SIZE } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { useLocale } from "~/lib/i18n";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
-import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
 import { runView, staffNames } from "./imports.server";
 
@@ -41,8 +39,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Imports({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
-  const locale = useLocale();
-  const n = (value: number) => value.toLocaleString("en-US");
   return (
     <ConsolePage
       title={t("console.import.title")}
@@ -63,25 +59,16 @@ export default function Imports({ loaderData }: Route.ComponentProps) {
         </div>
       }
     >
-      <ConsoleList
-        count={t("console.import.count", { count: loaderData.total })}
-        empty={t("console.import.empty")}
-        emptyTestId="imports-empty"
-        label={t("console.import.title")}
+      <RunList
+        prefix="console.import"
+        to="/admin/imports"
+        data={loaderData}
+        dateHeader={t("console.import.col.date")}
         testId="imports-table"
-        minWidth="56rem"
-        rows={loaderData.rows}
-        rowKey={(r) => r.id}
         rowTestId="import-run-row"
+        emptyTestId="imports-empty"
+        minWidth="56rem"
         columns={[
-          {
-            key: "date",
-            header: t("console.import.col.date"),
-            className: "tabular-nums whitespace-nowrap",
-            cell: (r) => (
-              <RowLink to={`/admin/imports/${r.id}`}>{formatTaipei(r.createdAt, locale, "dateTime")}</RowLink>
-            ),
-          },
           {
             key: "kind",
             header: t("console.import.col.kind"),
@@ -98,13 +85,13 @@ export default function Imports({ loaderData }: Route.ComponentProps) {
             header: t("console.import.col.rows"),
             align: "right",
             className: "tabular-nums",
-            cell: (r) => n(r.rowsTotal),
+            cell: (r) => figure(r.rowsTotal),
           },
           {
             key: "counts",
             header: t("console.import.col.counts"),
             className: "tabular-nums whitespace-nowrap",
-            cell: (r) => `${n(r.created)} / ${n(r.merged)} / ${n(r.unchanged)} / ${n(r.rejected)}`,
+            cell: (r) => `${figure(r.created)} / ${figure(r.merged)} / ${figure(r.unchanged)} / ${figure(r.rejected)}`,
           },
           {
             key: "who",
@@ -112,16 +99,6 @@ export default function Imports({ loaderData }: Route.ComponentProps) {
             cell: (r) => (r.createdBy ? (r.who ?? t("console.import.unknownStaff")) : t("console.import.cli")),
           },
         ]}
-        paging={{
-          kind: "pages",
-          pages: loaderData.pages,
-          label: t("console.import.pagination"),
-          status: t("console.import.page", { page: loaderData.page, pages: loaderData.pages }),
-          prevHref: loaderData.prevHref,
-          nextHref: loaderData.nextHref,
-          prevLabel: t("console.import.prev"),
-          nextLabel: t("console.import.next"),
-        }}
       />
     </ConsolePage>
   );
