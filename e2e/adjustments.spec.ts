@@ -52,9 +52,9 @@ test("a manager's large adjustment waits; an admin approves it; the member's bal
   await expect(page.getByTestId("adjust-member-number")).toHaveText(member.memberNumber);
   await expect(page.getByTestId("adjust-balance")).toHaveText("500 點");
   // A manager has no approvals in the navigation.
-  await expect(
-    page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "點數調整核准" }),
-  ).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "點數核准" })).toHaveCount(
+    0,
+  );
 
   // Bad input: beside the field, what was typed kept.
   await page.getByLabel("調整點數").fill("12.5");
@@ -105,7 +105,7 @@ test("a manager's large adjustment waits; an admin approves it; the member's bal
   const adminPage = await adminContext.newPage();
   await loginStaffByCookie(adminPage.request, adminContext, baseURL!, { role: "admin", displayName: "王總監" });
   await gotoAndCheck(adminPage, "/admin");
-  await adminPage.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "點數調整核准" }).click();
+  await adminPage.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "點數核准" }).click();
   await expect(adminPage).toHaveURL(/\/admin\/approvals$/);
   await waitForHydration(adminPage);
   const row = adminPage.getByTestId("approval").filter({ hasText: member.memberNumber });

@@ -96,7 +96,7 @@ export const consoleEn = {
   "console.permission.messages.manage": "Send messages to members",
   "console.permission.settings.edit": "Change console settings",
 
-  "console.nav.approvals": "Adjustment approvals",
+  "console.nav.approvals": "Points approvals",
   "console.nav.settings": "Settings",
   "console.stepUp.lead":
     "Your last code is more than 5 minutes old. Enter the 6-digit code from your authenticator app; everything you typed is kept.",
@@ -141,9 +141,9 @@ export const consoleEn = {
   "console.adjust.error.member_disabled": "This member's account is disabled; points cannot be adjusted.",
   "console.adjust.error.stale_form": "This form has expired. Reload the page and send it again.",
   "console.adjust.error.conflict": "This form was used for another adjustment. Reload the page and try again.",
-  "console.approvals.title": "Adjustment approvals",
+  "console.approvals.title": "Points approvals",
   "console.approvals.lead":
-    "Adjustments above a manager's limit book only when an admin other than the requester approves them. Times are Taipei time.",
+    "Point adjustments and bulk grants above a manager's limit book only when an admin other than the requester approves them. Times are Taipei time.",
   "console.approvals.empty": "No adjustments are waiting for approval.",
   "console.approvals.requester": "Requested by",
   "console.approvals.store": "Store",

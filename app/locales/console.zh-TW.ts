@@ -91,7 +91,7 @@ export const consoleZhTW = {
   "console.permission.messages.manage": "傳送會員訊息",
   "console.permission.settings.edit": "變更後台設定",
 
-  "console.nav.approvals": "點數調整核准",
+  "console.nav.approvals": "點數核准",
   "console.nav.settings": "後台設定",
   "console.stepUp.lead": "距離上次輸入驗證碼已超過 5 分鐘。請輸入驗證器 App 的 6 位數驗證碼，您填寫的內容都會保留。",
   "console.adjust.title": "調整點數",
@@ -133,8 +133,9 @@ export const consoleZhTW = {
   "console.adjust.error.member_disabled": "此會員帳號已停用，無法調整點數。",
   "console.adjust.error.stale_form": "表單已過期，請重新整理頁面後再送出。",
   "console.adjust.error.conflict": "這份表單已用於另一筆調整，請重新整理頁面後再試。",
-  "console.approvals.title": "點數調整核准",
-  "console.approvals.lead": "超過店長單筆上限的調整，需由提出者以外的另一位管理員核准才會入帳。時間為台北時間。",
+  "console.approvals.title": "點數核准",
+  "console.approvals.lead":
+    "超過店長上限的點數調整與批次贈點，需由提出者以外的另一位管理員核准才會入帳。時間為台北時間。",
   "console.approvals.empty": "目前沒有待核准的調整。",
   "console.approvals.requester": "提出者",
   "console.approvals.store": "門市",
