@@ -1,4 +1,5 @@
 import type { ImportStatus } from "@platform/db/schema/imports";
+import type { ImportReport, PasswordCheck } from "~/domain/imports/report";
 
 /** A run as the import pages show it (issue 35): dates as ISO strings, the starter's name. */
 export type RunView = {
@@ -33,16 +34,10 @@ export type ProblemRow = {
   problems: { field: string; code: string; severity: string }[];
 };
 
-/** The dry run's summary (the engine's ImportReport, as stored on the run). */
-export type ReportView = {
-  rows: number;
-  create: number;
-  merge: number;
-  unchanged: number;
-  reject: number;
-  points: number;
+/** The dry run's summary as stored on the run (jsonb: the problems keyed as written, an unknown check as null). */
+export type ReportView = Omit<ImportReport, "problems" | "passwordCheck"> & {
   problems: Record<string, number>;
-  passwordCheck: string | null;
+  passwordCheck: PasswordCheck | null;
 };
 
 /** A preview row: the record as it will be stored. */

@@ -8,6 +8,7 @@ import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/c
 import { guessMapping } from "~/domain/imports/csv-mapping";
 import { parseHashConfig } from "~/domain/imports/read-firebase";
 import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
+import { PASSWORD_CHECKS, type PasswordCheck } from "~/domain/imports/report";
 import { type RunView as EngineRunView, getRun, type RunActor } from "~/domain/imports/runs.server";
 import { isRefusal, Refusal } from "~/domain/refusals";
 import { requireStaff } from "~/domain/staff/guard.server";
@@ -174,6 +175,9 @@ export function runChoices(run: EngineRunView): {
   };
 }
 
+const isPasswordCheck = (value: unknown): value is PasswordCheck =>
+  (PASSWORD_CHECKS as readonly unknown[]).includes(value);
+
 /** The dry run's report as stored on the run (null before the check). */
 export function reportView(report: unknown): ReportView | null {
   if (!report || typeof report !== "object") return null;
@@ -188,7 +192,7 @@ export function reportView(report: unknown): ReportView | null {
     reject: num(r.reject),
     points: num(r.points),
     problems: Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, num(v)])),
-    passwordCheck: typeof r.passwordCheck === "string" ? r.passwordCheck : null,
+    passwordCheck: isPasswordCheck(r.passwordCheck) ? r.passwordCheck : null,
   };
 }
 
