@@ -3,6 +3,7 @@ import { type ImportPlan, type ImportStatus, importRun } from "@platform/db/sche
 import { eq } from "drizzle-orm";
 import type { AuditContext } from "../audit/audit.server";
 import { Refusal } from "../refusals";
+import type { TextEncodingName } from "./encoding";
 import type { CsvMapping, FirebaseHashConfig } from "./record";
 import type { ImportReport, PasswordCheck } from "./report";
 
@@ -25,7 +26,10 @@ export type RunActor = { kind: "staff"; userId: string; context: AuditContext } 
 /** What `import_run.options` holds (jsonb). The sample password is kept only until the check has used it. */
 export type StoredOptions = ImportOptions & {
   mapping?: CsvMapping;
-  encoding?: "utf-8" | "big5";
+  /** A CSV's encoding as read: detected (BOM, guess) or the one the admin chose; with or without a BOM. */
+  encoding?: TextEncodingName;
+  bom?: boolean;
+  encodingDetected?: boolean;
   headers?: string[];
   hashConfig?: FirebaseHashConfig | null;
   samplePassword?: { identifier: string; password: string } | null;

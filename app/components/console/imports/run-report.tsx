@@ -274,6 +274,49 @@ export function RunProgress({ run }: { run: RunView }) {
   );
 }
 
+/** 1.5 MB, 12.3 kB, 800 B: a file's size as the run page shows it. */
+function fileSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${bytes} B`;
+}
+
+/** The run's files with their sizes and, for a CSV, the encoding it was read in (detected or chosen). */
+export function RunFiles({ run }: { run: RunView }) {
+  const t = useConsoleT();
+  if (run.files.length === 0 && !run.encoding) return null;
+  const { encoding } = run;
+  return (
+    <DetailSection id="import-files" title={t("console.import.run.files")} className="mt-6" testId="import-run-files">
+      {run.files.length > 0 ? (
+        <ul className="space-y-1 text-sm">
+          {run.files.map((f) => (
+            <li key={`${f.role}-${f.name}`} className="break-all">
+              {f.bytes === null ? f.name : t("console.import.run.fileLine", { name: f.name, size: fileSize(f.bytes) })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {encoding ? (
+        <dl className="text-sm">
+          <FieldRow label={t("console.import.run.encoding")} testId="import-run-encoding">
+            <span data-encoding={encoding.name}>
+              {encoding.detected === null
+                ? t(`console.import.encoding.${encoding.name}`)
+                : t("console.import.run.encodingLine", {
+                    encoding: t(`console.import.encoding.${encoding.name}`),
+                    how: t(
+                      encoding.detected ? "console.import.run.encodingDetected" : "console.import.run.encodingChosen",
+                    ),
+                  })}
+            </span>
+          </FieldRow>
+        </dl>
+      ) : null}
+    </DetailSection>
+  );
+}
+
 /** A finished run: its counts, the points booked, how long it took (and why it failed). */
 export function RunResult({ run }: { run: RunView }) {
   const t = useConsoleT();

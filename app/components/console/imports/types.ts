@@ -23,7 +23,13 @@ export type RunView = {
   etaSeconds: number | null;
   error: string | null;
   files: { role: string; name: string; bytes: number | null }[];
+  /** A CSV's encoding as the file was read (null: a Firebase run, or a CSV staged before it was kept). */
+  encoding: { name: RunEncoding; detected: boolean | null } | null;
 };
+
+/** The encodings a run page names: UTF-8 with or without its BOM, Big5, UTF-16 (always with its BOM). */
+export const RUN_ENCODINGS = ["utf-8", "utf-8-bom", "big5", "utf-16le", "utf-16be"] as const;
+export type RunEncoding = (typeof RUN_ENCODINGS)[number];
 
 /** A row of a run with its problems, as the problem tables show it (the phone masked). */
 export type ProblemRow = {

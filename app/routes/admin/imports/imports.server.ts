@@ -4,7 +4,14 @@ import { importRow } from "@platform/db/schema/imports";
 import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
-import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/console/imports/types";
+import {
+  type PreviewRow,
+  type ProblemRow,
+  type ReportView,
+  RUN_ENCODINGS,
+  type RunEncoding,
+  type RunView,
+} from "~/components/console/imports/types";
 import { guessMapping } from "~/domain/imports/csv-mapping";
 import { parseHashConfig } from "~/domain/imports/read-firebase";
 import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
@@ -80,7 +87,18 @@ export function runView(run: EngineRunView, names: Map<string, string>): RunView
     etaSeconds: run.progress.etaSeconds,
     error: run.error,
     files: files.map((f) => ({ role: String(f.role ?? ""), name: String(f.name ?? ""), bytes: f.bytes ?? null })),
+    encoding: runEncoding(run.options),
   };
+}
+
+/** The encoding a CSV was read in, as stored when it was staged (null when none was kept). */
+function runEncoding(options: EngineRunView["options"]): RunView["encoding"] {
+  const stored = options.encoding;
+  if (!stored) return null;
+  const name: RunEncoding = stored === "utf-8" && options.bom === true ? "utf-8-bom" : stored;
+  if (!(RUN_ENCODINGS as readonly string[]).includes(name)) return null;
+  // A run staged before this was kept does not say whether it was detected or chosen.
+  return { name, detected: options.encodingDetected ?? null };
 }
 
 /** The run of the page (any kind but a bulk grant, which has its own pages), or the console's 404. */
