@@ -233,6 +233,7 @@ describe("import pages: a CSV from upload to result", () => {
     expect(page).toContain("欄位「手機」");
     expect(page).toContain('data-testid="import-preview-row"');
     expect(page).toContain("王小明");
+    expect(page).toMatch(/data-testid="import-run-encoding"[\s\S]*?UTF-8・自動判斷/);
 
     // The phone chosen twice: told beside the second column, the choices kept.
     const twice = await postFields(`/admin/imports/${runId}`, admin, {
@@ -287,6 +288,39 @@ describe("import pages: a CSV from upload to result", () => {
     expect(list).toContain(`/admin/imports/${runId}`);
     expect(list).toContain("shopline");
   }, 120_000);
+
+  it("reads Excel's Unicode text (UTF-16 with its BOM) and a chosen Big5, and says which encoding it read", async () => {
+    const iconv = (await import("iconv-lite")).default;
+    const unicodeText = Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(CSV.replace(/,/g, "\t"), "utf16le")]);
+    const utf16 = await postForm(
+      "/admin/imports/csv",
+      admin,
+      formOf({
+        source: "excel-unicode",
+        encoding: "big5",
+        file: [new Blob([new Uint8Array(unicodeText)]), "members.txt"],
+      }),
+    );
+    expect(utf16.status, await utf16.clone().text()).toBe(302);
+    const page = await (await get(`/admin/imports/${runIdOf(utf16)}`, admin)).text();
+    expect(page).toContain("欄位「手機」");
+    expect(page).toContain("王小明");
+    expect(page).toMatch(/data-testid="import-run-encoding"[\s\S]*?UTF-16 LE（含 BOM）・自動判斷/);
+
+    const big5 = await postForm(
+      "/admin/imports/csv",
+      admin,
+      formOf({
+        source: "old-pos",
+        encoding: "big5",
+        file: [new Blob([new Uint8Array(iconv.encode(CSV, "big5"))]), "members.csv"],
+      }),
+    );
+    expect(big5.status, await big5.clone().text()).toBe(302);
+    const chosen = await (await get(`/admin/imports/${runIdOf(big5)}`, admin)).text();
+    expect(chosen).toContain("王小明");
+    expect(chosen).toMatch(/data-testid="import-run-encoding"[\s\S]*?Big5・上傳時指定/);
+  });
 
   it("answers an unknown run with the console's 404", async () => {
     expect((await get("/admin/imports/00000000-0000-4000-8000-000000000000", admin)).status).toBe(404);

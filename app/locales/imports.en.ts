@@ -61,7 +61,8 @@ export const importsEn = {
   "console.import.csv.lead":
     "Upload the member CSV of another system (SHOPLINE, CYBERBIZ, 91APP, a POS…); next you map its columns and see a preview.",
   "console.import.csv.file": "CSV file",
-  "console.import.csv.fileHint": "Column names in the first row; UTF-8 (with or without BOM) or Big5",
+  "console.import.csv.fileHint":
+    "Column names in the first row; UTF-8 (with or without BOM), Big5, or UTF-16 as Excel's “Unicode text” saves it (with BOM, recognised by itself)",
   "console.import.csv.source": "Source label",
   "console.import.csv.sourceHint":
     "A short lowercase label such as shopline, cyberbiz, 91app, pos; importing from the same source again recognises the same members by it",
@@ -111,6 +112,15 @@ export const importsEn = {
   "console.import.run.created": "Created {time} by {who}",
   "console.import.run.files": "Files",
   "console.import.run.fileLine": "{name} ({size})",
+  "console.import.run.encoding": "Encoding",
+  "console.import.run.encodingLine": "{encoding} · {how}",
+  "console.import.run.encodingDetected": "detected",
+  "console.import.run.encodingChosen": "chosen at upload",
+  "console.import.encoding.utf-8": "UTF-8",
+  "console.import.encoding.utf-8-bom": "UTF-8 with BOM",
+  "console.import.encoding.big5": "Big5",
+  "console.import.encoding.utf-16le": "UTF-16 LE with BOM",
+  "console.import.encoding.utf-16be": "UTF-16 BE with BOM",
 
   "console.import.mapping.title": "Map the columns",
   "console.import.mapping.lead":

@@ -62,7 +62,8 @@ export const importsZhTW = {
   "console.import.csv.title": "匯入 CSV",
   "console.import.csv.lead": "上傳其他系統（SHOPLINE、CYBERBIZ、91APP、POS…）匯出的會員 CSV，下一步對應欄位並預覽。",
   "console.import.csv.file": "CSV 檔案",
-  "console.import.csv.fileHint": "第一列為欄位名稱；UTF-8（含或不含 BOM）或 Big5",
+  "console.import.csv.fileHint":
+    "第一列為欄位名稱；UTF-8（含或不含 BOM）、Big5，或 Excel「Unicode 文字」存出的 UTF-16（含 BOM，自動辨認）",
   "console.import.csv.source": "來源代號",
   "console.import.csv.sourceHint":
     "英文小寫短代號，例如 shopline、cyberbiz、91app、pos；同一來源再匯入時以它辨認同一位會員",
@@ -110,6 +111,15 @@ export const importsZhTW = {
   "console.import.run.created": "{time} 由 {who} 建立",
   "console.import.run.files": "檔案",
   "console.import.run.fileLine": "{name}（{size}）",
+  "console.import.run.encoding": "編碼",
+  "console.import.run.encodingLine": "{encoding}・{how}",
+  "console.import.run.encodingDetected": "自動判斷",
+  "console.import.run.encodingChosen": "上傳時指定",
+  "console.import.encoding.utf-8": "UTF-8",
+  "console.import.encoding.utf-8-bom": "UTF-8（含 BOM）",
+  "console.import.encoding.big5": "Big5",
+  "console.import.encoding.utf-16le": "UTF-16 LE（含 BOM）",
+  "console.import.encoding.utf-16be": "UTF-16 BE（含 BOM）",
 
   "console.import.mapping.title": "對應欄位",
   "console.import.mapping.lead":

@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   "member.revealed",
   "member.sessions_ended",
   "messages.automatic-updated",
+  "import.cancelled",
   "import.completed",
   "points.adjusted",
   "points.adjustment_approved",

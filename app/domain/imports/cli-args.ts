@@ -50,17 +50,31 @@ const flags = {
   help: { type: "boolean", default: false },
 } as const;
 
+type ArgValues = Record<string, string | boolean | undefined>;
+
+/**
+ * The command's options read (its own and the common flags); a mistake or `--help` is the answer with the usage.
+ * Node's messages name the option ("Unknown option '--foo'", "Option '--file <value>' argument missing").
+ */
 function parse(
   argv: string[],
   options: NonNullable<ParseArgsConfig["options"]>,
-): { values: Record<string, string | boolean | undefined> } | { error: string } {
+  usage: string,
+): { ok: true; values: ArgValues } | { ok: false; message: string } {
+  let values: ArgValues;
   try {
-    const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
-    return { values: values as Record<string, string | boolean | undefined> };
+    ({ values } = parseArgs({ args: argv, options: { ...options, ...flags }, strict: true, allowPositionals: false }));
   } catch (error) {
-    // node's messages name the option ("Unknown option '--foo'", "Option '--file <value>' argument missing").
-    return { error: error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error) };
+    const line = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
+    return { ok: false, message: `${line}\n${usage}` };
   }
+  if (values.help) return { ok: false, message: usage };
+  return { ok: true, values };
+}
+
+/** The flags both commands take, as the arguments hold them. */
+function commonFlags(v: ArgValues): Pick<ImportCliCommon, "welcome" | "evaluateTiers" | "dryRun"> {
+  return { welcome: v.welcome === true, evaluateTiers: v["evaluate-tiers"] === true, dryRun: v["dry-run"] === true };
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -70,17 +84,19 @@ function firstIssue(error: z.ZodError): string {
 const path = (option: string) => z.string({ error: `--${option} is required` }).min(1, `--${option} is required`);
 
 export function parseFirebaseArgs(argv: string[]): ParsedCliArgs<FirebaseCliArgs> {
-  const parsed = parse(argv, {
-    auth: { type: "string" },
-    members: { type: "string" },
-    "hash-config": { type: "string" },
-    source: { type: "string", default: "firebase" },
-    sample: { type: "string" },
-    ...flags,
-  });
-  if ("error" in parsed) return { ok: false, message: `${parsed.error}\n${FIREBASE_USAGE}` };
+  const parsed = parse(
+    argv,
+    {
+      auth: { type: "string" },
+      members: { type: "string" },
+      "hash-config": { type: "string" },
+      source: { type: "string", default: "firebase" },
+      sample: { type: "string" },
+    },
+    FIREBASE_USAGE,
+  );
+  if (!parsed.ok) return parsed;
   const v = parsed.values;
-  if (v.help) return { ok: false, message: FIREBASE_USAGE };
   const schema = z.object({
     auth: path("auth"),
     members: path("members"),
@@ -111,9 +127,7 @@ export function parseFirebaseArgs(argv: string[]): ParsedCliArgs<FirebaseCliArgs
     args: {
       kind: "firebase",
       ...result.data,
-      welcome: v.welcome === true,
-      evaluateTiers: v["evaluate-tiers"] === true,
-      dryRun: v["dry-run"] === true,
+      ...commonFlags(v),
     },
   };
 }
@@ -148,16 +162,13 @@ export function parseMapOption(text: string): { ok: true; mapping: CsvMapping } 
 }
 
 export function parseCsvArgs(argv: string[]): ParsedCliArgs<CsvCliArgs> {
-  const parsed = parse(argv, {
-    file: { type: "string" },
-    source: { type: "string" },
-    map: { type: "string" },
-    encoding: { type: "string" },
-    ...flags,
-  });
-  if ("error" in parsed) return { ok: false, message: `${parsed.error}\n${CSV_USAGE}` };
+  const parsed = parse(
+    argv,
+    { file: { type: "string" }, source: { type: "string" }, map: { type: "string" }, encoding: { type: "string" } },
+    CSV_USAGE,
+  );
+  if (!parsed.ok) return parsed;
   const v = parsed.values;
-  if (v.help) return { ok: false, message: CSV_USAGE };
   const schema = z.object({
     file: path("file"),
     source: z
@@ -185,9 +196,7 @@ export function parseCsvArgs(argv: string[]): ParsedCliArgs<CsvCliArgs> {
       source: result.data.source,
       encoding: result.data.encoding,
       map,
-      welcome: v.welcome === true,
-      evaluateTiers: v["evaluate-tiers"] === true,
-      dryRun: v["dry-run"] === true,
+      ...commonFlags(v),
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   type CsvCliArgs,
   type FirebaseCliArgs,
   formatMapping,
+  type ParsedCliArgs,
   PROBLEM_WORDS,
   parseCsvArgs,
   parseFirebaseArgs,
@@ -291,35 +292,83 @@ async function guarded(out: Out, run: () => Promise<number>): Promise<number> {
   }
 }
 
+/** A command: its arguments checked (a mistake: the line and the usage, exit 2), then `run` guarded. */
+async function importCommand<A>(
+  parsed: ParsedCliArgs<A>,
+  out: Out,
+  run: (args: A) => Promise<number>,
+): Promise<number> {
+  if (!parsed.ok) {
+    out.error(parsed.message);
+    return 2;
+  }
+  const { args } = parsed;
+  return guarded(out, () => run(args));
+}
+
+/**
+ * The unfinished run of the same source and file(s), if any: one another process is applying right now is refused;
+ * one being applied (a killed process's) is resumed.
+ */
+async function earlierRun(
+  db: Database,
+  kind: "firebase" | "csv",
+  source: string,
+  sha256: string,
+  out: Out,
+): Promise<{ earlier: { id: string; status: string } | null; resume: boolean }> {
+  const earlier = await findUnfinishedRun(db, kind, source, sha256);
+  const these = kind === "csv" ? "this file is" : "these files are";
+  if (earlier?.live) {
+    throw new CliRefused(
+      `${these} being imported right now (run ${earlier.id}): wait for it to finish (a run whose process was killed is resumed ${LIVE_MS / 1000} s after its last batch)`,
+    );
+  }
+  const resume = earlier !== null && (earlier.status === "queued" || earlier.status === "running");
+  if (resume && earlier) {
+    const sha = kind === "csv" ? "file SHA-256" : "files' SHA-256";
+    out.log(`resuming run ${earlier.id} (${earlier.status}; same source and ${sha})`);
+  }
+  return { earlier, resume };
+}
+
+/** A dry run's end: the refused rows written beside `input`, nothing applied. */
+async function dryRunDone(db: Database, runId: string, report: ImportReport, input: string, out: Out): Promise<0> {
+  if (report.reject > 0) await writeRejected(db, runId, input, out);
+  out.log("dry run only: no member was written. Run the same command without --dry-run to apply it.");
+  return 0;
+}
+
+/** The run applied, its refused rows written beside `input`; exit 0 when it finished, 1 when it stopped. */
+async function applyAndReport(
+  db: Database,
+  runId: string,
+  resume: boolean,
+  input: string,
+  out: Out,
+  options: ImportCommandOptions,
+): Promise<number> {
+  const result = await apply(db, runId, resume, out, options);
+  if (result.rejected > 0) await writeRejected(db, runId, input, out);
+  return result.finished ? 0 : 1;
+}
+
 export async function runImportCsv(
   argv: string[],
   env: Env = process.env,
   out: Out = consoleOut,
   options: ImportCommandOptions = {},
 ): Promise<number> {
-  const parsed = parseCsvArgs(argv);
-  if (!parsed.ok) {
-    out.error(parsed.message);
-    return 2;
-  }
-  const args: CsvCliArgs = parsed.args;
-  return guarded(out, async () => {
+  return importCommand(parseCsvArgs(argv), out, async (args: CsvCliArgs) => {
     const file = await inputFile("file", args.file);
     const sha256 = await fileSha256(file.path);
     const database = await open(env);
     try {
       const { db } = database;
-      const earlier = await findUnfinishedRun(db, "csv", args.source, sha256);
-      if (earlier?.live) {
-        throw new CliRefused(
-          `this file is being imported right now (run ${earlier.id}): wait for it to finish (a run whose process was killed is resumed ${LIVE_MS / 1000} s after its last batch)`,
-        );
-      }
-      const resume = earlier !== null && (earlier.status === "queued" || earlier.status === "running");
+      const { earlier, resume } = await earlierRun(db, "csv", args.source, sha256, out);
       let runId: string;
       if (resume && earlier) {
         runId = earlier.id;
-        out.log(`resuming run ${runId} (${earlier.status}; same source and file SHA-256)`);
         if (args.dryRun) out.log("--dry-run: this run was already being applied; it is resumed, not checked again");
       } else {
         let headers: string[];
@@ -346,15 +395,9 @@ export async function runImportCsv(
         const checked = Date.now();
         const report = await checkRun(db, runId, options.now);
         printReport(out, report, Date.now() - checked);
-        if (args.dryRun) {
-          if (report.reject > 0) await writeRejected(db, runId, file.path, out);
-          out.log("dry run only: no member was written. Run the same command without --dry-run to apply it.");
-          return 0;
-        }
+        if (args.dryRun) return await dryRunDone(db, runId, report, file.path, out);
       }
-      const result = await apply(db, runId, resume, out, options);
-      if (result.rejected > 0) await writeRejected(db, runId, file.path, out);
-      return result.finished ? 0 : 1;
+      return await applyAndReport(db, runId, resume, file.path, out, options);
     } finally {
       await database.close();
     }
@@ -386,13 +429,7 @@ export async function runImportFirebase(
   out: Out = consoleOut,
   options: ImportCommandOptions = {},
 ): Promise<number> {
-  const parsed = parseFirebaseArgs(argv);
-  if (!parsed.ok) {
-    out.error(parsed.message);
-    return 2;
-  }
-  const args: FirebaseCliArgs = parsed.args;
-  return guarded(out, async () => {
+  return importCommand(parseFirebaseArgs(argv), out, async (args: FirebaseCliArgs) => {
     const members = await inputFile("members", args.members);
     const users = await inputFile("auth", args.auth);
     let hashConfig: FirebaseHashConfig | undefined;
@@ -411,17 +448,10 @@ export async function runImportFirebase(
     const database = await open(env);
     try {
       const { db } = database;
-      const earlier = await findUnfinishedRun(db, "firebase", args.source, sha256);
-      if (earlier?.live) {
-        throw new CliRefused(
-          `these files are being imported right now (run ${earlier.id}): wait for it to finish (a run whose process was killed is resumed ${LIVE_MS / 1000} s after its last batch)`,
-        );
-      }
-      const resume = earlier !== null && (earlier.status === "queued" || earlier.status === "running");
+      const { earlier, resume } = await earlierRun(db, "firebase", args.source, sha256, out);
       let runId: string;
       if (resume && earlier) {
         runId = earlier.id;
-        out.log(`resuming run ${runId} (${earlier.status}; same source and files' SHA-256)`);
       } else {
         runId = "";
         if (earlier) {
@@ -458,20 +488,14 @@ export async function runImportFirebase(
         const report = await checkRun(db, runId, options.now);
         printReport(out, report, Date.now() - checked);
         out.log(PASSWORD_CHECK[report.passwordCheck]);
-        if (args.dryRun) {
-          if (report.reject > 0) await writeRejected(db, runId, members.path, out);
-          out.log("dry run only: no member was written. Run the same command without --dry-run to apply it.");
-          return 0;
-        }
+        if (args.dryRun) return await dryRunDone(db, runId, report, members.path, out);
         if (report.passwordCheck === "wrong_key") {
           throw new CliRefused(
             "refused: the sample password does not verify with hash.json; nothing was applied (fix --hash-config, or leave --sample out to import anyway)",
           );
         }
       }
-      const result = await apply(db, runId, resume, out, options);
-      if (result.rejected > 0) await writeRejected(db, runId, members.path, out);
-      return result.finished ? 0 : 1;
+      return await applyAndReport(db, runId, resume, members.path, out, options);
     } finally {
       await database.close();
     }

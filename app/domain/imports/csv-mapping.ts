@@ -4,7 +4,6 @@
  * re-exports these two.
  */
 import { isValidEinvoiceCarrier, isValidTaxIdNumber, normalizeTaiwanMobile } from "~/domain/members/taiwan";
-import { taipeiIsoDate } from "~/lib/time";
 import {
   CSV_TARGETS,
   type CsvMapping,
@@ -19,13 +18,12 @@ import {
 import {
   cleanCell,
   parseBirthday,
-  parseDay,
   parseEmail,
   parseFlag,
   parseGender,
   parseInstant,
-  parsePoints,
   parseTier,
+  readPointsBalance,
 } from "./values";
 
 /** A header, compared: lowercased, without spaces, punctuation and a trailing "(必填)" style remark. */
@@ -400,19 +398,7 @@ export function readCsvRow(
   if (tier?.ok) record.tier = tier.value;
   else if (tier) problem("tier", "tier_unknown", "reject");
 
-  const points = parsePoints(cell("points"));
-  if (points?.ok) record.points = points.value;
-  else if (points) problem("points", "points_invalid", "reject");
-
-  const lastDayText = cell("pointsLastDay");
-  if (lastDayText) {
-    const day = parseDay(lastDayText);
-    if (!day) problem("pointsLastDay", "expiry_invalid", "reject");
-    else {
-      record.pointsLastDay = day;
-      if (day < taipeiIsoDate(now)) problem("pointsLastDay", "expiry_past");
-    }
-  }
+  readPointsBalance(record, problem, cell("points"), cell("pointsLastDay"), now);
 
   const taxId = cell("taxIdNumber").replace(/\s/g, "");
   if (taxId) {

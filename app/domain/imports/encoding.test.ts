@@ -1,6 +1,6 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { decodeText, GUESS_BYTES, guessEncoding, looksBinary } from "./encoding";
+import { decodeText, GUESS_BYTES, guessEncoding, looksBinary, utf16Bom } from "./encoding";
 import { bytesOf, collect } from "./test-streams";
 
 const text = "會員編號,姓名,手機\nA001,王小明,0912-345-678\n";
@@ -18,9 +18,17 @@ describe("guessEncoding", () => {
     expect(guessEncoding(bytes.subarray(0, 2), true)).toBe("big5");
   });
 
-  it("sees NUL bytes as binary", () => {
+  it("sees NUL bytes as binary, except in UTF-16 (every ASCII character holds one)", () => {
     expect(looksBinary(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]))).toBe(true);
     expect(looksBinary(new TextEncoder().encode(text))).toBe(false);
+    expect(looksBinary(iconv.encode(text, "utf16le"), "utf-16le")).toBe(false);
+  });
+
+  it("reads UTF-16's byte order mark", () => {
+    expect(utf16Bom(Uint8Array.from([0xff, 0xfe, 0x61, 0x00]))).toBe("utf-16le");
+    expect(utf16Bom(Uint8Array.from([0xfe, 0xff, 0x00, 0x61]))).toBe("utf-16be");
+    expect(utf16Bom(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61]))).toBeNull();
+    expect(utf16Bom(Uint8Array.from([0xff]))).toBeNull();
   });
 });
 
@@ -44,6 +52,19 @@ describe("decodeText", () => {
     expect(decoded.encoding).toBe("utf-8");
     expect(decoded.prefix.length).toBe(GUESS_BYTES);
     expect((await collect(decoded.text)).join("")).toBe(long);
+  });
+
+  it("decodes UTF-16 LE and BE by their BOM, split across odd chunks, the BOM removed", async () => {
+    const le = Uint8Array.from([0xff, 0xfe, ...iconv.encode(text, "utf16le")]);
+    const be = Uint8Array.from([0xfe, 0xff, ...iconv.encode(text, "utf16be")]);
+    for (const [bytes, encoding] of [
+      [le, "utf-16le"],
+      [be, "utf-16be"],
+    ] as const) {
+      const decoded = await decodeText(bytesOf(bytes, 3), { encoding: "utf-8" });
+      expect(decoded).toMatchObject({ encoding, bom: true, detected: true });
+      expect((await collect(decoded.text)).join("")).toBe(text);
+    }
   });
 
   it("uses the encoding it is given", async () => {

@@ -46,6 +46,41 @@ describe("csvRows", () => {
     expect(headers[0]).toBe("會員編號");
   });
 
+  it("reads UTF-16 LE and BE files with their BOM (Excel's Unicode text) into the same rows as the UTF-8 file", async () => {
+    const utf8 = await readAll(shopline);
+    const le = Uint8Array.from([0xff, 0xfe, ...iconv.encode(shopline, "utf16le")]);
+    const be = Uint8Array.from([0xfe, 0xff, ...iconv.encode(shopline, "utf16be")]);
+    for (const [bytes, encoding] of [
+      [le, "utf-16le"],
+      [be, "utf-16be"],
+    ] as const) {
+      // Odd chunks: a code unit (and a character) is cut between two chunks.
+      const read = await readAll(bytes, 3);
+      expect(read).toMatchObject({ encoding, bom: true, detected: true });
+      expect(read.headers).toEqual(["會員編號", "姓名", "手機", "點數"]);
+      expect(read.rows).toEqual(utf8.rows);
+    }
+  });
+
+  it("reads Excel's Unicode text (UTF-16 LE, tabs, CRLF) and lets its BOM win over a chosen encoding", async () => {
+    const tabbed = "會員編號\t姓名\t手機\t點數\r\nA001\t王小明\t0912-345-678\t1,200\r\nA002\t陳美麗\t0922333444\t0\r\n";
+    const bytes = Uint8Array.from([0xff, 0xfe, ...iconv.encode(tabbed, "utf16le")]);
+    const opened = await csvRows(bytesOf(bytes, 5), { encoding: "big5" });
+    expect(opened).toMatchObject({ encoding: "utf-16le", detected: true });
+    expect(opened.headers).toEqual(["會員編號", "姓名", "手機", "點數"]);
+    expect((await collect(opened.rows)).map((r) => r.cells.點數)).toEqual(["1,200", "0"]);
+  });
+
+  it("still refuses UTF-16 without its BOM (NUL bytes, not text it can tell)", async () => {
+    expect(await fileError(csvRows(bytesOf(iconv.encode(shopline, "utf16le"))))).toMatchObject({ code: "not_csv" });
+  });
+
+  it("says whether a UTF-8 file had a BOM and whether the encoding was detected or given", async () => {
+    const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(shopline)]);
+    expect(await csvRows(bytesOf(bom))).toMatchObject({ encoding: "utf-8", bom: true, detected: true });
+    expect(await csvRows(bytesOf(shopline), { encoding: "utf-8" })).toMatchObject({ bom: false, detected: false });
+  });
+
   it("makes empty and repeated headers unique, trims them", () => {
     expect(uniqueHeaders([" 姓名 ", "", "電話", "電話", "\uFEFF電話"])).toEqual([
       "姓名",

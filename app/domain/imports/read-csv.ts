@@ -85,9 +85,18 @@ function toFileError(error: unknown): ImportFileError {
 export async function csvRows(
   input: AsyncIterable<Uint8Array>,
   options: { encoding?: TextEncodingName } = {},
-): Promise<{ encoding: TextEncodingName; headers: string[]; rows: AsyncIterable<CsvRow> }> {
+): Promise<{
+  encoding: TextEncodingName;
+  /** The file starts with a byte order mark. */
+  bom: boolean;
+  /** The encoding was read from the file, not given. */
+  detected: boolean;
+  headers: string[];
+  rows: AsyncIterable<CsvRow>;
+}> {
   const decoded = await decodeText(input, options);
-  if (looksBinary(decoded.prefix)) throw new ImportFileError("not_csv", 1, "binary content (NUL bytes)");
+  if (looksBinary(decoded.prefix, decoded.encoding))
+    throw new ImportFileError("not_csv", 1, "binary content (NUL bytes)");
 
   // The first text: enough for the delimiter and the JSON check.
   const textIterator = decoded.text[Symbol.asyncIterator]();
@@ -198,5 +207,6 @@ export async function csvRows(
     }
   }
 
-  return { encoding: decoded.encoding, headers, rows: rows() };
+  const { encoding, bom, detected } = decoded;
+  return { encoding, bom, detected, headers, rows: rows() };
 }

@@ -16,7 +16,7 @@ import {
   type ImportProblemCode,
   type ReadResult,
 } from "./record";
-import { parseBirthday, parseDay, parseEmail, parseGender, parseInstant, parsePoints, parseTier } from "./values";
+import { parseBirthday, parseEmail, parseGender, parseInstant, parseTier, readPointsBalance } from "./values";
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
@@ -338,18 +338,9 @@ export function readFirebaseMember(
     }
   }
 
-  const points = parsePoints(raw.points);
-  if (points?.ok) record.points = points.value;
-  else if (points) problem("points", "points_invalid", "reject");
   const lastDayText = text(raw.pointsLastDay) ?? parseInstantDay(raw.pointsLastDay);
-  if (lastDayText) {
-    const day = parseDay(lastDayText);
-    if (!day) problem("pointsLastDay", "expiry_invalid", "reject");
-    else {
-      record.pointsLastDay = day;
-      if (day < taipeiIsoDate(now)) problem("pointsLastDay", "expiry_past");
-    }
-  } else if (raw.pointsLastDay !== undefined && raw.pointsLastDay !== null && raw.pointsLastDay !== "") {
+  readPointsBalance(record, problem, raw.points, lastDayText, now);
+  if (!lastDayText && raw.pointsLastDay !== undefined && raw.pointsLastDay !== null && raw.pointsLastDay !== "") {
     problem("pointsLastDay", "expiry_invalid", "reject");
   }
 

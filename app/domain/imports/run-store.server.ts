@@ -3,7 +3,9 @@ import { type ImportPlan, type ImportStatus, importRun } from "@platform/db/sche
 import { eq } from "drizzle-orm";
 import type { AuditContext } from "../audit/audit.server";
 import { Refusal } from "../refusals";
-import type { CsvMapping, FirebaseHashConfig, ImportProblemCode } from "./record";
+import type { TextEncodingName } from "./encoding";
+import type { CsvMapping, FirebaseHashConfig } from "./record";
+import type { ImportReport, PasswordCheck } from "./report";
 
 /**
  * The run's own shapes and the few helpers every part of the import engine shares (issue 35, ADR 038): the
@@ -12,7 +14,7 @@ import type { CsvMapping, FirebaseHashConfig, ImportProblemCode } from "./record
  */
 
 export type ImportRun = typeof importRun.$inferSelect;
-export type { ImportPlan, ImportStatus };
+export type { ImportPlan, ImportReport, ImportStatus, PasswordCheck };
 
 /** A file as it arrives: its name, its size when known (Content-Length, stat) and its bytes, streamed. */
 export type NamedStream = { name: string; bytes: number | null; stream: AsyncIterable<Uint8Array> };
@@ -21,24 +23,13 @@ export type ImportOptions = { welcome: boolean; evaluateTiers: boolean };
 
 export type RunActor = { kind: "staff"; userId: string; context: AuditContext } | { kind: "cli" };
 
-export type PasswordCheck = "ok" | "wrong_key" | "no_sample" | "no_hashes" | "sample_not_found";
-
-export type ImportReport = {
-  rows: number;
-  create: number;
-  merge: number;
-  unchanged: number;
-  reject: number;
-  /** Opening balance points the rows that create or merge will book. */
-  points: number;
-  problems: Partial<Record<ImportProblemCode, number>>;
-  passwordCheck: PasswordCheck;
-};
-
 /** What `import_run.options` holds (jsonb). The sample password is kept only until the check has used it. */
 export type StoredOptions = ImportOptions & {
   mapping?: CsvMapping;
-  encoding?: "utf-8" | "big5";
+  /** A CSV's encoding as read: detected (BOM, guess) or the one the admin chose; with or without a BOM. */
+  encoding?: TextEncodingName;
+  bom?: boolean;
+  encodingDetected?: boolean;
   headers?: string[];
   hashConfig?: FirebaseHashConfig | null;
   samplePassword?: { identifier: string; password: string } | null;

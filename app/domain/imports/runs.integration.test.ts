@@ -11,7 +11,7 @@ import {
   pointEntry,
 } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isFirebaseHash } from "../auth/firebase-hash-format";
 import { firebaseScryptHash } from "../auth/firebase-scrypt.server";
@@ -213,7 +213,7 @@ describe("merging into existing members", () => {
 });
 
 describe("one run at a time, cancel", () => {
-  it("a second start while one is queued is refused import_busy; cancel stops between batches", async () => {
+  it("a second start while one is queued is refused import_busy; a queued run cancelled ends before any batch", async () => {
     const a = await stageCsv(db, {
       source: "pos-a",
       file: textStream("a.csv", csvFixture([{ id: "C1", phone: "0933000001", name: "甲" }])),
@@ -232,11 +232,13 @@ describe("one run at a time, cancel", () => {
     expect(await refusalCode(() => startRun(db, null, b.id, cli))).toBe("import_busy");
     expect((await getRun(db, b.id)).status).toBe("checked");
     await cancelRun(db, a.id, cli);
+    expect((await getRun(db, a.id)).status).toBe("cancelled");
+    // Its job, when it comes, finds it finished.
     const cancelled = await applyRun(db, a.id, { now: NOW });
     expect(cancelled).toMatchObject({ status: "cancelled", rowsDone: 0 });
     expect(await db.select().from(member).where(eq(member.phoneNumber, "+886933000001"))).toEqual([]);
     const audits = await db.select().from(auditLog).where(eq(auditLog.targetId, a.id));
-    expect(audits.map((x) => x.action)).toEqual(["import.completed"]);
+    expect(audits.map((x) => x.action)).toEqual(["import.cancelled"]);
     // Now b may run.
     await startRun(db, null, b.id, cli);
     expect((await applyRun(db, b.id, { now: NOW })).status).toBe("done");
@@ -347,6 +349,104 @@ describe("Firebase import", () => {
       .where(and(eq(memberSource.source, "firebase"), inArray(memberSource.externalId, ["doc-1"])));
     expect(source?.data).toMatchObject({ favouriteColour: "blue" });
     await ledgerIsWhole();
+  });
+});
+
+describe("cancelling a run", () => {
+  const staff: RunActor = {
+    kind: "staff",
+    userId: "staff-cancel",
+    context: {
+      actorType: "staff",
+      userId: "staff-cancel",
+      role: "admin",
+      storeId: null,
+      ip: "203.0.113.9",
+      userAgent: null,
+      requestId: null,
+    },
+  };
+
+  async function checkedRun(source: string, phone: string) {
+    const staged = await stageCsv(db, {
+      source,
+      file: textStream(`${source}.csv`, csvFixture([{ id: `${source}-1`, phone, name: "消" }])),
+      actor: cli,
+    });
+    await setCsvMapping(db, staged.id, TEST_CSV_MAPPING, options);
+    return staged;
+  }
+
+  const auditsOf = (runId: string) =>
+    db.select().from(auditLog).where(eq(auditLog.targetId, runId)).orderBy(auditLog.seq);
+
+  it("before its job started (staged, checked, queued) ends it with one audit row import.cancelled by who cancelled", async () => {
+    const staged = await checkedRun("cancel-staged", "0955000001");
+    const checked = await checkedRun("cancel-checked", "0955000002");
+    await checkRun(db, checked.id, NOW);
+    const queued = await checkedRun("cancel-queued", "0955000003");
+    await checkRun(db, queued.id, NOW);
+    await startRun(db, null, queued.id, cli);
+    for (const [run, was] of [
+      [staged, "staged"],
+      [checked, "checked"],
+      [queued, "queued"],
+    ] as const) {
+      await cancelRun(db, run.id, staff, NOW);
+      expect(await getRun(db, run.id)).toMatchObject({ status: "cancelled", finishedAt: NOW });
+      const audits = await auditsOf(run.id);
+      expect(audits).toHaveLength(1);
+      expect(audits[0]).toMatchObject({
+        action: "import.cancelled",
+        actorType: "staff",
+        actorUserId: "staff-cancel",
+        ip: "203.0.113.9",
+        targetType: "import_run",
+        occurredAt: NOW,
+      });
+      expect(audits[0]?.changes?.status).toEqual({ before: was, after: "cancelled" });
+    }
+    // The queued one's job finds it finished: nothing applied, no second row.
+    expect(await applyRun(db, queued.id, { now: NOW })).toMatchObject({ status: "cancelled", rowsDone: 0 });
+    expect(await db.select().from(member).where(eq(member.phoneNumber, "+886955000003"))).toEqual([]);
+    expect((await auditsOf(queued.id)).map((a) => a.action)).toEqual(["import.cancelled"]);
+    // A finished run cannot be cancelled again.
+    expect(await refusalCode(() => cancelRun(db, staged.id, staff, NOW))).toBe("import_wrong_state");
+  });
+
+  it("writes the cancel and its audit row in one transaction: no row, no cancel", async () => {
+    const run = await checkedRun("cancel-atomic", "0955000004");
+    await db.execute(sql`
+      create function refuse_cancel_audit() returns trigger language plpgsql as $$
+      begin raise exception 'audit refused'; end $$`);
+    await db.execute(sql`
+      create trigger refuse_cancel_audit before insert on audit_log
+      for each row when (new.action = 'import.cancelled') execute function refuse_cancel_audit()`);
+    try {
+      const error = await cancelRun(db, run.id, staff, NOW).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // The driver wraps the database's error ("Failed query: …", the cause: the trigger's).
+      expect(String((error as Error | null)?.cause ?? error)).toMatch(/audit refused/);
+    } finally {
+      await db.execute(sql`drop trigger refuse_cancel_audit on audit_log`);
+      await db.execute(sql`drop function refuse_cancel_audit()`);
+    }
+    expect((await getRun(db, run.id)).status).toBe("staged");
+    expect(await auditsOf(run.id)).toEqual([]);
+  });
+
+  it("while it runs sets the flag; the worker stops between batches and ends it with import.completed", async () => {
+    const run = await checkedRun("cancel-running", "0955000005");
+    await checkRun(db, run.id, NOW);
+    await startRun(db, null, run.id, cli);
+    await db.update(importRun).set({ status: "running", heartbeatAt: new Date() }).where(eq(importRun.id, run.id));
+    await cancelRun(db, run.id, staff, NOW);
+    expect(await getRun(db, run.id)).toMatchObject({ status: "running", cancelRequestedAt: NOW });
+    expect(await auditsOf(run.id)).toEqual([]);
+    expect(await applyRun(db, run.id, { now: NOW })).toMatchObject({ status: "cancelled", rowsDone: 0 });
+    expect((await auditsOf(run.id)).map((a) => a.action)).toEqual(["import.completed"]);
   });
 });
 

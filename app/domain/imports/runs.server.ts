@@ -3,6 +3,8 @@ import { isUniqueViolation } from "@platform/db/errors";
 import { type ImportKind, importRow, importRun } from "@platform/db/schema";
 import { type JobQueue, willRetry } from "@platform/jobs/queue";
 import { and, asc, count, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/audit.server";
+import { inTransaction } from "../loyalty/ledger.server";
 import { Refusal } from "../refusals";
 import { csvCell } from "../reports/csv";
 import { applyRun, finishRun } from "./apply.server";
@@ -90,26 +92,64 @@ export async function startRun(db: Database, jobs: JobQueue | null, runId: strin
   }
 }
 
+/** A run no worker has started yet: cancelling it ends it at once. */
+const NOT_STARTED = ["staged", "checked", "awaiting_approval", "queued"] as const;
+
 /**
- * Cancels a run: one being applied stops after its current batch (what was applied stays, nothing is half
- * applied); one not started yet ends at once. Both end with the run's audit entry.
+ * Cancels a run. One not started yet (staged, checked, queued: its job has not picked it up) ends at once with
+ * its audit entry `import.cancelled`, in one transaction, by whoever cancelled it. One being applied stops after
+ * its current batch (what was applied stays, nothing is half applied) and ends with `import.completed`.
  */
-export async function cancelRun(db: Database, runId: string, actor: RunActor): Promise<void> {
+export async function cancelRun(db: Database, runId: string, actor: RunActor, now = new Date()): Promise<void> {
   const run = await loadRun(db, runId);
-  if (run.status === "queued" || run.status === "running") {
+  const notStarted = (NOT_STARTED as readonly string[]).includes(run.status);
+  if (notStarted && (await cancelNotStarted(db, runId, actor, now))) return;
+  // Running, or its job took it up a moment ago (queued → running): the worker reads the flag between batches.
+  const current = notStarted ? await loadRun(db, runId) : run;
+  if (current.status === "queued" || current.status === "running") {
     await db
       .update(importRun)
-      .set({ cancelRequestedAt: new Date() })
+      .set({ cancelRequestedAt: now })
       .where(and(eq(importRun.id, runId), inArray(importRun.status, ["queued", "running"])));
     // No worker is on it (its process was killed, or the command line never applied it): end it now, so the
     // next import of its kind is not refused as busy. A worker that comes back finds it finished.
-    if (isStale(run)) await finishRun(db, runId, "cancelled", new Date());
+    if (isStale(current)) await finishRun(db, runId, "cancelled", now);
     return;
   }
-  requireStatus(run, ["staged", "checked", "awaiting_approval"]);
-  const options: StoredOptions = { ...optionsOf(run), actor: auditContextOf(actor) };
-  await db.update(importRun).set({ options, cancelRequestedAt: new Date() }).where(eq(importRun.id, runId));
-  await finishRun(db, runId, "cancelled", new Date());
+  requireStatus(current, ["queued", "running"]);
+}
+
+/** Ends a run that has not started, with its audit row, in one transaction; false when it has moved on meanwhile. */
+async function cancelNotStarted(db: Database, runId: string, actor: RunActor, now: Date): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const [before] = await tx.select().from(importRun).where(eq(importRun.id, runId)).for("update");
+    if (!before || !(NOT_STARTED as readonly string[]).includes(before.status)) return false;
+    const [run] = await tx
+      .update(importRun)
+      .set({ status: "cancelled", cancelRequestedAt: now, finishedAt: now, heartbeatAt: now })
+      .where(eq(importRun.id, runId))
+      .returning();
+    if (!run) return false;
+    await recordAudit(
+      tx,
+      {
+        context: auditContextOf(actor),
+        action: "import.cancelled",
+        targetType: "import_run",
+        targetId: run.id,
+        before: { status: before.status },
+        after: {
+          kind: run.kind,
+          source: run.source,
+          status: run.status,
+          fileSha256: run.fileSha256,
+          rowsTotal: run.rowsTotal,
+        },
+      },
+      now,
+    );
+    return true;
+  });
 }
 
 export async function getRun(db: Database, runId: string): Promise<RunView> {

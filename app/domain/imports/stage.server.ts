@@ -199,7 +199,7 @@ export async function stageFirebase(
   }
 }
 
-/** Stages another CRM's CSV (UTF-8 with or without BOM, or Big5); the mapping comes next (setCsvMapping). */
+/** Stages another CRM's CSV (UTF-8 with or without BOM, Big5, UTF-16 with BOM); the mapping comes next (setCsvMapping). */
 export async function stageCsv(
   db: Database,
   input: { source: string; file: NamedStream; encoding?: "utf-8" | "big5"; actor: RunActor } & StageLimits,
@@ -226,7 +226,13 @@ export async function stageCsv(
       );
     });
     const sha256 = hash.digest("hex");
-    const options: StoredOptions = { ...optionsOf(run), encoding: parsed.encoding, headers: parsed.headers };
+    const options: StoredOptions = {
+      ...optionsOf(run),
+      encoding: parsed.encoding,
+      bom: parsed.bom,
+      encodingDetected: parsed.detected,
+      headers: parsed.headers,
+    };
     const [staged] = await db
       .update(importRun)
       .set({

@@ -5,7 +5,7 @@
  * tagged results for "present but unreadable", so the caller chooses the problem code.
  */
 import { fromTaipeiWallClock, parseIsoDate, taipeiIsoDate } from "~/lib/time";
-import type { ImportTier } from "./record";
+import type { ImportProblemCode, ImportRecord, ImportTier } from "./record";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false };
 const bad = { ok: false } as const;
@@ -146,6 +146,32 @@ export function parsePoints(input: unknown): Parsed<number> | null {
   if (!m) return bad;
   const n = Number(m[1]);
   return Number.isSafeInteger(n) && n <= MAX_IMPORT_POINTS ? good(n) : bad;
+}
+
+/** How a reader notes a problem of the row it reads (a note unless it is a refusal). */
+export type NoteProblem = (field: string, code: ImportProblemCode, severity?: "reject" | "note") => void;
+
+/**
+ * The opening balance and its last day (both sources read them alike) into the record: a balance that is not a
+ * whole number ≥ 0 or a day that is not a date refuses the row; a day already past is booked and expired at once.
+ */
+export function readPointsBalance(
+  record: Pick<ImportRecord, "points" | "pointsLastDay">,
+  problem: NoteProblem,
+  points: unknown,
+  lastDayText: string | null,
+  now: Date,
+): void {
+  const balance = parsePoints(points);
+  if (balance?.ok) record.points = balance.value;
+  else if (balance) problem("points", "points_invalid", "reject");
+  if (!lastDayText) return;
+  const day = parseDay(lastDayText);
+  if (!day) problem("pointsLastDay", "expiry_invalid", "reject");
+  else {
+    record.pointsLastDay = day;
+    if (day < taipeiIsoDate(now)) problem("pointsLastDay", "expiry_past");
+  }
 }
 
 const YES = new Set(["y", "yes", "是", "1", "true", "t", "同意", "訂閱", "已訂閱", "接收", "願意", "v", "○", "o", "✓"]);

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import { ConsoleTable } from "~/components/console/console-list";
+import { StatusBadge } from "~/components/console/status-badge";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { cn } from "~/lib/cn";
 
 /** Bulk point grants' pieces (issue 35 item 5): the status chip, the progress bar, the refused rows. */
 
@@ -32,9 +32,12 @@ const TONES: Record<GrantStatus, string> = {
 export function GrantStatusBadge({ status }: { status: GrantStatus }) {
   const t = useConsoleT();
   return (
-    <span className={cn("rounded-full px-2 py-0.5 text-xs", TONES[status])} data-testid="grant-status">
-      {t(`console.grants.status.${status}`)}
-    </span>
+    <StatusBadge
+      status={status}
+      label={t(`console.grants.status.${status}`)}
+      tone={TONES[status]}
+      testId="grant-status"
+    />
   );
 }
 

@@ -8,7 +8,7 @@ import type { useFormState } from "~/lib/use-form-state";
 import { ConsoleTable } from "../console-list";
 import { DetailSection } from "../detail-section";
 import { useConsoleT } from "../use-console-t";
-import { ProblemList } from "./run-report";
+import { ProblemList, rowIdColumns } from "./run-report";
 import type { PreviewRow } from "./types";
 import { testId } from "./types";
 import { ImportOptionFields } from "./upload-forms";
@@ -104,19 +104,7 @@ export function PreviewTable({ rows }: { rows: readonly PreviewRow[] }) {
           rowTestId="import-preview-row"
           minWidth="60rem"
           columns={[
-            { key: "line", header: t("console.import.col.line"), className: "tabular-nums", cell: (r) => r.line },
-            {
-              key: "ext",
-              header: t("console.import.col.externalId"),
-              className: "break-all",
-              cell: (r) => r.externalId ?? "—",
-            },
-            {
-              key: "phone",
-              header: t("console.import.col.phone"),
-              className: "tabular-nums",
-              cell: (r) => r.phone ?? "—",
-            },
+            ...rowIdColumns<PreviewRow>(t, "break-all"),
             { key: "name", header: t("console.import.col.name"), cell: (r) => r.name ?? "—" },
             {
               key: "email",

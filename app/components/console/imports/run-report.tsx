@@ -3,7 +3,7 @@ import { Form, useRevalidator } from "react-router";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { IMPORT_PROBLEM_CODES, type ImportProblemCode } from "~/domain/imports/record";
 import type { MessageKey } from "~/lib/i18n";
-import { ConsoleList, type Paging } from "../console-list";
+import { type Column, ConsoleList, type Paging } from "../console-list";
 import { DetailSection, FieldRow } from "../detail-section";
 import { useConsoleT } from "../use-console-t";
 import type { ProblemRow, ReportView, RunView } from "./types";
@@ -30,6 +30,23 @@ export function ProblemList({ problems }: { problems: readonly { code: string; s
   );
 }
 
+/** The columns that say which row of the file it is: its line, its old id, its phone (masked). */
+export function rowIdColumns<Row extends { line: number; externalId: string | null; phone: string | null }>(
+  t: ReturnType<typeof useConsoleT>,
+  idClassName: string,
+): Column<Row>[] {
+  return [
+    { key: "line", header: t("console.import.col.line"), className: "tabular-nums", cell: (r) => r.line },
+    {
+      key: "ext",
+      header: t("console.import.col.externalId"),
+      className: idClassName,
+      cell: (r) => r.externalId ?? "—",
+    },
+    { key: "phone", header: t("console.import.col.phone"), className: "tabular-nums", cell: (r) => r.phone ?? "—" },
+  ];
+}
+
 const n = (value: number) => value.toLocaleString("en-US");
 
 function PlanWord({ plan }: { plan: string | null }) {
@@ -44,12 +61,6 @@ export function DryRunReport({ report, showPassword }: { report: ReportView; sho
   const problems = Object.entries(report.problems).filter(([, count]) => count > 0);
   // A CSV has no passwords: its members claim their accounts by SMS code, nothing to check.
   const password = showPassword ? report.passwordCheck : null;
-  const passwordKnown =
-    password === "ok" ||
-    password === "wrong_key" ||
-    password === "no_sample" ||
-    password === "no_hashes" ||
-    password === "sample_not_found";
   return (
     <DetailSection
       id="import-report"
@@ -98,7 +109,7 @@ export function DryRunReport({ report, showPassword }: { report: ReportView; sho
           {n(report.points)}
         </FieldRow>
       </dl>
-      {password && passwordKnown ? (
+      {password ? (
         <p
           className={
             password === "wrong_key" || password === "sample_not_found"
@@ -168,19 +179,7 @@ export function ProblemRowsTable({
         rowTestId="import-problem-row"
         minWidth="44rem"
         columns={[
-          { key: "line", header: t("console.import.col.line"), className: "tabular-nums", cell: (r) => r.line },
-          {
-            key: "ext",
-            header: t("console.import.col.externalId"),
-            className: "max-w-[14rem] break-all",
-            cell: (r) => r.externalId ?? "—",
-          },
-          {
-            key: "phone",
-            header: t("console.import.col.phone"),
-            className: "tabular-nums",
-            cell: (r) => r.phone ?? "—",
-          },
+          ...rowIdColumns<ProblemRow>(t, "max-w-[14rem] break-all"),
           { key: "plan", header: t("console.import.col.plan"), cell: (r) => <PlanWord plan={r.plan} /> },
           {
             key: "problems",
@@ -271,6 +270,49 @@ export function RunProgress({ run }: { run: RunView }) {
           </Button>
         </Form>
       )}
+    </DetailSection>
+  );
+}
+
+/** 1.5 MB, 12.3 kB, 800 B: a file's size as the run page shows it. */
+function fileSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${bytes} B`;
+}
+
+/** The run's files with their sizes and, for a CSV, the encoding it was read in (detected or chosen). */
+export function RunFiles({ run }: { run: RunView }) {
+  const t = useConsoleT();
+  if (run.files.length === 0 && !run.encoding) return null;
+  const { encoding } = run;
+  return (
+    <DetailSection id="import-files" title={t("console.import.run.files")} className="mt-6" testId="import-run-files">
+      {run.files.length > 0 ? (
+        <ul className="space-y-1 text-sm">
+          {run.files.map((f) => (
+            <li key={`${f.role}-${f.name}`} className="break-all">
+              {f.bytes === null ? f.name : t("console.import.run.fileLine", { name: f.name, size: fileSize(f.bytes) })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {encoding ? (
+        <dl className="text-sm">
+          <FieldRow label={t("console.import.run.encoding")} testId="import-run-encoding">
+            <span data-encoding={encoding.name}>
+              {encoding.detected === null
+                ? t(`console.import.encoding.${encoding.name}`)
+                : t("console.import.run.encodingLine", {
+                    encoding: t(`console.import.encoding.${encoding.name}`),
+                    how: t(
+                      encoding.detected ? "console.import.run.encodingDetected" : "console.import.run.encodingChosen",
+                    ),
+                  })}
+            </span>
+          </FieldRow>
+        </dl>
+      ) : null}
     </DetailSection>
   );
 }

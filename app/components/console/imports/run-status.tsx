@@ -1,4 +1,5 @@
 import type { ImportStatus } from "@platform/db/schema/imports";
+import { StatusBadge } from "../status-badge";
 import { useConsoleT } from "../use-console-t";
 
 const TONE: Record<ImportStatus, string> = {
@@ -17,12 +18,11 @@ const TONE: Record<ImportStatus, string> = {
 export function RunStatusBadge({ status }: { status: ImportStatus }) {
   const t = useConsoleT();
   return (
-    <span
-      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-medium ${TONE[status]}`}
-      data-testid="import-status"
-      data-status={status}
-    >
-      {t(`console.import.status.${status}`)}
-    </span>
+    <StatusBadge
+      status={status}
+      label={t(`console.import.status.${status}`)}
+      tone={TONE[status]}
+      testId="import-status"
+    />
   );
 }

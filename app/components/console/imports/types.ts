@@ -1,4 +1,5 @@
 import type { ImportStatus } from "@platform/db/schema/imports";
+import type { ImportReport, PasswordCheck } from "~/domain/imports/report";
 
 /** A run as the import pages show it (issue 35): dates as ISO strings, the starter's name. */
 export type RunView = {
@@ -22,7 +23,13 @@ export type RunView = {
   etaSeconds: number | null;
   error: string | null;
   files: { role: string; name: string; bytes: number | null }[];
+  /** A CSV's encoding as the file was read (null: a Firebase run, or a CSV staged before it was kept). */
+  encoding: { name: RunEncoding; detected: boolean | null } | null;
 };
+
+/** The encodings a run page names: UTF-8 with or without its BOM, Big5, UTF-16 (always with its BOM). */
+export const RUN_ENCODINGS = ["utf-8", "utf-8-bom", "big5", "utf-16le", "utf-16be"] as const;
+export type RunEncoding = (typeof RUN_ENCODINGS)[number];
 
 /** A row of a run with its problems, as the problem tables show it (the phone masked). */
 export type ProblemRow = {
@@ -33,16 +40,10 @@ export type ProblemRow = {
   problems: { field: string; code: string; severity: string }[];
 };
 
-/** The dry run's summary (the engine's ImportReport, as stored on the run). */
-export type ReportView = {
-  rows: number;
-  create: number;
-  merge: number;
-  unchanged: number;
-  reject: number;
-  points: number;
+/** The dry run's summary as stored on the run (jsonb: the problems keyed as written, an unknown check as null). */
+export type ReportView = Omit<ImportReport, "problems" | "passwordCheck"> & {
   problems: Record<string, number>;
-  passwordCheck: string | null;
+  passwordCheck: PasswordCheck | null;
 };
 
 /** A preview row: the record as it will be stored. */

@@ -1,10 +1,12 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
-import type { useFormState } from "~/lib/use-form-state";
+import { useFormState } from "~/lib/use-form-state";
+import { ConsolePage } from "../console-page";
 import { DetailSection } from "../detail-section";
 import { useConsoleT } from "../use-console-t";
 import { testId } from "./types";
@@ -74,24 +76,17 @@ export function ImportOptionFields({
   const t = useConsoleT();
   return (
     <DetailSection as="fieldset" title={t("console.import.options")}>
-      <div>
-        <CheckboxField
-          name="welcome"
-          label={t("console.import.option.welcome")}
-          defaultChecked={form.checked("welcome", defaults?.welcome ?? false)}
-          errors={form.errors("welcome")}
-        />
-        <p className="ml-9 text-sm text-muted">{t("console.import.option.welcomeHint")}</p>
-      </div>
-      <div>
-        <CheckboxField
-          name="evaluateTiers"
-          label={t("console.import.option.evaluateTiers")}
-          defaultChecked={form.checked("evaluateTiers", defaults?.evaluateTiers ?? false)}
-          errors={form.errors("evaluateTiers")}
-        />
-        <p className="ml-9 text-sm text-muted">{t("console.import.option.evaluateTiersHint")}</p>
-      </div>
+      {(["welcome", "evaluateTiers"] as const).map((option) => (
+        <div key={option}>
+          <CheckboxField
+            name={option}
+            label={t(`console.import.option.${option}`)}
+            defaultChecked={form.checked(option, defaults?.[option] ?? false)}
+            errors={form.errors(option)}
+          />
+          <p className="ml-9 text-sm text-muted">{t(`console.import.option.${option}Hint`)}</p>
+        </div>
+      ))}
     </DetailSection>
   );
 }
@@ -101,6 +96,13 @@ function useSubmitting() {
   return navigation.state === "submitting";
 }
 
+/** The Firebase export's files: the form field, its words (label and `…Hint`), whether it must be chosen. */
+const FIREBASE_FILES = [
+  { name: "users", label: "users", required: true },
+  { name: "members", label: "members", required: true },
+  { name: "hashConfig", label: "hash", required: false },
+] as const;
+
 /** The Firebase export: users.json, memberList, hash.json, an optional sample sign-in, the options. */
 export function FirebaseUploadForm({ form }: { form: FormState }) {
   const t = useConsoleT();
@@ -108,32 +110,18 @@ export function FirebaseUploadForm({ form }: { form: FormState }) {
   return (
     <Form method="post" encType="multipart/form-data" className="mt-6 space-y-6" data-testid="import-firebase-form">
       <DetailSection as="fieldset" title={t("console.import.firebase.files")}>
-        <FileField
-          form={form}
-          name="users"
-          label={t("console.import.firebase.users")}
-          description={t("console.import.firebase.usersHint")}
-          accept={JSON_FILES}
-          command="npm run import:firebase"
-          required
-        />
-        <FileField
-          form={form}
-          name="members"
-          label={t("console.import.firebase.members")}
-          description={t("console.import.firebase.membersHint")}
-          accept={JSON_FILES}
-          command="npm run import:firebase"
-          required
-        />
-        <FileField
-          form={form}
-          name="hashConfig"
-          label={t("console.import.firebase.hash")}
-          description={t("console.import.firebase.hashHint")}
-          accept={JSON_FILES}
-          command="npm run import:firebase"
-        />
+        {FIREBASE_FILES.map((file) => (
+          <FileField
+            key={file.name}
+            form={form}
+            name={file.name}
+            label={t(`console.import.firebase.${file.label}`)}
+            description={t(`console.import.firebase.${file.label}Hint`)}
+            accept={JSON_FILES}
+            command="npm run import:firebase"
+            required={file.required}
+          />
+        ))}
       </DetailSection>
       <DetailSection
         as="fieldset"
@@ -227,5 +215,23 @@ export function CsvUploadForm({ form }: { form: FormState }) {
         {t("console.import.csv.submit")}
       </Button>
     </Form>
+  );
+}
+
+/** An upload page (CSV or Firebase): its title and lead, the form's error above, the form. */
+export function ImportUploadPage({ kind }: { kind: "csv" | "firebase" }) {
+  const t = useConsoleT();
+  const form = useFormState();
+  return (
+    <ConsolePage
+      width="4xl"
+      back={{ to: "/admin/imports", label: t("console.import.back") }}
+      title={t(`console.import.${kind}.title`)}
+      lead={t(`console.import.${kind}.lead`)}
+      titleTestId={`import-${kind}-title`}
+      notices={form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+    >
+      {kind === "csv" ? <CsvUploadForm form={form} /> : <FirebaseUploadForm form={form} />}
+    </ConsolePage>
   );
 }

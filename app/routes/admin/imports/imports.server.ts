@@ -4,10 +4,18 @@ import { importRow } from "@platform/db/schema/imports";
 import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
-import type { PreviewRow, ProblemRow, ReportView, RunView } from "~/components/console/imports/types";
+import {
+  type PreviewRow,
+  type ProblemRow,
+  type ReportView,
+  RUN_ENCODINGS,
+  type RunEncoding,
+  type RunView,
+} from "~/components/console/imports/types";
 import { guessMapping } from "~/domain/imports/csv-mapping";
 import { parseHashConfig } from "~/domain/imports/read-firebase";
 import type { CsvMapping, ImportProblem, ImportRecord } from "~/domain/imports/record";
+import { PASSWORD_CHECKS, type PasswordCheck } from "~/domain/imports/report";
 import { type RunView as EngineRunView, getRun, type RunActor } from "~/domain/imports/runs.server";
 import { isRefusal, Refusal } from "~/domain/refusals";
 import { requireStaff } from "~/domain/staff/guard.server";
@@ -79,7 +87,18 @@ export function runView(run: EngineRunView, names: Map<string, string>): RunView
     etaSeconds: run.progress.etaSeconds,
     error: run.error,
     files: files.map((f) => ({ role: String(f.role ?? ""), name: String(f.name ?? ""), bytes: f.bytes ?? null })),
+    encoding: runEncoding(run.options),
   };
+}
+
+/** The encoding a CSV was read in, as stored when it was staged (null when none was kept). */
+function runEncoding(options: EngineRunView["options"]): RunView["encoding"] {
+  const stored = options.encoding;
+  if (!stored) return null;
+  const name: RunEncoding = stored === "utf-8" && options.bom === true ? "utf-8-bom" : stored;
+  if (!(RUN_ENCODINGS as readonly string[]).includes(name)) return null;
+  // A run staged before this was kept does not say whether it was detected or chosen.
+  return { name, detected: options.encodingDetected ?? null };
 }
 
 /** The run of the page (any kind but a bulk grant, which has its own pages), or the console's 404. */
@@ -174,6 +193,9 @@ export function runChoices(run: EngineRunView): {
   };
 }
 
+const isPasswordCheck = (value: unknown): value is PasswordCheck =>
+  (PASSWORD_CHECKS as readonly unknown[]).includes(value);
+
 /** The dry run's report as stored on the run (null before the check). */
 export function reportView(report: unknown): ReportView | null {
   if (!report || typeof report !== "object") return null;
@@ -188,7 +210,7 @@ export function reportView(report: unknown): ReportView | null {
     reject: num(r.reject),
     points: num(r.points),
     problems: Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, num(v)])),
-    passwordCheck: typeof r.passwordCheck === "string" ? r.passwordCheck : null,
+    passwordCheck: isPasswordCheck(r.passwordCheck) ? r.passwordCheck : null,
   };
 }
 

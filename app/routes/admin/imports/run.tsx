@@ -6,6 +6,7 @@ import {
   DryRunReport,
   ProblemRowsTable,
   RejectedDownload,
+  RunFiles,
   RunProgress,
   RunResult,
 } from "~/components/console/imports/run-report";
@@ -158,6 +159,7 @@ export default function ImportRun({ loaderData }: Route.ComponentProps) {
         ) : null
       }
     >
+      <RunFiles run={run} />
       {loaderData.mapping ? (
         <>
           <MappingForm

@@ -1,5 +1,8 @@
+import type { z } from "zod";
 import type { NamedStream } from "~/domain/imports/runs.server";
-import { readForm } from "~/lib/forms.server";
+import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
+import type { serverT } from "~/lib/i18n.server";
+import { fileFailure } from "./imports.server";
 
 /** Reading an import page's upload (issue 35): the request held to its limit, then each file on its own. */
 
@@ -37,6 +40,49 @@ export async function readUploadForm(
     if (file instanceof File && file.size > IMPORT_MAX_FILE_BYTES) return { ok: false, field };
   }
   return { ok: true, form };
+}
+
+type Failure = ReturnType<typeof formFailure>;
+
+/** An upload page's form, read and checked, with the answers its action gives about a field. */
+export type ImportUpload<T> = {
+  form: FormData;
+  data: T;
+  /** The page again with `message` beside `field` and the text fields as they were. */
+  refuse: (field: string, message: string, status?: number) => Failure;
+  /** A file the engine could not take, in words beside `field`; anything else is thrown again. */
+  refuseFile: (error: unknown, field: string) => Failure;
+};
+
+/**
+ * The start of an import page's action (CSV, Firebase): the upload read within its limit (too large: 413 beside
+ * the file, naming the command line that takes larger files), then its text fields checked with `schema`.
+ */
+export async function readImportUpload<S extends z.ZodType>(
+  request: Request,
+  t: ReturnType<typeof serverT>,
+  { files, schema, command }: { files: readonly string[]; schema: S; command: string },
+): Promise<{ ok: true; upload: ImportUpload<z.infer<S>> } | { ok: false; failure: Failure }> {
+  const fix = t("console.import.error.fix");
+  const read = await readUploadForm(request, files);
+  if (!read.ok) {
+    const message = t("console.import.error.tooLarge", { command });
+    return {
+      ok: false,
+      failure: formFailure({ errors: { [read.field]: [message] }, values: {}, formError: fix }, 413),
+    };
+  }
+  const { form } = read;
+  const parsed = parseForm(schema, form);
+  if (!parsed.ok) return { ok: false, failure: formFailure({ ...parsed.failure, formError: fix }) };
+  const refuse = (field: string, message: string, status = 400) =>
+    formFailure({ errors: { [field]: [message] }, values: formValues(form), formError: fix }, status);
+  const refuseFile = (error: unknown, field: string) => {
+    const failure = fileFailure(error, t, field, command);
+    if (!failure) throw error;
+    return refuse(failure.field, failure.message, failure.status);
+  };
+  return { ok: true, upload: { form, data: parsed.data, refuse, refuseFile } };
 }
 
 /** The request with its body counted: past `limit` bytes the stream errors and `exceeded()` says so. */
