@@ -33,6 +33,9 @@ describe("the bulk grant CSV", () => {
     const big5 = await readGrantCsv(iconv.encode("手機,點數\r\n0912345678,50\r\n", "big5"));
     expect(big5).toMatchObject({ ok: true, encoding: "big5", rows: [{ phone: "0912345678", points: "50" }] });
     expect(await readGrantCsv(bytes("Member Number,Points,Reason\nHL1,1,x\n"))).toMatchObject({ ok: true });
+    // Excel's "Unicode text": UTF-16 LE with its BOM, tab-separated.
+    const utf16 = await readGrantCsv(iconv.encode("\uFEFF手機\t點數\r\n0912345678\t30\r\n", "utf-16le"));
+    expect(utf16).toMatchObject({ ok: true, encoding: "utf-16le", rows: [{ phone: "0912345678", points: "30" }] });
   });
 
   it("refuses an empty file, a file without the columns, a binary file and an unclosed quote", async () => {

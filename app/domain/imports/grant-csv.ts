@@ -1,3 +1,4 @@
+import { type TextEncodingName, utf16Bom } from "./encoding";
 import { ImportFileError } from "./errors";
 import { csvRows } from "./read-csv";
 
@@ -6,7 +7,7 @@ export { MAX_GRANT_POINTS, parseGrantPoints } from "./grant-limits";
 /**
  * The CSV of a bulk point grant (issue 35 item 5): one row per member — member number (會員編號) or mobile
  * number (手機), points (點數), an optional reason (原因). Read by the member import's reader (`csvRows`,
- * read-csv.ts): the same encodings (UTF-8 with or without BOM, else Big5), the same CSV rules and the same
+ * read-csv.ts): the same encodings (UTF-8 with or without BOM, UTF-16 with its BOM, else Big5), the same CSV rules and the same
  * refusals of a file that is not CSV. A grant file is small (a limit of a few MB, checked before it is read).
  * No database.
  */
@@ -14,7 +15,7 @@ export { MAX_GRANT_POINTS, parseGrantPoints } from "./grant-limits";
 export type GrantCsvRow = { line: number; number: string; phone: string; points: string; reason: string };
 export type GrantCsvError = "not_csv" | "empty" | "columns_missing";
 export type GrantCsv =
-  | { ok: true; encoding: "utf-8" | "big5"; rows: GrantCsvRow[] }
+  | { ok: true; encoding: TextEncodingName; rows: GrantCsvRow[] }
   | { ok: false; error: GrantCsvError };
 
 const HEADERS = {
@@ -41,8 +42,9 @@ function grantError(error: unknown): GrantCsvError {
 /** The grant file read: its rows by column (line 1 = the first data row), or why it cannot be read. */
 export async function readGrantCsv(bytes: Uint8Array): Promise<GrantCsv> {
   if (bytes.length === 0) return { ok: false, error: "empty" };
-  // A NUL byte anywhere means a binary file (the reader looks at the first 64 kB; a grant file is read whole).
-  if (bytes.indexOf(0) !== -1) return { ok: false, error: "not_csv" };
+  // A NUL byte anywhere means a binary file (the reader looks at the first 64 kB; a grant file is read whole),
+  // except in UTF-16, where every ASCII character carries one (its decoded text is checked by the reader).
+  if (!utf16Bom(bytes) && bytes.indexOf(0) !== -1) return { ok: false, error: "not_csv" };
   try {
     const read = await csvRows(once(bytes));
     const col = {
