@@ -3,13 +3,12 @@ import { z } from "zod";
 import { getApp } from "~/adapters/context.server";
 import { getMemberSession, loginRedirect } from "~/adapters/current-member.server";
 import { termsReturnPath } from "~/adapters/terms-gate.server";
+import { ConsentField } from "~/components/auth/consent-field";
 import { Page } from "~/components/layout/page";
 import { Button } from "~/components/ui/button";
-import { CheckboxField } from "~/components/ui/checkbox";
-import { Link } from "~/components/ui/link";
 import { acceptTerms, needsTermsAcceptance } from "~/domain/members/terms-acceptance.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
-import { type Translate, useLocale, useT } from "~/lib/i18n";
+import { type Translate, useT } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
@@ -56,7 +55,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AcceptTermsPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const locale = useLocale();
   const form = useFormState();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formAction !== links.logout();
@@ -64,23 +62,7 @@ export default function AcceptTermsPage({ loaderData }: Route.ComponentProps) {
     <Page title={t("page.acceptTerms.title")} lead={t("auth.acceptTerms.lead")} width="narrow">
       <Form method="post" className="space-y-6" noValidate>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        <CheckboxField
-          name="consent"
-          defaultChecked={form.checked("consent")}
-          errors={form.errors("consent")}
-          label={
-            <>
-              {t("auth.consent.prefix")}{" "}
-              <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
-                {t("footer.terms")}
-              </Link>{" "}
-              {t("auth.consent.and")}{" "}
-              <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
-                {t("footer.privacy")}
-              </Link>
-            </>
-          }
-        />
+        <ConsentField checked={form.checked("consent")} errors={form.errors("consent")} />
         <Button type="submit" block size="lg" pending={pending}>
           {t("auth.acceptTerms.submit")}
         </Button>

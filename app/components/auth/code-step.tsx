@@ -2,12 +2,10 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { CheckboxField } from "~/components/ui/checkbox";
-import { Link } from "~/components/ui/link";
-import { useLocale, useT } from "~/lib/i18n";
-import { links } from "~/lib/links";
+import { useT } from "~/lib/i18n";
 import type { useFormState } from "~/lib/use-form-state";
 import { type CaptchaChallenge, useCaptcha } from "./captcha";
+import { ConsentField } from "./consent-field";
 import { CodeForm, PhoneField, useCountdown } from "./fields";
 
 /**
@@ -118,28 +116,11 @@ export function PhoneConsentForm({
   children?: ReactNode;
 }) {
   const t = useT();
-  const locale = useLocale();
   return (
     <Form method="post" className="space-y-6" noValidate>
       {captcha.field}
       <PhoneField defaultValue={form.value("phone")} errors={form.errors("phone")} />
-      <CheckboxField
-        name="consent"
-        defaultChecked={form.checked("consent")}
-        errors={form.errors("consent")}
-        label={
-          <>
-            {t("auth.consent.prefix")}{" "}
-            <Link to={links.terms()} target="_blank" className="underline underline-offset-4" lang={locale}>
-              {t("footer.terms")}
-            </Link>{" "}
-            {t("auth.consent.and")}{" "}
-            <Link to={links.privacy()} target="_blank" className="underline underline-offset-4">
-              {t("footer.privacy")}
-            </Link>
-          </>
-        }
-      />
+      <ConsentField checked={form.checked("consent")} errors={form.errors("consent")} />
       <Button type="submit" name="intent" value="send" block size="lg" pending={pending || !captcha.ready}>
         {captcha.ready ? t("auth.sendCode") : t("form.captchaPending")}
       </Button>

@@ -1,6 +1,5 @@
 import type { Database } from "@platform/db/client";
 import {
-  authUser,
   isUploadedPhoto,
   mediaImage,
   type StorePhoto,
@@ -25,6 +24,7 @@ import {
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
+import { staffNames } from "../staff/names.server";
 import { storesFor } from "../staff/permissions";
 import type { PhotoToken, StoreContent } from "./editor";
 import { hoursOn, isoDate, openStatus, weekAhead } from "./hours";
@@ -165,16 +165,6 @@ export async function loadStoreEditor(db: Database, actor: StaffActor, id: strin
       publishedByName: r.publishedBy ? (names.get(r.publishedBy) ?? null) : null,
     })),
   };
-}
-
-async function staffNames(db: Database, ids: (string | null)[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: authUser.id, name: authUser.name })
-    .from(authUser)
-    .where(inArray(authUser.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** The fields that differ between two versions of a store's content (for the audit row). */

@@ -1,7 +1,6 @@
 import type { Database } from "@platform/db/client";
-import { authUser } from "@platform/db/schema/auth";
 import { importRow } from "@platform/db/schema/imports";
-import { and, asc, count, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, or, sql } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import { consoleAudit } from "~/adapters/console.server";
 import {
@@ -111,17 +110,6 @@ export async function pageRun(db: Database, runId: string): Promise<EngineRunVie
     if (isRefusal(error, "imports") && error.code === "import_not_found") throw data(null, { status: 404 });
     throw error;
   }
-}
-
-/** The names of the staff who started these runs. */
-export async function staffNames(db: Database, ids: readonly (string | null)[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: authUser.id, name: authUser.name })
-    .from(authUser)
-    .where(inArray(authUser.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** 0912345678 → 0912***678: enough to find the row in the file, not the whole number. */

@@ -7,10 +7,11 @@ import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { listRuns, RUNS_PAGE_SIZE } from "~/domain/imports/runs.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { staffNames } from "~/domain/staff/names.server";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
-import { runView, staffNames } from "./imports.server";
+import { runView } from "./imports.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.import.title");
 

@@ -17,6 +17,7 @@ import { Button } from "~/components/ui/button";
 import { cancelRun, checkRun, previewRun, setCsvMapping, startRun } from "~/domain/imports/runs.server";
 import { isRefusal } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { staffNames } from "~/domain/staff/names.server";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
@@ -36,7 +37,6 @@ import {
   reportView,
   runChoices,
   runView,
-  staffNames,
   staffRunActor,
 } from "./imports.server";
 
