@@ -6,7 +6,7 @@ import { CohortsPanel } from "./cohorts";
 import { useFigureFormat } from "./format";
 import { FigureTable, Kpi, Panel } from "./panel";
 
-const COLORS = { brand: "#7d5236", green: "#2f6b45", red: "#a8321f" };
+const COLORS = { brand: "#7d5236", green: "#2f6b45", red: "#a8321f", muted: "#5e574e" };
 
 /** The dashboard's figures for a range: the headline figures, then one panel per report (chart, table, CSV). */
 export function Figures({ d, query, storeName }: { d: Dashboard; query: string; storeName: Map<string, string> }) {
@@ -35,6 +35,12 @@ export function Figures({ d, query, storeName }: { d: Dashboard; query: string; 
         { label: t("console.dashboard.points.issued"), color: COLORS.brand, values: d.months.map((m) => m.issued) },
         { label: t("console.dashboard.points.redeemed"), color: COLORS.green, values: d.months.map((m) => m.redeemed) },
         { label: t("console.dashboard.points.expired"), color: COLORS.red, values: d.months.map((m) => m.expired) },
+        // Points given back when a redemption was cancelled: the table's 取消退回 column, in the chart too.
+        {
+          label: t("console.dashboard.points.cancelled"),
+          color: COLORS.muted,
+          values: d.months.map((m) => m.cancelled),
+        },
       ],
       months: d.months.map((m) => m.month),
     }),
