@@ -1,11 +1,9 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { ImportFileError } from "./errors";
 import { csvRows, guessMapping, readCsvRow, uniqueHeaders } from "./read-csv";
 import type { CsvMapping, ImportProblemCode } from "./record";
-import { bytesOf, collect } from "./test-streams";
+import { bytesOf, collect, gcFunction } from "./test-streams";
 
 async function fileError(promise: Promise<unknown>): Promise<ImportFileError> {
   try {
@@ -151,8 +149,8 @@ describe("csvRows", () => {
     }
     // Retained memory, not garbage: heapUsed right after a full collection (a loaded machine collects later, so
     // heapUsed alone moved with the load and made this test flaky at 150 MB).
-    const collect = gcFunction();
-    collect();
+    const fullGc = gcFunction();
+    fullGc();
     const before = process.memoryUsage().heapUsed;
     const { rows } = await csvRows(generated());
     let count = 0;
@@ -162,7 +160,7 @@ describe("csvRows", () => {
       count++;
       last = row.cells.會員編號 ?? "";
       if (count % 100_000 === 0) {
-        collect();
+        fullGc();
         peak = Math.max(peak, process.memoryUsage().heapUsed - before);
       }
     }
@@ -527,9 +525,3 @@ describe("csvRows, a failing input", () => {
     await expect(collect(rows)).rejects.toBe(limit);
   });
 });
-
-/** V8's full garbage collection, callable without starting node with --expose-gc. */
-function gcFunction(): () => void {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-}
