@@ -144,6 +144,7 @@ export const consoleEn = {
   "console.approvals.title": "Points approvals",
   "console.approvals.lead":
     "Point adjustments and bulk grants above a manager's limit book only when an admin other than the requester approves them. Times are Taipei time.",
+  "console.approvals.adjustmentsTitle": "Point adjustments",
   "console.approvals.empty": "No adjustments are waiting for approval.",
   "console.approvals.requester": "Requested by",
   "console.approvals.store": "Store",

@@ -136,6 +136,7 @@ export const consoleZhTW = {
   "console.approvals.title": "點數核准",
   "console.approvals.lead":
     "超過店長上限的點數調整與批次贈點，需由提出者以外的另一位管理員核准才會入帳。時間為台北時間。",
+  "console.approvals.adjustmentsTitle": "點數調整",
   "console.approvals.empty": "目前沒有待核准的調整。",
   "console.approvals.requester": "提出者",
   "console.approvals.store": "門市",

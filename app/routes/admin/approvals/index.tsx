@@ -116,6 +116,9 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
         </PageNotices>
       }
     >
+      <h2 id="approvals-adjustments-title" className="mt-2 font-serif text-xl font-semibold">
+        {t("console.approvals.adjustmentsTitle")}
+      </h2>
       <ConsoleList
         empty={t("console.approvals.empty")}
         emptyTestId="approvals-empty"
@@ -124,7 +127,7 @@ export default function Approvals({ loaderData }: Route.ComponentProps) {
         rowKey={(row) => row.id}
         columns={[]}
       >
-        <ul className="mt-6 space-y-4" data-testid="approvals-list">
+        <ul className="mt-4 space-y-4" data-testid="approvals-list">
           {loaderData.pending.map((row) => (
             <ApprovalCard key={row.id} row={row} asking={askingRow?.id === row.id ? asking : null} />
           ))}
