@@ -1,34 +1,23 @@
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { adjustPoints } from "./support/member-history";
 import { createMember, newPhone } from "./support/members";
+import { PHONE, screenshotSizes, TABLET } from "./support/screenshots";
 import { ageSecondFactor, loginStaffByCookie, totpCode } from "./support/staff";
 
 /**
  * Point adjustments with four-eyes approval (issue 13, ADR 023): a manager's large adjustment waits, an
  * admin approves it, the member's balance changes; the step-up code keeps what was typed.
  */
-const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
 
-async function screenshots(page: Page, name: string) {
-  for (const [label, size] of [
-    ["tablet", { width: 1024, height: 768 }],
-    ["phone", { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size);
-    if (label === "phone") await expectAccessible(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow on a ${label} (px)`).toBeLessThanOrEqual(0);
-    await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`),
-      fullPage: true,
-      animations: "disabled",
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotSizes(page, name, {
+    sizes: [
+      ["tablet", TABLET],
+      ["phone", PHONE],
+    ],
+    axe: "phone",
+  });
 
 test("a manager's large adjustment waits; an admin approves it; the member's balance changes", async ({
   page,

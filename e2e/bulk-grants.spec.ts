@@ -1,7 +1,7 @@
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { expect, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { createMember, newPhone } from "./support/members";
+import { DESKTOP, PHONE, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
 
 /**
@@ -10,26 +10,14 @@ import { loginStaffByCookie } from "./support/staff";
  * the manager limit for the day waits; another admin finds it under 點數核准 and approves it; the members'
  * balances show both.
  */
-const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
 
-async function screenshots(page: Page, name: string) {
-  for (const [label, size] of [
-    ["1280x800", { width: 1280, height: 800 }],
-    ["390x844", { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size);
-    await expectAccessible(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow at ${label} (px)`).toBeLessThanOrEqual(0);
-    await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`),
-      fullPage: true,
-      animations: "disabled",
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotSizes(page, name, {
+    sizes: [
+      ["1280x800", DESKTOP],
+      ["390x844", PHONE],
+    ],
+  });
 
 async function newGrant(page: Page, fileName: string, csv: string) {
   await page.getByRole("link", { name: "新增批次贈點" }).click();

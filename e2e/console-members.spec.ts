@@ -1,8 +1,8 @@
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { addReward, bookHistory } from "./support/member-history";
 import { createMember, loginByCookie, newPhone } from "./support/members";
+import { screenshotSizes } from "./support/screenshots";
 import { ageSecondFactor, loginStaffByCookie, totpCode } from "./support/staff";
 
 /**
@@ -12,22 +12,9 @@ import { ageSecondFactor, loginStaffByCookie, totpCode } from "./support/staff";
  * browser and the enable after it, a points adjustment with a reason, a cancelled coupon; then the audit log
  * shows each of them. A manager sees no export and is refused one.
  */
-const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
 
 /** Screenshots at the desktop and phone sizes (axe-core and no sideways scrolling on the phone too). */
-async function screenshots(page: Page, name: string) {
-  for (const [label, size] of [
-    ["desktop", { width: 1280, height: 800 }],
-    ["phone", { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size);
-    if (label === "phone") await expectAccessible(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow on a ${label} (px)`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const screenshots = (page: Page, name: string) => screenshotSizes(page, name, { axe: "phone" });
 
 test("an admin finds a member by name, store and phone, reveals, resends, disables and enables, adjusts, cancels a coupon; the audit log shows it all", async ({
   page,

@@ -7,6 +7,7 @@ import config from "../playwright.config";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { acceptAndEnrol, inviteThroughConsole } from "./support/console";
 import { createMember, loginByCookie, newPhone } from "./support/members";
+import { PHONE, screenshotSizes, TABLET } from "./support/screenshots";
 
 /**
  * The counter (issue 13 item 5, ADR 022), the issue's "done when" journey: an admin invites a clerk, the
@@ -14,7 +15,6 @@ import { createMember, loginByCookie, newPhone } from "./support/members";
  * camera, books a purchase, sees the points, refunds half and uses a coupon. Every page is checked with
  * axe; the day list must not scroll sideways on a tablet or a phone.
  */
-const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
 
 const WIDTH = 640;
 const HEIGHT = 480;
@@ -49,24 +49,14 @@ function y4mOf(text: string | null): Buffer {
   return Buffer.concat([header, luma, chroma]);
 }
 
-async function screenshots(page: Page, name: string) {
-  for (const [label, size] of [
-    ["tablet", { width: 1024, height: 768 }],
-    ["phone", { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow of ${name} on a ${label} (px)`).toBeLessThanOrEqual(0);
-    await expectAccessible(page);
-    await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `counter-${name}-${label}.png`),
-      fullPage: true,
-      animations: "disabled",
-    });
-  }
-  await page.setViewportSize({ width: 1024, height: 768 });
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotSizes(page, `counter-${name}`, {
+    sizes: [
+      ["tablet", TABLET],
+      ["phone", PHONE],
+    ],
+    restore: TABLET,
+  });
 
 test("a clerk scans a member card with the camera, books a purchase, refunds half and uses a coupon", async ({
   page,

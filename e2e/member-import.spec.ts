@@ -1,10 +1,10 @@
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { testUserId } from "../server/line/local-provider";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { IMPORT_FIXTURE, localLineUserId } from "./fixtures/import/people";
 import { latestSmsCode, STRONG_PASSWORD } from "./support/members";
+import { DESKTOP, PHONE, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
 
 /**
@@ -25,24 +25,17 @@ const FILES = {
   hash: path.join(DIR, "hash.json"),
   csv: path.join(DIR, "members-big5.csv"),
 };
-const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
 const { firebaseMember, lineMember, csv } = IMPORT_FIXTURE;
 
 /** The run page at the desktop and phone sizes: axe on the phone too, no sideways scrolling, a screenshot each. */
-async function screenshots(page: Page, name: string) {
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  for (const [label, size] of [
-    ["1280x800", { width: 1280, height: 800 }],
-    ["390x844", { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size);
-    if (label === "390x844") await expectAccessible(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal overflow at ${label} (px)`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotSizes(page, name, {
+    sizes: [
+      ["1280x800", DESKTOP],
+      ["390x844", PHONE],
+    ],
+    axe: "phone",
+  });
 
 /** A figure of the dry-run report or the result ("1,200" → 1200), by its test id (import-report-create …). */
 async function figure(page: Page, testId: string): Promise<number> {
