@@ -11,9 +11,13 @@
 // request handler first reads it. Until the first member-center page is answered the loaders run as in production
 // (they are recorded); from then on they are static, and a GET /member-center answers the page without a cookie.
 import { readdirSync } from "node:fs";
+import module from "node:module";
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
+
+// As server.js does (ADR 030).
+module.enableCompileCache?.();
 
 const appDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, ".."));
 const assetsDir = path.join(appDir, "build", "server", "assets");
@@ -75,6 +79,8 @@ const running = await createApp();
 const { app, config, logger } = running;
 const server = app.listen(config.port, config.host, () => {
   logger.info({ port: server.address().port, chain }, "member center static-loader server listening");
+  // As server.js does: the native modules that load on first use (sharp, argon2), a second after the start.
+  setTimeout(() => void running.loadDeferredModules(), 1000).unref();
 });
 server.keepAliveTimeout = 65_000;
 for (const signal of ["SIGTERM", "SIGINT"]) {
