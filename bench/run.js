@@ -6,14 +6,18 @@
 //   3. Lighthouse (mobile preset, Debian Chromium): performance and accessibility of `/`, `/our-store`, a store and a
 //      material detail (target >= 95 each)
 //   4. cold start on PostgreSQL: spawn of `node server.js` to the first 200 from /readyz (target <= 1.5 s)
+//   5. issue 36: the logged-in member center against its own markup rendered from a static loader
+//      (bench/serve-static-member.js; what the session, the data and the caches add <= 10 %) and against the minimal
+//      page (>= 0.3), embedded database and PostgreSQL, all four servers in the same interleaved rounds
 // Prints a table and writes bench/results/latest.json. PASS/FAIL never changes the exit code: it is 1 only when
 // the bench itself broke (a server did not start, a build failed, a request errored).
 //
 // Options: --verbose (-v)  list every JS file with its raw and gzip size
 //          --rounds N      load rounds per server (default 3)     --duration S   seconds per round (default 5)
 //          --connections N (default 10)                          --warmup S     seconds of warm-up per server (default 2)
-//          --build         rebuild build/ even when it exists     --only rps,js,lighthouse,cold   run only these sections
-//                          (`member`: only the logged-in member center, embedded and PostgreSQL, of the rps section)
+//          --build         rebuild build/ even when it exists     --only rps,static,js,lighthouse,cold   run only these
+//                          sections (`member`: only the logged-in member center, embedded and PostgreSQL, of the rps
+//                          section, and `static`; `static`: only section 5)
 //          --app-dir DIR   measure the server.js and build/ of another checkout (a "before" build)
 //          --log-level L   LOG_LEVEL for our server during the load rounds (default info, as in production)
 //          --lighthouse-runs N  Lighthouse runs per page, the median run counts (default 3, as Lighthouse advises)
@@ -55,7 +59,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     build: { type: "boolean", default: false },
-    only: { type: "string", default: "rps,js,lighthouse,cold" },
+    only: { type: "string", default: "rps,static,js,lighthouse,cold" },
     "log-level": { type: "string", default: "info" },
     "lighthouse-runs": { type: "string", default: "3" },
     "app-dir": { type: "string" },
@@ -72,9 +76,11 @@ const config = {
   lighthouseRuns: positiveInt(opts["lighthouse-runs"], "--lighthouse-runs"),
   sections: opts.only.split(",").map((s) => s.trim()),
 };
-const unknownSections = config.sections.filter((s) => !["rps", "member", "js", "lighthouse", "cold"].includes(s));
+const unknownSections = config.sections.filter(
+  (s) => !["rps", "member", "static", "js", "lighthouse", "cold"].includes(s),
+);
 if (unknownSections.length > 0) {
-  console.error(`--only takes rps, member, js, lighthouse and cold; unknown: ${unknownSections.join(", ")}`);
+  console.error(`--only takes rps, member, static, js, lighthouse and cold; unknown: ${unknownSections.join(", ")}`);
   process.exit(2);
 }
 const verbose = opts.verbose;
@@ -99,6 +105,10 @@ const TARGETS = {
   lighthouseMember: 97,
   // Issue 17: a public page rendered on every request (the instance with RENDER_CACHE_MS=0) vs the minimal page.
   rpsRatioUncached: 0.35,
+  // Issue 36: what the session, the data and the caches add to the member center's own markup rendered from a
+  // static loader (time per request, from req/s: static ÷ real − 1), and the member center vs the minimal page.
+  memberOverStatic: 0.1,
+  rpsRatioMemberIssue36: 0.3,
 };
 /**
  * The logged-in page: /member-center for a member with a realistic history (200 ledger entries, 10
@@ -122,6 +132,8 @@ const MEMBER_ACCOUNT_PAGES = [
 let member = null;
 /** The same on PostgreSQL (a fresh database on BENCH_PG_URL's server); null when PostgreSQL is not reachable. */
 let memberPg = null;
+/** The member center from a static loader (bench/serve-static-member.js): { server, headers: { cookie } }. */
+let memberStatic = null;
 /** The app with its render cache off: "rendered on every request" (set in the run below). */
 let oursUncached = null;
 const STORE_PAGE = "/store-detail/xinyi-flagship";
@@ -173,6 +185,7 @@ const results = {
   clientJs: null,
   lighthouse: null,
   coldStart: null,
+  memberStatic: null,
 };
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -189,7 +202,7 @@ try {
   let baseline = null;
   let ours = null;
   try {
-    if (wants("rps") || wants("member") || wants("js") || wants("lighthouse")) {
+    if (wants("rps") || wants("member") || wants("static") || wants("js") || wants("lighthouse")) {
       const minimalBuild = buildMinimal();
       baseline = await startServer({
         name: "minimal",
@@ -223,9 +236,12 @@ try {
         });
       }
       member = await startMemberServer();
-      if (wants("rps") || wants("member")) memberPg = await startMemberServerOnPostgres();
+      if (wants("rps") || wants("member") || wants("static")) memberPg = await startMemberServerOnPostgres();
+      if (wants("member") || wants("static")) memberStatic = await startMemberServer(undefined, { static: true });
     }
     if (wants("rps") || wants("member")) results.rps = await section("requests/s", () => benchRps(baseline, ours));
+    if (wants("member") || wants("static"))
+      results.memberStatic = await section("member center vs static markup", () => benchMemberStatic(baseline));
     if (wants("js")) results.clientJs = await section("client JS", () => benchClientJs(baseline, ours));
     if (wants("lighthouse")) results.lighthouse = await section("lighthouse", () => benchLighthouse(ours));
   } finally {
@@ -234,6 +250,7 @@ try {
     await stopServer(oursUncached);
     await stopServer(member?.server);
     await stopServer(memberPg?.server);
+    await stopServer(memberStatic?.server);
   }
   if (wants("cold")) results.coldStart = await section("cold start", benchColdStart);
 } catch (error) {
@@ -413,6 +430,85 @@ async function load(server, durationSec, pagePath = "/", extraHeaders = {}) {
     latencyMs: { p50: r.latency.p50, p99: r.latency.p99 },
     // Server CPU time per request: unlike req/s it barely moves when other processes compete for the cores.
     cpuMsPerRequest: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / r.requests.total,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Issue 36: the member center against its own markup from a static loader, and against the minimal page
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Four servers in the same rounds, each round in a rotated order so a drift in the machine's load hits all alike:
+ * the minimal page, the member center from a static loader (bench/serve-static-member.js), and the real member
+ * center on the embedded database and on PostgreSQL, all with the member's cookie. Per round: the real page's time
+ * per request over the static one's (static req/s ÷ real req/s − 1: what the session, the data and the caches
+ * add), the same from the server's CPU per request (the Node process only: PostgreSQL's own work is not in it), and
+ * the real page's req/s over the minimal page's. Medians of the rounds count.
+ */
+async function benchMemberStatic(baseline) {
+  const servers = [
+    { key: "minimal", server: baseline, path: "/", headers: {} },
+    { key: "static", server: memberStatic.server, path: MEMBER_PAGE, headers: memberStatic.headers },
+    { key: "embedded", server: member.server, path: MEMBER_PAGE, headers: member.headers },
+    ...(memberPg ? [{ key: "postgres", server: memberPg.server, path: MEMBER_PAGE, headers: memberPg.headers }] : []),
+  ];
+  const htmlGzipBytes = {};
+  for (const s of servers) {
+    const res = await rawGet(`${s.server.url}${s.path}`, { "accept-encoding": "gzip", ...s.headers });
+    if (res.status !== 200) throw new Error(`${s.server.name}: GET ${s.path} answered ${res.status}`);
+    htmlGzipBytes[s.key] = res.body.length;
+  }
+  log(`member center vs its static markup: warming up ${config.warmupSec} s each…`);
+  if (config.warmupSec > 0) for (const s of servers) await load(s.server, config.warmupSec, s.path, s.headers);
+  const reals = servers.filter((s) => s.key === "embedded" || s.key === "postgres").map((s) => s.key);
+  const rounds = [];
+  for (let i = 0; i < config.rounds; i++) {
+    const order = servers.map((_, j) => servers[(i + j) % servers.length]);
+    const round = { round: i + 1, order: order.map((s) => s.key).join(" then ") };
+    for (const s of order) round[s.key] = await load(s.server, config.durationSec, s.path, s.headers);
+    for (const key of reals) {
+      round[`${key}Overhead`] = round.static.rps / round[key].rps - 1;
+      round[`${key}CpuOverhead`] =
+        round[key].cpuMsPerRequest && round.static.cpuMsPerRequest
+          ? round[key].cpuMsPerRequest / round.static.cpuMsPerRequest - 1
+          : null;
+      round[`${key}VsMinimal`] = round[key].rps / round.minimal.rps;
+    }
+    round.staticVsMinimal = round.static.rps / round.minimal.rps;
+    rounds.push(round);
+    log(
+      `member center vs static round ${i + 1}/${config.rounds}: ${servers.map((s) => `${s.key} ${fmt(round[s.key].rps, 0)} req/s`).join(", ")}`,
+    );
+  }
+  const figures = {};
+  for (const key of reals) {
+    const overhead = median(rounds.map((r) => r[`${key}Overhead`]));
+    const cpu = rounds.map((r) => r[`${key}CpuOverhead`]);
+    const vsMinimal = median(rounds.map((r) => r[`${key}VsMinimal`]));
+    figures[key] = {
+      overhead,
+      overheadTarget: TARGETS.memberOverStatic,
+      overheadPass: overhead <= TARGETS.memberOverStatic,
+      cpuOverhead: cpu.every((x) => x !== null) ? median(cpu) : null,
+      rps: median(rounds.map((r) => r[key].rps)),
+      cpuMsPerRequest: median(rounds.map((r) => r[key].cpuMsPerRequest ?? 0)),
+      vsMinimal,
+      vsMinimalTarget: TARGETS.rpsRatioMemberIssue36,
+      vsMinimalPass: vsMinimal >= TARGETS.rpsRatioMemberIssue36,
+    };
+  }
+  const side = (key) => ({
+    rps: median(rounds.map((r) => r[key].rps)),
+    cpuMsPerRequest: median(rounds.map((r) => r[key].cpuMsPerRequest ?? 0)),
+  });
+  return {
+    method: `autocannon, ${config.connections} connections, ${config.durationSec} s per round, ${config.rounds} rounds, the four servers in a rotated order each round, accept-encoding: gzip, the member's cookie on every member-center request; overhead = static req/s ÷ real req/s − 1 (time per request), median of the rounds`,
+    htmlGzipBytes,
+    minimal: side("minimal"),
+    static: { ...side("static"), vsMinimal: median(rounds.map((r) => r.staticVsMinimal)) },
+    figures,
+    rounds,
+    pass: Object.values(figures).every((f) => f.overheadPass && f.vsMinimalPass),
   };
 }
 
@@ -919,12 +1015,16 @@ async function startMemberServerOnPostgres() {
   return startMemberServer(url.href);
 }
 
-/** Our server with APP_ENV=test, a member with a realistic history and a session cookie for it. */
-async function startMemberServer(databaseUrl) {
+/**
+ * Our server with APP_ENV=test, a member with a realistic history and a session cookie for it. With `static`: the
+ * same app served by bench/serve-static-member.js, whose member-center loaders are static once its first page is
+ * answered (the check below), embedded database.
+ */
+async function startMemberServer(databaseUrl, { static: isStatic = false } = {}) {
   const hooksSecret = randomBytes(32).toString("base64url");
   const server = await startServer({
-    name: databaseUrl ? "member-pg" : "member",
-    args: [path.join(appRoot, "server.js")],
+    name: isStatic ? "member-static" : databaseUrl ? "member-pg" : "member",
+    args: isStatic ? [path.join(benchDir, "serve-static-member.js"), appRoot] : [path.join(appRoot, "server.js")],
     env: {
       NODE_ENV: "production",
       APP_ENV: "test",
@@ -944,7 +1044,16 @@ async function startMemberServer(databaseUrl) {
   );
   const check = await rawGet(`${server.url}${MEMBER_PAGE}`, { cookie });
   if (check.status !== 200) throw new Error(`GET ${MEMBER_PAGE} with the member's cookie answered ${check.status}`);
-  if (!databaseUrl && (wants("js") || wants("lighthouse"))) {
+  if (isStatic) {
+    // Static from now on: the page answers without any session (the real one sends a visitor to the login).
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await sleep(50);
+      status = (await rawGet(`${server.url}${MEMBER_PAGE}`, {})).status;
+    }
+    if (status !== 200) throw new Error(`${server.name}: ${MEMBER_PAGE} did not become static\n${server.logTail()}`);
+  }
+  if (!isStatic && !databaseUrl && (wants("js") || wants("lighthouse"))) {
     // Issue 14: the public pages keep their budgets with uploaded photos. A 12 MP phone photo goes through the
     // upload pipeline and is published as the first photo of the store the bench opens.
     const t1 = performance.now();
@@ -1009,6 +1118,26 @@ function printTable() {
         `${fmt(u.ratio, 2)}  (${fmt(u.rps, 0)} vs ${fmt(u.baselineRps, 0)} req/s${u.cpuMsPerRequest ? `, ${fmt(u.cpuMsPerRequest, 1)} ms CPU` : ""})`,
         `>= ${u.target}`,
         status(u.ratio >= u.target),
+      ]);
+    }
+  }
+  const ms = results.memberStatic;
+  if (ms?.error)
+    rows.push(["Member center vs its static markup", "error", `<= ${pct(TARGETS.memberOverStatic)}`, "ERROR"]);
+  else if (ms) {
+    const label = { embedded: "embedded", postgres: "PostgreSQL" };
+    for (const [key, f] of Object.entries(ms.figures)) {
+      rows.push([
+        `${MEMBER_PAGE} (${label[key]}) over its markup from a static loader (time/request)`,
+        `+${pct(f.overhead)}  (${fmt(ms.static.rps, 0)} vs ${fmt(f.rps, 0)} req/s; CPU ${f.cpuOverhead === null ? "n/a" : `${f.cpuOverhead >= 0 ? "+" : ""}${pct(f.cpuOverhead)}`}: ${fmt(f.cpuMsPerRequest, 2)} vs ${fmt(ms.static.cpuMsPerRequest, 2)} ms/req)`,
+        `<= ${pct(f.overheadTarget)}`,
+        status(f.overheadPass),
+      ]);
+      rows.push([
+        `${MEMBER_PAGE} (${label[key]}) vs minimal page, same rounds (ratio)`,
+        `${fmt(f.vsMinimal, 2)}  (${fmt(f.rps, 0)} vs ${fmt(ms.minimal.rps, 0)} req/s)`,
+        `>= ${f.vsMinimalTarget}`,
+        status(f.vsMinimalPass),
       ]);
     }
   }
@@ -1112,6 +1241,20 @@ function printTable() {
       }
     }
   }
+  if (ms && !ms.error) {
+    console.log(`\nmember center vs its static markup (issue 36): ${ms.method}`);
+    console.log(
+      `  HTML as served (gzip): ${Object.entries(ms.htmlGzipBytes)
+        .map(([k, b]) => `${k} ${kB(b)}`)
+        .join(", ")}; static markup vs minimal ${fmt(ms.static.vsMinimal, 2)}`,
+    );
+    for (const r of ms.rounds) {
+      const keys = r.order.split(" then ");
+      console.log(
+        `    round ${r.round} (${r.order}): ${keys.map((k) => `${k} ${fmt(r[k].rps, 0)} req/s, ${r[k].cpuMsPerRequest === null ? "?" : fmt(r[k].cpuMsPerRequest, 2)} ms CPU`).join("; ")}`,
+      );
+    }
+  }
   if (results.clientJs && !results.clientJs.error) {
     const j = results.clientJs;
     console.log(
@@ -1153,7 +1296,7 @@ function printTable() {
   } else if (c?.skipped) {
     console.log(`\ncold start skipped: ${c.reason}`);
   }
-  for (const key of ["rps", "clientJs", "lighthouse", "coldStart"]) {
+  for (const key of ["rps", "memberStatic", "clientJs", "lighthouse", "coldStart"]) {
     if (results[key]?.error) console.log(`\n${key} broke: ${results[key].error}`);
   }
 }
@@ -1279,6 +1422,10 @@ function round(x, digits) {
 
 function fmt(x, digits) {
   return Number(x).toFixed(digits);
+}
+
+function pct(x) {
+  return `${(x * 100).toFixed(1)} %`;
 }
 
 function kB(bytes) {

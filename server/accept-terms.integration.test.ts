@@ -205,6 +205,26 @@ describe("the terms of a member moved in from another system", () => {
     }
   });
 
+  it("follows import rows and consents written elsewhere (the gate's answer is cached per instance, issue 36)", async () => {
+    const { userId, memberId } = await newMember({ imported: false });
+    const jar = await sessionOf(userId);
+    const status = async () => (await get(jar, "/member-center")).status;
+    expect(await status()).toBe(200);
+    expect(await status()).toBe(200);
+    // Another instance, a job or SQL by hand: the triggers drop the cached answer on every instance (PostgreSQL
+    // delivers it a moment after the commit, hence the poll).
+    await db.insert(schema.memberSource).values({ source: "csv", externalId: randomUUID(), memberId });
+    await expect.poll(status).toBe(302);
+    await db
+      .insert(schema.memberConsent)
+      .values({ userId, kind: "terms", version: legal.TERMS_VERSION, granted: true, source: "test", ipAddress: null });
+    await expect.poll(status).toBe(200);
+    await db.delete(schema.memberConsent).where(eq(schema.memberConsent.userId, userId));
+    await expect.poll(status).toBe(302);
+    await db.delete(schema.memberSource).where(eq(schema.memberSource.memberId, memberId));
+    await expect.poll(status).toBe(200);
+  });
+
   it("never asks a member who signed up here", async () => {
     const { userId, phone } = await newMember({ imported: false });
     const jar = await login(phone);

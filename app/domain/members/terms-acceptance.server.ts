@@ -1,3 +1,4 @@
+import { cacheRegion } from "@platform/cache/shared-cache";
 import type { Database } from "@platform/db/client";
 import { member, memberConsent, memberSource } from "@platform/db/schema";
 import { and, desc, eq } from "drizzle-orm";
@@ -18,6 +19,21 @@ export const TERMS_ACCEPTANCE_SOURCE = "accept-terms";
  * file (version "import"). Everybody else (no `member_source` row) is false without looking at consents.
  */
 export async function needsTermsAcceptance(db: Database, who: { memberId: string; userId: string }): Promise<boolean> {
+  // Every member page asks this (the terms gate): the answer is kept per instance, like the session (ADR 026),
+  // and dropped on every instance by any change to the member's import rows (m:<member id>) or the user's
+  // consents (u:<user id>; triggers of drizzle/0029). A write request fences its invalidations before it answers.
+  const cache = cacheRegion<boolean>(db, "terms-gate", TERMS_GATE_CACHE);
+  const cached = cache?.get(who.memberId);
+  if (cached !== undefined) return cached;
+  const ticket = cache?.ticket() ?? 0;
+  const needed = await readNeedsTermsAcceptance(db, who);
+  cache?.set(who.memberId, needed, ticket, [`u:${who.userId}`, `m:${who.memberId}`]);
+  return needed;
+}
+
+const TERMS_GATE_CACHE = { maxEntries: 10_000, ttlMs: 5 * 60_000, clearOn: ["u:*", "m:*"] } as const;
+
+async function readNeedsTermsAcceptance(db: Database, who: { memberId: string; userId: string }): Promise<boolean> {
   const [imported] = await db
     .select({ memberId: memberSource.memberId })
     .from(memberSource)
