@@ -70,7 +70,8 @@ export function isCode39Text(text: string): boolean {
 export function code39Widths(text: string): number[] {
   if (text.length === 0) throw new Code39Error("code39_empty", "Nothing to encode");
   const bad = [...text].find((c) => c === "*" || !CODE39_PATTERNS.has(c));
-  if (bad !== undefined) throw new Code39Error("code39_invalid_character", `Code 39 cannot encode ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw new Code39Error("code39_invalid_character", `Code 39 cannot encode ${JSON.stringify(bad)}`);
   const widths: number[] = [];
   for (const char of `*${text}*`) {
     if (widths.length > 0) widths.push(1);
