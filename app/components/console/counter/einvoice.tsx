@@ -61,9 +61,9 @@ function EinvoiceShown({ shown }: { shown: TillEinvoice }) {
     );
   }
   return (
-    <dl className="space-y-4">
+    <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2">
       {shown.carrier ? (
-        <div>
+        <div className="sm:col-span-2">
           <dt className="text-sm text-muted">{t("console.counter.einvoice.carrier")}</dt>
           <dd className="mt-2 space-y-2">
             {/* The bars on white edge to edge of the quiet zones: the panel's padding is not part of the code. */}
@@ -80,21 +80,19 @@ function EinvoiceShown({ shown }: { shown: TillEinvoice }) {
         </div>
       ) : null}
       {shown.taxIdNumber ? (
-        <div className="grid gap-x-6 gap-y-1 sm:grid-cols-2">
-          <div>
-            <dt className="text-sm text-muted">{t("console.counter.einvoice.taxId")}</dt>
-            <dd className="font-mono text-xl tracking-wider" data-testid="einvoice-tax-id">
-              {shown.taxIdNumber}
-            </dd>
-          </div>
-          {shown.companyName ? (
-            <div>
-              <dt className="text-sm text-muted">{t("console.counter.einvoice.company")}</dt>
-              <dd className="text-lg" data-testid="einvoice-company">
-                {shown.companyName}
-              </dd>
-            </div>
-          ) : null}
+        <div>
+          <dt className="text-sm text-muted">{t("console.counter.einvoice.taxId")}</dt>
+          <dd className="font-mono text-xl tracking-wider" data-testid="einvoice-tax-id">
+            {shown.taxIdNumber}
+          </dd>
+        </div>
+      ) : null}
+      {shown.companyName ? (
+        <div>
+          <dt className="text-sm text-muted">{t("console.counter.einvoice.company")}</dt>
+          <dd className="text-lg" data-testid="einvoice-company">
+            {shown.companyName}
+          </dd>
         </div>
       ) : null}
     </dl>
