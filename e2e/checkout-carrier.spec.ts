@@ -77,7 +77,7 @@ test("the till reads the member's carrier barcode off the counter; the member tu
   await member.getByLabel("統一編號").fill("04595257");
   await member.getByLabel("手機條碼載具").fill(CARRIER);
   await member.getByRole("button", { name: "儲存變更" }).click();
-  await expect(member.getByText("有些欄位需要修正")).toHaveCount(0);
+  await expect(member.getByText("會員資料已更新")).toBeVisible();
   await gotoAndCheck(member, "/member-center/privacy");
   const share = member.getByLabel("提供載具與統編給門市結帳");
   await expect(share).toBeChecked();
@@ -136,6 +136,21 @@ test("the till reads the member's carrier barcode off the counter; the member tu
       fullPage: true,
       animations: "disabled",
     });
+  }
+
+  // The member's own data export carries the switch; a tampered form is a 400, never a 500.
+  const exported = await member.request.get("/member-center/privacy/export");
+  expect(((await exported.json()) as { profile: { einvoiceSharing: boolean } }).profile.einvoiceSharing).toBe(false);
+  for (const form of [
+    { intent: "einvoice", einvoiceSharing: "yes" },
+    { intent: "share-everything", einvoiceSharing: "on" },
+  ]) {
+    const tampered = await member.request.post("/member-center/privacy", {
+      form,
+      headers: { origin: base },
+      maxRedirects: 0,
+    });
+    expect(tampered.status(), JSON.stringify(form)).toBe(400);
   }
 
   await gotoAndCheck(counter, `/admin/counter/member/${created.memberId}`);

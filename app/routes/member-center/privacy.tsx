@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { getApp, toastSettings } from "~/adapters/context.server";
 import { requireMember } from "~/adapters/current-member.server";
@@ -19,10 +19,10 @@ import { formatTaipei } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/privacy";
 
-/** Which form was sent: the marketing channels (the default) or the carrier switch (ADR 041). */
+/** Which form was sent: the marketing channels (no intent) or the carrier switch (ADR 041); anything else is a 400. */
 const privacyForm = z.object({
-  intent: z.enum(["marketing", "einvoice"]).catch("marketing"),
-  einvoiceSharing: z.string().optional(),
+  intent: z.enum(["marketing", "einvoice"]),
+  einvoiceSharing: z.literal("on").optional(),
 });
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "account.privacy.title");
@@ -65,12 +65,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const app = getApp(context);
   const form = await readForm(request);
-  const sent = privacyForm.parse({
-    intent: form.get("intent") ?? undefined,
+  const sent = privacyForm.safeParse({
+    intent: form.get("intent") ?? "marketing",
     einvoiceSharing: form.get("einvoiceSharing") ?? undefined,
   });
-  if (sent.intent === "einvoice") {
-    const sharing = sent.einvoiceSharing === "on";
+  if (!sent.success) throw data(null, { status: 400, statusText: "Bad Request" });
+  if (sent.data.intent === "einvoice") {
+    const sharing = sent.data.einvoiceSharing === "on";
     await setEinvoiceSharing(app.db, session.member.id, sharing);
     return redirectWithToast(toastSettings(context), `${links.memberPrivacy()}#einvoice`, {
       type: "success",
