@@ -164,3 +164,42 @@ test("the till reads the member's carrier barcode off the counter; the member tu
   await memberContext.close();
   await clerkContext.close();
 });
+
+test("an admin creates a till key with the carrier scope and removes it again; the till's lookup follows", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const base = baseURL ?? "";
+  await loginStaffByCookie(page.request, page.context(), base, { role: "admin", displayName: "王總監" });
+  const created = await createMember(page.request, { phoneNumber: newPhone().e164, name: "林統編" });
+  await gotoAndCheck(page, "/admin/api-keys");
+  const name = `載具收銀機 ${Date.now() % 100_000}`;
+  await page.getByLabel("門市", { exact: true }).selectOption({ label: "信義旗艦店" });
+  await page.getByLabel("名稱", { exact: true }).fill(name);
+  await page.getByLabel(/允許讀取會員的電子發票載具與統編/).check();
+  await page.getByRole("button", { name: "建立金鑰" }).click();
+  const secret = await page.getByTestId("key-secret").inputValue();
+  const row = page.getByTestId("key").filter({ hasText: name });
+  await expect(row.getByTestId("key-scopes")).toHaveText("基本＋載具");
+  const lookup = () =>
+    page.request.get(`/api/v1/members/einvoice?memberNumber=${created.memberNumber}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+  expect(await (await lookup()).json()).toMatchObject({ memberNumber: created.memberNumber, sharing: true });
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await checkAt(page, size, "keys");
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await row.getByRole("button", { name: `取消「${name}」讀取載具與統編` }).click();
+  await expect(page.getByText("已更新金鑰權限，立即生效。")).toBeVisible();
+  await expect(page.getByTestId("key").filter({ hasText: name }).getByTestId("key-scopes")).toHaveText("基本");
+  const refused = await lookup();
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ error: { code: "scope_missing" } });
+  await expectAccessible(page);
+});

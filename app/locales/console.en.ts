@@ -603,8 +603,8 @@ export const consoleEn = {
   "console.audit.act.api_key.scopes_changed": "POS API key scopes changed",
   "console.audit.act.member.einvoice_read": "Member's e-invoice carrier and tax ID read (till)",
   "console.keys.scopes.title": "Scopes",
-  "console.keys.scopes.none": "Basic (lookup, purchases, refunds, coupons)",
-  "console.keys.scopes.einvoiceRead": "Basic + carrier and tax ID",
+  "console.keys.scopes.none": "Basic",
+  "console.keys.scopes.einvoiceRead": "Basic + carrier",
   "console.keys.scopes.einvoiceReadHint":
     "May read members' e-invoice carrier and tax ID (einvoice:read; every read is audited)",
   "console.keys.scopes.grant": "Allow carrier",
