@@ -180,6 +180,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
           {
             key: "scopes",
             header: t("console.keys.scopes.title"),
+            className: "whitespace-nowrap",
             cell: (k) => (
               <div className="flex flex-wrap items-center gap-2">
                 <span className="text-sm" data-testid="key-scopes">
@@ -205,6 +206,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
           {
             key: "revoke",
             header: t("console.keys.revoke"),
+            className: "whitespace-nowrap",
             cell: (k) =>
               k.revoked ? null : (
                 <HiddenForm fields={{ intent: "revoke", keyId: k.id }}>
