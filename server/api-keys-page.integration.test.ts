@@ -122,4 +122,54 @@ describe("POS API keys in the console", () => {
     expect(await done.text()).toContain("hlpos_");
     expect(await audit.verifyAuditChain(db)).toMatchObject({ ok: true });
   });
+
+  // E-invoice carrier at the till (ADR 041): the einvoice:read scope granted on creation and changed later.
+  it("grants einvoice:read when creating a key, removes and grants it again, each change audited", async () => {
+    const created = await post(
+      { intent: "create", storeId: "xinyi-flagship", name: "信義載具收銀機", einvoiceRead: "on" },
+      cookieOf(admin),
+    );
+    expect(created.status).toBe(200);
+    const secret = /value="(hlpos_[A-Za-z0-9_-]+)"/.exec(await created.text())?.[1] ?? "";
+    const member = await loyalty.newMember(db, { einvoiceCarrier: "/ABC+123" });
+    const read = () =>
+      fetch(`${base}/api/v1/members/einvoice?memberNumber=${member.memberNumber}`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+    expect(await (await read()).json()).toMatchObject({ sharing: true, carrier: "/ABC+123" });
+    const { eq } = await import("drizzle-orm");
+    const [key] = await db
+      .select()
+      .from(schema.apiKey)
+      .where(eq(schema.apiKey.prefix, secret.slice(0, 12)));
+    expect(key?.scopes).toEqual(["einvoice:read"]);
+    const id = key?.id ?? "";
+    const list = await (await fetch(`${base}/admin/api-keys`, { headers: { cookie: cookieOf(admin) } })).text();
+    expect(list).toContain(`aria-label="取消「信義載具收銀機」讀取載具與統編"`);
+
+    expect((await post({ intent: "scopes", keyId: id, einvoiceRead: "off" }, cookieOf(manager))).status).toBe(403);
+    const removed = await post({ intent: "scopes", keyId: id, einvoiceRead: "off" }, cookieOf(admin));
+    expect(removed.headers.get("location")).toBe("/admin/api-keys?scopes=1");
+    const refused = await read();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: "scope_missing" } });
+    await post({ intent: "scopes", keyId: id, einvoiceRead: "on" }, cookieOf(admin));
+    expect((await read()).status).toBe(200);
+    expect((await post({ intent: "scopes", keyId: "x", einvoiceRead: "on" }, cookieOf(admin))).status).toBe(409);
+
+    const rows = await db.select().from(schema.auditLog).where(eq(schema.auditLog.targetId, id));
+    expect(rows.map((r) => r.action)).toEqual([
+      "api_key.created",
+      "api_key.scopes_changed",
+      "api_key.scope_refused",
+      "api_key.scopes_changed",
+    ]);
+    expect(rows[0]?.changes).toMatchObject({ scopes: { after: ["einvoice:read"] } });
+    expect(rows[1]?.changes).toEqual({ scopes: { before: ["einvoice:read"], after: [] } });
+    const reads = await db.select().from(schema.auditLog).where(eq(schema.auditLog.targetId, member.id));
+    expect(reads.map((r) => [r.action, r.apiKeyId, r.storeId])).toEqual([
+      ["member.einvoice_read", id, "xinyi-flagship"],
+      ["member.einvoice_read", id, "xinyi-flagship"],
+    ]);
+  });
 });

@@ -168,4 +168,16 @@ export const accountEn = {
   "account.delete.confirmRequired": "Please tick to confirm",
   "account.delete.submit": "Delete my account for good",
   "account.delete.cancel": "Keep my account, back to privacy",
+  // E-invoice carrier at the till (ADR 041).
+  "account.privacy.einvoice.title": "E-invoice carrier",
+  "account.privacy.einvoice.lead":
+    "When on, the store's till can read your mobile barcode carrier and tax ID to issue your e-invoice at checkout. Every read is recorded.",
+  "account.privacy.einvoice.share": "Give my carrier and tax ID to the till",
+  "account.privacy.einvoice.save": "Save carrier setting",
+  "account.privacy.einvoice.onRecord": "On record: {what}",
+  "account.privacy.einvoice.nothing": "You have no carrier or tax ID on record; add them under “Edit member info”.",
+  "account.privacy.einvoice.carrier": "carrier {carrier}",
+  "account.privacy.einvoice.taxId": "tax ID {taxId}",
+  "notice.einvoiceSharingOn": "On: the till can read your carrier and tax ID at checkout",
+  "notice.einvoiceSharingOff": "Off: the till will not read your carrier and tax ID",
 } as const satisfies Record<keyof typeof accountZhTW, string>;

@@ -161,4 +161,16 @@ export const accountZhTW = {
   "account.delete.confirmRequired": "請勾選確認",
   "account.delete.submit": "永久刪除我的帳號",
   "account.delete.cancel": "保留帳號，回到隱私與資料",
+  // E-invoice carrier at the till (ADR 041).
+  "account.privacy.einvoice.title": "電子發票載具",
+  "account.privacy.einvoice.lead":
+    "開啟後，門市結帳時可讀取您的手機條碼載具與統編，直接開立電子發票。每次讀取都會記錄。",
+  "account.privacy.einvoice.share": "提供載具與統編給門市結帳",
+  "account.privacy.einvoice.save": "儲存載具設定",
+  "account.privacy.einvoice.onRecord": "目前留存：{what}",
+  "account.privacy.einvoice.nothing": "您尚未留下載具或統編，可於「編輯會員資料」填寫。",
+  "account.privacy.einvoice.carrier": "手機條碼 {carrier}",
+  "account.privacy.einvoice.taxId": "統編 {taxId}",
+  "notice.einvoiceSharingOn": "已開啟：門市結帳時可讀取您的載具與統編",
+  "notice.einvoiceSharingOff": "已關閉：門市結帳時不會讀取您的載具與統編",
 } as const;

@@ -78,6 +78,7 @@ export const consoleEn = {
   "console.permission.counter.purchase": "Record purchases",
   "console.permission.counter.refund": "Refunds",
   "console.permission.counter.coupon": "Use coupons",
+  "console.permission.counter.einvoice": "See the e-invoice carrier and tax ID",
   "console.permission.member.view": "Find members",
   "console.permission.member.reveal": "See a member's full personal data",
   "console.permission.points.adjust": "Adjust points",
@@ -598,4 +599,19 @@ export const consoleEn = {
   "console.error.title": "Something went wrong",
   "console.error.body": "The console could not finish this just now. Please try again shortly.",
   "console.backHome": "Back to the console overview",
+  // E-invoice carrier at the till (ADR 041).
+  "console.audit.act.api_key.scope_refused": "POS API key refused for a missing scope",
+  "console.audit.act.api_key.scopes_changed": "POS API key scopes changed",
+  "console.audit.act.member.einvoice_read": "Member's e-invoice carrier and tax ID read (till)",
+  "console.keys.scopes.title": "Scopes",
+  "console.keys.scopes.none": "Basic",
+  "console.keys.scopes.einvoiceRead": "Basic + carrier",
+  "console.keys.scopes.einvoiceReadHint":
+    "May read members' e-invoice carrier and tax ID (einvoice:read; every read is audited)",
+  "console.keys.scopes.grant": "Allow carrier",
+  "console.keys.scopes.grantFor": "Allow “{name}” to read carriers and tax IDs",
+  "console.keys.scopes.remove": "Remove carrier",
+  "console.keys.scopes.removeFor": "Stop “{name}” reading carriers and tax IDs",
+  "console.keys.scopes.save": "Save the key's scopes",
+  "console.keys.scopes.done": "The key's scopes were changed; effective at once.",
 } satisfies Record<keyof typeof consoleZhTW, string>;

@@ -144,4 +144,15 @@ export const counterEn = {
   "console.counter.error.couponCancelled": "This coupon was cancelled",
   "console.counter.error.couponWrongStore": "This coupon is not valid at this store",
   "console.counter.error.refundExceeds": "The refund is more than what can still be refunded",
+  // E-invoice carrier at the till (ADR 041).
+  "console.counter.einvoice.title": "Carrier and tax ID",
+  "console.counter.einvoice.show": "Show the carrier barcode and tax ID",
+  "console.counter.einvoice.audited": "Viewing is recorded in the audit log",
+  "console.counter.einvoice.carrier": "Mobile barcode carrier",
+  "console.counter.einvoice.barcode": "Barcode of the mobile carrier {carrier}",
+  "console.counter.einvoice.scanHint": "Scan this barcode with the till's scanner",
+  "console.counter.einvoice.taxId": "Tax ID (統編)",
+  "console.counter.einvoice.company": "Company",
+  "console.counter.einvoice.none": "The member has no carrier or tax ID on record",
+  "console.counter.einvoice.sharingOff": "The member chose not to give their carrier and tax ID to the till",
 } as const satisfies Record<keyof typeof counterZhTW, string>;

@@ -143,4 +143,15 @@ export const counterZhTW = {
   "console.counter.error.couponCancelled": "這張優惠券已取消",
   "console.counter.error.couponWrongStore": "這張優惠券不適用於本門市",
   "console.counter.error.refundExceeds": "退貨金額超過可退金額",
+  // E-invoice carrier at the till (ADR 041).
+  "console.counter.einvoice.title": "載具與統編",
+  "console.counter.einvoice.show": "顯示載具條碼與統編",
+  "console.counter.einvoice.audited": "查看會記錄於稽核紀錄",
+  "console.counter.einvoice.carrier": "手機條碼載具",
+  "console.counter.einvoice.barcode": "手機條碼載具 {carrier} 的條碼",
+  "console.counter.einvoice.scanHint": "請以收銀掃描器掃描此條碼",
+  "console.counter.einvoice.taxId": "統一編號",
+  "console.counter.einvoice.company": "公司名稱",
+  "console.counter.einvoice.none": "會員沒有留下載具或統編",
+  "console.counter.einvoice.sharingOff": "會員已選擇不提供載具與統編給門市結帳",
 } as const;

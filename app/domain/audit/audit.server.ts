@@ -31,6 +31,10 @@ export type AuditContext = AuditActor & AuditWhere;
 export const AUDIT_ACTIONS = [
   "api_key.created",
   "api_key.revoked",
+  // E-invoice carrier at the till (ADR 041).
+  "api_key.scope_refused",
+  "api_key.scopes_changed",
+  "member.einvoice_read",
   "campaign.cancelled",
   "campaign.created",
   "campaign.scheduled",

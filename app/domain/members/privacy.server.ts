@@ -145,6 +145,8 @@ export async function exportMemberData(db: Database, userId: string, now = new D
       companyName: m.companyName,
       taxIdNumber: m.taxIdNumber,
       einvoiceCarrier: m.einvoiceCarrier,
+      // The switch "give my carrier and tax ID to the till" (ADR 041).
+      einvoiceSharing: m.einvoiceSharing,
       address: { city: m.city, district: m.district, postalCode: m.postalCode, street: m.street },
       marketing: marketingOf(m),
       memberLevel: m.memberLevel,

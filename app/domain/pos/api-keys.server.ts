@@ -3,7 +3,7 @@ import { cacheRegion } from "@platform/cache/shared-cache";
 import type { Database } from "@platform/db/client";
 import { apiKey, store } from "@platform/db/schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { type AuditContext, auditedTx } from "../audit/audit.server";
+import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
 import type { StaffActor } from "../staff/actor";
 import { StaffError } from "../staff/errors";
 import { requirePermission } from "../staff/guard.server";
@@ -12,6 +12,48 @@ export type ApiKey = typeof apiKey.$inferSelect;
 
 /** Requests a key may make per minute (counted across instances; the POS API answers 429 above it). */
 export const API_REQUESTS_PER_MINUTE = 600;
+
+/**
+ * What a key may do beyond the till's everyday work (member lookup and balance, purchases, refunds, coupons),
+ * which every key may do without a scope. An admin grants a scope when creating a key or later (audited).
+ * `einvoice:read`: a member's e-invoice carrier and 統編 (ADR 041).
+ */
+export const API_KEY_SCOPES = ["einvoice:read"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export function isApiKeyScope(value: unknown): value is ApiKeyScope {
+  return typeof value === "string" && (API_KEY_SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether the key was granted the scope. */
+export function hasScope(key: Pick<ApiKey, "scopes">, scope: ApiKeyScope): boolean {
+  return key.scopes.includes(scope);
+}
+
+/** The scopes as stored: known ones only, each once, in the table's order. */
+function tidyScopes(scopes: readonly string[]): ApiKeyScope[] {
+  return API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+/**
+ * A request refused for a missing scope, written to the audit log in its own transaction (a refused security
+ * event): which key, which store, which scope, which endpoint.
+ */
+export async function recordScopeRefusal(
+  db: Database,
+  audit: AuditContext,
+  key: Pick<ApiKey, "id">,
+  refusal: { scope: ApiKeyScope; endpoint: string },
+  now = new Date(),
+): Promise<void> {
+  await db.transaction((tx) =>
+    recordAudit(
+      tx,
+      { context: audit, action: "api_key.scope_refused", targetType: "api_key", targetId: key.id, after: refusal },
+      now,
+    ),
+  );
+}
 
 function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
@@ -23,12 +65,18 @@ function hashSecret(secret: string): string {
  */
 export async function createApiKey(
   db: Database,
-  input: { storeId: string; name: string },
+  input: { storeId: string; name: string; scopes?: readonly ApiKeyScope[] },
 ): Promise<{ key: ApiKey; secret: string }> {
   const secret = `hlpos_${randomBytes(32).toString("base64url")}`;
   const [key] = await db
     .insert(apiKey)
-    .values({ storeId: input.storeId, name: input.name, prefix: secret.slice(0, 12), secretHash: hashSecret(secret) })
+    .values({
+      storeId: input.storeId,
+      name: input.name,
+      prefix: secret.slice(0, 12),
+      secretHash: hashSecret(secret),
+      scopes: tidyScopes(input.scopes ?? []),
+    })
     .returning();
   if (!key) throw new Error("api key insert returned nothing");
   return { key, secret };
@@ -88,6 +136,7 @@ export async function listApiKeys(db: Database, actor: StaffActor) {
       createdAt: apiKey.createdAt,
       lastUsedAt: apiKey.lastUsedAt,
       revokedAt: apiKey.revokedAt,
+      scopes: apiKey.scopes,
     })
     .from(apiKey)
     .innerJoin(store, eq(store.id, apiKey.storeId))
@@ -99,7 +148,7 @@ export async function listApiKeys(db: Database, actor: StaffActor) {
 export async function createApiKeyInConsole(
   db: Database,
   actor: StaffActor,
-  input: { storeId: string; name: string },
+  input: { storeId: string; name: string; scopes?: readonly ApiKeyScope[] },
   audit: AuditContext,
   now = new Date(),
 ): Promise<{ key: ApiKey; secret: string }> {
@@ -109,9 +158,9 @@ export async function createApiKeyInConsole(
   const [known] = await db.select({ id: store.id }).from(store).where(eq(store.id, input.storeId));
   if (!known) throw new StaffError("unknown_store", "Unknown store", "storeId");
   return auditedTx(db, audit, now, async (t, record) => {
-    const created = await createApiKey(t, { storeId: input.storeId, name });
+    const created = await createApiKey(t, { storeId: input.storeId, name, scopes: input.scopes });
     await record("api_key.created", ["api_key", created.key.id], {
-      after: { storeId: input.storeId, name, prefix: created.key.prefix },
+      after: { storeId: input.storeId, name, prefix: created.key.prefix, scopes: created.key.scopes },
     });
     return created;
   });
@@ -135,6 +184,38 @@ export async function revokeApiKeyInConsole(
       .returning({ id: apiKey.id, name: apiKey.name });
     if (!revoked) return false;
     await record("api_key.revoked", ["api_key", id], { before: { revoked: false }, after: { revoked: true } });
+    return true;
+  });
+}
+
+/**
+ * Sets an active key's scopes (the console's edit; ADR 041): one conditional update, audited with the scopes
+ * before and after; nothing is written when they do not change. False for an unknown or revoked key.
+ */
+export async function setApiKeyScopesInConsole(
+  db: Database,
+  actor: StaffActor,
+  id: string,
+  scopes: readonly ApiKeyScope[],
+  audit: AuditContext,
+  now = new Date(),
+): Promise<boolean> {
+  requirePermission(actor, "apikeys.manage");
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+  const next = tidyScopes(scopes);
+  return auditedTx(db, audit, now, async (t, record) => {
+    const [current] = await t
+      .select({ scopes: apiKey.scopes })
+      .from(apiKey)
+      .where(and(eq(apiKey.id, id), isNull(apiKey.revokedAt)))
+      .for("update");
+    if (!current) return false;
+    if (current.scopes.join(",") === next.join(",")) return true;
+    await t.update(apiKey).set({ scopes: next }).where(eq(apiKey.id, id));
+    await record("api_key.scopes_changed", ["api_key", id], {
+      before: { scopes: current.scopes },
+      after: { scopes: next },
+    });
     return true;
   });
 }

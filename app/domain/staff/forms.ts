@@ -46,7 +46,17 @@ export function staffChangeSchema(form: FormData, t: Translate) {
 export const revokeInvitationSchema = z.object({ invitationId: text(100) });
 
 /** The API keys page: a new key for a store (any intent but `revoke`), or revoking one. */
-export const apiKeySchema = z.object({ intent: text(20), keyId: text(100), storeId: text(), name: text() });
+export const apiKeySchema = z.object({
+  intent: text(20),
+  keyId: text(100),
+  storeId: text(),
+  name: text(),
+  // The `einvoice:read` scope (ADR 041): a ticked box on creation; "on"/"off" when changing a key's scopes.
+  einvoiceRead: z
+    .string()
+    .optional()
+    .transform((value) => value === "on"),
+});
 
 /** The settings form: the manager's daily limit, 0 allowed (every manager adjustment then waits for an admin). */
 export function settingsSchema(t: Translate) {

@@ -21,6 +21,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "counter.purchase": ["O", "O", "OX"],
   "counter.refund": ["O", "O", "OX"],
   "counter.coupon": ["O", "O", "OX"],
+  "counter.einvoice": ["O", "O", "OX"],
   "member.view": ["O", "O", "OX"],
   "member.reveal": ["-", "O", "OX"],
   "points.adjust": ["-", "O", "OX"],

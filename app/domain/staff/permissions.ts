@@ -24,6 +24,8 @@ export const PERMISSIONS = {
   "counter.purchase": "store",
   "counter.refund": "store",
   "counter.coupon": "store",
+  /** See a member's e-invoice carrier (as a barcode) and 統編 at the till, when the member shares them (ADR 041). */
+  "counter.einvoice": "store",
   /** Find a member and see the masked summary (at the counter, or in the member list). */
   "member.view": "store",
   /** See a member's full personal data (unmasked phone, e-mail, address); every reveal is audited. */
@@ -57,7 +59,13 @@ export const PERMISSIONS = {
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const COUNTER: Permission[] = ["counter.purchase", "counter.refund", "counter.coupon", "member.view"];
+const COUNTER: Permission[] = [
+  "counter.purchase",
+  "counter.refund",
+  "counter.coupon",
+  "counter.einvoice",
+  "member.view",
+];
 
 /** The table. An admin has every permission at every store. */
 export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {

@@ -1,4 +1,5 @@
-import { Form, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
 import { getApp, toastSettings } from "~/adapters/context.server";
 import { requireMember } from "~/adapters/current-member.server";
 import { AccountNav, AccountSection } from "~/components/account/account-nav";
@@ -6,6 +7,7 @@ import { Page } from "~/components/layout/page";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
 import { Link } from "~/components/ui/link";
+import { setEinvoiceSharing } from "~/domain/einvoice/einvoice.server";
 import { currentConsents, lineReach, marketingHistory } from "~/domain/members/privacy.server";
 import { marketingOf, setMarketingPreferences } from "~/domain/members/profile-update.server";
 import { readForm } from "~/lib/forms.server";
@@ -16,6 +18,12 @@ import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/privacy";
+
+/** Which form was sent: the marketing channels (no intent) or the carrier switch (ADR 041); anything else is a 400. */
+const privacyForm = z.object({
+  intent: z.enum(["marketing", "einvoice"]),
+  einvoiceSharing: z.literal("on").optional(),
+});
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "account.privacy.title");
 
@@ -38,6 +46,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     messages: routeMessages(locale, "account.nav.", "account.privacy."),
     marketing: marketingOf(session.member),
+    einvoice: {
+      sharing: session.member.einvoiceSharing,
+      carrier: session.member.einvoiceCarrier,
+      taxId: session.member.taxIdNumber,
+    },
     consents: consents.map((c) => ({
       kind: c.kind,
       granted: c.granted,
@@ -52,6 +65,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requireMember(context, request);
   const app = getApp(context);
   const form = await readForm(request);
+  const sent = privacyForm.safeParse({
+    intent: form.get("intent") ?? "marketing",
+    einvoiceSharing: form.get("einvoiceSharing") ?? undefined,
+  });
+  if (!sent.success) throw data(null, { status: 400, statusText: "Bad Request" });
+  if (sent.data.intent === "einvoice") {
+    const sharing = sent.data.einvoiceSharing === "on";
+    await setEinvoiceSharing(app.db, session.member.id, sharing);
+    return redirectWithToast(toastSettings(context), `${links.memberPrivacy()}#einvoice`, {
+      type: "success",
+      message: sharing ? "notice.einvoiceSharingOn" : "notice.einvoiceSharingOff",
+    });
+  }
   await setMarketingPreferences(app.db, {
     memberId: session.member.id,
     userId: session.userId,
@@ -72,7 +98,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function PrivacyCenterPage({ loaderData }: Route.ComponentProps) {
   const t = useT(loaderData.messages);
   const pending = useNavigation().state === "submitting";
-  const { marketing } = loaderData;
+  const { marketing, einvoice } = loaderData;
+  const onRecord = [
+    einvoice.carrier ? t("account.privacy.einvoice.carrier", { carrier: einvoice.carrier }) : null,
+    einvoice.taxId ? t("account.privacy.einvoice.taxId", { taxId: einvoice.taxId }) : null,
+  ].filter(Boolean);
   return (
     <Page title={t("account.privacy.title")} lead={t("account.privacy.lead")} width="narrow">
       <AccountNav t={t} />
@@ -128,6 +158,29 @@ export default function PrivacyCenterPage({ loaderData }: Route.ComponentProps) 
             </div>
             <Button type="submit" variant="secondary" pending={pending}>
               {t("account.privacy.marketing.save")}
+            </Button>
+          </Form>
+        </AccountSection>
+
+        <AccountSection
+          title={t("account.privacy.einvoice.title")}
+          lead={t("account.privacy.einvoice.lead")}
+          id="einvoice"
+        >
+          <Form method="post" className="space-y-5">
+            <input type="hidden" name="intent" value="einvoice" />
+            <CheckboxField
+              name="einvoiceSharing"
+              label={t("account.privacy.einvoice.share")}
+              defaultChecked={einvoice.sharing}
+            />
+            <p className="text-sm text-muted" data-testid="einvoice-on-record">
+              {onRecord.length > 0
+                ? t("account.privacy.einvoice.onRecord", { what: onRecord.join(" · ") })
+                : t("account.privacy.einvoice.nothing")}
+            </p>
+            <Button type="submit" variant="secondary" pending={pending}>
+              {t("account.privacy.einvoice.save")}
             </Button>
           </Form>
         </AccountSection>

@@ -43,6 +43,11 @@ export const member = pgTable(
     companyName: text("company_name"),
     taxIdNumber: text("tax_id_number"),
     einvoiceCarrier: text("einvoice_carrier"),
+    /**
+     * Whether the till may read the carrier and 統編 (the member center's switch; ADR 041). On by default: the
+     * member entered them to have their e-invoices issued to them.
+     */
+    einvoiceSharing: boolean("einvoice_sharing").notNull().default(true),
     city: text("city"),
     district: text("district"),
     postalCode: text("postal_code"),

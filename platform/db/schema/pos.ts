@@ -20,6 +20,11 @@ export const apiKey = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /**
+     * What the key may do beyond the till's everyday work (lookup, balance, purchases, refunds, coupons, which
+     * every key may do): `einvoice:read` reads a member's e-invoice carrier and 統編 (ADR 041). An admin grants it.
+     */
+    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [index("api_key_store_idx").on(t.storeId)],
 );

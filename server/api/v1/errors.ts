@@ -31,6 +31,12 @@ const API_ERRORS = {
   },
   bad_request: { status: 400, zh: "無法讀取請求內容", en: "The request body could not be read" },
   unauthorized: { status: 401, zh: "API 金鑰缺少、錯誤或已撤銷", en: "The API key is missing, unknown or revoked" },
+  // E-invoice carrier at the till (ADR 041).
+  scope_missing: {
+    status: 403,
+    zh: "此 API 金鑰未獲授權此功能（例如 einvoice:read），請管理員於主控台授權",
+    en: "The API key lacks the scope this endpoint needs (e.g. einvoice:read); an admin grants it in the console",
+  },
   not_found: { status: 404, zh: "沒有這個 API 路徑", en: "Unknown API endpoint" },
   idempotency_key_reused: {
     status: 409,

@@ -4,6 +4,7 @@ import { API_REQUESTS_PER_MINUTE } from "./middleware/authenticate";
 import {
   BalanceAnswer,
   CouponAnswer,
+  EinvoiceAnswer,
   ErrorBody,
   MemberSummary,
   PurchaseAnswer,
@@ -147,6 +148,43 @@ export function openApiDocument(): Record<string, unknown> {
               entries: [{ kind: "earn-purchase", amount: 300, createdAt: "2026-11-22T02:00:00.000Z" }],
             }),
             ...errors(401, 404, 422, 429),
+          },
+        },
+      },
+      // E-invoice carrier at the till (ADR 041).
+      "/members/einvoice": {
+        get: {
+          operationId: "memberEinvoice",
+          ...texts(
+            [
+              "E-invoice carrier and tax ID (scope einvoice:read)",
+              "The member's mobile barcode carrier (手機條碼) and 統編 with the company name, so the till issues the e-invoice to them; by the member card QR (cardToken) or the member number — exactly one. Needs a key with the einvoice:read scope (else 403 scope_missing, audited). Every answer is audited. A member who turned sharing off gets 200 with sharing: false and nulls.",
+            ],
+            [
+              "電子發票載具與統編（需 einvoice:read 權限）",
+              "回傳會員的手機條碼載具與統一編號、公司名稱，供收銀開立電子發票；以會員卡 QR 碼（cardToken）或會員編號查詢，二者擇一。金鑰須具 einvoice:read 權限（否則 403 scope_missing，並記錄稽核）。每次查詢皆記錄稽核。會員關閉「提供載具與統編給門市結帳」時回 200，sharing 為 false，其餘欄位為 null。",
+            ],
+          ),
+          parameters: [
+            ["cardToken", "The scanned member card QR", EXAMPLE.cardToken],
+            ["memberNumber", "e.g. HL10000001", EXAMPLE.memberNumber],
+          ].map(([name, description, example]) => ({
+            name,
+            in: "query",
+            required: false,
+            description,
+            schema: { type: "string" },
+            example,
+          })),
+          responses: {
+            "200": json(EinvoiceAnswer, "The carrier and 統編 (nulls when not on record or not shared)", {
+              memberNumber: EXAMPLE.memberNumber,
+              sharing: true,
+              carrier: "/ABC+123",
+              taxIdNumber: "04595257",
+              companyName: "漢生活股份有限公司",
+            }),
+            ...errors(400, 401, 403, 404, 422, 429),
           },
         },
       },

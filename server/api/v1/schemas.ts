@@ -41,6 +41,27 @@ export const LookupQuery = z
     message: "Give exactly one of phone, memberNumber, cardToken",
   });
 
+// E-invoice carrier at the till (ADR 041).
+export const EinvoiceQuery = z
+  .object({
+    memberNumber: tillText(20).optional(),
+    cardToken: tillText(100).optional(),
+  })
+  .strict()
+  .refine((q) => [q.memberNumber, q.cardToken].filter(Boolean).length === 1, {
+    message: "Give exactly one of memberNumber, cardToken",
+  });
+export const EinvoiceAnswer = z.object({
+  memberNumber: z.string(),
+  sharing: z.boolean().describe("The member's switch: false = they chose not to give their carrier and 統編 to tills"),
+  carrier: z
+    .string()
+    .nullable()
+    .describe("Mobile barcode carrier 手機條碼, `/` + 7 of 0-9 A-Z . + -; null if none or not shared"),
+  taxIdNumber: z.string().nullable().describe("統一編號, 8 digits; null if none or not shared"),
+  companyName: z.string().nullable().describe("The company of the 統編; null without one"),
+});
+
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export const MemberSummary = z.object({
   memberNumber: z.string(),

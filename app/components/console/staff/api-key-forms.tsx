@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
 import type { useFormState } from "~/lib/use-form-state";
@@ -65,6 +66,13 @@ export function NewKeyForm({
           errors={form.errors("name")}
           inputProps={{ name: "name", required: true, maxLength: 50, defaultValue: form.value("name") }}
         />
+        <div className="sm:col-span-2">
+          <CheckboxField
+            name="einvoiceRead"
+            label={t("console.keys.scopes.einvoiceReadHint")}
+            defaultChecked={form.value("einvoiceRead") === "on"}
+          />
+        </div>
         <div className="sm:col-span-2">
           <StepUpField show={stepUp} errors={form.errors("stepUpCode")} />
         </div>

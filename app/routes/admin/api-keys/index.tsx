@@ -13,6 +13,7 @@ import {
   createApiKeyInConsole,
   listApiKeys,
   revokeApiKeyInConsole,
+  setApiKeyScopesInConsole,
 } from "~/domain/pos/api-keys.server";
 import { apiKeySchema } from "~/domain/staff/forms";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -39,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     perMinute: API_REQUESTS_PER_MINUTE,
     stores,
     revoked: new URL(request.url).searchParams.get("revoked") === "1",
+    scopesChanged: new URL(request.url).searchParams.get("scopes") === "1",
     keys: keys.map((k) => ({
       id: k.id,
       name: k.name,
@@ -47,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdAt: k.createdAt.toISOString(),
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       revoked: k.revokedAt !== null,
+      einvoiceRead: k.scopes.includes("einvoice:read"),
     })),
   };
 }
@@ -60,7 +63,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!stepUp.ok) return stepUp.answer;
   const parsed = parseForm(apiKeySchema, form);
   if (!parsed.ok) return formFailure(parsed.failure);
-  const { intent, keyId, ...input } = parsed.data;
+  const { intent, keyId, einvoiceRead, ...input } = parsed.data;
+  const scopes = einvoiceRead ? (["einvoice:read"] as const) : [];
   const audit = consoleAudit(context, request);
   const now = requestNow(request, app.config);
   if (intent === "revoke") {
@@ -68,8 +72,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect("/admin/api-keys?revoked=1");
     return data({ formError: t("console.keys.error.revoked") }, { status: 409 });
   }
+  if (intent === "scopes") {
+    if (await setApiKeyScopesInConsole(app.db, stepUp.actor, keyId, scopes, audit, now))
+      return redirect("/admin/api-keys?scopes=1");
+    return data({ formError: t("console.keys.error.revoked") }, { status: 409 });
+  }
   try {
-    const { key, secret } = await createApiKeyInConsole(app.db, stepUp.actor, input, audit, now);
+    const { key, secret } = await createApiKeyInConsole(app.db, stepUp.actor, { ...input, scopes }, audit, now);
     return { created: { name: key.name, secret } };
   } catch (error) {
     return consoleFailure(error, form, t);
@@ -82,6 +91,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
   const form = useFormState();
   const state = form.state as { stepUp?: boolean; created?: { name: string; secret: string } } | undefined;
   const revoking = Boolean(state?.stepUp) && form.value("intent") === "revoke";
+  const changingScopes = Boolean(state?.stepUp) && form.value("intent") === "scopes";
   const time = (iso: string) => formatTaipei(iso, locale, "dateTime");
   return (
     <ConsolePage
@@ -97,7 +107,15 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
       }
       notices={
         <PageNotices
-          done={loaderData.revoked && !form.state ? t("console.keys.revokedDone") : null}
+          done={
+            form.state
+              ? null
+              : loaderData.revoked
+                ? t("console.keys.revokedDone")
+                : loaderData.scopesChanged
+                  ? t("console.keys.scopes.done")
+                  : null
+          }
           error={form.formError}
         >
           {revoking ? (
@@ -108,6 +126,13 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
               errors={form.errors("stepUpCode")}
             />
           ) : null}
+          {changingScopes ? (
+            <StepUpConfirm
+              fields={{ intent: "scopes", keyId: form.value("keyId"), einvoiceRead: form.value("einvoiceRead") }}
+              label={t("console.keys.scopes.save")}
+              errors={form.errors("stepUpCode")}
+            />
+          ) : null}
         </PageNotices>
       }
     >
@@ -115,7 +140,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
       <NewKeyForm
         form={form}
         stores={loaderData.stores}
-        stepUp={Boolean(state?.stepUp) && !revoking}
+        stepUp={Boolean(state?.stepUp) && !revoking && !changingScopes}
         createdSecret={state?.created?.secret ?? null}
       />
       <ConsoleList
@@ -153,8 +178,35 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
               }`,
           },
           {
+            key: "scopes",
+            header: t("console.keys.scopes.title"),
+            className: "whitespace-nowrap",
+            cell: (k) => (
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-sm" data-testid="key-scopes">
+                  {k.einvoiceRead ? t("console.keys.scopes.einvoiceRead") : t("console.keys.scopes.none")}
+                </span>
+                {k.revoked ? null : (
+                  <HiddenForm fields={{ intent: "scopes", keyId: k.id, einvoiceRead: k.einvoiceRead ? "off" : "on" }}>
+                    <Button
+                      type="submit"
+                      size="sm"
+                      variant="secondary"
+                      aria-label={t(k.einvoiceRead ? "console.keys.scopes.removeFor" : "console.keys.scopes.grantFor", {
+                        name: k.name,
+                      })}
+                    >
+                      {t(k.einvoiceRead ? "console.keys.scopes.remove" : "console.keys.scopes.grant")}
+                    </Button>
+                  </HiddenForm>
+                )}
+              </div>
+            ),
+          },
+          {
             key: "revoke",
             header: t("console.keys.revoke"),
+            className: "whitespace-nowrap",
             cell: (k) =>
               k.revoked ? null : (
                 <HiddenForm fields={{ intent: "revoke", keyId: k.id }}>

@@ -3,6 +3,7 @@ import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
+import { EinvoicePanel } from "~/components/console/counter/einvoice";
 import { MemberCoupons, MemberFigures, MemberVisits, PhoneLine } from "~/components/console/counter/member";
 import { TierBadge } from "~/components/console/counter/ui";
 import { useConsoleT } from "~/components/console/use-console-t";
@@ -11,6 +12,8 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { Link } from "~/components/ui/link";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
+import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
+import { LoyaltyError } from "~/domain/loyalty/errors";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { parseForm, readForm } from "~/lib/forms.server";
@@ -39,14 +42,30 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       purchase: storeId !== null && hasPermission(actor, "counter.purchase", { storeId }),
       coupon: storeId !== null && hasPermission(actor, "counter.coupon", { storeId }),
       adjust: hasPermission(actor, "points.adjust", { storeId }),
+      einvoice: hasPermission(actor, "counter.einvoice", { storeId }),
     },
   };
 }
 
 /** Reveals the full phone number: the permission is checked and the view written to the audit log. */
 export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await readForm(request);
+  // The e-invoice carrier and 統編 (ADR 041): their own permission, audited in the read's transaction.
+  if (form.get("intent") === "einvoice") {
+    const { actor } = counterActor(context, "counter.einvoice");
+    const app = getApp(context);
+    try {
+      const audit = consoleAudit(context, request);
+      return {
+        einvoice: await readEinvoiceAtCounter(app.db, actor, params.memberId, audit, requestNow(request, app.config)),
+      };
+    } catch (error) {
+      if (error instanceof LoyaltyError) notFound(request);
+      throw error;
+    }
+  }
   counterActor(context, "member.reveal");
-  if (!parseForm(revealSchema, await readForm(request)).ok) {
+  if (!parseForm(revealSchema, form).ok) {
     throw data(null, { status: 400, statusText: "Bad Request" });
   }
   const app = getApp(context);
@@ -96,7 +115,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
           <MemberFigures summary={summary} />
           <PhoneLine
             masked={member.maskedPhone}
-            revealed={actionData?.phone ?? null}
+            revealed={actionData && "phone" in actionData ? (actionData.phone ?? null) : null}
             canReveal={can.reveal}
             pending={pending}
           />
@@ -112,6 +131,12 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
               ? linkButton(`/admin/members/${member.id}/adjust`, t("console.counter.member.adjust"), "secondary")
               : null}
           </div>
+          {can.einvoice && !member.disabled ? (
+            <EinvoicePanel
+              shown={actionData && "einvoice" in actionData ? (actionData.einvoice ?? null) : null}
+              pending={pending}
+            />
+          ) : null}
           <MemberVisits visits={summary.visits} />
         </div>
         <MemberCoupons coupons={summary.coupons} canUse={can.coupon && !member.disabled} />
