@@ -118,6 +118,6 @@ export const memberEn = {
   "member.card.offline": "Offline: the code still works; the balance may not be the latest.",
   "member.card.rotates": "The code changes every {seconds} seconds, so a screenshot will not work",
   "member.card.back": "Back to the member center",
-  "member.card.open": "Open the offline member card",
+  "member.center.card.openOffline": "Offline card",
   "member.card.codeText": "Code text",
 } satisfies Record<keyof typeof memberZhTW, string>;

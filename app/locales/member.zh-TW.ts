@@ -117,6 +117,6 @@ export const memberZhTW = {
   "member.card.offline": "目前離線：條碼仍可使用，餘額可能不是最新。",
   "member.card.rotates": "條碼每 {seconds} 秒自動更換，截圖無法使用",
   "member.card.back": "回到會員中心",
-  "member.card.open": "開啟離線會員卡",
+  "member.center.card.openOffline": "離線會員卡",
   "member.card.codeText": "條碼文字",
 } as const;

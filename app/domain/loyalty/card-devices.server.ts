@@ -94,7 +94,12 @@ export async function registerCardDevice(
     )
     .returning({ id: memberDevice.id });
   if (inserted.length === 0) return null;
-  return { deviceId: id, memberId: input.memberId, secret: secret.toString("base64url"), stepSeconds: CARD_STEP_SECONDS };
+  return {
+    deviceId: id,
+    memberId: input.memberId,
+    secret: secret.toString("base64url"),
+    stepSeconds: CARD_STEP_SECONDS,
+  };
 }
 
 export type CardDevice = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null };

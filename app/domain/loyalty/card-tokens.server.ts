@@ -2,10 +2,10 @@ import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual 
 import type { Database } from "@platform/db/client";
 import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import { qrSvg } from "~/lib/qr.server";
 import { isCardCode } from "~/lib/card-code";
-import type { CardTokenPayload } from "./card-token-payload";
+import { qrSvg } from "~/lib/qr.server";
 import { type DeviceRefusal, verifyDeviceCode } from "./card-devices.server";
+import type { CardTokenPayload } from "./card-token-payload";
 
 /**
  * Member card tokens for the rotating QR code: base64url(member id (16 bytes) ‖ expiry (uint32,

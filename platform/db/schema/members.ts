@@ -187,5 +187,8 @@ export const memberDevice = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
-  (t) => [index("member_device_member_idx").on(t.memberId, t.createdAt), index("member_device_session_idx").on(t.sessionId)],
+  (t) => [
+    index("member_device_member_idx").on(t.memberId, t.createdAt),
+    index("member_device_session_idx").on(t.sessionId),
+  ],
 );

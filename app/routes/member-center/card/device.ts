@@ -19,7 +19,8 @@ const bodySchema = z.object({}).strict();
 export async function action({ request, context }: Route.ActionArgs) {
   const session = getMemberSession(context);
   if (!session?.member) return data({ error: { code: "not_logged_in" } }, { status: 401, headers: NO_STORE });
-  if (request.method !== "POST") return data({ error: { code: "method_not_allowed" } }, { status: 405, headers: NO_STORE });
+  if (request.method !== "POST")
+    return data({ error: { code: "method_not_allowed" } }, { status: 405, headers: NO_STORE });
   let body: unknown;
   try {
     body = JSON.parse((await request.text()) || "{}");
