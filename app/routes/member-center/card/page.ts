@@ -105,8 +105,9 @@ a{color:#5f3d28;font-weight:600}
   return new Response(html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",
-      // Personal: never in a shared cache. The service worker keeps its own copy (and logout clears it).
-      "Cache-Control": "private, no-cache",
+      // Personal: in no HTTP cache (as every logged-in page). The service worker keeps its own copy in the Cache
+      // Storage, which logging out clears.
+      "Cache-Control": "private, no-store",
     },
   });
 }
