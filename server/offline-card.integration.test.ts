@@ -231,12 +231,12 @@ describe("the offline member card", () => {
     expect(await (await request(m.jar, "/member-center/card")).text()).not.toContain(device.deviceId);
   });
 
-  it("refuses malformed codes, NUL bytes and another member's device at the till with stable codes", async () => {
+  it("refuses malformed codes, NUL bytes and a code signed for another member at the till with stable codes", async () => {
     const m = await member();
     const other = await member();
     const device = await register(m.jar);
     const moved = await cardCodeText(fromBase64url(device.secret), other.memberId, device.deviceId, Date.now());
-    expect(await lookup(moved)).toEqual({ status: 422, answer: "card_device_unknown" });
+    expect(await lookup(moved)).toEqual({ status: 422, answer: "card_token_forged" });
     expect(await lookup("HLD1.AAAA")).toEqual({ status: 422, answer: "card_token_malformed" });
     expect((await lookup(`HLD1.\u0000${"A".repeat(20)}`)).status).toBe(400);
     expect(await lookup(await code(device, Date.now() - 5 * 60_000))).toEqual({

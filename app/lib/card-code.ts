@@ -7,8 +7,9 @@
  * step as 8 bytes big-endian (exactly RFC 6238's) followed by the member id and the device id (16 bytes each), so
  * the code signs who it is for: a code cannot be moved to another member's or another device's QR.
  *
- * The QR's text: `HLD1.<member id>.<device id>.<step>.<code>`, ids as base64url of their 16 bytes (22 characters),
- * the step in decimal, the code 8 digits; about 70 characters.
+ * The QR's text: `HLD1.<device id>.<step>.<code>`, the device id as base64url of its 16 bytes (22 characters), the
+ * step in decimal, the code 8 digits: 45 characters (a counter's typed field and a handheld scanner take 60). The
+ * member id is not written out but signed: the server computes the code with the member the device belongs to.
  */
 
 export const CARD_STEP_SECONDS = 30;
@@ -83,12 +84,12 @@ export async function cardCodeText(
 ): Promise<string> {
   const step = cardStep(nowMs);
   const code = await cardCode(secret, memberId, deviceId, step);
-  return `${CARD_CODE_PREFIX}${base64url(uuidBytes(memberId))}.${base64url(uuidBytes(deviceId))}.${step}.${code}`;
+  return `${CARD_CODE_PREFIX}${base64url(uuidBytes(deviceId))}.${step}.${code}`;
 }
 
-export type ParsedCardCode = { memberId: string; deviceId: string; step: number; code: string };
+export type ParsedCardCode = { deviceId: string; step: number; code: string };
 
-const FORMAT = /^HLD1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.([1-9][0-9]{0,9})\.([0-9]{8})$/;
+const FORMAT = /^HLD1\.([A-Za-z0-9_-]{22})\.([1-9][0-9]{0,9})\.([0-9]{8})$/;
 
 /**
  * The parts of a QR's text, or null when it is not exactly this format (one spelling per code: an id whose
@@ -97,12 +98,11 @@ const FORMAT = /^HLD1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.([1-9][0-9]{0,9
 export function parseCardCode(text: string): ParsedCardCode | null {
   const match = FORMAT.exec(text);
   if (!match) return null;
-  const member = fromBase64url(match[1] as string);
-  const device = fromBase64url(match[2] as string);
-  if (base64url(member) !== match[1] || base64url(device) !== match[2]) return null;
-  const step = Number(match[3]);
+  const device = fromBase64url(match[1] as string);
+  if (base64url(device) !== match[1]) return null;
+  const step = Number(match[2]);
   if (!Number.isSafeInteger(step) || step > 0x7fffffff) return null;
-  return { memberId: uuidFromBytes(member), deviceId: uuidFromBytes(device), step, code: match[4] as string };
+  return { deviceId: uuidFromBytes(device), step, code: match[3] as string };
 }
 
 /** Whether a text is meant as an offline card code (then only its verification answers for it). */

@@ -118,22 +118,24 @@ describe("offline card devices (ADR 043)", () => {
     expect(device.deviceId).not.toBe(other?.deviceId);
   });
 
-  it("refuses a device's code moved to another member, and another device's id", async () => {
+  it("refuses a code signed for another member, and an unknown device", async () => {
     const { secret, device, m } = await setUp();
     const other = await newMember(db);
-    // Another member's id with this device: the device is not theirs.
+    // This device's secret, but signed for another member's id: not what the device's member would show.
     expect(await atCounter(await cardCodeText(secret, other.id, device.deviceId, t0.getTime()), t0)).toBe(
-      "card_device_unknown",
+      "card_token_forged",
+    );
+    // Another member's device with its own secret, signed for this member: forged too (the device is theirs).
+    const theirs = await setUp();
+    expect(await atCounter(await cardCodeText(theirs.secret, m.id, theirs.device.deviceId, t0.getTime()), t0)).toBe(
+      "card_token_forged",
     );
     // An unknown device id.
     expect(await atCounter(await cardCodeText(secret, m.id, crypto.randomUUID(), t0.getTime()), t0)).toBe(
       "card_device_unknown",
     );
-    // Another member's own device and secret, but this member's id in the code: the device is not this member's.
-    const theirs = await setUp();
-    expect(await atCounter(await cardCodeText(theirs.secret, m.id, theirs.device.deviceId, t0.getTime()), t0)).toBe(
-      "card_device_unknown",
-    );
+    // The real code of each still works.
+    expect(await atCounter(await theirs.code(t0), t0)).toBe(`member:${theirs.m.id}`);
   });
 
   it("refuses a forged code (a guessed or altered code, another secret) and never books the step", async () => {
@@ -152,9 +154,9 @@ describe("offline card devices (ADR 043)", () => {
   it.each([
     ["empty after the prefix", "HLD1."],
     ["a NUL byte", "HLD1.\u0000"],
-    ["NUL bytes inside a good shape", `HLD1.${"A".repeat(21)}\u0000.${"A".repeat(22)}.1.12345678`],
-    ["letters in the code", `HLD1.${"A".repeat(22)}.${"A".repeat(22)}.1.1234567x`],
-    ["a huge step", `HLD1.${"A".repeat(22)}.${"A".repeat(22)}.99999999999999999999.12345678`],
+    ["NUL bytes inside a good shape", `HLD1.${"A".repeat(21)}\u0000.1.12345678`],
+    ["letters in the code", `HLD1.${"A".repeat(22)}.1.1234567x`],
+    ["a huge step", `HLD1.${"A".repeat(22)}.99999999999999999999.12345678`],
     ["far too long", `HLD1.${"A".repeat(5000)}`],
   ])("refuses a malformed code (%s) with a stable code", async (_name, text) => {
     expect(await atCounter(text, t0)).toBe("card_token_malformed");

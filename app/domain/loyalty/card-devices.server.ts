@@ -146,8 +146,8 @@ export type DeviceCheck =
   | { ok: false; reason: DeviceRefusal };
 
 /**
- * A scanned offline card code: the format, the step within ±1 of the server's, the device (this member's, not
- * removed), the code (constant time), and at last one conditional UPDATE that raises the device's last step, so
+ * A scanned offline card code: the format, the step within ±1 of the server's, the device (known, not removed), the
+ * code (constant time, signed with the device's member), and at last one conditional UPDATE that raises the device's last step, so
  * the same code (or an older one) sent twice, at once or later, over any number of instances, is accepted once.
  */
 export async function verifyDeviceCode(
@@ -162,7 +162,7 @@ export async function verifyDeviceCode(
   if (parsed.step < current - CARD_STEP_WINDOW) return { ok: false, reason: "expired" };
   if (parsed.step > current + CARD_STEP_WINDOW) return { ok: false, reason: "future" };
   const [device] = await db.select().from(memberDevice).where(eq(memberDevice.id, parsed.deviceId));
-  if (!device || device.memberId !== parsed.memberId) return { ok: false, reason: "device_unknown" };
+  if (!device) return { ok: false, reason: "device_unknown" };
   let secret: Buffer;
   try {
     secret = openSecret(serverSecret, device.id, device.secretEncrypted);
@@ -170,7 +170,8 @@ export async function verifyDeviceCode(
     // Sealed under another server secret (rotated): no code of this device can be checked any more.
     return { ok: false, reason: "forged" };
   }
-  const expected = await cardCode(secret, parsed.memberId, parsed.deviceId, parsed.step);
+  // Signed with the member the device belongs to: a code made for another member's id does not match.
+  const expected = await cardCode(secret, device.memberId, device.id, parsed.step);
   if (!sameCode(expected, parsed.code)) return { ok: false, reason: "forged" };
   if (device.revokedAt) return { ok: false, reason: "device_revoked" };
   const used = await db
@@ -186,7 +187,7 @@ export async function verifyDeviceCode(
       .where(eq(memberDevice.id, device.id));
     return { ok: false, reason: after?.revokedAt ? "device_revoked" : "replayed" };
   }
-  const [found] = await db.select().from(member).where(eq(member.id, parsed.memberId));
+  const [found] = await db.select().from(member).where(eq(member.id, device.memberId));
   if (!found) return { ok: false, reason: "unknown_member" };
   if (found.disabled) return { ok: false, reason: "member_disabled" };
   return { ok: true, member: found, deviceId: device.id };
