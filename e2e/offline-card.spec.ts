@@ -50,7 +50,10 @@ test("the member card opens offline, the counter accepts its code, and refuses i
   const online = await qrText(card);
   await expect(card.getByText(/餘額更新於 \d{4}/)).toBeVisible();
   // The page installs: a manifest, and a service worker that controls the page once it is ready.
-  await expect(card.locator('link[rel="manifest"]')).toHaveAttribute("href", "/member-center/card/manifest.webmanifest");
+  await expect(card.locator('link[rel="manifest"]')).toHaveAttribute(
+    "href",
+    "/member-center/card/manifest.webmanifest",
+  );
   await card.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
