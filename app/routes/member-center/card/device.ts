@@ -21,9 +21,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!session?.member) return data({ error: { code: "not_logged_in" } }, { status: 401, headers: NO_STORE });
   if (request.method !== "POST")
     return data({ error: { code: "method_not_allowed" } }, { status: 405, headers: NO_STORE });
-  let body: unknown;
+  let body: unknown = null;
+  const text = await request.text();
   try {
-    body = JSON.parse((await request.text()) || "{}");
+    // Anything longer than a few characters is not the empty object this endpoint takes.
+    if (text.length <= 100) body = JSON.parse(text || "{}");
   } catch {
     body = null;
   }
