@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { isCardCode } from "~/lib/card-code";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import type { MemberQuery } from "../loyalty/member-lookup.server";
 import { MAX_AMOUNT } from "../loyalty/purchases.server";
 import { normalizeTaiwanMobile } from "../members/taiwan";
-import { isCardCode } from "~/lib/card-code";
 import { isFormKey } from "./idempotency.server";
 
 /**
