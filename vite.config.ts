@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { cardBundle } from "./platform/bundling/card-bundle.ts";
 import { entityKindsPatch } from "./platform/bundling/drizzle-entity-kinds.ts";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
@@ -67,5 +68,6 @@ export default defineConfig(({ command }) => ({
     serverPatches([routeMatchingPatch, ...renderPatches, entityKindsPatch, stringChunksPatch]),
     lazyExternals(),
     precompressAssets(),
+    cardBundle(),
   ],
 }));

@@ -8,6 +8,10 @@ export default [
   route("robots.txt", "routes/resources/robots.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("media/:kind/:colours/:file", "routes/resources/media.ts"),
+  // The offline member card's script, service worker and manifest (ADR 043): no login, no terms gate.
+  route("member-center/card/app.js", "routes/member-center/card/script.ts"),
+  route("member-center/card/sw.js", "routes/member-center/card/worker.ts"),
+  route("member-center/card/manifest.webmanifest", "routes/member-center/card/manifest.ts"),
   ...prefix("auth/line", [
     route("start", "routes/auth/line-start.ts"),
     route("callback", "routes/auth/line-callback.ts"),
@@ -103,6 +107,9 @@ export default [
         route("delete-account", "routes/member-center/delete-account.tsx"),
         route("points", "routes/member-center/points.tsx"),
         route("card-token", "routes/member-center/card-token.ts"),
+        // The offline member card (ADR 043).
+        route("card", "routes/member-center/card/page.ts"),
+        route("card/device", "routes/member-center/card/device.ts"),
         route("coupons/:id/qr", "routes/member-center/coupon-qr.ts"),
       ]),
     ]),

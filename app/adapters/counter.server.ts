@@ -82,6 +82,11 @@ const COUNTER_WORDING: Partial<Record<LoyaltyErrorCode, MessageKey>> = {
   card_token_expired: "console.counter.error.tokenExpired",
   card_token_forged: "console.counter.error.tokenForged",
   card_token_malformed: "console.counter.error.tokenForged",
+  // The offline member card (ADR 043).
+  card_token_future: "console.counter.error.tokenFuture",
+  card_token_replayed: "console.counter.error.tokenReplayed",
+  card_device_revoked: "console.counter.error.deviceRevoked",
+  card_device_unknown: "console.counter.error.tokenForged",
   member_not_found: "console.counter.error.memberNotFound",
   member_disabled: "console.counter.error.memberDisabled",
   purchase_not_found: "console.counter.error.receiptNotFound",

@@ -1,4 +1,4 @@
-import { encode } from "uqr";
+import { renderQrSvg as render } from "./qr-svg";
 
 /**
  * A QR code as a small SVG string, rendered on the server (uqr, no browser code): one stroked path, each
@@ -32,29 +32,3 @@ export function qrSvg(text: string, { border = 2, ecc = "M" as "L" | "M" | "Q" |
  */
 const CACHE_ENTRIES = 500;
 const rendered = new Map<string, string>();
-
-function render(text: string, border: number, ecc: "L" | "M" | "Q" | "H"): string {
-  const { size, data } = encode(text, { ecc, border: 0 });
-  const total = size + border * 2;
-  let d = "";
-  for (let y = 0; y < size; y++) {
-    const row = data[y] ?? [];
-    // Where the pen is after the last run of this row (null: no run yet in this row).
-    let pen: number | null = null;
-    for (let x = 0; x < size; ) {
-      if (!row[x]) {
-        x++;
-        continue;
-      }
-      let run = 1;
-      while (row[x + run]) run++;
-      d += pen === null ? `M${x + border} ${y + border}.5h${run}` : `m${x - pen} 0h${run}`;
-      pen = x + run;
-      x += run;
-    }
-  }
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges" aria-hidden="true" focusable="false">` +
-    `<rect width="${total}" height="${total}" fill="#fff"/><path stroke="#1c1917" stroke-width="1" fill="none" d="${d}"/></svg>`
-  );
-}

@@ -180,4 +180,16 @@ export const accountEn = {
   "account.privacy.einvoice.taxId": "tax ID {taxId}",
   "notice.einvoiceSharingOn": "On: the till can read your carrier and tax ID at checkout",
   "notice.einvoiceSharingOff": "Off: the till will not read your carrier and tax ID",
+  // The offline member card's devices (ADR 043).
+  "account.security.cards.title": "Offline member cards",
+  "account.security.cards.lead":
+    "Phones that opened your member card can show its code without a network. Removing one stops its code at once.",
+  "account.security.cards.empty": "No phone holds an offline member card yet.",
+  "account.security.cards.added": "Set up {time}",
+  "account.security.cards.lastUsed": "Last used at a store: {time}",
+  "account.security.cards.neverUsed": "Not used at a store yet",
+  "account.security.cards.remove": "Remove",
+  "account.security.cards.removeAria": "Remove the offline member card on {device}",
+  "account.security.cards.notFound": "This phone's card was not found; it may have been removed already.",
+  "notice.cardDeviceRemoved": "Offline member card removed from that phone",
 } as const satisfies Record<keyof typeof accountZhTW, string>;

@@ -173,4 +173,15 @@ export const accountZhTW = {
   "account.privacy.einvoice.taxId": "統編 {taxId}",
   "notice.einvoiceSharingOn": "已開啟：門市結帳時可讀取您的載具與統編",
   "notice.einvoiceSharingOff": "已關閉：門市結帳時不會讀取您的載具與統編",
+  // The offline member card's devices (ADR 043).
+  "account.security.cards.title": "離線會員卡",
+  "account.security.cards.lead": "開啟過會員卡的手機可以在沒有網路時出示條碼。移除後，該手機的條碼立即失效。",
+  "account.security.cards.empty": "尚未在任何手機開啟離線會員卡。",
+  "account.security.cards.added": "啟用於 {time}",
+  "account.security.cards.lastUsed": "上次在門市使用：{time}",
+  "account.security.cards.neverUsed": "尚未在門市使用",
+  "account.security.cards.remove": "移除",
+  "account.security.cards.removeAria": "移除 {device} 的離線會員卡",
+  "account.security.cards.notFound": "找不到這支手機的會員卡，可能已經移除。",
+  "notice.cardDeviceRemoved": "已移除這支手機的離線會員卡",
 } as const;

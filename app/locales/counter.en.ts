@@ -134,6 +134,11 @@ export const counterEn = {
 
   "console.counter.error.tokenExpired": "The code has expired: please ask the member to refresh their card",
   "console.counter.error.tokenForged": "This is not a valid member card code",
+  // The offline member card (ADR 043).
+  "console.counter.error.tokenFuture": "The code's time is ahead: please ask the member to check their phone's clock",
+  "console.counter.error.tokenReplayed": "This code was used already: please ask the member for the next one",
+  "console.counter.error.deviceRevoked":
+    "This phone's member card was removed: the member must open the card online again",
   "console.counter.error.memberNotFound": "No member found; please check the number",
   "console.counter.error.memberDisabled": "This member account is disabled",
   "console.counter.error.receiptNotFound": "No purchase with this receipt number at this store",

@@ -133,6 +133,10 @@ export const counterZhTW = {
 
   "console.counter.error.tokenExpired": "條碼已過期，請會員重新整理條碼",
   "console.counter.error.tokenForged": "這不是有效的會員條碼，無法使用",
+  // 離線會員卡（ADR 043）
+  "console.counter.error.tokenFuture": "條碼時間超前，請會員確認手機時間",
+  "console.counter.error.tokenReplayed": "此條碼已使用過，請會員出示下一個條碼",
+  "console.counter.error.deviceRevoked": "此手機的會員卡已移除，請會員連線後重新開啟會員卡",
   "console.counter.error.memberNotFound": "查無此會員，請確認號碼",
   "console.counter.error.memberDisabled": "此會員帳號已停用",
   "console.counter.error.receiptNotFound": "本店查無此收據號碼",

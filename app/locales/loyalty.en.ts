@@ -23,4 +23,10 @@ export const loyaltyEn = {
   "loyalty.error.card_token_expired": "The card QR has expired; ask for a fresh one",
   "loyalty.error.card_token_forged": "The card QR is not genuine",
   "loyalty.error.card_token_malformed": "The card QR is malformed",
+  // The offline member card (ADR 043).
+  "loyalty.error.card_token_future": "The card QR is from the future: the phone's clock is wrong",
+  "loyalty.error.card_token_replayed": "This card QR has been used already; ask for the next one",
+  "loyalty.error.card_device_revoked":
+    "This phone's member card was removed; the member must open the card online again",
+  "loyalty.error.card_device_unknown": "The card QR is not genuine",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

@@ -26,4 +26,9 @@ export const loyaltyZhTW = {
   "loyalty.error.card_token_expired": "會員卡條碼已過期，請會員重新出示",
   "loyalty.error.card_token_forged": "會員卡條碼無效",
   "loyalty.error.card_token_malformed": "會員卡條碼格式錯誤",
+  // 離線會員卡（ADR 043）
+  "loyalty.error.card_token_future": "會員卡條碼的時間超前，手機時間可能不正確",
+  "loyalty.error.card_token_replayed": "此會員卡條碼已使用過，請會員出示下一個條碼",
+  "loyalty.error.card_device_revoked": "此裝置的會員卡已移除，請會員連線後重新開啟會員卡",
+  "loyalty.error.card_device_unknown": "會員卡條碼無效",
 } as const satisfies Record<`loyalty.error.${string}`, string>;

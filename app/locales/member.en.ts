@@ -105,4 +105,19 @@ export const memberEn = {
   "member.center.history.newer": "Newer",
   "member.center.history.older": "Older",
   "member.center.history.back": "Back to the member center",
+  // The offline member card (ADR 043).
+  "member.card.title": "Member card",
+  "member.card.balance": "Points available",
+  "member.card.balanceAsOf": "Balance as of {time}",
+  "member.card.qrLabel": "Member code, refreshes every {seconds} seconds, works offline",
+  "member.card.refreshIn": "Refreshes in {seconds} s",
+  "member.card.register": "Setting up the offline card on this phone…",
+  "member.card.needsNetwork":
+    "Open the card once with a network connection; after that it works without one. Staff can also type your member number.",
+  "member.card.removed": "This phone's card was removed; setting it up again…",
+  "member.card.offline": "Offline: the code still works; the balance may not be the latest.",
+  "member.card.rotates": "The code changes every {seconds} seconds, so a screenshot will not work",
+  "member.card.back": "Back to the member center",
+  "member.center.card.openOffline": "Offline card",
+  "member.card.codeText": "Code text",
 } satisfies Record<keyof typeof memberZhTW, string>;

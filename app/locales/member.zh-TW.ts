@@ -105,4 +105,18 @@ export const memberZhTW = {
   "member.center.history.newer": "較新的紀錄",
   "member.center.history.older": "較舊的紀錄",
   "member.center.history.back": "回到會員中心",
+  // The offline member card (ADR 043).
+  "member.card.title": "會員卡",
+  "member.card.balance": "點數餘額",
+  "member.card.balanceAsOf": "餘額更新於 {time}",
+  "member.card.qrLabel": "會員條碼，每 {seconds} 秒更新，可離線使用",
+  "member.card.refreshIn": "{seconds} 秒後更新",
+  "member.card.register": "正在啟用這支手機的離線會員卡…",
+  "member.card.needsNetwork": "請連上網路開啟一次會員卡，之後沒有網路也能使用。門市人員也可以輸入會員編號。",
+  "member.card.removed": "這支手機的會員卡已被移除，正在重新啟用…",
+  "member.card.offline": "目前離線：條碼仍可使用，餘額可能不是最新。",
+  "member.card.rotates": "條碼每 {seconds} 秒自動更換，截圖無法使用",
+  "member.card.back": "回到會員中心",
+  "member.center.card.openOffline": "離線會員卡",
+  "member.card.codeText": "條碼文字",
 } as const;

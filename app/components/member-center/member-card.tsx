@@ -211,6 +211,14 @@ export function MemberCard({ t, name, memberNumber, tierLabel, tier, initialToke
           <Maximize className="size-4" />
           {t("member.center.card.enlarge")}
         </button>
+        {/* The offline member card (ADR 043): its own page, kept by a service worker, installable. */}
+        <a
+          href="/member-center/card"
+          className="inline-flex min-h-11 items-center rounded-full px-2 text-sm font-semibold text-paper underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-300"
+          data-testid="card-offline-link"
+        >
+          {t("member.center.card.openOffline")}
+        </a>
       </div>
 
       {full ? (

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCardCode } from "~/lib/card-code";
 import type { MessageKey, Translate } from "~/lib/i18n";
 import type { MemberQuery } from "../loyalty/member-lookup.server";
 import { MAX_AMOUNT } from "../loyalty/purchases.server";
@@ -85,7 +86,8 @@ export function lookupSchema(t: Translate) {
       return z.NEVER;
     }
     let query: MemberQuery = { memberNumber: typed.slice(0, 40) };
-    if (CARD_TOKEN.test(typed)) query = { cardToken: typed };
+    // A card's code typed (or sent by a handheld scanner that types): the server's token or an offline card's (ADR 043).
+    if (CARD_TOKEN.test(typed) || isCardCode(typed)) query = { cardToken: typed.slice(0, 200) };
     else if (normalizeTaiwanMobile(typed)) query = { phone: typed };
     return { scanned: false, query };
   });

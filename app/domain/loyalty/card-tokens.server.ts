@@ -2,7 +2,9 @@ import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual 
 import type { Database } from "@platform/db/client";
 import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
+import { isCardCode } from "~/lib/card-code";
 import { qrSvg } from "~/lib/qr.server";
+import { type DeviceRefusal, verifyDeviceCode } from "./card-devices.server";
 import type { CardTokenPayload } from "./card-token-payload";
 
 /**
@@ -70,15 +72,19 @@ export function verifyCardToken(secret: string, token: string, now = new Date())
 
 export type ResolvedCard =
   | { ok: true; member: typeof member.$inferSelect }
-  | { ok: false; reason: "malformed" | "forged" | "expired" | "unknown_member" | "member_disabled" };
+  | { ok: false; reason: "malformed" | "forged" | "expired" | "unknown_member" | "member_disabled" | DeviceRefusal };
 
-/** What the POS and staff do with a scanned card: the member, or why not. */
+/**
+ * What the POS and staff do with a scanned card: the member, or why not. Two kinds of card code: the server's
+ * token (the member center online) and the offline card's device code (`HLD1.…`, ADR 043), told apart by prefix.
+ */
 export async function resolveCardToken(
   db: Database,
   secret: string,
   token: string,
   now = new Date(),
 ): Promise<ResolvedCard> {
+  if (isCardCode(token)) return verifyDeviceCode(db, secret, token, now);
   const check = verifyCardToken(secret, token, now);
   if (!check.ok) return check;
   const [found] = await db.select().from(member).where(eq(member.id, check.memberId));

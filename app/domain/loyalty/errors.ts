@@ -33,6 +33,11 @@ export const LOYALTY_ERRORS = {
   card_token_expired: { status: 422 },
   card_token_forged: { status: 422 },
   card_token_malformed: { status: 422 },
+  // The offline member card (ADR 043).
+  card_token_future: { status: 422 },
+  card_token_replayed: { status: 409 },
+  card_device_revoked: { status: 422 },
+  card_device_unknown: { status: 422 },
 } as const satisfies Record<string, { status: 400 | 404 | 409 | 422 }>;
 
 /** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */

@@ -58,7 +58,8 @@ export async function activeMemberByNumber(db: Database, memberNumber: string): 
 
 /**
  * The member a till or counter asked for (exactly one of card token, member number, phone), or a
- * LoyaltyError: member_not_found, member_disabled, card_token_expired / _forged / _malformed.
+ * LoyaltyError: member_not_found, member_disabled, card_token_expired / _forged / _malformed, and for an offline
+ * card's code (ADR 043) card_token_future / _replayed, card_device_revoked / _unknown.
  */
 export async function findMemberAtCounter(
   db: Database,
@@ -70,6 +71,9 @@ export async function findMemberAtCounter(
     if (resolved.ok) return resolved.member;
     if (resolved.reason === "member_disabled") throw new LoyaltyError("member_disabled", "The member is disabled");
     if (resolved.reason === "unknown_member") throw new LoyaltyError("member_not_found", "Unknown member");
+    if (resolved.reason === "device_revoked" || resolved.reason === "device_unknown") {
+      throw new LoyaltyError(`card_${resolved.reason}`, `The card's device is ${resolved.reason.slice(7)}`);
+    }
     throw new LoyaltyError(`card_token_${resolved.reason}`, `The card token is ${resolved.reason}`);
   }
   if ("memberNumber" in query) return active(await memberByNumber(db, query.memberNumber));

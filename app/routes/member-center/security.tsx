@@ -18,6 +18,7 @@ import { listPasskeys, removePasskey, renamePasskey } from "~/domain/auth/passke
 import { changePassword } from "~/domain/auth/password-change.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { describeUserAgent } from "~/domain/auth/user-agent";
+import { listCardDevices, revokeCardDevice } from "~/domain/loyalty/card-devices.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
@@ -34,11 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireMember(context, request);
   const { db } = getApp(context);
   const locale = getLocale(request);
-  const [sessions, passkeys, hasPassword, recent] = await Promise.all([
+  const [sessions, passkeys, hasPassword, recent, cardDevices] = await Promise.all([
     listSessions(db, session.userId, session.sessionId),
     listPasskeys(db, session.userId),
     hasPasswordLogin(db, session.userId),
     isRecentLogin(db, session.sessionId),
+    listCardDevices(db, session.member.id),
   ]);
   return {
     messages: routeMessages(locale, "account.nav.", "account.security.", "account.editInfo.reauthLink"),
@@ -58,6 +60,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       backedUp: p.backedUp,
       created: p.createdAt ? formatTaipei(p.createdAt, locale, "date") : null,
     })),
+    // The offline member card's devices (ADR 043): name is "<device>/<browser>" from the user agent.
+    cardDevices: cardDevices.map((d) => {
+      const [device = "other", browser = "other"] = d.name.split("/");
+      return {
+        id: d.id,
+        device,
+        browser,
+        added: formatTaipei(d.createdAt, locale, "dateTime"),
+        lastUsed: d.lastUsedAt ? formatTaipei(d.lastUsedAt, locale, "dateTime") : null,
+      };
+    }),
   };
 }
 
@@ -145,6 +158,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return toast("notice.passkeyRemoved");
   }
 
+  if (intent === "remove-card-device") {
+    const id = z.uuid().safeParse(form.get("id"));
+    const removed = id.success && (await revokeCardDevice(app.db, session.member.id, id.data));
+    if (!removed) return fieldFailure(form, "cardDevices", t("account.security.cards.notFound"), 404);
+    return toast("notice.cardDeviceRemoved");
+  }
+
   return fieldFailure(form, "form", t("form.required"), 400);
 }
 
@@ -155,7 +175,7 @@ export default function SecurityPage({ loaderData }: Route.ComponentProps) {
   const submittingIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const passwordFailed = form.formError === "password";
   const others = loaderData.sessions.filter((s) => !s.current);
-  const deviceName = (s: (typeof loaderData.sessions)[number]) =>
+  const deviceName = (s: { device: string; browser: string }) =>
     `${t(`account.security.device.${s.device}` as MessageKey)} · ${t(`account.security.browser.${s.browser}` as MessageKey)}`;
 
   return (
@@ -343,6 +363,53 @@ export default function SecurityPage({ loaderData }: Route.ComponentProps) {
                 {t("account.editInfo.reauthLink")}
               </Link>
             </p>
+          )}
+        </AccountSection>
+
+        <AccountSection
+          title={t("account.security.cards.title")}
+          lead={t("account.security.cards.lead")}
+          id="card-devices"
+        >
+          {form.errors("cardDevices") ? (
+            <Alert tone="error" className="mb-4">
+              {form.errors("cardDevices")?.[0]}
+            </Alert>
+          ) : null}
+          {loaderData.cardDevices.length === 0 ? (
+            <p className="text-muted">{t("account.security.cards.empty")}</p>
+          ) : (
+            <ul className="divide-y divide-line" data-testid="card-device-list">
+              {loaderData.cardDevices.map((d) => {
+                const name = deviceName(d);
+                return (
+                  <li key={d.id} className="flex flex-wrap items-start justify-between gap-3 py-4 first:pt-0 last:pb-0">
+                    <div className="min-w-0 space-y-0.5">
+                      <p className="font-medium">{name}</p>
+                      <p className="text-sm text-muted">{t("account.security.cards.added", { time: d.added })}</p>
+                      <p className="text-sm text-muted">
+                        {d.lastUsed
+                          ? t("account.security.cards.lastUsed", { time: d.lastUsed })
+                          : t("account.security.cards.neverUsed")}
+                      </p>
+                    </div>
+                    <Form method="post">
+                      <input type="hidden" name="id" value={d.id} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="remove-card-device"
+                        variant="secondary"
+                        size="sm"
+                        aria-label={t("account.security.cards.removeAria", { device: name })}
+                      >
+                        {t("account.security.cards.remove")}
+                      </Button>
+                    </Form>
+                  </li>
+                );
+              })}
+            </ul>
           )}
         </AccountSection>
 

@@ -1,12 +1,20 @@
 import { redirect } from "react-router";
 import { getApp, toastSettings } from "~/adapters/context.server";
+import { getMemberSession } from "~/adapters/current-member.server";
+import { revokeSessionCardDevices } from "~/domain/loyalty/card-devices.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/logout";
 
-/** Ends this session (server-side) and clears the cookie; the member-session state goes with it. */
+/**
+ * Ends this session (server-side) and clears the cookie; the member-session state goes with it. The offline member
+ * cards this login set up stop working (ADR 043), and `Clear-Site-Data` makes the browser drop the card's secret,
+ * its kept page and its service worker.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth } = getApp(context);
+  const { auth, db } = getApp(context);
+  const sessionId = getMemberSession(context)?.sessionId;
+  if (sessionId) await revokeSessionCardDevices(db, sessionId);
   let headers = new Headers();
   try {
     headers = (await auth.api.signOut({ headers: request.headers, returnHeaders: true })).headers;
@@ -18,6 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     message: "notice.loggedOut",
   });
   for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  response.headers.set("Clear-Site-Data", '"storage"');
   return response;
 }
 

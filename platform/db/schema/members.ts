@@ -169,3 +169,31 @@ export const rateLimitCounter = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limit_counter_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * A phone or browser holding an offline member card (ADR 043): its own secret, from which the device computes the
+ * rotating card code without a network. The secret is kept encrypted (AES-256-GCM under a key derived from the
+ * server secret), so a copy of the database alone cannot make card codes. `lastStep` is the last 30-second step a
+ * code of this device was accepted for: one conditional UPDATE raises it, so a code is accepted at most once.
+ * `sessionId`: the login that registered it (logging out of that session revokes it).
+ */
+export const memberDevice = pgTable(
+  "member_device",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    secretEncrypted: text("secret_encrypted").notNull(),
+    sessionId: text("session_id"),
+    lastStep: integer("last_step").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("member_device_member_idx").on(t.memberId, t.createdAt),
+    index("member_device_session_idx").on(t.sessionId),
+  ],
+);

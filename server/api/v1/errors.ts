@@ -88,6 +88,11 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "card_token_expired",
   "card_token_forged",
   "card_token_malformed",
+  // The offline member card (ADR 043).
+  "card_token_future",
+  "card_token_replayed",
+  "card_device_revoked",
+  "card_device_unknown",
 ] as const satisfies readonly LoyaltyErrorCode[];
 
 /** Every `error.code` the POS API answers, with its status and a short explanation in both languages, by status. */

@@ -105,9 +105,12 @@ export function openApiDocument(): Record<string, unknown> {
           ...texts(
             [
               "Look up a member",
-              "By the member card QR (cardToken, valid 45 s), the member number, or the mobile number — exactly one. The name is masked.",
+              "By the member card QR (cardToken: the member center's, valid 45 s, or the offline card's HLD1 code, 30 s ± one step, accepted once), the member number, or the mobile number — exactly one. The name is masked.",
             ],
-            ["查詢會員", "以會員卡 QR 碼（cardToken，45 秒內有效）、會員編號或手機號碼查詢，三者擇一。姓名會遮蔽。"],
+            [
+              "查詢會員",
+              "以會員卡 QR 碼（cardToken：會員中心的條碼 45 秒內有效；離線會員卡的 HLD1 條碼每 30 秒更換、前後一步內有效、只能使用一次）、會員編號或手機號碼查詢，三者擇一。姓名會遮蔽。",
+            ],
           ),
           parameters: [
             ["cardToken", "The scanned member card QR", EXAMPLE.cardToken],

@@ -1,0 +1,74 @@
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { memberDevice } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cardCodeText, cardStep, fromBase64url } from "~/lib/card-code";
+import { registerCardDevice, revokeCardDevice, verifyDeviceCode } from "./card-devices.server";
+import { newMember } from "./testing.server";
+
+/**
+ * The offline card's replay refusal under real concurrency (ADR 043): two database handles stand in for two app
+ * instances; only on PostgreSQL (PGlite serialises everything on one connection).
+ */
+let testDb: TestDatabase;
+let one: DatabaseHandle;
+let two: DatabaseHandle;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "card_devices_conc", poolMax: 12 });
+  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
+  one = await openDatabase(testDb.config);
+  await one.migrate();
+  two = await openDatabase(testDb.config);
+});
+
+afterAll(async () => {
+  await one?.close();
+  await two?.close();
+  await testDb?.drop();
+});
+
+const serverSecret = "s".repeat(40);
+
+describe("offline card codes at once over two instances", () => {
+  it("the same code sent 20 times at once is accepted once", { timeout: 60_000 }, async () => {
+    const m = await newMember(one.db);
+    const now = new Date("2026-12-06T04:00:05Z");
+    const device = await registerCardDevice(
+      one.db,
+      serverSecret,
+      { memberId: m.id, name: "iphone/safari", sessionId: null },
+      now,
+    );
+    if (!device) throw new Error("not registered");
+    const text = await cardCodeText(fromBase64url(device.secret), m.id, device.deviceId, now.getTime());
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyDeviceCode(i % 2 ? one.db : two.db, serverSecret, text, now)),
+    );
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok).map((a) => (a.ok ? "" : a.reason))).toEqual(Array(19).fill("replayed"));
+    const [row] = await one.db.select().from(memberDevice).where(eq(memberDevice.id, device.deviceId));
+    expect(row?.lastStep).toBe(cardStep(now.getTime()));
+  });
+
+  it("after a removal, 20 scans of a fresh code at once over both instances are all refused", {
+    timeout: 60_000,
+  }, async () => {
+    const m = await newMember(one.db);
+    const now = new Date("2026-12-06T05:00:05Z");
+    const device = await registerCardDevice(
+      one.db,
+      serverSecret,
+      { memberId: m.id, name: "android/chrome", sessionId: null },
+      now,
+    );
+    if (!device) throw new Error("not registered");
+    await revokeCardDevice(two.db, m.id, device.deviceId, now);
+    const text = await cardCodeText(fromBase64url(device.secret), m.id, device.deviceId, now.getTime());
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyDeviceCode(i % 2 ? one.db : two.db, serverSecret, text, now)),
+    );
+    expect(answers.map((a) => (a.ok ? "ok" : a.reason))).toEqual(Array(20).fill("device_revoked"));
+  });
+});
