@@ -23,4 +23,6 @@ export const loyaltyEn = {
   "loyalty.error.card_token_expired": "The card QR has expired; ask for a fresh one",
   "loyalty.error.card_token_forged": "The card QR is not genuine",
   "loyalty.error.card_token_malformed": "The card QR is malformed",
+  // The clerk on the sale (ADR 042)
+  "loyalty.error.staff_code_unknown": "No enabled staff member with this staff code works at this store",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

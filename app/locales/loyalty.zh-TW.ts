@@ -26,4 +26,6 @@ export const loyaltyZhTW = {
   "loyalty.error.card_token_expired": "會員卡條碼已過期，請會員重新出示",
   "loyalty.error.card_token_forged": "會員卡條碼無效",
   "loyalty.error.card_token_malformed": "會員卡條碼格式錯誤",
+  // The clerk on the sale (ADR 042)
+  "loyalty.error.staff_code_unknown": "沒有這個人員代碼，或此人員已停用、不在本門市服務",
 } as const satisfies Record<`loyalty.error.${string}`, string>;

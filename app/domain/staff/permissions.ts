@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   "member.view": "store",
   /** See a member's full personal data (unmasked phone, e-mail, address); every reveal is audited. */
   "member.reveal": "store",
+  /** Bind a member to a consultant (專屬顧問) who works at the store (ADR 042). */
+  "member.consultant": "store",
   /** Adjust points; a manager only up to the adjustment limit (above it an admin approves). */
   "points.adjust": "store",
   /** Approve an adjustment above a manager's limit (four-eyes: never one's own). */
@@ -35,6 +37,8 @@ export const PERMISSIONS = {
   /** A store's own page: hours, holidays, photos. */
   "store.edit": "store",
   "reports.view": "store",
+  /** Sales and new members per clerk at the stores worked at, and one's own consultant list (ADR 042). */
+  "reports.clerks": "store",
   /** The shared catalogue: materials, categories, images. */
   "catalog.edit": "global",
   /** Rewards, earn rules, tiers, expiry. */
@@ -57,7 +61,14 @@ export const PERMISSIONS = {
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const COUNTER: Permission[] = ["counter.purchase", "counter.refund", "counter.coupon", "member.view"];
+const COUNTER: Permission[] = [
+  "counter.purchase",
+  "counter.refund",
+  "counter.coupon",
+  "member.view",
+  "member.consultant",
+  "reports.clerks",
+];
 
 /** The table. An admin has every permission at every store. */
 export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {

@@ -82,6 +82,7 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "card_token_expired",
   "card_token_forged",
   "card_token_malformed",
+  "staff_code_unknown",
 ] as const satisfies readonly LoyaltyErrorCode[];
 
 /** Every `error.code` the POS API answers, with its status and a short explanation in both languages, by status. */

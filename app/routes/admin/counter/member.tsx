@@ -1,7 +1,9 @@
 import { data, useNavigation } from "react-router";
+import { consultantAction, isConsultantForm } from "~/adapters/clerk.server";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor } from "~/adapters/counter.server";
+import { ConsultantForm } from "~/components/console/clerk/consultant-form";
 import { ConsolePage } from "~/components/console/console-page";
 import { MemberCoupons, MemberFigures, MemberVisits, PhoneLine } from "~/components/console/counter/member";
 import { TierBadge } from "~/components/console/counter/ui";
@@ -11,6 +13,7 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { Link } from "~/components/ui/link";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
+import { consultantChoices, consultantOf } from "~/domain/staff/clerk.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { parseForm, readForm } from "~/lib/forms.server";
@@ -29,7 +32,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const summary = await counterSummary(app.db, params.memberId, storeId, requestNow(request, app.config));
   if (!summary) notFound(request);
   const locale = getLocale(request);
+  // The clerk on the sale (ADR 042): the member's consultant and whom this clerk may bind them to.
+  const [consultant, consultantChoicesHere] = await Promise.all([
+    consultantOf(app.db, summary.member.consultantUserId),
+    hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
+  ]);
   return {
+    consultant: { current: consultant, choices: consultantChoicesHere, me: actor.userId },
     summary: {
       ...summary,
       visits: summary.visits.map((v) => ({ ...v, storeName: pick(v.storeName, locale) || v.storeId })),
@@ -39,14 +48,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       purchase: storeId !== null && hasPermission(actor, "counter.purchase", { storeId }),
       coupon: storeId !== null && hasPermission(actor, "counter.coupon", { storeId }),
       adjust: hasPermission(actor, "points.adjust", { storeId }),
+      consultant: storeId !== null && hasPermission(actor, "member.consultant", { storeId }),
     },
   };
 }
 
 /** Reveals the full phone number: the permission is checked and the view written to the audit log. */
 export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await readForm(request);
+  // The consultant form (ADR 042), at the store being worked at.
+  if (isConsultantForm(form)) {
+    counterActor(context, "member.consultant");
+    return consultantAction(context, request, params.memberId, form);
+  }
   counterActor(context, "member.reveal");
-  if (!parseForm(revealSchema, await readForm(request)).ok) {
+  if (!parseForm(revealSchema, form).ok) {
     throw data(null, { status: 400, statusText: "Bad Request" });
   }
   const app = getApp(context);
@@ -96,7 +112,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
           <MemberFigures summary={summary} />
           <PhoneLine
             masked={member.maskedPhone}
-            revealed={actionData?.phone ?? null}
+            revealed={actionData && "phone" in actionData ? actionData.phone : null}
             canReveal={can.reveal}
             pending={pending}
           />
@@ -112,6 +128,13 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
               ? linkButton(`/admin/members/${member.id}/adjust`, t("console.counter.member.adjust"), "secondary")
               : null}
           </div>
+          <ConsultantForm
+            current={loaderData.consultant.current}
+            choices={loaderData.consultant.choices}
+            me={loaderData.consultant.me}
+            canBind={can.consultant}
+            result={actionData && "consultant" in actionData ? actionData.consultant : null}
+          />
           <MemberVisits visits={summary.visits} />
         </div>
         <MemberCoupons coupons={summary.coupons} canUse={can.coupon && !member.disabled} />
