@@ -93,9 +93,7 @@ export const member = pgTable(
       .on(t.lastPurchaseStoreId, t.createdAt, t.id)
       .where(sql`${t.lastPurchaseStoreId} is not null`),
     /** A consultant's list of their members (ADR 042). */
-    index("member_consultant_idx")
-      .on(t.consultantUserId, t.createdAt)
-      .where(sql`${t.consultantUserId} is not null`),
+    index("member_consultant_idx").on(t.consultantUserId, t.createdAt).where(sql`${t.consultantUserId} is not null`),
   ],
 );
 
