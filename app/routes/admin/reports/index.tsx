@@ -166,7 +166,7 @@ export default function ClerkReports({ loaderData }: Route.ComponentProps) {
             labelledBy="consultant-list-title"
             testId="consultant-members"
             rowTestId="consultant-member-row"
-            minWidth="28rem"
+            minWidth="20rem"
             rows={members}
             rowKey={(m) => m.memberId}
             columns={[
@@ -174,7 +174,7 @@ export default function ClerkReports({ loaderData }: Route.ComponentProps) {
                 key: "number",
                 header: t("console.clerk.report.col.member"),
                 cell: (m) => (
-                  <Link to={`/admin/counter/member/${m.memberId}`} className="font-mono">
+                  <Link to={`/admin/counter/member/${m.memberId}`} className="font-mono underline underline-offset-2">
                     {m.memberNumber}
                   </Link>
                 ),
