@@ -40,7 +40,7 @@ export const clerkZhTW = {
   "console.clerk.report.col.points": "點數",
   "console.clerk.report.col.newMembers": "新會員",
   "console.clerk.report.members": "{name} 的顧問名單",
-  "console.clerk.report.membersNote": "最近來店：最近一次消費的時間（台北時間），最近的在前。",
+  "console.clerk.report.membersNote": "最近來店：最近一次消費或使用優惠券的時間（台北時間），最近的在前。",
   "console.clerk.report.noMembers": "還沒有會員指定這位顧問。",
   "console.clerk.report.col.member": "會員編號",
   "console.clerk.report.col.name": "姓名",

@@ -33,7 +33,10 @@ export type ConsultantMember = {
   memberId: string;
   memberNumber: string;
   nameZh: string;
-  /** The member's latest purchase (any store), or null for a member who never bought. */
+  /**
+   * The member's last visit: the latest purchase or coupon used at a counter or till (any store), or null for a
+   * member who has done neither.
+   */
   lastVisitAt: Date | null;
 };
 
@@ -125,16 +128,19 @@ export function mayReadConsultantList(
 export const CONSULTANT_LIST_LIMIT = 500;
 
 /**
- * A consultant's members with their last visit (the latest purchase, at any store), the most recent first and
- * those who never bought last; on member_consultant_idx. The caller checks mayReadConsultantList first.
+ * A consultant's members with their last visit (the latest purchase or coupon used, at any store), the most
+ * recent first and those who never came last; on member_consultant_idx (and, per member, the account row and
+ * coupon_member_idx). The caller checks mayReadConsultantList first.
  */
 export async function consultantMembers(db: Database, consultantUserId: string): Promise<ConsultantMember[]> {
   const rows = rowsOf<{ id: string; member_number: string; name_zh: string; last_purchase_at: string | Date | null }>(
     await db.execute(sql`
-      select m.id, m.member_number, m.name_zh, a.last_purchase_at
+      select m.id, m.member_number, m.name_zh, v.last_visit_at as last_purchase_at
       from member m left join loyalty_account a on a.member_id = m.id
+      cross join lateral (select greatest(a.last_purchase_at,
+        (select max(c.used_at) from coupon c where c.member_id = m.id and c.used_at is not null)) as last_visit_at) v
       where m.consultant_user_id = ${consultantUserId} and m.deleted_at is null
-      order by a.last_purchase_at desc nulls last, m.created_at desc
+      order by v.last_visit_at desc nulls last, m.created_at desc
       limit ${CONSULTANT_LIST_LIMIT}`),
   );
   return rows.map((r) => ({

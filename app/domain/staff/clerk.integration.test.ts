@@ -1,12 +1,15 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
-import { auditLog, member, purchase, staffAccount } from "@platform/db/schema";
+import { auditLog, member, purchase, reward, staffAccount } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AuditContext } from "../audit/audit.server";
 import { verifyAuditChain } from "../audit/audit.server";
 import { LoyaltyError } from "../loyalty/errors";
+import { adjustPoints } from "../loyalty/points.server";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
+import { redeemReward, useCoupon } from "../loyalty/rewards.server";
 import { newMember } from "../loyalty/testing.server";
 import { clerkReportStores, clerkSales, consultantMembers, taipeiRange } from "../reports/clerks.server";
 import type { StaffActor } from "./actor";
@@ -292,10 +295,25 @@ describe("the clerks' report", () => {
       { memberId: recent.id, storeId: "L09", receiptNumber: "L-2", netAmount: 100, purchasedAt: at2 },
       at2,
     );
-    const list = await consultantMembers(db, c.userId);
-    expect(list.map((m) => [m.memberId, m.lastVisitAt?.toISOString() ?? null])).toEqual([
+    expect(
+      (await consultantMembers(db, c.userId)).map((m) => [m.memberId, m.lastVisitAt?.toISOString() ?? null]),
+    ).toEqual([
       [recent.id, at2.toISOString()],
       [earlier.id, at1.toISOString()],
+      [never.id, null],
+    ]);
+    // A coupon used at a counter is a visit too: the earlier member's visit moves to 4 March.
+    await adjustPoints(db, { memberId: earlier.id, amount: 500, reason: "test", idempotencyKey: "clerk-adj" }, at1);
+    const rewardId = randomUUID();
+    await db.insert(reward).values({ id: rewardId, name: "贈品", kind: "gift", pointsCost: 100 });
+    const at3 = taipei("2026-03-04T09:15:00");
+    const issued = await redeemReward(db, { memberId: earlier.id, rewardId, idempotencyKey: "clerk-r1" }, at1);
+    await useCoupon(db, { code: issued.coupon.code, storeId: "L01" }, at3);
+    expect(
+      (await consultantMembers(db, c.userId)).map((m) => [m.memberId, m.lastVisitAt?.toISOString() ?? null]),
+    ).toEqual([
+      [earlier.id, at3.toISOString()],
+      [recent.id, at2.toISOString()],
       [never.id, null],
     ]);
   });
