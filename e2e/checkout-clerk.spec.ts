@@ -74,7 +74,8 @@ test("a clerk books a sale, binds the member to themselves and sees both in the 
   await page.getByRole("button", { name: "設定顧問" }).click();
   await expect(page.getByText("已更新專屬顧問。")).toBeVisible();
   await expect(page.getByTestId("member-consultant")).toHaveText(`我（${clerk.displayName}）`);
-  await expectAccessible(page);
+  await screenshots(page, "counter-member");
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The reports, by the navigation.
   await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "人員業績" }).click();
