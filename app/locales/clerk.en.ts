@@ -42,7 +42,8 @@ export const clerkEn = {
   "console.clerk.report.col.points": "Points",
   "console.clerk.report.col.newMembers": "New members",
   "console.clerk.report.members": "{name}'s members",
-  "console.clerk.report.membersNote": "Last visit: the latest purchase or coupon used (Taipei time), most recent first.",
+  "console.clerk.report.membersNote":
+    "Last visit: the latest purchase or coupon used (Taipei time), most recent first.",
   "console.clerk.report.noMembers": "No member has this consultant yet.",
   "console.clerk.report.col.member": "Member number",
   "console.clerk.report.col.name": "Name",
