@@ -29,6 +29,8 @@ export default [
     layout("routes/admin/shell.tsx", { id: "console-shell" }, [
       index("routes/admin/dashboard/index.tsx"),
       route("dashboard/export", "routes/admin/dashboard/export.ts"),
+      // The clerk on the sale: sales per clerk and a consultant's members (issue 36, ADR 042).
+      route("reports", "routes/admin/reports/index.tsx"),
       route("store", "routes/admin/store/index.tsx"),
       // The counter (ADR 022).
       ...prefix("counter", [

@@ -53,6 +53,9 @@ export const CONSOLE_REFUSALS = {
     last_admin: { status: 409, message: "console.staff.error.last_admin" },
     staff_not_found: { status: 404, message: "console.staff.error.staff_not_found" },
     cannot_change_self: { status: 403, message: "console.staff.error.cannot_change_self" },
+    // The clerk on the sale (ADR 042)
+    invalid_staff_code: { status: 400, message: "console.staff.error.invalid_staff_code" },
+    staff_code_taken: { status: 409, message: "console.staff.error.staff_code_taken" },
   },
   members: {
     member_not_found: { status: 404, message: "console.members.error.member_not_found" },

@@ -1,5 +1,6 @@
 import { accountEn } from "./account.en";
 import { authEn } from "./auth.en";
+import { clerkEn } from "./clerk.en";
 import { consoleEn } from "./console.en";
 import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
@@ -37,6 +38,8 @@ export const en = {
   ...shellEn,
   ...messagesEn,
   ...grantsEn,
+  // The clerk on the sale (ADR 042)
+  ...clerkEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

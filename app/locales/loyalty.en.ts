@@ -29,4 +29,6 @@ export const loyaltyEn = {
   "loyalty.error.card_device_revoked":
     "This phone's member card was removed; the member must open the card online again",
   "loyalty.error.card_device_unknown": "The card QR is not genuine",
+  // The clerk on the sale (ADR 042)
+  "loyalty.error.staff_code_unknown": "No enabled staff member with this staff code works at this store",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

@@ -31,4 +31,6 @@ export const loyaltyZhTW = {
   "loyalty.error.card_token_replayed": "此會員卡條碼已使用過，請會員出示下一個條碼",
   "loyalty.error.card_device_revoked": "此裝置的會員卡已移除，請會員連線後重新開啟會員卡",
   "loyalty.error.card_device_unknown": "會員卡條碼無效",
+  // The clerk on the sale (ADR 042)
+  "loyalty.error.staff_code_unknown": "沒有這個人員代碼，或此人員已停用、不在本門市服務",
 } as const satisfies Record<`loyalty.error.${string}`, string>;

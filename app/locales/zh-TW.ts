@@ -1,5 +1,6 @@
 import { accountZhTW } from "./account.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
+import { clerkZhTW } from "./clerk.zh-TW";
 import { consoleZhTW } from "./console.zh-TW";
 import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
@@ -37,6 +38,8 @@ export const zhTW = {
   ...shellZhTW,
   ...messagesZhTW,
   ...grantsZhTW,
+  // The clerk on the sale (ADR 042)
+  ...clerkZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

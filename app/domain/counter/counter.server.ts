@@ -66,7 +66,15 @@ export type CounterVisit = {
 };
 
 export type CounterSummary = {
-  member: { id: string; memberNumber: string; name: string; maskedPhone: string; disabled: boolean };
+  member: {
+    id: string;
+    memberNumber: string;
+    name: string;
+    maskedPhone: string;
+    disabled: boolean;
+    /** The member's consultant's user id (ADR 042). */
+    consultantUserId: string | null;
+  };
   tier: Tier;
   balance: number;
   expiring: { points: number; expiresAt: string } | null;
@@ -93,6 +101,7 @@ export async function counterSummary(
       nameZh: member.nameZh,
       phoneNumber: member.phoneNumber,
       disabled: member.disabled,
+      consultantUserId: member.consultantUserId,
       tier: loyaltyAccount.tier,
       balance: loyaltyAccount.balance,
     })
@@ -143,6 +152,7 @@ export async function counterSummary(
       name: found.nameZh,
       maskedPhone: maskPhone(found.phoneNumber),
       disabled: found.disabled,
+      consultantUserId: found.consultantUserId,
     },
     tier: found.tier ?? "basic",
     balance: found.balance ?? 0,

@@ -38,6 +38,8 @@ export const LOYALTY_ERRORS = {
   card_token_replayed: { status: 409 },
   card_device_revoked: { status: 422 },
   card_device_unknown: { status: 422 },
+  /** The clerk on the sale (ADR 042): no enabled staff member with this code works at the till's store. */
+  staff_code_unknown: { status: 422 },
 } as const satisfies Record<string, { status: 400 | 404 | 409 | 422 }>;
 
 /** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */

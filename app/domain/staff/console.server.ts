@@ -15,6 +15,7 @@ import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { limitCount, resetLimit } from "../auth/rate-limits.server";
 import { otherStaffMember, setStaffDisabled, updateStaffAccess } from "./accounts.server";
 import type { StaffActor } from "./actor";
+import { setStaffCode } from "./clerk.server";
 import type { StaffIntent } from "./forms";
 import { requirePermission } from "./guard.server";
 import { isStaffRole, type StaffRole } from "./permissions";
@@ -199,6 +200,8 @@ export type StaffDetail = StaffListRow & {
   sessions: number;
   /** Too many wrong second-factor codes today: the second factor is locked (liftSecondFactorLock). */
   secondFactorLocked: boolean;
+  /** The till's staff code (ADR 042), null until an admin sets one. */
+  staffCode: string | null;
 };
 
 /** One staff member, for their page; null when the user is not on the staff. */
@@ -217,6 +220,7 @@ export async function staffDetail(
       phoneNumber: authUser.phoneNumber,
       createdAt: staffAccount.createdAt,
       enrolledAt: staffTotp.confirmedAt,
+      staffCode: staffAccount.staffCode,
     })
     .from(staffAccount)
     .innerJoin(authUser, eq(authUser.id, staffAccount.userId))
@@ -243,6 +247,7 @@ export async function staffDetail(
     createdAt: row?.createdAt ?? new Date(0),
     recoveryCodesLeft: codes?.n ?? 0,
     sessions: sessions?.n ?? 0,
+    staffCode: row?.staffCode ?? null,
     secondFactorLocked: await isSecondFactorLocked(db, userId, now),
   };
 }
@@ -354,6 +359,7 @@ export const STAFF_CHANGE_DONE = {
   enable: "enabled",
   reset: "reset",
   unlock: "unlocked",
+  code: "code",
 } as const satisfies Record<StaffIntent, string>;
 
 /** A change on a staff member's page (the second factor given): access, disable or enable, reset, unlock. */
@@ -361,10 +367,11 @@ export async function changeStaffMember(
   db: Database,
   actor: StaffActor,
   userId: string,
-  change: { intent: StaffIntent; role: string; storeIds: string[] },
+  change: { intent: StaffIntent; role: string; storeIds: string[]; staffCode?: string },
   audit: AuditContext,
   now: Date,
 ): Promise<void> {
+  if (change.intent === "code") return setStaffCode(db, actor, userId, change.staffCode ?? "", audit, now);
   if (change.intent === "access") return updateStaffAccess(db, actor, userId, change, audit, now);
   if (change.intent === "reset") return resetSecondFactor(db, actor, userId, audit, now);
   if (change.intent === "unlock") return liftSecondFactorLock(db, actor, userId, audit, now);

@@ -13,7 +13,10 @@ export type StaffErrorCode =
   | "staff_not_found"
   | "cannot_change_self"
   | "last_admin"
-  | "invalid_setting";
+  | "invalid_setting"
+  // The clerk on the sale (ADR 042)
+  | "invalid_staff_code"
+  | "staff_code_taken";
 
 export class StaffError extends Refusal<"staff"> {
   override readonly code: StaffErrorCode;

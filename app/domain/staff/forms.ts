@@ -34,12 +34,17 @@ export function invitationSchema(form: FormData) {
   return z.object({ contact: text(), displayName: text(), ...access(form) });
 }
 
-export const STAFF_INTENTS = ["access", "disable", "enable", "reset", "unlock"] as const;
+export const STAFF_INTENTS = ["access", "disable", "enable", "reset", "unlock", "code"] as const;
 export type StaffIntent = (typeof STAFF_INTENTS)[number];
 
 /** A change on a staff member's page: which one (an unknown intent is refused), and for access the role and stores. */
 export function staffChangeSchema(form: FormData, t: Translate) {
-  return z.object({ intent: z.enum(STAFF_INTENTS, { error: t("console.staff.error.intent") }), ...access(form) });
+  return z.object({
+    intent: z.enum(STAFF_INTENTS, { error: t("console.staff.error.intent") }),
+    ...access(form),
+    // The clerk on the sale (ADR 042): the staff code, checked by setStaffCode.
+    staffCode: text(20),
+  });
 }
 
 /** Revoking an invitation (an unknown or malformed id is the domain's "already gone"). */

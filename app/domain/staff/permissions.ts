@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   "member.view": "store",
   /** See a member's full personal data (unmasked phone, e-mail, address); every reveal is audited. */
   "member.reveal": "store",
+  /** Bind a member to a consultant (專屬顧問) who works at the store (ADR 042). */
+  "member.consultant": "store",
   /** Adjust points; a manager only up to the adjustment limit (above it an admin approves). */
   "points.adjust": "store",
   /** Approve an adjustment above a manager's limit (four-eyes: never one's own). */
@@ -37,6 +39,8 @@ export const PERMISSIONS = {
   /** A store's own page: hours, holidays, photos. */
   "store.edit": "store",
   "reports.view": "store",
+  /** Sales and new members per clerk at the stores worked at, and one's own consultant list (ADR 042). */
+  "reports.clerks": "store",
   /** The shared catalogue: materials, categories, images. */
   "catalog.edit": "global",
   /** Rewards, earn rules, tiers, expiry. */
@@ -65,6 +69,8 @@ const COUNTER: Permission[] = [
   "counter.coupon",
   "counter.einvoice",
   "member.view",
+  "member.consultant",
+  "reports.clerks",
 ];
 
 /** The table. An admin has every permission at every store. */

@@ -172,6 +172,8 @@ export const purchase = pgTable(
     index("purchase_member_idx").on(t.memberId, t.purchasedAt),
     /** The counter's day list (ADR 022). */
     index("purchase_store_created_idx").on(t.storeId, t.createdAt),
+    /** Sales per clerk and store for a date range (ADR 042): only purchases with a clerk. */
+    index("purchase_clerk_sales_idx").on(t.storeId, t.purchasedAt).where(sql`${t.staffUserId} is not null`),
     check("purchase_amounts", sql`${t.netAmount} > 0 and ${t.refundedAmount} between 0 and ${t.netAmount}`),
   ],
 );

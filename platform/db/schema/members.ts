@@ -85,6 +85,11 @@ export const member = pgTable(
      * account's lock, only when the store changes (ADR 024 addendum).
      */
     lastPurchaseStoreId: text("last_purchase_store_id"),
+    /**
+     * The member's consultant (專屬顧問, issue 36, ADR 042): a staff member's user id, set at the counter or in the
+     * console (audited). No foreign key, like the other staff references: a person's later deletion is not blocked.
+     */
+    consultantUserId: text("consultant_user_id"),
   },
   (t) => [
     index("member_created_idx").on(t.createdAt),
@@ -92,6 +97,8 @@ export const member = pgTable(
     index("member_last_store_idx")
       .on(t.lastPurchaseStoreId, t.createdAt, t.id)
       .where(sql`${t.lastPurchaseStoreId} is not null`),
+    /** A consultant's list of their members (ADR 042). */
+    index("member_consultant_idx").on(t.consultantUserId, t.createdAt).where(sql`${t.consultantUserId} is not null`),
   ],
 );
 

@@ -26,6 +26,11 @@ export const staffAccount = pgTable("staff_account", {
     .references(() => authUser.id, { onDelete: "cascade" }),
   displayName: text("display_name").notNull(),
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  /**
+   * The staff code a till sends with a purchase (issue 36, ADR 042): 4–6 capital letters or digits, unique
+   * (the brand is one tenant); set by an admin in the console. Null until one is set.
+   */
+  staffCode: text("staff_code").unique("staff_account_staff_code_unique"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

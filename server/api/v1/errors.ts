@@ -93,6 +93,7 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "card_token_replayed",
   "card_device_revoked",
   "card_device_unknown",
+  "staff_code_unknown",
 ] as const satisfies readonly LoyaltyErrorCode[];
 
 /** Every `error.code` the POS API answers, with its status and a short explanation in both languages, by status. */

@@ -4,6 +4,7 @@ import {
   recordPurchaseInTransaction,
   refundPurchase,
 } from "../../../app/domain/loyalty/purchases.server";
+import { clerkOfStaffCode } from "../../../app/domain/staff/clerk.server";
 import { apiHandler, posAudit } from "./context";
 import { parseBody, send } from "./errors";
 import { storeAnswerEarly } from "./middleware/idempotency";
@@ -23,7 +24,11 @@ const purchaseAnswer = (result: PurchaseResult) => ({
  */
 export const bookPurchase = apiHandler(async function bookPurchase({ db, purchaseWindowDays, clock }, req, res, key) {
   const body = parseBody(PurchaseBody, req.body);
-  const found = await activeMemberByNumber(db, body.memberNumber);
+  // The clerk's code is resolved in the member lookup's round trip (pipelined; none when no code is sent).
+  const [found, staffUserId] = await Promise.all([
+    activeMemberByNumber(db, body.memberNumber),
+    body.staffCode ? clerkOfStaffCode(db, body.staffCode, key.storeId) : undefined,
+  ]);
   const now = clock();
   const result = await recordPurchaseInTransaction(
     db,
@@ -34,6 +39,7 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
       netAmount: body.netAmount,
       purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
       apiKeyId: key.id,
+      staffUserId,
       audit: posAudit(req, res, key),
     },
     now,

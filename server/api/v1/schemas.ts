@@ -27,6 +27,15 @@ export const PurchaseBody = z
       .datetime({ offset: true })
       .optional()
       .describe("Defaults to now; not in the future, nor older than the booking window (90 days unless configured)"),
+    // The clerk on the sale (ADR 042)
+    staffCode: z
+      .string()
+      .regex(/^[A-Za-z0-9]{4,6}$/, "must be 4–6 letters or digits")
+      .optional()
+      .describe(
+        "The clerk's staff code (set in the console); the purchase records that staff member. " +
+          "Unknown, disabled or not working at the key's store: 422 staff_code_unknown",
+      ),
   })
   .strict();
 export const RefundBody = z.object({ amount }).strict();

@@ -1,7 +1,9 @@
 import { data, useNavigation } from "react-router";
+import { consultantAction, isConsultantForm } from "~/adapters/clerk.server";
 import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor } from "~/adapters/counter.server";
+import { ConsultantForm } from "~/components/console/clerk/consultant-form";
 import { ConsolePage } from "~/components/console/console-page";
 import { EinvoicePanel } from "~/components/console/counter/einvoice";
 import { MemberCoupons, MemberFigures, MemberVisits, PhoneLine } from "~/components/console/counter/member";
@@ -14,6 +16,7 @@ import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
 import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
+import { consultantChoices, consultantOf } from "~/domain/staff/clerk.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { parseForm, readForm } from "~/lib/forms.server";
@@ -32,7 +35,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const summary = await counterSummary(app.db, params.memberId, storeId, requestNow(request, app.config));
   if (!summary) notFound(request);
   const locale = getLocale(request);
+  // The clerk on the sale (ADR 042): the member's consultant and whom this clerk may bind them to.
+  const [consultant, consultantChoicesHere] = await Promise.all([
+    consultantOf(app.db, summary.member.consultantUserId),
+    hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
+  ]);
   return {
+    consultant: { current: consultant, choices: consultantChoicesHere, me: actor.userId },
     summary: {
       ...summary,
       visits: summary.visits.map((v) => ({ ...v, storeName: pick(v.storeName, locale) || v.storeId })),
@@ -43,6 +52,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       coupon: storeId !== null && hasPermission(actor, "counter.coupon", { storeId }),
       adjust: hasPermission(actor, "points.adjust", { storeId }),
       einvoice: hasPermission(actor, "counter.einvoice", { storeId }),
+      consultant: storeId !== null && hasPermission(actor, "member.consultant", { storeId }),
     },
   };
 }
@@ -63,6 +73,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       if (error instanceof LoyaltyError) notFound(request);
       throw error;
     }
+  }
+  // The consultant form (ADR 042), at the store being worked at.
+  if (isConsultantForm(form)) {
+    counterActor(context, "member.consultant");
+    return consultantAction(context, request, params.memberId, form);
   }
   counterActor(context, "member.reveal");
   if (!parseForm(revealSchema, form).ok) {
@@ -137,6 +152,13 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
               pending={pending}
             />
           ) : null}
+          <ConsultantForm
+            current={loaderData.consultant.current}
+            choices={loaderData.consultant.choices}
+            me={loaderData.consultant.me}
+            canBind={can.consultant}
+            result={actionData && "consultant" in actionData ? actionData.consultant : null}
+          />
           <MemberVisits visits={summary.visits} />
         </div>
         <MemberCoupons coupons={summary.coupons} canUse={can.coupon && !member.disabled} />

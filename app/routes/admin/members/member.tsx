@@ -1,7 +1,9 @@
 import { data, redirect } from "react-router";
+import { consultantAction, isConsultantForm } from "~/adapters/clerk.server";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { authDeps, getApp } from "~/adapters/context.server";
+import { ConsultantForm } from "~/components/console/clerk/consultant-form";
 import { ConsolePage } from "~/components/console/console-page";
 import { MemberCoupons } from "~/components/console/members/member-coupons";
 import { MemberHistory } from "~/components/console/members/member-history";
@@ -21,7 +23,9 @@ import {
   resendMemberEmailVerification,
   setMemberDisabled,
 } from "~/domain/members/console.server";
+import { consultantChoices, consultantOfMember } from "~/domain/staff/clerk.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { getLocale, serverT } from "~/lib/i18n.server";
@@ -36,15 +40,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const { searchParams } = new URL(request.url);
   const now = requestNow(request, app.config);
-  const page = await memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now);
+  const canBind = hasPermission(actor, "member.consultant");
+  // The clerk on the sale (ADR 042): the member's consultant, and whom this staff member may bind them to.
+  const [page, current, choices] = await Promise.all([
+    memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now),
+    consultantOfMember(app.db, params.memberId),
+    canBind ? consultantChoices(app.db, actor, null) : [],
+  ]);
   if (!page) throw data(null, { status: 404 });
-  return page;
+  return { ...page, consultant: { current, choices, me: actor.userId, canBind } };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const app = getApp(context);
   const actor = requirePermission(context, "member.view");
   const form = await readForm(request);
+  if (isConsultantForm(form)) return consultantAction(context, request, params.memberId, form);
   const t = serverT(request);
   const parsed = parseForm(memberActionSchema, form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.staff.error.intent") });
@@ -160,6 +171,15 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <MemberProfile member={m} revealed={Boolean(revealed)} />
         <MemberPoints member={m} />
+      </div>
+      <div className="mt-6">
+        <ConsultantForm
+          current={loaderData.consultant.current}
+          choices={loaderData.consultant.choices}
+          me={loaderData.consultant.me}
+          canBind={loaderData.consultant.canBind}
+          result={actionData && "consultant" in actionData ? actionData.consultant : null}
+        />
       </div>
       <MemberCoupons member={m} confirmCancel={loaderData.confirmCancel} />
       <MemberHistory member={m} storeNames={loaderData.storeNames} />

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
+import { StaffCodeSection } from "~/components/console/clerk/staff-code-section";
 import { ConsolePage } from "~/components/console/console-page";
 import { PageNotices, StepUpConfirm } from "~/components/console/staff/post-forms";
 import {
@@ -33,6 +34,7 @@ const DONE_MESSAGES = {
   enabled: "console.staff.detail.enabled",
   reset: "console.staff.detail.resetDone",
   unlocked: "console.staff.detail.unlocked",
+  code: "console.clerk.code.saved",
 } as const;
 const isDone = (value: string | null): value is keyof typeof DONE_MESSAGES =>
   value !== null && Object.hasOwn(DONE_MESSAGES, value);
@@ -80,7 +82,10 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
   const { person, self } = loaderData;
   const stepUp = Boolean(form.state && "stepUp" in form.state);
   const intent = form.state?.values?.intent;
-  const confirm = stepUp && intent && intent !== "access" ? (intent as keyof typeof STAFF_BUTTON_VARIANTS) : null;
+  const confirm =
+    stepUp && intent && intent !== "access" && intent !== "code"
+      ? (intent as keyof typeof STAFF_BUTTON_VARIANTS)
+      : null;
   return (
     <ConsolePage
       width="5xl"
@@ -132,6 +137,14 @@ export default function StaffMember({ loaderData }: Route.ComponentProps) {
           <AccountSection person={person} />
         </div>
       )}
+      <div className="mt-6">
+        <StaffCodeSection
+          staffCode={person.staffCode}
+          typed={intent === "code" ? form.value("staffCode") : null}
+          stepUp={stepUp && intent === "code"}
+          errors={form.errors}
+        />
+      </div>
       <RecentActions userId={person.userId} actions={loaderData.actions} />
     </ConsolePage>
   );
