@@ -23,4 +23,8 @@ export const loyaltyEn = {
   "loyalty.error.card_token_expired": "The card QR has expired; ask for a fresh one",
   "loyalty.error.card_token_forged": "The card QR is not genuine",
   "loyalty.error.card_token_malformed": "The card QR is malformed",
+  // Paying with points (issue 36, ADR 040)
+  "loyalty.error.invalid_points": "Points to spend must be a whole number, 0 or more",
+  "loyalty.error.points_exceed_balance": "More points than the member has",
+  "loyalty.error.points_exceed_share": "More points than may pay for this purchase",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

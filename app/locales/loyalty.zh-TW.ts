@@ -26,4 +26,8 @@ export const loyaltyZhTW = {
   "loyalty.error.card_token_expired": "會員卡條碼已過期，請會員重新出示",
   "loyalty.error.card_token_forged": "會員卡條碼無效",
   "loyalty.error.card_token_malformed": "會員卡條碼格式錯誤",
+  // Paying with points (issue 36, ADR 040)
+  "loyalty.error.invalid_points": "折抵點數須為 0 以上的整數",
+  "loyalty.error.points_exceed_balance": "折抵點數超過會員目前可用的點數",
+  "loyalty.error.points_exceed_share": "折抵點數超過本筆消費可折抵的上限",
 } as const satisfies Record<`loyalty.error.${string}`, string>;
