@@ -398,7 +398,12 @@ export async function returnSpent(
       await credit(
         tx,
         account,
-        { ...input, key: `${input.key}:${new Date(expiry).toISOString()}`, amount: points, expiresAt: new Date(expiry) },
+        {
+          ...input,
+          key: `${input.key}:${new Date(expiry).toISOString()}`,
+          amount: points,
+          expiresAt: new Date(expiry),
+        },
         now,
       ),
     );

@@ -46,7 +46,9 @@ export function decideSpend(
   pointsToSpend: unknown = 0,
 ): SpendDecision {
   const maxByShare =
-    rules.pointValueCents > 0 ? Math.floor((Math.max(0, rules.maxSpendPercent) * netAmount) / rules.pointValueCents) : 0;
+    rules.pointValueCents > 0
+      ? Math.floor((Math.max(0, rules.maxSpendPercent) * netAmount) / rules.pointValueCents)
+      : 0;
   const maxPoints = Math.max(0, Math.min(balance, maxByShare));
   const valid =
     typeof pointsToSpend === "number" &&
