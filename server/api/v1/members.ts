@@ -1,3 +1,4 @@
+import { LoyaltyError } from "../../../app/domain/loyalty/errors";
 import {
   activeMemberByNumber,
   counterMember,
@@ -5,9 +6,10 @@ import {
   type MemberQuery,
 } from "../../../app/domain/loyalty/member-lookup.server";
 import { memberPoints } from "../../../app/domain/loyalty/points.server";
+import { pointsQuote } from "../../../app/domain/loyalty/spend.server";
 import { apiHandler } from "./context";
 import { ApiError, send } from "./errors";
-import { LookupQuery } from "./schemas";
+import { LookupQuery, PointsQuoteQuery } from "./schemas";
 
 /** GET /members/lookup?cardToken= | memberNumber= | phone= — the member with the name masked. */
 export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res) {
@@ -35,5 +37,38 @@ export const memberBalance = apiHandler(async function memberBalance({ db }, req
     balance: points.balance,
     tier: points.tier,
     entries: points.entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
+  });
+});
+
+/**
+ * GET /members/{memberNumber}/points-quote?amount=3280[&points=500] — how many points the member may spend on NT$
+ * amount (decideSpend, the booking's own decision), their value and what is left to pay; with `points`, whether
+ * those may (points_exceed_balance, points_exceed_share). Issue 36, ADR 040.
+ */
+export const memberPointsQuote = apiHandler(async function memberPointsQuote({ db, clock }, req, res) {
+  const found = await activeMemberByNumber(db, String(req.params.memberNumber));
+  const query = PointsQuoteQuery.safeParse(req.query);
+  if (!query.success) {
+    const issue = query.error.issues[0];
+    const field = String(issue?.path[0] ?? "");
+    const message = `${field || "query"}: ${issue?.message ?? "invalid"}`;
+    if (field === "points") throw new LoyaltyError("invalid_points", message);
+    if (field === "amount") throw new LoyaltyError("invalid_amount", message);
+    throw new ApiError("invalid_query", message);
+  }
+  const { amount, points } = query.data;
+  const quote = await pointsQuote(db, found.id, amount, points ?? 0, clock());
+  if (quote.problem)
+    throw new LoyaltyError(quote.problem, `At most ${quote.maxPoints} points may pay for NT$${amount}`);
+  send(res, 200, {
+    memberNumber: found.memberNumber,
+    amount,
+    balance: quote.balance,
+    maxPoints: quote.maxPoints,
+    maxValue: quote.maxValue,
+    amountToPay: quote.maxToPay,
+    pointValue: quote.rules.pointValueCents / 100,
+    maxSharePercent: quote.rules.maxSpendPercent,
+    ...(points !== undefined ? { points: quote.points, value: quote.value, toPay: quote.toPay } : {}),
   });
 });

@@ -8,6 +8,7 @@ export const API_V1_PATH = "/api/v1";
 export const API_V1_ROUTES = {
   lookup: "/members/lookup",
   balance: "/members/:memberNumber/balance",
+  pointsQuote: "/members/:memberNumber/points-quote",
   purchases: "/purchases",
   refunds: "/purchases/:id/refunds",
   redeem: "/coupons/:code/redeem",
