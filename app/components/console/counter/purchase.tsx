@@ -77,7 +77,8 @@ export function PurchaseFields({
                   })
                 : t("console.counter.points.maxEmpty")
             }
-            errors={form.errors("pointsToSpend")}
+            // A refusal stays beside the points it was about; edited since, the preview line speaks instead.
+            errors={pointsText === form.value("pointsToSpend") ? form.errors("pointsToSpend") : null}
             input={{
               required: false,
               value: pointsText,
