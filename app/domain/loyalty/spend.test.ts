@@ -16,8 +16,9 @@ describe("decideSpend (the one decision on paying with points)", () => {
     expect(decideSpend(DEFAULTS, 5000, 3280).maxPoints).toBe(1640);
     expect(decideSpend(DEFAULTS, 5000, 3281).maxByShare).toBe(1640);
     expect(decideSpend(DEFAULTS, 0, 3280)).toMatchObject({ maxPoints: 0, points: 0, toPay: 3280, problem: null });
-    // A negative balance (after a refund) allows nothing.
-    expect(decideSpend(DEFAULTS, -20, 3280).maxPoints).toBe(0);
+    // A negative balance (after a refund) allows nothing, and spending nothing is always fine.
+    expect(decideSpend(DEFAULTS, -20, 3280)).toMatchObject({ maxPoints: 0, problem: null });
+    expect(decideSpend(DEFAULTS, -20, 3280, 1).problem).toBe("points_exceed_balance");
   });
 
   it("refuses more than the share, more than the balance, fractional, negative and non-numbers", () => {

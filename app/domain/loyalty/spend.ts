@@ -61,7 +61,7 @@ export function decideSpend(
     ? "invalid_points"
     : points > maxByShare
       ? "points_exceed_share"
-      : points > balance
+      : points > 0 && points > balance
         ? "points_exceed_balance"
         : null;
   return { maxPoints, maxByShare, points, value, toPay: netAmount - value, problem };
