@@ -356,6 +356,7 @@ describe("programme rules in the console", () => {
     birthdayEnabled: "on",
     birthdayPoints: "200",
     pointValue: "1",
+    maxSpendPercent: "50",
     effectiveDate: today(),
     ...fields,
   });

@@ -565,6 +565,8 @@ export const consoleEn = {
   "console.members.ledgerKind.refund-reversal": "Refund reversal",
   "console.members.ledgerKind.coupon-cancel": "Coupon cancelled, points returned",
   "console.members.ledgerKind.import": "Opening balance (imported)",
+  "console.members.ledgerKind.spend-purchase": "Paid with points",
+  "console.members.ledgerKind.spend-return": "Points returned (refund)",
   "console.members.ledgerReason.refund": "Refund of NT$ {amount}",
   "console.members.ledgerReason.couponCancelled": "Cancelled in the console",
   "console.members.ledgerReason.lotExpired": "Points that expired on {date}",

@@ -547,6 +547,8 @@ export const consoleZhTW = {
   "console.members.ledgerKind.refund-reversal": "退貨扣回",
   "console.members.ledgerKind.coupon-cancel": "優惠券取消退點",
   "console.members.ledgerKind.import": "轉入點數（匯入）",
+  "console.members.ledgerKind.spend-purchase": "消費折抵",
+  "console.members.ledgerKind.spend-return": "退貨退回折抵點數",
   "console.members.ledgerReason.refund": "退貨 NT$ {amount}",
   "console.members.ledgerReason.couponCancelled": "於後台取消",
   "console.members.ledgerReason.lotExpired": "{date} 到期的點數",

@@ -50,7 +50,7 @@ export const dashboardEn = {
   "console.dashboard.stores.net": "Net sales",
   "console.dashboard.points.title": "Points per month",
   "console.dashboard.points.issued": "Issued",
-  "console.dashboard.points.redeemed": "Redeemed",
+  "console.dashboard.points.redeemed": "Redeemed and spent",
   "console.dashboard.points.cancelled": "Returned by cancellations",
   "console.dashboard.points.expired": "Expired",
   "console.dashboard.points.reversed": "Reversed by refunds",

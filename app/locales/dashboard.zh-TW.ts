@@ -46,7 +46,7 @@ export const dashboardZhTW = {
   "console.dashboard.stores.net": "淨銷售額",
   "console.dashboard.points.title": "每月點數",
   "console.dashboard.points.issued": "發放",
-  "console.dashboard.points.redeemed": "兌換",
+  "console.dashboard.points.redeemed": "兌換與折抵",
   "console.dashboard.points.cancelled": "取消退回",
   "console.dashboard.points.expired": "到期",
   "console.dashboard.points.reversed": "退貨扣回",

@@ -31,4 +31,8 @@ export const loyaltyEn = {
   "loyalty.error.card_device_unknown": "The card QR is not genuine",
   // The clerk on the sale (ADR 042)
   "loyalty.error.staff_code_unknown": "No enabled staff member with this staff code works at this store",
+  // Paying with points (issue 36, ADR 040)
+  "loyalty.error.invalid_points": "Points to spend must be a whole number, 0 or more",
+  "loyalty.error.points_exceed_balance": "More points than the member has",
+  "loyalty.error.points_exceed_share": "More points than may pay for this purchase",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

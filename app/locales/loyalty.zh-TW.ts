@@ -33,4 +33,8 @@ export const loyaltyZhTW = {
   "loyalty.error.card_device_unknown": "會員卡條碼無效",
   // The clerk on the sale (ADR 042)
   "loyalty.error.staff_code_unknown": "沒有這個人員代碼，或此人員已停用、不在本門市服務",
+  // Paying with points (issue 36, ADR 040)
+  "loyalty.error.invalid_points": "折抵點數須為 0 以上的整數",
+  "loyalty.error.points_exceed_balance": "折抵點數超過會員目前可用的點數",
+  "loyalty.error.points_exceed_share": "折抵點數超過本筆消費可折抵的上限",
 } as const satisfies Record<`loyalty.error.${string}`, string>;

@@ -76,6 +76,10 @@ export const memberEn = {
   "member.center.activity.kind.earn-purchase": "Points from a purchase",
   "member.center.activity.kind.welcome": "Welcome gift",
   "member.center.activity.kind.import": "Points brought from your previous membership",
+  // Paying with points (issue 36)
+  "member.center.activity.kind.spend-purchase": "Points used to pay",
+  "member.center.activity.kind.spend-return": "Points returned by a refund",
+  "member.center.activity.paidWithPoints": "Points paid NT$ {value}",
   "member.center.activity.kind.birthday": "Birthday gift",
   "member.center.activity.kind.adjust": "Points adjustment",
   "member.center.activity.kind.redeem": "Redeemed",

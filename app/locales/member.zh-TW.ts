@@ -76,6 +76,10 @@ export const memberZhTW = {
   "member.center.activity.kind.earn-purchase": "消費累點",
   "member.center.activity.kind.welcome": "新會員禮",
   "member.center.activity.kind.import": "原會員系統轉入點數",
+  // Paying with points (issue 36)
+  "member.center.activity.kind.spend-purchase": "消費折抵",
+  "member.center.activity.kind.spend-return": "退貨退回折抵點數",
+  "member.center.activity.paidWithPoints": "點數折抵 NT$ {value}",
   "member.center.activity.kind.birthday": "生日禮",
   "member.center.activity.kind.adjust": "點數調整",
   "member.center.activity.kind.redeem": "點數兌換",

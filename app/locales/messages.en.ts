@@ -19,6 +19,7 @@ export const messagesEn: Record<keyof typeof messagesZhTW, string> = {
   "notify.highlight.granted": "Points added",
   "notify.value.points": "{points} points",
   "notify.value.plusPoints": "+{points} points",
+  "notify.value.plusPointsSpent": "+{points} points · {spent} points paid",
   "notify.action.card": "Open my member card",
   "notify.action.rewards": "See rewards",
   "notify.action.coupons": "My coupons",

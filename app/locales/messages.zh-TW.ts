@@ -20,6 +20,7 @@ export const messagesZhTW = {
   "notify.highlight.granted": "獲得點數",
   "notify.value.points": "{points} 點",
   "notify.value.plusPoints": "+{points} 點",
+  "notify.value.plusPointsSpent": "+{points} 點 · 折抵 {spent} 點",
   "notify.action.card": "打開會員卡",
   "notify.action.rewards": "兌換好禮",
   "notify.action.coupons": "查看優惠券",

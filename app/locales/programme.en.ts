@@ -151,7 +151,10 @@ export const programmeEn = {
   "console.programme.rules.birthdayEnabled": "Give birthday points",
   "console.programme.rules.birthdayPoints": "Birthday points",
   "console.programme.rules.pointValue": "Value of one point (NT$)",
-  "console.programme.rules.pointValueHint": "For the points liability in the reports",
+  "console.programme.rules.pointValueHint": "What a point pays at the till, and the points liability in the reports",
+  // Paying with points (issue 36)
+  "console.programme.rules.maxSpendPercent": "Points may pay at most (% of a purchase)",
+  "console.programme.rules.maxSpendPercentHint": "Of the net amount; 0 turns paying with points off",
   "console.programme.rules.effectiveDate": "Effective date",
   "console.programme.rules.effectiveHint":
     "Today or later (Taipei time); today applies at once, another day from 00:00",

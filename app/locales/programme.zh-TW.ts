@@ -145,7 +145,10 @@ export const programmeZhTW = {
   "console.programme.rules.birthdayEnabled": "贈送生日禮點數",
   "console.programme.rules.birthdayPoints": "生日禮點數",
   "console.programme.rules.pointValue": "1 點價值（NT$）",
-  "console.programme.rules.pointValueHint": "用於報表的點數負債金額",
+  "console.programme.rules.pointValueHint": "結帳時 1 點可折抵的金額，也用於報表的點數負債金額",
+  // Paying with points (issue 36)
+  "console.programme.rules.maxSpendPercent": "點數折抵上限（消費淨額的 %）",
+  "console.programme.rules.maxSpendPercentHint": "以消費淨額計；設為 0 即不開放點數折抵",
   "console.programme.rules.effectiveDate": "生效日",
   "console.programme.rules.effectiveHint": "今天或之後（台北時間）；選今天則立即生效，其他日期自當天 00:00 起",
   "console.programme.rules.note": "變更說明",

@@ -8,6 +8,7 @@ import { LoyaltyError } from "../loyalty/errors";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
 import { useCoupon } from "../loyalty/rewards.server";
 import { TIER_ORDER } from "../loyalty/rules.server";
+import { refundReturn } from "../loyalty/spend";
 import { type CouponAtCounter, couponAtCounter, purchaseForRefund } from "./counter.server";
 
 /**
@@ -22,6 +23,10 @@ export type PurchaseBooked = {
   receiptNumber: string;
   netAmount: number;
   pointsEarned: number;
+  /** Points that paid part of it, the NT$ they paid, and what was paid in money (issue 36). */
+  pointsSpent: number;
+  pointsSpentValue: number;
+  amountPaid: number;
   balance: number;
   tier: Tier;
   tierUp: boolean;
@@ -31,7 +36,7 @@ export type PurchaseBooked = {
 export async function bookPurchase(
   db: Database,
   clerk: CounterClerk,
-  input: { memberId: string; receiptNumber: string; netAmount: number; tierBefore: Tier },
+  input: { memberId: string; receiptNumber: string; netAmount: number; pointsToSpend?: number; tierBefore: Tier },
   now: Date,
   windowDays: number,
 ): Promise<PurchaseBooked> {
@@ -42,6 +47,7 @@ export async function bookPurchase(
       memberId: input.memberId,
       receiptNumber: input.receiptNumber,
       netAmount: input.netAmount,
+      pointsToSpend: input.pointsToSpend ?? 0,
       purchasedAt: now,
     },
     now,
@@ -51,6 +57,9 @@ export async function bookPurchase(
     receiptNumber: result.purchase.receiptNumber,
     netAmount: result.purchase.netAmount,
     pointsEarned: result.pointsEarned,
+    pointsSpent: result.pointsSpent,
+    pointsSpentValue: result.pointsSpentValue,
+    amountPaid: result.purchase.netAmount - result.pointsSpentValue,
     balance: result.balance,
     tier: result.tier,
     tierUp: TIER_ORDER[result.tier] > TIER_ORDER[input.tierBefore],
@@ -70,6 +79,8 @@ export async function refundable(db: Database, storeId: string, receiptNumber: s
     refundedAmount: purchase.refundedAmount,
     pointsEarned: purchase.pointsEarned,
     pointsReversed: purchase.pointsReversed,
+    pointsSpent: purchase.pointsSpent,
+    pointsReturned: purchase.pointsReturned,
     refundable: purchase.netAmount - purchase.refundedAmount,
     balance,
   };
@@ -81,13 +92,16 @@ export type Refundable = Awaited<ReturnType<typeof refundable>>;
 export function refundPreview(found: Refundable, amount: number) {
   if (amount > found.refundable) throw new LoyaltyError("refund_exceeds_purchase", "More than is left to refund");
   const { reverse } = refundReversal(found, amount);
-  return { amount, reverse, balanceAfter: found.balance - reverse };
+  const { give } = refundReturn(found, amount);
+  return { amount, reverse, give, balanceAfter: found.balance + give - reverse };
 }
 
 export type RefundBooked = {
   receiptNumber: string;
   amount: number;
   pointsReversed: number;
+  /** Spent points given back (issue 36). */
+  pointsReturned: number;
   balance: number;
   refundedAmount: number;
   replayed: boolean;
@@ -104,6 +118,7 @@ export async function bookRefund(
     receiptNumber: result.purchase.receiptNumber,
     amount: result.refund.amount,
     pointsReversed: result.pointsReversed,
+    pointsReturned: result.pointsReturned,
     balance: result.balance,
     refundedAmount: result.purchase.refundedAmount,
     replayed: result.replayed,

@@ -22,6 +22,7 @@ import { pointsExpiringSoon } from "../loyalty/points.server";
 import type { Purchase } from "../loyalty/purchases.server";
 import { type Coupon, couponByCode } from "../loyalty/rewards.server";
 import { currentRules } from "../loyalty/rules.server";
+import type { SpendRules } from "../loyalty/spend";
 
 /**
  * What the staff counter reads (PRODUCT.md §5, ADR 022). Every booking goes through the loyalty
@@ -82,6 +83,8 @@ export type CounterSummary = {
   visits: CounterVisit[];
   /** The rules' earn part, for the purchase preview (the engine's own pointsForAmount). */
   earn: EarnRules;
+  /** The rules' paying-with-points part, for "最多可折抵 N 點" (the engine's own decideSpend; issue 36). */
+  spend: SpendRules;
 };
 
 export const VISITS_LIMIT = 5;
@@ -173,6 +176,7 @@ export async function counterSummary(
       silverMultiplierPermille: rules.silverMultiplierPermille,
       goldMultiplierPermille: rules.goldMultiplierPermille,
     },
+    spend: { pointValueCents: rules.pointValueCents, maxSpendPercent: rules.maxSpendPercent },
   };
 }
 

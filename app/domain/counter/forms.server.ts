@@ -93,8 +93,28 @@ export function lookupSchema(t: Translate) {
   });
 }
 
+/**
+ * Points to spend on the purchase (issue 36): empty is none; a whole number of points otherwise. Whether the member
+ * may spend them (balance, share) the engine decides when it books (decideSpend), beside this field too.
+ */
+function pointsProblem(text: string): MessageKey | null {
+  if (!text) return null;
+  if (/^-\d+(\.\d+)?$/.test(text)) return "console.counter.points.negative";
+  if (/^\d+\.\d+$/.test(text)) return "console.counter.points.fraction";
+  if (!/^\d+$/.test(text)) return "console.counter.points.notNumber";
+  if (text.length > 9) return "console.counter.points.tooLarge";
+  return null;
+}
+export const pointsField = (t: Translate) =>
+  field(t, amountText, pointsProblem).transform((text) => (text ? Number(text) : 0));
+
 export const purchaseSchema = (t: Translate) =>
-  z.object({ receiptNumber: receiptField(t), netAmount: amountField(t), formKey: formKeyField(t) });
+  z.object({
+    receiptNumber: receiptField(t),
+    netAmount: amountField(t),
+    pointsToSpend: pointsField(t),
+    formKey: formKeyField(t),
+  });
 
 /** The refund's two looks before the booking (the address's `?receipt=` and then `&amount=`). */
 export const receiptQuerySchema = (t: Translate) => z.object({ receipt: receiptField(t) });

@@ -40,6 +40,10 @@ export const LOYALTY_ERRORS = {
   card_device_unknown: { status: 422 },
   /** The clerk on the sale (ADR 042): no enabled staff member with this code works at the till's store. */
   staff_code_unknown: { status: 422 },
+  // Paying with points (issue 36, ADR 040).
+  invalid_points: { status: 400 },
+  points_exceed_balance: { status: 409 },
+  points_exceed_share: { status: 422 },
 } as const satisfies Record<string, { status: 400 | 404 | 409 | 422 }>;
 
 /** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */

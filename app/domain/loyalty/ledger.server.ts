@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "@platform/db/schema";
 import { countLedgerEntry } from "@platform/metrics";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
@@ -279,4 +279,134 @@ export async function expireDueLots(tx: Tx, account: Account, now: Date): Promis
   }
   if (points > 0) await setBalance(tx, account, account.balance - points, now);
   return { entries: due.length, points };
+}
+
+/**
+ * Points paying part of a purchase (issue 36, ADR 040), in one statement, one round trip (ADR 030): the
+ * `spend-purchase` entry, the points taken from the lots that expire first (still valid at `now`), the lot uses
+ * (a refund gives them back with their expiry) and the balance. Only when the valid lots hold `amount` points and
+ * the balance covers it; otherwise nothing is written and it fails with points_exceed_balance (the caller's
+ * transaction rolls back). Like credit(), `account` shows the new balance as soon as the statement is sent, so the
+ * caller may pipeline its next statements.
+ */
+export async function spendForPurchase(
+  tx: Tx,
+  account: Account,
+  input: EntryInput & { amount: number },
+  now: Date,
+): Promise<Entry> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("spend needs a positive integer");
+  if (account.balance < input.amount) {
+    throw new LoyaltyError("points_exceed_balance", `The member has ${account.balance} points, ${input.amount} asked`);
+  }
+  countLedgerEntry(input.kind);
+  const entry: Entry = {
+    id: randomUUID(),
+    memberId: account.memberId,
+    kind: input.kind,
+    amount: -input.amount,
+    lotExpiresAt: null,
+    storeId: input.storeId ?? null,
+    receiptNumber: input.receiptNumber ?? null,
+    staffUserId: input.staffUserId ?? null,
+    apiKeyId: input.apiKeyId ?? null,
+    purchaseId: input.purchaseId ?? null,
+    couponId: input.couponId ?? null,
+    reason: input.reason ?? null,
+    idempotencyKey: input.key,
+    createdAt: now,
+  };
+  const balance = account.balance - input.amount;
+  const at = now.toISOString();
+  const written = tx.execute(sql`
+    with lots as (
+      select entry_id, remaining,
+        sum(remaining) over (order by expires_at, entry_id) - remaining as before
+      from ${pointLot}
+      where member_id = ${account.memberId}::uuid and remaining > 0 and expires_at > ${at}::timestamptz
+    ), take as (
+      select entry_id, least(remaining, ${input.amount}::int - before)::int as points
+      from lots where before < ${input.amount}::int
+    ), enough as (
+      select 1 from ${loyaltyAccount}
+      where member_id = ${account.memberId}::uuid and balance >= ${input.amount}::int
+        and (select coalesce(sum(points), 0) from take) = ${input.amount}::int
+    ), entry as (
+      insert into ${pointEntry} (id, member_id, kind, amount, store_id, receipt_number, staff_user_id, api_key_id,
+        purchase_id, reason, idempotency_key, created_at)
+      select ${entry.id}::uuid, ${entry.memberId}::uuid, ${entry.kind}, ${entry.amount}::int, ${entry.storeId},
+        ${entry.receiptNumber}, ${entry.staffUserId}, ${entry.apiKeyId}, ${entry.purchaseId}::uuid, ${entry.reason},
+        ${entry.idempotencyKey}, ${at}::timestamptz
+      where exists (select 1 from enough)
+      returning id
+    ), taken as (
+      update ${pointLot} l set remaining = l.remaining - take.points
+      from take where l.entry_id = take.entry_id and exists (select 1 from entry)
+    ), uses as (
+      insert into ${pointLotUse} (debit_entry_id, lot_entry_id, points)
+      select (select id from entry), entry_id, points from take where exists (select 1 from entry)
+    )
+    update ${loyaltyAccount} set balance = ${balance}::int, updated_at = ${at}::timestamptz
+    where member_id = ${account.memberId}::uuid and exists (select 1 from entry)
+    returning balance`);
+  account.balance = balance;
+  const rows = rowsOf<{ balance: number }>(await written);
+  if (rows.length === 0) {
+    throw new LoyaltyError("points_exceed_balance", `The member's valid points do not cover ${input.amount}`);
+  }
+  return entry;
+}
+
+/**
+ * Gives back `amount` of the points a purchase's spend took (its refund, ADR 040), as new lots with the expiry of
+ * the lots they came from, at least `minExpiry`: the points taken last (the latest expiry) come back first, and
+ * `alreadyReturned` (the purchase's earlier refunds) says where this return starts. One `spend-return` entry per
+ * original expiry. A negative balance is paid off first, as by every credit.
+ */
+export async function returnSpent(
+  tx: Tx,
+  account: Account,
+  spendEntryId: string,
+  input: EntryInput & { amount: number; alreadyReturned: number; minExpiry: Date },
+  now: Date,
+): Promise<Entry[]> {
+  const uses = await tx
+    .select({ points: pointLotUse.points, expiresAt: pointLot.expiresAt })
+    .from(pointLotUse)
+    .innerJoin(pointLot, eq(pointLot.entryId, pointLotUse.lotEntryId))
+    .where(eq(pointLotUse.debitEntryId, spendEntryId))
+    .orderBy(desc(pointLotUse.id));
+  // Skip what earlier refunds gave back, then take `amount` from the newest uses on.
+  let skip = input.alreadyReturned;
+  let left = input.amount;
+  const byExpiry = new Map<number, number>();
+  for (const use of uses) {
+    if (left === 0) break;
+    const skipped = Math.min(skip, use.points);
+    skip -= skipped;
+    const give = Math.min(left, use.points - skipped);
+    if (give <= 0) continue;
+    left -= give;
+    const expiry = Math.max(use.expiresAt.getTime(), input.minExpiry.getTime());
+    byExpiry.set(expiry, (byExpiry.get(expiry) ?? 0) + give);
+  }
+  // Lot uses missing (they cannot be, but the ledger must still balance): the rest at the minimum expiry.
+  if (left > 0) byExpiry.set(input.minExpiry.getTime(), (byExpiry.get(input.minExpiry.getTime()) ?? 0) + left);
+  const entries: Entry[] = [];
+  for (const [expiry, points] of [...byExpiry.entries()].sort((a, b) => a[0] - b[0])) {
+    entries.push(
+      await credit(
+        tx,
+        account,
+        {
+          ...input,
+          key: `${input.key}:${new Date(expiry).toISOString()}`,
+          amount: points,
+          expiresAt: new Date(expiry),
+        },
+        now,
+      ),
+    );
+  }
+  return entries;
 }

@@ -67,7 +67,13 @@ export type Activity = {
   at: Date;
   reason: string | null;
   /** For points earned on (or reversed from) a purchase. */
-  purchase: { netAmount: number; receiptNumber: string; storeName: LocalizedText | null } | null;
+  purchase: {
+    netAmount: number;
+    receiptNumber: string;
+    storeName: LocalizedText | null;
+    /** NT$ of it paid with points (issue 36; the history page's rows carry it). */
+    pointsSpentValue?: number;
+  } | null;
 };
 
 export type FavouriteMaterial = { id: string; name: LocalizedText; image: CatalogImage | null };
@@ -392,6 +398,7 @@ export async function pointsHistory(db: Database, memberId: string, page: number
       netAmount: purchase.netAmount,
       receiptNumber: purchase.receiptNumber,
       storeName: store.name,
+      pointsSpentValue: purchase.pointsSpentValue,
     })
     .from(pointEntry)
     .leftJoin(purchase, eq(purchase.id, pointEntry.purchaseId))
@@ -408,7 +415,12 @@ export async function pointsHistory(db: Database, memberId: string, page: number
     reason: a.reason,
     purchase:
       a.netAmount !== null && a.receiptNumber !== null
-        ? { netAmount: a.netAmount, receiptNumber: a.receiptNumber, storeName: a.storeName }
+        ? {
+            netAmount: a.netAmount,
+            receiptNumber: a.receiptNumber,
+            storeName: a.storeName,
+            pointsSpentValue: a.pointsSpentValue ?? 0,
+          }
         : null,
   }));
   return { entries, hasMore: rows.length > HISTORY_PAGE_SIZE };

@@ -14,10 +14,13 @@ import {
   inTransaction,
   lockAccount,
   lockAccountOf,
+  returnSpent,
   type Source,
+  spendForPurchase,
   type Tx,
 } from "./ledger.server";
 import { currentRules, lotExpiry, pointsForAmount, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
+import { decideSpend, refundReturn } from "./spend";
 import { changeTier } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
@@ -51,6 +54,8 @@ export type PurchaseInput = Source & {
   receiptNumber: string;
   netAmount: number;
   purchasedAt: Date;
+  /** Points paying part of it (issue 36, ADR 040): a whole number ≥ 0, at most what decideSpend allows. */
+  pointsToSpend?: number;
   /** Who booked it and from where: an audit row is written in the same transaction (not on a replay). */
   audit?: AuditContext;
 };
@@ -58,6 +63,9 @@ export type PurchaseInput = Source & {
 export type PurchaseResult = {
   purchase: Purchase;
   pointsEarned: number;
+  /** The points that paid part of it and the NT$ they paid (0 and 0 when none). */
+  pointsSpent: number;
+  pointsSpentValue: number;
   balance: number;
   tier: Tier;
   /** True when this receipt was already booked (a retry): nothing new was booked. */
@@ -113,6 +121,10 @@ function checkPurchaseInput(input: PurchaseInput, now: Date): void {
   if (!(input.purchasedAt instanceof Date) || Number.isNaN(input.purchasedAt.getTime()) || input.purchasedAt > now) {
     throw new LoyaltyError("invalid_input", "purchasedAt must be a valid time, not in the future");
   }
+  const spend = input.pointsToSpend ?? 0;
+  if (!Number.isSafeInteger(spend) || spend < 0) {
+    throw new LoyaltyError("invalid_points", "pointsToSpend must be a whole number, 0 or more");
+  }
 }
 
 /**
@@ -136,13 +148,19 @@ async function bookPurchase(
       .from(purchase)
       .where(and(eq(purchase.storeId, input.storeId), eq(purchase.receiptNumber, input.receiptNumber)));
     if (!existing) return null;
-    if (existing.memberId !== input.memberId || existing.netAmount !== input.netAmount) {
+    if (
+      existing.memberId !== input.memberId ||
+      existing.netAmount !== input.netAmount ||
+      existing.pointsSpent !== (input.pointsToSpend ?? 0)
+    ) {
       throw new LoyaltyError("receipt_conflict", "This receipt was already booked with other details");
     }
     countLedgerReplay("purchase");
     return {
       purchase: existing,
       pointsEarned: existing.pointsEarned,
+      pointsSpent: existing.pointsSpent,
+      pointsSpentValue: existing.pointsSpentValue,
       balance: account.balance,
       tier: account.tier,
       replayed: true,
@@ -162,7 +180,16 @@ async function bookPurchase(
     }
     throw new LoyaltyError("member_disabled", "The member is disabled");
   }
-  const points = pointsForAmount(rules, account.tier, input.netAmount);
+  // Paying with points (ADR 040): the one decision, on the balance read under the lock; a refusal answers a
+  // retry of a booked receipt first (its spend has lowered the balance since).
+  const spent = decideSpend(rules, account.balance, input.netAmount, input.pointsToSpend ?? 0);
+  if (spent.problem) {
+    const replay = await existingReceipt();
+    if (replay) return replay;
+    throw new LoyaltyError(spent.problem, spendRefusal(spent.problem, account.balance, spent.maxByShare));
+  }
+  // Only the part paid in money earns points.
+  const points = pointsForAmount(rules, account.tier, spent.toPay);
   const windowStart = spendWindowStart(now);
   // The spend of the 12 months before this purchase, read in the insert's own statement: after the
   // account lock, so every purchase of this member committed before it is counted (they all hold the
@@ -176,6 +203,8 @@ async function bookPurchase(
       netAmount: input.netAmount,
       purchasedAt: input.purchasedAt,
       pointsEarned: points,
+      pointsSpent: spent.points,
+      pointsSpentValue: spent.value,
       staffUserId: input.staffUserId ?? null,
       apiKeyId: input.apiKeyId ?? null,
       createdAt: now,
@@ -207,6 +236,27 @@ async function bookPurchase(
   // function starts its statement at its first await, before control comes back here); the first that
   // fails aborts the transaction and rejects the batch.
   const writes: Promise<unknown>[] = [];
+  // The spend first (it takes from the lots there were before this purchase), then the points earned.
+  if (spent.points > 0) {
+    writes.push(
+      spendForPurchase(
+        tx,
+        account,
+        {
+          kind: "spend-purchase",
+          key: `spend:${booked.id}`,
+          amount: spent.points,
+          purchaseId: booked.id,
+          storeId: input.storeId,
+          receiptNumber: input.receiptNumber,
+          staffUserId: input.staffUserId,
+          apiKeyId: input.apiKeyId,
+          reason: `paid NT$${spent.value} of NT$${input.netAmount}`,
+        },
+        now,
+      ),
+    );
+  }
   if (points > 0) {
     writes.push(
       credit(
@@ -232,6 +282,8 @@ async function bookPurchase(
   const result = {
     purchase: booked,
     pointsEarned: points,
+    pointsSpent: spent.points,
+    pointsSpentValue: spent.value,
     balance: account.balance,
     tier: account.tier,
     replayed: false,
@@ -244,7 +296,13 @@ async function bookPurchase(
         memberId: input.memberId,
         occasion: `receipt:${booked.id}`,
         kind: "receipt",
-        data: { storeId: input.storeId, amount: input.netAmount, points, balance: account.balance },
+        data: {
+          storeId: input.storeId,
+          amount: input.netAmount,
+          points,
+          ...(spent.points > 0 ? { pointsSpent: spent.points, pointsSpentValue: spent.value } : {}),
+          balance: account.balance,
+        },
       },
       now,
     ),
@@ -260,6 +318,7 @@ async function bookPurchase(
           receiptNumber: input.receiptNumber,
           netAmount: input.netAmount,
           pointsEarned: points,
+          ...(spent.points > 0 ? { pointsSpent: spent.points, pointsSpentValue: spent.value } : {}),
           tier: account.tier,
         },
       }),
@@ -267,6 +326,12 @@ async function bookPurchase(
   }
   await Promise.all(writes);
   return result;
+}
+
+function spendRefusal(problem: string, balance: number, maxByShare: number): string {
+  if (problem === "points_exceed_balance") return `The member has ${balance} points`;
+  if (problem === "points_exceed_share") return `At most ${maxByShare} points may pay for this purchase`;
+  return "pointsToSpend must be a whole number, 0 or more";
 }
 
 /**
@@ -288,6 +353,12 @@ async function recordLastPurchase(tx: Tx, input: PurchaseInput): Promise<void> {
 
 const purchaseColumns = getTableColumns(purchase);
 
+/**
+ * Spent points a refund gives back keep the expiry of the lots they came from, but at least this many days from
+ * the refund (ADR 040): a return never arrives already expired or about to.
+ */
+export const RETURNED_POINTS_DAYS = 30;
+
 export type RefundInput = Source & {
   purchaseId: string;
   amount: number;
@@ -301,6 +372,8 @@ export type RefundResult = {
   refund: Refund;
   purchase: Purchase;
   pointsReversed: number;
+  /** The spent points it gave back (ADR 040). */
+  pointsReturned: number;
   balance: number;
   /** True when the balance is below zero after the refund (it is flagged on the account). */
   negative: boolean;
@@ -308,8 +381,9 @@ export type RefundResult = {
 };
 
 /**
- * A full or partial refund: reverses the points in proportion to the refunded share of the
- * purchase (rounded so that refunding everything reverses exactly what was earned). The points
+ * A full or partial refund: gives back the points that paid part of the purchase and reverses the points it
+ * earned, both in proportion to the refunded share of the purchase (rounded so that refunding everything
+ * returns exactly what was spent and reverses exactly what was earned). The points
  * come from the purchase's own lot first; if they were spent, from the other lots; if there are
  * not enough, the balance goes negative and the account is flagged.
  */
@@ -336,6 +410,7 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
           refund: previous,
           purchase: current,
           pointsReversed: previous.pointsReversed,
+          pointsReturned: previous.pointsReturned,
           balance: account.balance,
           negative: account.balance < 0,
           replayed: true,
@@ -349,12 +424,14 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         );
       }
       const { reverse, target } = refundReversal(current, input.amount);
+      const returned = refundReturn(current, input.amount);
       const [refund] = await tx
         .insert(purchaseRefund)
         .values({
           purchaseId: current.id,
           amount: input.amount,
           pointsReversed: reverse,
+          pointsReturned: returned.give,
           idempotencyKey: input.idempotencyKey,
           staffUserId: input.staffUserId ?? null,
           apiKeyId: input.apiKeyId ?? null,
@@ -362,6 +439,30 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         })
         .returning();
       if (!refund) throw new Error("refund insert returned nothing");
+      // The spent points come back first (ADR 040: new lots, the original expiry, at least RETURNED_POINTS_DAYS).
+      if (returned.give > 0) {
+        const spendEntry = await entryByKey(tx, `spend:${current.id}`);
+        if (!spendEntry) throw new Error(`purchase ${current.id} spent points but has no spend entry`);
+        await returnSpent(
+          tx,
+          account,
+          spendEntry.id,
+          {
+            kind: "spend-return",
+            key: `spend-return:${refund.id}`,
+            amount: returned.give,
+            alreadyReturned: current.pointsReturned,
+            minExpiry: new Date(now.getTime() + RETURNED_POINTS_DAYS * 86_400_000),
+            purchaseId: current.id,
+            storeId: current.storeId,
+            receiptNumber: current.receiptNumber,
+            staffUserId: input.staffUserId,
+            apiKeyId: input.apiKeyId,
+            reason: `refund of NT$${input.amount}`,
+          },
+          now,
+        );
+      }
       if (reverse > 0) {
         const earned = await entryByKey(tx, `purchase:${current.id}`);
         await debit(
@@ -385,15 +486,20 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
       }
       const [updated] = await tx
         .update(purchase)
-        .set({ refundedAmount: refunded, pointsReversed: target })
+        .set({ refundedAmount: refunded, pointsReversed: target, pointsReturned: returned.target })
         .where(eq(purchase.id, current.id))
         .returning();
       if (input.audit) {
         await audited(tx, input.audit, now)("purchase.refunded", ["purchase", current.id], {
-          before: { refundedAmount: current.refundedAmount, pointsReversed: current.pointsReversed },
+          before: {
+            refundedAmount: current.refundedAmount,
+            pointsReversed: current.pointsReversed,
+            ...(current.pointsSpent > 0 ? { pointsReturned: current.pointsReturned } : {}),
+          },
           after: {
             refundedAmount: refunded,
             pointsReversed: target,
+            ...(current.pointsSpent > 0 ? { pointsReturned: returned.target } : {}),
             refundId: refund.id,
             refundAmount: input.amount,
           },
@@ -403,6 +509,7 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
         refund,
         purchase: updated ?? current,
         pointsReversed: reverse,
+        pointsReturned: returned.give,
         balance: account.balance,
         negative: account.balance < 0,
         replayed: false,

@@ -22,6 +22,7 @@ export const DEFAULT_RULES: LoyaltyRules = {
   birthdayEnabled: true,
   birthdayPoints: 200,
   pointValueCents: 100,
+  maxSpendPercent: 50,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: null,

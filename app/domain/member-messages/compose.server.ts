@@ -55,6 +55,8 @@ export function automaticValues(
   if (data.amount !== undefined) values.amount = n(data.amount);
   if (data.balance !== undefined) values.balance = n(data.balance);
   if (data.reason !== undefined) values.reason = String(data.reason);
+  // A receipt of a purchase paid partly with points (issue 36): shown on the card beside the points earned.
+  if (data.pointsSpent !== undefined) values.pointsSpent = n(data.pointsSpent);
   return values;
 }
 
@@ -122,7 +124,10 @@ function cardParts(kind: AutomaticKind, values: Record<string, string | number>,
       return {
         highlight: {
           label: t("notify.highlight.earned"),
-          value: t("notify.value.plusPoints", { points: values.points ?? 0 }),
+          // A purchase paid partly with points (issue 36): the points spent beside the points earned.
+          value: values.pointsSpent
+            ? t("notify.value.plusPointsSpent", { points: values.points ?? 0, spent: values.pointsSpent ?? 0 })
+            : t("notify.value.plusPoints", { points: values.points ?? 0 }),
         },
         action: { label: t("notify.action.card"), url: card },
       };

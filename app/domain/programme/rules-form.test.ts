@@ -33,6 +33,7 @@ describe("rules form", () => {
     welcomePoints: "100",
     birthdayPoints: "200",
     pointValue: "1",
+    maxSpendPercent: "50",
     effectiveDate: "2026-06-10",
   };
   it.each([
@@ -45,6 +46,11 @@ describe("rules form", () => {
     [{ pointValue: "0" }, { pointValue: ["tooSmall"] }],
     [{ amountPerPoint: "0" }, { amountPerPoint: ["tooSmall"] }],
     [{ welcomePoints: "-1" }, { welcomePoints: ["tooSmall"] }],
+    // Paying with points (issue 36): a whole percentage 0–100.
+    [{ maxSpendPercent: "101" }, { maxSpendPercent: ["tooLarge"] }],
+    [{ maxSpendPercent: "-1" }, { maxSpendPercent: ["tooSmall"] }],
+    [{ maxSpendPercent: "12.5" }, { maxSpendPercent: ["notWholeNumber"] }],
+    [{ maxSpendPercent: "" }, { maxSpendPercent: ["required"] }],
   ])("refuses %j", (fields, expected) => {
     expect(codes(parseRulesForm({ ...rules, ...fields }, { now, latestScheduled: null }))).toEqual(expected);
   });
@@ -77,6 +83,7 @@ describe("rules form", () => {
       silverMultiplierPermille: 1200,
       goldMultiplierPermille: 2125,
       pointValueCents: 25,
+      maxSpendPercent: 50,
       welcomeEnabled: true,
       birthdayEnabled: false,
     });

@@ -22,6 +22,8 @@ export type RuleFields = {
   birthdayEnabled: boolean;
   birthdayPoints: number;
   pointValueCents: number;
+  /** Paying with points (issue 36): at most this % of a purchase's net amount. */
+  maxSpendPercent: number;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -39,6 +41,7 @@ const FIELDS = [
   "birthdayEnabled",
   "birthdayPoints",
   "pointValue",
+  "maxSpendPercent",
   "note",
   "effectiveDate",
 ] as const;
@@ -121,6 +124,7 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
       if (pointValueCents === null) add("pointValue", "invalidMoney");
       else if (pointValueCents < 1) add("pointValue", "tooSmall", "0.01");
     }
+    const maxSpendPercent = int("maxSpendPercent", 0, 100);
     const note = form.note.trim();
     if ([...note].length > NOTE_MAX) add("note", "tooLong", NOTE_MAX);
     const effectiveDate = form.effectiveDate.trim() ? parseIsoDate(form.effectiveDate.trim(), 2000) : null;
@@ -147,6 +151,7 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
         birthdayEnabled: form.birthdayEnabled === "on",
         birthdayPoints: birthdayPoints as number,
         pointValueCents: pointValueCents as number,
+        maxSpendPercent: maxSpendPercent as number,
       },
       effectiveDate: effectiveDate as CalendarDate,
       note,

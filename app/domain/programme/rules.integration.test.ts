@@ -33,6 +33,7 @@ const rules: RuleFields = {
   birthdayEnabled,
   birthdayPoints,
   pointValueCents: DEFAULT_RULES.pointValueCents,
+  maxSpendPercent: DEFAULT_RULES.maxSpendPercent,
 };
 
 describe("a rules version's effective date", () => {

@@ -39,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
               netAmount: e.purchase.netAmount,
               receiptNumber: e.purchase.receiptNumber,
               store: e.purchase.storeName ? pick(e.purchase.storeName, locale) : null,
+              pointsSpentValue: e.purchase.pointsSpentValue ?? 0,
             }
           : null,
       })),
@@ -100,6 +101,16 @@ export default function PointsHistoryPage({ loaderData: d }: Route.ComponentProp
                       <span className="inline-block max-w-full wrap-anywhere">
                         {t("member.center.activity.purchase", { amount: formatNumber(e.purchase.netAmount, locale) })}
                       </span>
+                      {e.purchase.pointsSpentValue > 0 ? (
+                        <>
+                          {" · "}
+                          <span className="inline-block max-w-full wrap-anywhere" data-testid="paid-with-points">
+                            {t("member.center.activity.paidWithPoints", {
+                              value: formatNumber(e.purchase.pointsSpentValue, locale),
+                            })}
+                          </span>
+                        </>
+                      ) : null}
                       {e.purchase.store ? (
                         <>
                           {" · "}

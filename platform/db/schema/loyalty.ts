@@ -35,6 +35,10 @@ export const ENTRY_KINDS = [
   "coupon-cancel",
   /** An opening balance brought from another system (issue 35): a lot with the old system's expiry. */
   "import",
+  /** Points paying part of a purchase at the till (issue 36, ADR 040): a debit, FIFO by expiry. */
+  "spend-purchase",
+  /** Points paid on a purchase, given back by its refund (ADR 040): a credit into new lots. */
+  "spend-return",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
@@ -57,6 +61,11 @@ export const loyaltyRules = pgTable("loyalty_rules", {
   birthdayPoints: integer("birthday_points").notNull().default(200),
   /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
   pointValueCents: integer("point_value_cents").notNull().default(100),
+  /**
+   * Paying with points (issue 36, ADR 040): at most this percentage of a purchase's net amount may be paid with
+   * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
+   */
+  maxSpendPercent: integer("max_spend_percent").notNull().default(50),
   effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
   /** Staff user id of the admin who made the change; null for the seeded defaults. */
   createdBy: text("created_by"),
@@ -163,11 +172,20 @@ export const purchase = pgTable(
     refundedAmount: integer("refunded_amount").notNull().default(0),
     pointsEarned: integer("points_earned").notNull().default(0),
     pointsReversed: integer("points_reversed").notNull().default(0),
+    /** Points that paid part of the purchase (ADR 040), and the NT$ they paid: net − that value earns points. */
+    pointsSpent: integer("points_spent").notNull().default(0),
+    pointsSpentValue: integer("points_spent_value").notNull().default(0),
+    /** Of pointsSpent, how many its refunds have given back so far. */
+    pointsReturned: integer("points_returned").notNull().default(0),
     staffUserId: text("staff_user_id"),
     apiKeyId: text("api_key_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check(
+      "purchase_points_spent",
+      sql`${t.pointsSpent} >= 0 and ${t.pointsSpentValue} between 0 and ${t.netAmount} and ${t.pointsReturned} between 0 and ${t.pointsSpent}`,
+    ),
     unique("purchase_store_receipt_unique").on(t.storeId, t.receiptNumber),
     index("purchase_member_idx").on(t.memberId, t.purchasedAt),
     /** The counter's day list (ADR 022). */
@@ -187,6 +205,8 @@ export const purchaseRefund = pgTable(
       .references(() => purchase.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
     pointsReversed: integer("points_reversed").notNull(),
+    /** The spent points this refund gave back (ADR 040). */
+    pointsReturned: integer("points_returned").notNull().default(0),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     staffUserId: text("staff_user_id"),
     apiKeyId: text("api_key_id"),

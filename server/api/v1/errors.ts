@@ -94,6 +94,9 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "card_device_revoked",
   "card_device_unknown",
   "staff_code_unknown",
+  "invalid_points",
+  "points_exceed_balance",
+  "points_exceed_share",
 ] as const satisfies readonly LoyaltyErrorCode[];
 
 /** Every `error.code` the POS API answers, with its status and a short explanation in both languages, by status. */
@@ -141,6 +144,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
     const isAmount = issue?.path[0] === "netAmount" || issue?.path[0] === "amount";
     const message = `${path}: ${issue?.message ?? "invalid"}`;
     if (isAmount) throw new LoyaltyError("invalid_amount", message);
+    if (issue?.path[0] === "pointsToSpend") throw new LoyaltyError("invalid_points", message);
     throw new ApiError("invalid_body", message);
   }
   return parsed.data;

@@ -1,4 +1,5 @@
 import { readEinvoiceAtTill } from "../../../app/domain/einvoice/einvoice.server";
+import { LoyaltyError } from "../../../app/domain/loyalty/errors";
 import {
   activeMemberByNumber,
   counterMember,
@@ -6,11 +7,12 @@ import {
   type MemberQuery,
 } from "../../../app/domain/loyalty/member-lookup.server";
 import { memberPoints } from "../../../app/domain/loyalty/points.server";
+import { pointsQuote } from "../../../app/domain/loyalty/spend.server";
 import { hasScope, recordScopeRefusal } from "../../../app/domain/pos/api-keys.server";
 import { apiHandler, posAudit } from "./context";
 import { ApiError, send } from "./errors";
 import { API_V1_ROUTES } from "./middleware/known-paths";
-import { EinvoiceQuery, LookupQuery } from "./schemas";
+import { EinvoiceQuery, LookupQuery, PointsQuoteQuery } from "./schemas";
 
 /** GET /members/lookup?cardToken= | memberNumber= | phone= — the member with the name masked. */
 export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res) {
@@ -71,4 +73,37 @@ export const memberEinvoice = apiHandler(async function memberEinvoice({ db, car
   const asked: MemberQuery = cardToken ? { cardToken } : { memberNumber: memberNumber ?? "" };
   const found = await findMemberAtCounter(db, asked, { cardSecret, now });
   send(res, 200, await readEinvoiceAtTill(db, found.id, posAudit(req, res, key), "api", now));
+});
+
+/**
+ * GET /members/{memberNumber}/points-quote?amount=3280[&points=500] — how many points the member may spend on NT$
+ * amount (decideSpend, the booking's own decision), their value and what is left to pay; with `points`, whether
+ * those may (points_exceed_balance, points_exceed_share). Issue 36, ADR 040.
+ */
+export const memberPointsQuote = apiHandler(async function memberPointsQuote({ db, clock }, req, res) {
+  const found = await activeMemberByNumber(db, String(req.params.memberNumber));
+  const query = PointsQuoteQuery.safeParse(req.query);
+  if (!query.success) {
+    const issue = query.error.issues[0];
+    const field = String(issue?.path[0] ?? "");
+    const message = `${field || "query"}: ${issue?.message ?? "invalid"}`;
+    if (field === "points") throw new LoyaltyError("invalid_points", message);
+    if (field === "amount") throw new LoyaltyError("invalid_amount", message);
+    throw new ApiError("invalid_query", message);
+  }
+  const { amount, points } = query.data;
+  const quote = await pointsQuote(db, found.id, amount, points ?? 0, clock());
+  if (quote.problem)
+    throw new LoyaltyError(quote.problem, `At most ${quote.maxPoints} points may pay for NT$${amount}`);
+  send(res, 200, {
+    memberNumber: found.memberNumber,
+    amount,
+    balance: quote.balance,
+    maxPoints: quote.maxPoints,
+    maxValue: quote.maxValue,
+    amountToPay: quote.maxToPay,
+    pointValue: quote.rules.pointValueCents / 100,
+    maxSharePercent: quote.rules.maxSpendPercent,
+    ...(points !== undefined ? { points: quote.points, value: quote.value, toPay: quote.toPay } : {}),
+  });
 });

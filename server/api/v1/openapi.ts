@@ -7,6 +7,7 @@ import {
   EinvoiceAnswer,
   ErrorBody,
   MemberSummary,
+  PointsQuoteAnswer,
   PurchaseAnswer,
   PurchaseBody,
   RedeemCouponBody,
@@ -191,17 +192,73 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      "/members/{memberNumber}/points-quote": {
+        get: {
+          operationId: "pointsQuote",
+          ...texts(
+            [
+              "How many points can pay (pay with points)",
+              "How many points this member may spend on a purchase of NT$ amount: at most the balance and the share of the net amount the programme allows (default 1 point = NT$1, at most 50 %), their value and the amount left to pay. With points=N it checks N (points_exceed_balance, points_exceed_share, invalid_points). The purchase decides again when it is booked.",
+            ],
+            [
+              "點數折抵試算",
+              "會員在新台幣 amount 元的消費中最多可用多少點折抵：不超過點數餘額，也不超過方案規定的淨額比例（預設 1 點 = 1 元、最多 50%），並回覆折抵金額與應付金額。加上 points=N 則檢查 N 點是否可用。實際登錄消費時會再判斷一次。",
+            ],
+          ),
+          parameters: [
+            {
+              name: "memberNumber",
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              example: EXAMPLE.memberNumber,
+            },
+            {
+              name: "amount",
+              in: "query",
+              required: true,
+              description: "Net amount in NT$ (a whole number)",
+              schema: { type: "string" },
+              example: "3280",
+            },
+            {
+              name: "points",
+              in: "query",
+              required: false,
+              description: "Points the member would spend (a whole number, 0 or more)",
+              schema: { type: "string" },
+              example: "500",
+            },
+          ],
+          responses: {
+            "200": json(PointsQuoteAnswer, "What points can pay", {
+              memberNumber: EXAMPLE.memberNumber,
+              amount: 3280,
+              balance: 1234,
+              maxPoints: 1234,
+              maxValue: 1234,
+              amountToPay: 2046,
+              pointValue: 1,
+              maxSharePercent: 50,
+              points: 500,
+              value: 500,
+              toPay: 2780,
+            }),
+            ...errors(400, 401, 404, 409, 422, 429),
+          },
+        },
+      },
       "/purchases": {
         post: {
           operationId: "recordPurchase",
           ...texts(
             [
               "Record a purchase",
-              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). The same receipt number at the same store is one purchase: sending it again answers 200 with the first result.",
+              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). With pointsToSpend, points pay part of it in the same transaction (the lots that expire first); only the amount paid in money earns points. The same receipt number at the same store is one purchase: sending it again answers 200 with the first result; the same receipt with other details (pointsToSpend too) is receipt_conflict.",
             ],
             [
               "登錄消費",
-              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果。",
+              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。帶 pointsToSpend 時以點數折抵部分金額（同一交易內，先用最早到期的點數）；只有以金錢支付的部分累積點數。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果；同一發票號碼但內容（含折抵點數）不同則回覆 receipt_conflict。",
             ],
           ),
           parameters: [idempotencyKey],
@@ -210,20 +267,27 @@ export function openApiDocument(): Record<string, unknown> {
             receiptNumber: "A-0001",
             netAmount: 25000,
             purchasedAt: "2026-11-22T10:00:00+08:00",
+            pointsToSpend: 500,
           }),
           responses: {
             "201": json(PurchaseAnswer, "Booked", {
               purchaseId: EXAMPLE.purchaseId,
               receiptNumber: "A-0001",
-              pointsEarned: 300,
-              balance: 1534,
+              pointsEarned: 294,
+              pointsSpent: 500,
+              pointsSpentValue: 500,
+              amountPaid: 24500,
+              balance: 1028,
               tier: "silver",
             }),
             "200": json(PurchaseAnswer, "This receipt was already booked", {
               purchaseId: EXAMPLE.purchaseId,
               receiptNumber: "A-0001",
-              pointsEarned: 300,
-              balance: 1534,
+              pointsEarned: 294,
+              pointsSpent: 500,
+              pointsSpentValue: 500,
+              amountPaid: 24500,
+              balance: 1028,
               tier: "silver",
             }),
             ...errors(400, 401, 404, 409, 413, 415, 422, 429),
@@ -236,9 +300,12 @@ export function openApiDocument(): Record<string, unknown> {
           ...texts(
             [
               "Refund a purchase (full or partial)",
-              "Reverses the points in proportion to the amount. The refunds of a purchase can never add up to more than the purchase.",
+              "Reverses the points earned and gives back the points that paid part of it (as new lots with their original expiry, at least 30 days), both in proportion to the amount. The refunds of a purchase can never add up to more than the purchase.",
             ],
-            ["退貨（全部或部分）", "依退貨金額比例扣回點數。同一筆消費的退貨總額不得超過原消費金額。"],
+            [
+              "退貨（全部或部分）",
+              "依退貨金額比例扣回累積的點數，並退回折抵用掉的點數（保留原到期日，至少 30 天）。同一筆消費的退貨總額不得超過原消費金額。",
+            ],
           ),
           parameters: [
             {
@@ -255,8 +322,9 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             "201": json(RefundAnswer, "Refund booked", {
               refundId: "0d9c8b7a-6f5e-4d3c-2b1a-098765432100",
-              pointsReversed: 60,
-              balance: 1474,
+              pointsReversed: 58,
+              pointsReturned: 100,
+              balance: 1070,
               refundedAmount: 5000,
             }),
             ...errors(400, 401, 404, 409, 413, 415, 422, 429),

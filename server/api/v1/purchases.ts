@@ -14,6 +14,9 @@ const purchaseAnswer = (result: PurchaseResult) => ({
   purchaseId: result.purchase.id,
   receiptNumber: result.purchase.receiptNumber,
   pointsEarned: result.pointsEarned,
+  pointsSpent: result.pointsSpent,
+  pointsSpentValue: result.pointsSpentValue,
+  amountPaid: result.purchase.netAmount - result.pointsSpentValue,
   balance: result.balance,
   tier: result.tier,
 });
@@ -38,6 +41,7 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
       receiptNumber: body.receiptNumber,
       netAmount: body.netAmount,
       purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
+      pointsToSpend: body.pointsToSpend ?? 0,
       apiKeyId: key.id,
       staffUserId,
       audit: posAudit(req, res, key),
@@ -63,6 +67,7 @@ export const bookRefund = apiHandler(async function bookRefund({ db }, req, res,
   send(res, 201, {
     refundId: result.refund.id,
     pointsReversed: result.pointsReversed,
+    pointsReturned: result.pointsReturned,
     balance: result.balance,
     refundedAmount: result.purchase.refundedAmount,
   });

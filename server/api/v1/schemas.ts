@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_AMOUNT } from "../../../app/domain/loyalty/purchases.server";
+import { MAX_POINTS_TO_SPEND } from "../../../app/domain/loyalty/spend";
 
 /**
  * The POS API's request and answer schemas: the handlers parse with them and the OpenAPI document
@@ -35,6 +36,15 @@ export const PurchaseBody = z
       .describe(
         "The clerk's staff code (set in the console); the purchase records that staff member. " +
           "Unknown, disabled or not working at the key's store: 422 staff_code_unknown",
+      ),
+    pointsToSpend: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_POINTS_TO_SPEND)
+      .optional()
+      .describe(
+        "Points paying part of the purchase (default 0): at most the balance and the share of the net amount the programme allows (GET /members/{memberNumber}/points-quote)",
       ),
   })
   .strict();
@@ -82,12 +92,19 @@ export const PurchaseAnswer = z.object({
   purchaseId: z.string(),
   receiptNumber: z.string(),
   pointsEarned: z.number().int(),
+  pointsSpent: z.number().int().describe("Points that paid part of the purchase"),
+  pointsSpentValue: z.number().int().describe("NT$ the points paid"),
+  amountPaid: z
+    .number()
+    .int()
+    .describe("NT$ left to pay in money (net amount − pointsSpentValue); it earns the points"),
   balance: z.number().int(),
   tier: z.string(),
 });
 export const RefundAnswer = z.object({
   refundId: z.string(),
   pointsReversed: z.number().int(),
+  pointsReturned: z.number().int().describe("Points that paid part of the purchase, given back in proportion"),
   balance: z.number().int(),
   refundedAmount: z.number().int(),
 });
@@ -97,4 +114,34 @@ export const BalanceAnswer = z.object({
   balance: z.number().int(),
   tier: z.string(),
   entries: z.array(z.object({ kind: z.string(), amount: z.number().int(), createdAt: z.string() })),
+});
+
+/** GET /members/{memberNumber}/points-quote (issue 36): how many points may pay for NT$ `amount`. */
+export const PointsQuoteQuery = z
+  .object({
+    amount: z
+      .string()
+      .regex(/^\d{1,9}$/, "a whole number of NT$")
+      .transform(Number)
+      .pipe(amount),
+    points: z
+      .string()
+      .regex(/^\d{1,9}$/, "a whole number of points, 0 or more")
+      .transform(Number)
+      .optional()
+      .describe("Points the member would spend: checked, with their value and what is left to pay"),
+  })
+  .strict();
+export const PointsQuoteAnswer = z.object({
+  memberNumber: z.string(),
+  amount: z.number().int(),
+  balance: z.number().int(),
+  maxPoints: z.number().int().describe("The most points this member may spend on this amount"),
+  maxValue: z.number().int().describe("NT$ those points pay"),
+  amountToPay: z.number().int().describe("NT$ left to pay in money when maxPoints are spent"),
+  pointValue: z.number().describe("NT$ one point pays"),
+  maxSharePercent: z.number().int().describe("At most this % of the net amount may be paid with points"),
+  points: z.number().int().optional().describe("The points asked for (when `points` was given)"),
+  value: z.number().int().optional().describe("NT$ they pay"),
+  toPay: z.number().int().optional().describe("NT$ left to pay with them"),
 });

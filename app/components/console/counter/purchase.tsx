@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
 import type { PurchaseBooked } from "~/domain/counter/bookings.server";
 import { type EarnRules, pointsForAmount } from "~/domain/loyalty/earn";
+import { decideSpend, type SpendRules } from "~/domain/loyalty/spend";
 import { formatNumber, useLocale } from "~/lib/i18n";
 import { useFormState } from "~/lib/use-form-state";
 import { useConsoleT } from "../use-console-t";
@@ -13,11 +15,13 @@ export function PurchaseFields({
   tier,
   balance,
   earn,
+  spend,
   store,
 }: {
   tier: "basic" | "silver" | "gold";
   balance: number;
   earn: EarnRules;
+  spend: SpendRules;
   store: string;
 }) {
   const t = useConsoleT();
@@ -27,7 +31,14 @@ export function PurchaseFields({
   const [amountText, setAmountText] = useState(form.value("netAmount"));
   const digits = amountText.replace(/[\s,]/g, "");
   const typed = /^\d{1,12}$/.test(digits) ? Number(digits) : null;
-  const preview = typed !== null && typed > 0 ? pointsForAmount(earn, tier, typed) : null;
+  // Paying with points (issue 36): the engine's own decideSpend on the typed amount and points.
+  const [pointsText, setPointsText] = useState(form.value("pointsToSpend"));
+  const pointsDigits = pointsText.replace(/[\s,]/g, "");
+  const typedPoints = pointsDigits === "" ? 0 : /^\d{1,9}$/.test(pointsDigits) ? Number(pointsDigits) : null;
+  const decision = typed !== null && typed > 0 ? decideSpend(spend, balance, typed, typedPoints ?? 0) : null;
+  const spendable = decision && !decision.problem ? decision : null;
+  const preview = typed !== null && typed > 0 ? pointsForAmount(earn, tier, spendable ? spendable.toPay : typed) : null;
+  const pointValue = (spend.pointValueCents / 100).toString();
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
@@ -50,6 +61,50 @@ export function PurchaseFields({
         errors={form.errors("netAmount")}
         input={{ value: amountText, onChange: (e) => setAmountText(e.currentTarget.value) }}
       />
+      {spend.maxSpendPercent > 0 ? (
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <CounterField
+            kind="amount"
+            name="pointsToSpend"
+            className="flex-1"
+            label={t("console.counter.points.label")}
+            description={
+              decision
+                ? t("console.counter.points.max", {
+                    points: formatNumber(decision.maxPoints, locale),
+                    value: pointValue,
+                    percent: String(spend.maxSpendPercent),
+                  })
+                : t("console.counter.points.maxEmpty")
+            }
+            // A refusal stays beside the points it was about; edited since, the preview line speaks instead.
+            errors={pointsText === form.value("pointsToSpend") ? form.errors("pointsToSpend") : null}
+            input={{
+              required: false,
+              value: pointsText,
+              onChange: (e) => setPointsText(e.currentTarget.value),
+              "aria-describedby": "points-to-pay",
+            }}
+          />
+          <Button
+            type="button"
+            variant="secondary"
+            size="lg"
+            className="sm:mt-7"
+            disabled={!decision || decision.maxPoints === 0}
+            onClick={() => setPointsText(decision ? String(decision.maxPoints) : "")}
+          >
+            {t("console.counter.points.useMax")}
+          </Button>
+        </div>
+      ) : null}
+      <p id="points-to-pay" className="text-lg" aria-live="polite" data-testid="points-to-pay">
+        {decision && typedPoints !== null && typedPoints > decision.maxPoints
+          ? t("console.counter.points.overMax", { points: formatNumber(decision.maxPoints, locale) })
+          : spendable
+            ? t("console.counter.points.toPay", { amount: formatNumber(spendable.toPay, locale) })
+            : null}
+      </p>
       <p
         className="rounded-2xl bg-sand/70 px-4 py-3 text-lg font-medium"
         aria-live="polite"
@@ -88,6 +143,27 @@ export function PurchaseDone({ booked }: { booked: PurchaseBooked }) {
         </Alert>
       ) : null}
       <dl className="grid grid-cols-2 gap-3">
+        {booked.pointsSpent > 0 ? (
+          <>
+            <StatTile
+              label={t("console.counter.points.spent")}
+              value={
+                <span className="flex flex-col">
+                  <span className="text-3xl">−{formatNumber(booked.pointsSpent, locale)}</span>
+                  <span className="text-sm text-muted">
+                    {t("console.counter.points.spentValue", { amount: formatNumber(booked.pointsSpentValue, locale) })}
+                  </span>
+                </span>
+              }
+              testId="points-spent"
+            />
+            <StatTile
+              label={t("console.counter.points.paid")}
+              value={<Money amount={booked.amountPaid} />}
+              testId="amount-paid"
+            />
+          </>
+        ) : null}
         <StatTile
           label={t("console.counter.purchase.earned")}
           value={<span className="text-3xl">+{formatNumber(booked.pointsEarned, locale)}</span>}

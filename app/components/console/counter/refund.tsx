@@ -41,6 +41,9 @@ export function RefundPurchase({
           { label: t("console.counter.refund.net"), value: <Money amount={found.netAmount} /> },
           { label: t("console.counter.refund.already"), value: <Money amount={found.refundedAmount} /> },
           { label: t("console.counter.refund.earned"), value: points(found.pointsEarned) },
+          ...(found.pointsSpent > 0
+            ? [{ label: t("console.counter.points.spent"), value: points(found.pointsSpent) }]
+            : []),
         ]}
       />
       {found.refundable <= 0 ? (
@@ -74,7 +77,18 @@ export function RefundPurchase({
 }
 
 /** The points a refund reverses and the balance after it, above the button that books it. */
-export function RefundReversal({ balance, reverse, after }: { balance: number; reverse: number; after: number }) {
+export function RefundReversal({
+  balance,
+  reverse,
+  give = 0,
+  after,
+}: {
+  balance: number;
+  reverse: number;
+  /** Spent points given back (issue 36). */
+  give?: number;
+  after: number;
+}) {
   const t = useConsoleT();
   const locale = useLocale();
   return (
@@ -82,6 +96,11 @@ export function RefundReversal({ balance, reverse, after }: { balance: number; r
       <p className="text-2xl font-semibold" data-testid="reversal">
         {t("console.counter.refund.reversal", { points: formatNumber(reverse, locale) })}
       </p>
+      {give > 0 ? (
+        <p className="text-2xl font-semibold" data-testid="points-return">
+          {t("console.counter.points.willReturn", { points: formatNumber(give, locale) })}
+        </p>
+      ) : null}
       <p className="text-muted">
         {t("console.counter.refund.balanceAfter", {
           before: formatNumber(balance, locale),
@@ -108,6 +127,14 @@ export function RefundDone({ refunded }: { refunded: RefundBooked }) {
         value={`−${points(refunded.pointsReversed)}`}
         testId="points-reversed"
       />
+      {refunded.pointsReturned > 0 ? (
+        <StatTile
+          className="col-span-2"
+          label={t("console.counter.points.returned")}
+          value={`+${points(refunded.pointsReturned)}`}
+          testId="points-returned"
+        />
+      ) : null}
       <StatTile
         className="col-span-2"
         label={t("console.counter.purchase.newBalance")}

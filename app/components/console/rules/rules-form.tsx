@@ -69,6 +69,7 @@ export function RulesForm({
       </Group>
       <Group legend={t("console.programme.rules.valueTitle")}>
         {num("pointValue", t("console.programme.rules.pointValueHint"))}
+        {num("maxSpendPercent", t("console.programme.rules.maxSpendPercentHint"))}
       </Group>
       <div className="grid gap-4 sm:grid-cols-3">
         <Field

@@ -22,6 +22,7 @@ export function RulesInForce({
     ["welcomePoints", v.welcomeEnabled ? v.welcomePoints : off],
     ["birthdayPoints", v.birthdayEnabled ? v.birthdayPoints : off],
     ["pointValue", `NT$${v.pointValue}`],
+    ["maxSpendPercent", `${v.maxSpendPercent}%`],
   ] as const;
   return (
     <DetailSection id="current-title" title={t("console.programme.rules.current")} className="mt-6">

@@ -30,6 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     tier: summary.tier,
     balance: summary.balance,
     earn: summary.earn,
+    spend: summary.spend,
     store: pick(name, getLocale(request)) || store,
     formKey: newFormKey(),
   };
@@ -40,24 +41,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const desk = await counterAction(context, request, "counter.purchase");
   const parsed = counterForm(purchaseSchema(desk.t), desk.form);
   if (!parsed.ok) return parsed.answer;
-  const { receiptNumber, netAmount, formKey } = parsed.data;
+  const { receiptNumber, netAmount, pointsToSpend, formKey } = parsed.data;
   const before = await counterSummary(desk.db, params.memberId, desk.store, desk.now);
   if (!before) notFound(request);
   const { memberId } = params;
   return bookOnce(desk, {
     action: "counter.purchase",
     key: formKey,
-    fields: { memberId, storeId: desk.store, receipt: receiptNumber, amount: netAmount },
+    fields: { memberId, storeId: desk.store, receipt: receiptNumber, amount: netAmount, points: pointsToSpend },
     run: () =>
       bookPurchase(
         desk.db,
         desk.clerk,
-        { memberId, receiptNumber, netAmount, tierBefore: before.tier },
+        { memberId, receiptNumber, netAmount, pointsToSpend, tierBefore: before.tier },
         desk.now,
         desk.app.config.pos.purchaseWindowDays,
       ),
     answer: (booked) => ({ booked }),
-    failure: { fields: { invalid_amount: "netAmount", receipt_conflict: "receiptNumber" } },
+    failure: {
+      fields: {
+        invalid_amount: "netAmount",
+        receipt_conflict: "receiptNumber",
+        invalid_points: "pointsToSpend",
+        points_exceed_balance: "pointsToSpend",
+        points_exceed_share: "pointsToSpend",
+      },
+    },
   });
 }
 

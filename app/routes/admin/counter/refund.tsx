@@ -135,7 +135,12 @@ export default function CounterRefund({ loaderData, actionData }: Route.Componen
               hidden={{ purchaseId: found.id, amount: preview.amount }}
             >
               {form.errors("amount") ? <Alert tone="error">{form.errors("amount")?.join(" ")}</Alert> : null}
-              <RefundReversal balance={found.balance} reverse={preview.reverse} after={preview.balanceAfter} />
+              <RefundReversal
+                balance={found.balance}
+                reverse={preview.reverse}
+                give={preview.give}
+                after={preview.balanceAfter}
+              />
               <Button type="submit" variant="danger" size="lg" block pending={pending}>
                 {t("console.counter.refund.confirm", { amount: formatNumber(preview.amount, locale) })}
               </Button>

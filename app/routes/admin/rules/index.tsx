@@ -48,6 +48,7 @@ function versionValues(r: Version): Record<string, string> {
     birthdayEnabled: r.birthdayEnabled ? "on" : "",
     birthdayPoints: String(r.birthdayPoints),
     pointValue: formatCents(r.pointValueCents),
+    maxSpendPercent: String(r.maxSpendPercent),
   };
 }
 
@@ -164,7 +165,7 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
     multipliers: (h) => `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}`,
     gifts: (h) =>
       `${h.values.welcomeEnabled ? h.values.welcomePoints : off} / ${h.values.birthdayEnabled ? h.values.birthdayPoints : off}`,
-    value: (h) => `NT$${h.values.pointValue}`,
+    value: (h) => `NT$${h.values.pointValue} · ≤ ${h.values.maxSpendPercent}%`,
     note: (h) => (h.defaults ? t("console.programme.rules.defaultsNote") : (h.note ?? "")),
   };
   return (

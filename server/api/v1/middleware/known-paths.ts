@@ -9,6 +9,7 @@ export const API_V1_ROUTES = {
   lookup: "/members/lookup",
   balance: "/members/:memberNumber/balance",
   einvoice: "/members/einvoice",
+  pointsQuote: "/members/:memberNumber/points-quote",
   purchases: "/purchases",
   refunds: "/purchases/:id/refunds",
   redeem: "/coupons/:code/redeem",

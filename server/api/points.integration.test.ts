@@ -1,0 +1,173 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import { purchase } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { insertTestStores } from "@platform/testing/stores";
+import { eq } from "drizzle-orm";
+import express from "express";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adjustPoints } from "../../app/domain/loyalty/points.server";
+import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
+import { createApiKey } from "../../app/domain/pos/api-keys.server";
+import { createApiV1Router } from "./v1";
+import { API_ERROR_CODES } from "./v1/errors";
+import { openApiDocument } from "./v1/openapi";
+
+/** The router createApp mounts at /api/v1, served alone over HTTP on a fresh database. */
+const secret = "c".repeat(40);
+let testDb: TestDatabase;
+let database: DatabaseHandle;
+let server: Server;
+let base: string;
+let storeKey: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "api_points", migrated: true });
+  database = await openDatabase(testDb.config);
+  await database.migrate();
+  const app = express();
+  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: secret, logger: pino({ level: "silent" }) }));
+  server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  await insertTestStores(database.db, ["TPE01", "TXG01"]);
+  storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await database?.close();
+  await testDb?.drop();
+});
+
+/** A JSON answer, loosely typed for assertions. */
+type Answer = { status: number; body: Json };
+// biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON fields.
+type Json = any;
+
+let keyCounter = 0;
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string | undefined> = {},
+): Promise<Answer> {
+  const h: Record<string, string> = { authorization: `Bearer ${storeKey}` };
+  if (method === "POST") {
+    h["content-type"] = "application/json";
+    h["idempotency-key"] = `k-${++keyCounter}`;
+  }
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) delete h[k];
+    else h[k] = v;
+  }
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: h,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("POS API: pay with points (issue 36)", () => {
+  it("quotes, books a purchase paid partly with points, replays it, refuses conflicts and refunds in proportion", async () => {
+    const m = await newMember(database.db);
+    await adjustPoints(database.db, { memberId: m.id, amount: 1000, reason: "seed", idempotencyKey: `seed:${m.id}` });
+    const quote = await call("GET", `/members/${m.memberNumber}/points-quote?amount=3280`);
+    expect(quote).toEqual({
+      status: 200,
+      body: {
+        memberNumber: m.memberNumber,
+        amount: 3280,
+        balance: 1000,
+        maxPoints: 1000,
+        maxValue: 1000,
+        amountToPay: 2280,
+        pointValue: 1,
+        maxSharePercent: 50,
+      },
+    });
+    expect((await call("GET", `/members/${m.memberNumber}/points-quote?amount=3280&points=500`)).body).toMatchObject({
+      points: 500,
+      value: 500,
+      toPay: 2780,
+    });
+    const purchaseBody = { memberNumber: m.memberNumber, receiptNumber: "PWP-1", netAmount: 3280, pointsToSpend: 500 };
+    const first = await call("POST", "/purchases", purchaseBody);
+    expect(first).toMatchObject({
+      status: 201,
+      body: { pointsSpent: 500, pointsSpentValue: 500, amountPaid: 2780, pointsEarned: 27, balance: 527 },
+    });
+    // A retry (another Idempotency-Key, the same receipt): the first result.
+    expect(await call("POST", "/purchases", purchaseBody)).toMatchObject({
+      status: 200,
+      body: { purchaseId: first.body.purchaseId, pointsSpent: 500, pointsEarned: 27 },
+    });
+    // The same Idempotency-Key replays the stored answer.
+    const keyed = { "idempotency-key": "pwp-same-key" };
+    const once = await call(
+      "POST",
+      "/purchases",
+      { ...purchaseBody, receiptNumber: "PWP-2", pointsToSpend: 100 },
+      keyed,
+    );
+    expect(once).toMatchObject({ status: 201, body: { pointsSpent: 100 } });
+    expect(
+      await call("POST", "/purchases", { ...purchaseBody, receiptNumber: "PWP-2", pointsToSpend: 100 }, keyed),
+    ).toMatchObject({ status: 201, body: { purchaseId: once.body.purchaseId } });
+    expect((await call("POST", "/purchases", { ...purchaseBody, pointsToSpend: 400 })).body.error.code).toBe(
+      "receipt_conflict",
+    );
+    // PWP-2: NT$3,280 − 100 points = NT$3,180 paid in money, 31 points.
+    const balance = 527 - 100 + 31;
+    expect(await ledgerTotals(database.db, m.id)).toMatchObject({ balance, ledgerSum: balance });
+
+    const refund = await call("POST", `/purchases/${first.body.purchaseId}/refunds`, { amount: 1000 });
+    expect(refund).toMatchObject({ status: 201, body: { pointsReturned: 152, pointsReversed: 8 } });
+    const rest = await call("POST", `/purchases/${first.body.purchaseId}/refunds`, { amount: 2280 });
+    expect(rest).toMatchObject({
+      status: 201,
+      body: { pointsReturned: 348, pointsReversed: 19, refundedAmount: 3280 },
+    });
+    const totals = await ledgerTotals(database.db, m.id);
+    expect(totals.ledgerSum).toBe(totals.balance);
+    expect(totals.balance).toBe(balance + 500 - 27);
+  });
+
+  it("refuses too many, fractional and negative points with stable codes, booking nothing", async () => {
+    const m = await newMember(database.db);
+    await adjustPoints(database.db, { memberId: m.id, amount: 300, reason: "seed", idempotencyKey: `seed:${m.id}` });
+    const buy = (receiptNumber: string, netAmount: number, pointsToSpend: unknown) =>
+      call("POST", "/purchases", { memberNumber: m.memberNumber, receiptNumber, netAmount, pointsToSpend });
+    const cases: [Promise<Answer>, number, string][] = [
+      [buy("X-1", 3280, 301), 409, "points_exceed_balance"],
+      [buy("X-2", 400, 201), 422, "points_exceed_share"],
+      [buy("X-3", 3280, 1.5), 400, "invalid_points"],
+      [buy("X-4", 3280, -1), 400, "invalid_points"],
+      [buy("X-5", 3280, "10"), 400, "invalid_points"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=3280&points=301`), 409, "points_exceed_balance"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=400&points=201`), 422, "points_exceed_share"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=3280&points=1.5`), 400, "invalid_points"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=3280&points=-1`), 400, "invalid_points"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=0`), 400, "invalid_amount"],
+      [call("GET", `/members/${m.memberNumber}/points-quote`), 400, "invalid_amount"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=10&x=1`), 400, "invalid_query"],
+      [call("GET", "/members/HL0000000/points-quote?amount=10"), 404, "member_not_found"],
+    ];
+    for (const [answer, status, code] of cases) {
+      const { status: got, body } = await answer;
+      expect([got, body.error?.code]).toEqual([status, code]);
+      expect(API_ERROR_CODES.some((e) => e.code === code && e.status === status)).toBe(true);
+    }
+    expect(await database.db.select().from(purchase).where(eq(purchase.memberId, m.id))).toEqual([]);
+    expect(await ledgerTotals(database.db, m.id)).toEqual({ balance: 300, ledgerSum: 300, lotsRemaining: 300 });
+  });
+
+  it("documents the quote endpoint and pointsToSpend in the OpenAPI document", () => {
+    const doc = openApiDocument() as { paths: Record<string, { get?: unknown; post?: { requestBody: unknown } }> };
+    expect(doc.paths["/members/{memberNumber}/points-quote"]?.get).toBeTruthy();
+    expect(JSON.stringify(doc.paths["/purchases"]?.post?.requestBody)).toContain("pointsToSpend");
+  });
+});
