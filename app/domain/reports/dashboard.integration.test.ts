@@ -212,6 +212,60 @@ describe("dashboard figures for a known data set", () => {
     ]);
   });
 
+  it("counts points paying for a purchase as redeemed and those a refund gives back as cancelled, live and rebuilt (issue 36)", async () => {
+    const m = await newMember(db, { createdAt: taipei("2025-09-01T09:00:00") });
+    await grantWelcomePoints(db, m.id, m.createdAt);
+    const start = await balanceOf(m.id);
+    await recordPurchase(
+      db,
+      {
+        memberId: m.id,
+        storeId: "S09",
+        receiptNumber: "P-1",
+        netAmount: 10_000,
+        purchasedAt: taipei("2025-10-02T12:00:00"),
+      },
+      taipei("2025-10-02T12:00:00"),
+    );
+    const paid = await recordPurchase(
+      db,
+      {
+        memberId: m.id,
+        storeId: "S09",
+        receiptNumber: "P-2",
+        netAmount: 1_000,
+        pointsToSpend: 80,
+        purchasedAt: taipei("2025-10-10T12:00:00"),
+      },
+      taipei("2025-10-10T12:00:00"),
+    );
+    // Half the purchase refunded: half the points spent come back.
+    const refund = await refundPurchase(
+      db,
+      { purchaseId: paid.purchase.id, amount: 500, idempotencyKey: "points-refund" },
+      taipei("2025-10-12T12:00:00"),
+    );
+    expect(refund.pointsReturned).toBe(40);
+    const window = {
+      from: "2025-10-01",
+      to: "2025-10-31",
+      today: "2025-10-31",
+      now: taipei("2025-10-31T10:00:00"),
+      scope: { kind: "all" as const },
+    };
+    const live = await loadDashboard(db, window);
+    expect(live.totals).toMatchObject({ redeemed: 80, cancelled: 40 });
+    expect(dayOf(live, "2025-10-10")).toMatchObject({ redeemed: 80 });
+    expect(dayOf(live, "2025-10-12")).toMatchObject({ cancelled: 40 });
+    // October's flows add up to October's change of the balance: issued − redeemed + cancelled − reversed.
+    const month = live.months[0];
+    expect(month ? month.issued - month.redeemed + month.cancelled - month.reversed : null).toBe(
+      (await balanceOf(m.id)) - start,
+    );
+    await db.execute(sql`select report_rebuild()`);
+    expect(await loadDashboard(db, window)).toEqual(live);
+  });
+
   it("shows nothing of stores outside the scope", async () => {
     const none = await loadDashboard(db, { ...range, scope: { kind: "stores", storeIds: ["S99"] } });
     expect(none.totals).toMatchObject({ purchases: 0, netSales: 0, active30: 0, active90: 0 });
