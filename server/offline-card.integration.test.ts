@@ -228,6 +228,21 @@ describe("the offline member card", () => {
       status: 422,
       answer: "card_device_revoked",
     });
+    // The replay and the removed device's code are failed security events in the audit log, naming the member.
+    const refusals = await db
+      .select({
+        targetId: schema.auditLog.targetId,
+        changes: schema.auditLog.changes,
+        actorType: schema.auditLog.actorType,
+      })
+      .from(schema.auditLog)
+      .where(eq(schema.auditLog.action, "member.card_refused"));
+    const mine = refusals.filter((row) => row.targetId === m.memberId);
+    expect(mine.map((row) => JSON.stringify(row.changes)).sort()).toEqual([
+      expect.stringContaining("card_token_replayed"),
+      expect.stringContaining("card_device_revoked"),
+    ]);
+    expect(mine.every((row) => row.actorType === "api_key")).toBe(true);
     // The card page no longer lists it: the phone registers again when next online.
     expect(await (await request(m.jar, "/member-center/card")).text()).not.toContain(device.deviceId);
   });

@@ -604,6 +604,7 @@ export const consoleEn = {
   // E-invoice carrier at the till (ADR 041).
   "console.audit.act.api_key.scope_refused": "POS API key refused for a missing scope",
   "console.audit.act.api_key.scopes_changed": "POS API key scopes changed",
+  "console.audit.act.member.card_refused": "Member card code refused (forged, used before, or a removed device)",
   "console.audit.act.member.einvoice_read": "Member's e-invoice carrier and tax ID read (till)",
   "console.keys.scopes.title": "Scopes",
   "console.keys.scopes.none": "Basic",

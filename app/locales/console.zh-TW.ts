@@ -585,6 +585,7 @@ export const consoleZhTW = {
   // E-invoice carrier at the till (ADR 041).
   "console.audit.act.api_key.scope_refused": "POS API 金鑰權限不足被拒",
   "console.audit.act.api_key.scopes_changed": "變更 POS API 金鑰權限",
+  "console.audit.act.member.card_refused": "會員卡條碼被拒（偽造、重複使用或已移除的裝置）",
   "console.audit.act.member.einvoice_read": "查看會員載具與統編（結帳）",
   "console.keys.scopes.title": "權限",
   "console.keys.scopes.none": "基本",

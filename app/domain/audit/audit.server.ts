@@ -54,6 +54,7 @@ export const AUDIT_ACTIONS = [
   "material.published",
   "material.unpublished",
   "material.updated",
+  "member.card_refused",
   "member.consultant_changed",
   "member.disabled",
   "member.email_verification_sent",

@@ -143,7 +143,7 @@ export async function revokeSessionCardDevices(db: Database, sessionId: string, 
 
 export type DeviceCheck =
   | { ok: true; member: typeof member.$inferSelect; deviceId: string }
-  | { ok: false; reason: DeviceRefusal };
+  | { ok: false; reason: DeviceRefusal; memberId?: string };
 
 /**
  * A scanned offline card code: the format, the step within ±1 of the server's, the device (known, not removed), the
@@ -172,8 +172,8 @@ export async function verifyDeviceCode(
   }
   // Signed with the member the device belongs to: a code made for another member's id does not match.
   const expected = await cardCode(secret, device.memberId, device.id, parsed.step);
-  if (!sameCode(expected, parsed.code)) return { ok: false, reason: "forged" };
-  if (device.revokedAt) return { ok: false, reason: "device_revoked" };
+  if (!sameCode(expected, parsed.code)) return { ok: false, reason: "forged", memberId: device.memberId };
+  if (device.revokedAt) return { ok: false, reason: "device_revoked", memberId: device.memberId };
   const used = await db
     .update(memberDevice)
     .set({ lastStep: parsed.step, lastUsedAt: now })
@@ -185,7 +185,7 @@ export async function verifyDeviceCode(
       .select({ revokedAt: memberDevice.revokedAt })
       .from(memberDevice)
       .where(eq(memberDevice.id, device.id));
-    return { ok: false, reason: after?.revokedAt ? "device_revoked" : "replayed" };
+    return { ok: false, reason: after?.revokedAt ? "device_revoked" : "replayed", memberId: device.memberId };
   }
   const [found] = await db.select().from(member).where(eq(member.id, device.memberId));
   if (!found) return { ok: false, reason: "unknown_member" };

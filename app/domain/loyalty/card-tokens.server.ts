@@ -72,7 +72,12 @@ export function verifyCardToken(secret: string, token: string, now = new Date())
 
 export type ResolvedCard =
   | { ok: true; member: typeof member.$inferSelect }
-  | { ok: false; reason: "malformed" | "forged" | "expired" | "unknown_member" | "member_disabled" | DeviceRefusal };
+  | {
+      ok: false;
+      reason: "malformed" | "forged" | "expired" | "unknown_member" | "member_disabled" | DeviceRefusal;
+      /** The member whose offline card device the code names, when that device exists. */
+      memberId?: string;
+    };
 
 /**
  * What the POS and staff do with a scanned card: the member, or why not. Two kinds of card code: the server's

@@ -1,8 +1,10 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, purchase, type Tier } from "@platform/db/schema";
 import { and, eq } from "drizzle-orm";
+import type { AuditContext } from "~/domain/audit/audit.server";
+import { recordSecurityEvent } from "~/domain/audit/security-events.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
-import { resolveCardToken } from "./card-tokens.server";
+import { type ResolvedCard, resolveCardToken } from "./card-tokens.server";
 import { LoyaltyError } from "./errors";
 import type { Purchase } from "./purchases.server";
 
@@ -64,11 +66,14 @@ export async function activeMemberByNumber(db: Database, memberNumber: string): 
 export async function findMemberAtCounter(
   db: Database,
   query: MemberQuery,
-  options: { cardSecret: string; now?: Date },
+  options: { cardSecret: string; now?: Date; audit?: AuditContext },
 ): Promise<Member> {
   if ("cardToken" in query) {
     const resolved = await resolveCardToken(db, options.cardSecret, query.cardToken, options.now);
     if (resolved.ok) return resolved.member;
+    if (options.audit && SUSPICIOUS_CARD_REFUSALS.has(resolved.reason)) {
+      await auditCardRefusal(db, options.audit, resolved, options.now);
+    }
     if (resolved.reason === "member_disabled") throw new LoyaltyError("member_disabled", "The member is disabled");
     if (resolved.reason === "unknown_member") throw new LoyaltyError("member_not_found", "Unknown member");
     if (resolved.reason === "device_revoked" || resolved.reason === "device_unknown") {
@@ -78,6 +83,32 @@ export async function findMemberAtCounter(
   }
   if ("memberNumber" in query) return active(await memberByNumber(db, query.memberNumber));
   return active(await memberByPhone(db, query.phone));
+}
+
+/**
+ * Card refusals that are not an ordinary slow scan or a typo: a forged code, a code used before, a removed device's
+ * code, a code from the future. Each is a failed security event (ADR 020), written within the source's budget.
+ */
+const SUSPICIOUS_CARD_REFUSALS: ReadonlySet<string> = new Set(["forged", "replayed", "device_revoked", "future"]);
+
+async function auditCardRefusal(
+  db: Database,
+  audit: AuditContext,
+  refusal: Extract<ResolvedCard, { ok: false }>,
+  now = new Date(),
+): Promise<void> {
+  const code = refusal.reason === "device_revoked" ? "card_device_revoked" : `card_token_${refusal.reason}`;
+  await recordSecurityEvent(
+    db,
+    {
+      context: audit,
+      action: "member.card_refused",
+      targetType: "member",
+      targetId: refusal.memberId ?? null,
+      after: { code },
+    },
+    now,
+  );
 }
 
 /** The member as a till shows it (masked name, tier, balance). */

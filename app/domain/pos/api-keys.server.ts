@@ -3,7 +3,8 @@ import { cacheRegion } from "@platform/cache/shared-cache";
 import type { Database } from "@platform/db/client";
 import { apiKey, store } from "@platform/db/schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
+import { recordSecurityEvent } from "../audit/security-events.server";
 import type { StaffActor } from "../staff/actor";
 import { StaffError } from "../staff/errors";
 import { requirePermission } from "../staff/guard.server";
@@ -46,12 +47,11 @@ export async function recordScopeRefusal(
   refusal: { scope: ApiKeyScope; endpoint: string },
   now = new Date(),
 ): Promise<void> {
-  await db.transaction((tx) =>
-    recordAudit(
-      tx,
-      { context: audit, action: "api_key.scope_refused", targetType: "api_key", targetId: key.id, after: refusal },
-      now,
-    ),
+  // A failed security event: within the source's budget (ADR 020), so a till retrying cannot fill the log.
+  await recordSecurityEvent(
+    db,
+    { context: audit, action: "api_key.scope_refused", targetType: "api_key", targetId: key.id, after: refusal },
+    now,
   );
 }
 

@@ -15,7 +15,7 @@ import { API_V1_ROUTES } from "./middleware/known-paths";
 import { EinvoiceQuery, LookupQuery, PointsQuoteQuery } from "./schemas";
 
 /** GET /members/lookup?cardToken= | memberNumber= | phone= — the member with the name masked. */
-export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res) {
+export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res, key) {
   const query = LookupQuery.safeParse(req.query);
   if (!query.success) {
     const issue = query.error.issues[0];
@@ -27,7 +27,7 @@ export const lookupMember = apiHandler(async function lookupMember({ db, cardSec
   }
   const { phone, memberNumber, cardToken } = query.data;
   const asked: MemberQuery = cardToken ? { cardToken } : memberNumber ? { memberNumber } : { phone: phone ?? "" };
-  const found = await findMemberAtCounter(db, asked, { cardSecret, now: clock() });
+  const found = await findMemberAtCounter(db, asked, { cardSecret, now: clock(), audit: posAudit(req, res, key) });
   send(res, 200, await counterMember(db, found));
 });
 
@@ -71,7 +71,7 @@ export const memberEinvoice = apiHandler(async function memberEinvoice({ db, car
   }
   const { memberNumber, cardToken } = query.data;
   const asked: MemberQuery = cardToken ? { cardToken } : { memberNumber: memberNumber ?? "" };
-  const found = await findMemberAtCounter(db, asked, { cardSecret, now });
+  const found = await findMemberAtCounter(db, asked, { cardSecret, now, audit: posAudit(req, res, key) });
   send(res, 200, await readEinvoiceAtTill(db, found.id, posAudit(req, res, key), "api", now));
 });
 

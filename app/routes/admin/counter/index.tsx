@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor, counterFailure } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
@@ -54,6 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const found = await findMemberAtCounter(app.db, parsed.data.query, {
       cardSecret: app.config.secrets.session,
       now: requestNow(request, app.config),
+      audit: consoleAudit(context, request),
     });
     return redirect(`/admin/counter/member/${found.id}`);
   } catch (error) {
