@@ -308,7 +308,9 @@ export async function anchorStoreChains(
       await tx
         .update(auditStoreChainHead)
         .set({ anchoredSeq: point.seq, anchoredHash: point.hash })
-        .where(and(eq(auditStoreChainHead.storeId, storeId), gt(sql`${point.seq}::bigint`, auditStoreChainHead.anchoredSeq)));
+        .where(
+          and(eq(auditStoreChainHead.storeId, storeId), gt(sql`${point.seq}::bigint`, auditStoreChainHead.anchoredSeq)),
+        );
     }
   });
   return null;

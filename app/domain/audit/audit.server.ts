@@ -387,7 +387,10 @@ async function chainHead(db: Database, chain: string): Promise<ChainPoint | null
 /** Every store chain: those with a head, and those with rows (a head deleted under its rows is a finding). */
 export async function storeChains(db: Database): Promise<string[]> {
   const heads = await db.select({ chain: auditStoreChainHead.storeId }).from(auditStoreChainHead);
-  const withRows = await db.selectDistinct({ chain: auditLog.chain }).from(auditLog).where(ne(auditLog.chain, GLOBAL_CHAIN));
+  const withRows = await db
+    .selectDistinct({ chain: auditLog.chain })
+    .from(auditLog)
+    .where(ne(auditLog.chain, GLOBAL_CHAIN));
   return [...new Set([...heads, ...withRows].map((r) => r.chain))].sort();
 }
 
