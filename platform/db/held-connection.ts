@@ -28,7 +28,14 @@ type Holdable = { client: postgres.Sql; prepare: boolean };
 const holdable = new WeakMap<object, Holdable>();
 const current = new AsyncLocalStorage<HeldState>();
 
-type HeldState = { reserved: postgres.ReservedSql; used: boolean; commit: Promise<unknown> | null; lost: boolean };
+type HeldState = {
+  reserved: postgres.ReservedSql;
+  used: boolean;
+  commit: Promise<unknown> | null;
+  /** COMMIT has gone to the connection: a statement of the transaction after it would run outside it. */
+  commitSent: boolean;
+  lost: boolean;
+};
 
 /** Registers the postgres.js client behind a Database (openDatabase, PostgreSQL only). */
 export function registerHoldable(db: object, client: postgres.Sql, prepare: boolean): void {
@@ -45,7 +52,7 @@ export async function holdConnection(db: object): Promise<HeldConnection | null>
   const found = holdable.get(db);
   if (!found) return null;
   const reserved = await found.client.reserve();
-  const state: HeldState = { reserved, used: false, commit: null, lost: false };
+  const state: HeldState = { reserved, used: false, commit: null, commitSent: false, lost: false };
   let released = false;
   const watch = <T>(query: Promise<T>): Promise<T> => {
     query.then(undefined, (error) => {
@@ -60,7 +67,15 @@ export async function holdConnection(db: object): Promise<HeldConnection | null>
       ) as unknown as Promise<T[]>,
     transaction: (begin) => current.run(state, begin),
     commitNow: async () => {
-      state.commit ??= watch(reserved.unsafe("commit").execute());
+      // After the statements the caller has started: they reach postgres.js in the microtasks that follow
+      // their calls, and postgres.js writes what it was given in one turn in its own setImmediate, which
+      // comes after this one (ADR 039). COMMIT joins that write, last.
+      state.commit ??= new Promise((resolve, reject) => {
+        setImmediate(() => {
+          state.commitSent = true;
+          watch(reserved.unsafe("commit").execute()).then(resolve, reject);
+        });
+      });
       await state.commit;
     },
     release: () => {
@@ -98,9 +113,20 @@ async function heldTransaction<T>(state: HeldState, run: (tx: postgres.Sql) => P
   const began = reserved.unsafe("begin").execute();
   // Its failure (a lost connection) fails the statements behind it too; it is awaited below.
   began.catch(() => {});
+  // A statement sent after COMMIT would run outside the transaction: refused loudly (a caller's bug).
+  const guarded = new Proxy(reserved, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      if (prop !== "unsafe" || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (state.commitSent) throw new Error("a statement after COMMIT: commitNow must come last in its batch");
+        return value.apply(obj, args);
+      };
+    },
+  });
   let result: T;
   try {
-    result = await run(reserved);
+    result = await run(guarded);
     await began;
   } catch (error) {
     if (state.commit) await state.commit.catch(() => {});

@@ -53,6 +53,9 @@ export type PurchaseInput = Source & {
   purchasedAt: Date;
   /** Who booked it and from where: an audit row is written in the same transaction (not on a replay). */
   audit?: AuditContext;
+  /** A POS purchase's Idempotency-Key and its request's hash, kept in the purchase row (ADR 039). */
+  idempotencyKey?: string;
+  requestHash?: string;
 };
 
 export type PurchaseResult = {
@@ -100,10 +103,12 @@ export async function recordPurchaseInTransaction(
     windowDays?: number;
     /** Runs after a new booking, just before its audit row (the POS API stores its answer there). */
     beforeAudit?: (result: PurchaseResult) => Promise<void>;
+    /** Runs after a new booking's audit row, last in its batch (the POS API sends COMMIT there, ADR 039). */
+    afterAudit?: () => Promise<void>;
   } = {},
 ): Promise<PurchaseResult> {
   checkPurchaseInput(input, now);
-  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit);
+  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit, options.afterAudit);
 }
 
 function checkPurchaseInput(input: PurchaseInput, now: Date): void {
@@ -127,6 +132,7 @@ async function bookPurchase(
   now: Date,
   windowDays = DEFAULT_PURCHASE_WINDOW_DAYS,
   beforeAudit?: (result: PurchaseResult) => Promise<void>,
+  afterAudit?: () => Promise<void>,
 ): Promise<PurchaseResult> {
   // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock).
   const [{ account, disabled }, rules] = await Promise.all([lockAccountOf(tx, input.memberId), currentRules(tx, now)]);
@@ -179,6 +185,8 @@ async function bookPurchase(
       staffUserId: input.staffUserId ?? null,
       apiKeyId: input.apiKeyId ?? null,
       createdAt: now,
+      idempotencyKey: input.idempotencyKey ?? null,
+      requestHash: input.requestHash ?? null,
     })
     .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
     .returning({
@@ -265,6 +273,7 @@ async function bookPurchase(
       }),
     );
   }
+  if (afterAudit) writes.push(afterAudit());
   await Promise.all(writes);
   return result;
 }

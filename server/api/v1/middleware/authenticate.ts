@@ -1,4 +1,5 @@
 import type { Database } from "@platform/db/client";
+import { type HeldConnection, holdConnection } from "@platform/db/held-connection";
 import { apiRateCounter } from "@platform/db/schema";
 import { countLimitRefusal, countPosRequest } from "@platform/metrics";
 import { sql } from "drizzle-orm";
@@ -8,7 +9,36 @@ import { fail } from "../errors";
 
 export { API_REQUESTS_PER_MINUTE } from "../../../../app/domain/pos/api-keys.server";
 
-type Locals = { apiKey: ApiKey };
+/**
+ * A write's connection, held from authentication to its transaction's end (ADR 039), with the key's counter
+ * already sent on it (not awaited: idempotentWrites reads the answer with its first statements').
+ */
+export type WriteLead = { held: HeldConnection; retryAfter: Promise<number | null>; taken: boolean };
+
+type Locals = { apiKey: ApiKey; writeLead?: WriteLead };
+
+/** The write's held connection and counter (POST on PostgreSQL), taken once by idempotentWrites; else null. */
+export function takeWriteLead(res: Response): WriteLead | null {
+  const lead = (res.locals as Locals).writeLead;
+  if (!lead || lead.taken) return null;
+  lead.taken = true;
+  return lead;
+}
+
+/** Answers 429 with the seconds to wait. */
+export function refuseRateLimited(res: Response, retryAfter: number): void {
+  countLimitRefusal(["api"]);
+  res.setHeader("Retry-After", String(retryAfter));
+  fail(res, "rate_limited", "Too many requests for this API key");
+}
+
+const windowOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+const secondsLeft = (start: Date, now: Date) =>
+  Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
+
+/** countApiRequest's upsert as text, for the held connection (the same statement, ADR 030). */
+const COUNT_REQUEST = `insert into api_rate_counter (api_key_id, window_start, count) values ($1, $2, 1)
+  on conflict (api_key_id, window_start) do update set count = api_rate_counter.count + 1 returning count`;
 
 /** The key the request was authenticated with (set by authenticateKey). */
 export function apiKeyOf(res: Response): ApiKey {
@@ -23,7 +53,7 @@ export function apiKeyOf(res: Response): ApiKey {
  * failed one still counts: a POS over its limit only pushes its own counter further.
  */
 async function countApiRequest(db: Database, apiKeyId: string, limit: number, now: Date): Promise<number | null> {
-  const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const start = windowOf(now);
   const [row] = await db
     .insert(apiRateCounter)
     .values({ apiKeyId, windowStart: start, count: 1 })
@@ -33,7 +63,7 @@ async function countApiRequest(db: Database, apiKeyId: string, limit: number, no
     })
     .returning({ count: apiRateCounter.count });
   if ((row?.count ?? 0) <= limit) return null;
-  return Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
+  return secondsLeft(start, now);
 }
 
 /**
@@ -55,14 +85,36 @@ export function authenticateKey(options: {
       return;
     }
     countPosRequest(key.id);
-    const retryAfter = await countApiRequest(db, key.id, requestsPerMinute, clock());
-    if (retryAfter !== null) {
-      countLimitRefusal(["api"]);
-      res.setHeader("Retry-After", String(retryAfter));
-      fail(res, "rate_limited", "Too many requests for this API key");
+    (res.locals as Locals).apiKey = key;
+    // A write on PostgreSQL: the counter goes out on the connection its transaction will use, and its BEGIN
+    // and first statements follow it in one write (ADR 039); the count is read there. The request is
+    // counted whatever happens next (a bad body included), as before.
+    const held = req.method === "POST" ? await holdConnection(db) : null;
+    if (held) {
+      const now = clock();
+      const start = windowOf(now);
+      const retryAfter = held
+        .send<{ count: number | string }>(COUNT_REQUEST, [key.id, start.toISOString()])
+        .then(([row]) => (Number(row?.count ?? 0) <= requestsPerMinute ? null : secondsLeft(start, now)));
+      retryAfter.catch(() => {});
+      const lead: WriteLead = { held, retryAfter, taken: false };
+      (res.locals as Locals).writeLead = lead;
+      // Not taken by idempotentWrites (the body could not be read): the connection goes back when the
+      // answer is sent.
+      res.once("close", () => {
+        if (!lead.taken) {
+          lead.taken = true;
+          held.release();
+        }
+      });
+      next();
       return;
     }
-    (res.locals as Locals).apiKey = key;
+    const retryAfter = await countApiRequest(db, key.id, requestsPerMinute, clock());
+    if (retryAfter !== null) {
+      refuseRateLimited(res, retryAfter);
+      return;
+    }
     next();
   };
 }
