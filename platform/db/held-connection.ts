@@ -114,8 +114,21 @@ async function heldTransaction<T>(state: HeldState, run: (tx: postgres.Sql) => P
   // Its failure (a lost connection) fails the statements behind it too; it is awaited below.
   began.catch(() => {});
   // A statement sent after COMMIT would run outside the transaction: refused loudly (a caller's bug).
-  const guarded = new Proxy(reserved, {
+  // Nested transactions are savepoints, as in postgres.js's own transaction handle (Drizzle calls `savepoint`).
+  let savepoints = 0;
+  const savepoint = async (fn: (tx: postgres.Sql) => Promise<unknown>) => {
+    const name = `s${savepoints++}`;
+    await guarded.unsafe(`savepoint ${name}`);
+    try {
+      return await fn(guarded);
+    } catch (error) {
+      await guarded.unsafe(`rollback to ${name}`);
+      throw error;
+    }
+  };
+  const guarded: postgres.Sql = new Proxy(reserved, {
     get(obj, prop, receiver) {
+      if (prop === "savepoint") return savepoint;
       const value = Reflect.get(obj, prop, receiver);
       if (prop !== "unsafe" || typeof value !== "function") return value;
       return (...args: unknown[]) => {

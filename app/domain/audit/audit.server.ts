@@ -309,46 +309,48 @@ export async function recordAudit(tx: Database, entry: AuditEntry, now = new Dat
     requestId: text(context.requestId),
   };
   const [before, middle, after] = auditHashPieces(content);
-  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
-  // head's update below finds that same version, locked by this statement.
-  const head =
-    content.chain === GLOBAL_CHAIN
-      ? sql`select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update`
-      : sql`select seq + 1 as seq, hash as prev_hash from ${auditStoreChainHead} where store_id = ${content.chain} for update`;
-  const move =
-    content.chain === GLOBAL_CHAIN
-      ? sql`update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
-          where ${auditChainHead}.id = 1`
-      : sql`update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
-          where ${auditStoreChainHead}.store_id = ${content.chain}`;
-  const append = () =>
-    tx.execute(sql`
-    with head as (${head}), hashed as (
-      select seq, prev_hash,
-        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
-      from head
-    ), appended as (
-      insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id,
-        action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
-      select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz, ${content.actorType},
-        ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId}, ${content.action},
-        ${content.targetType}, ${content.targetId},
+  const insert = sql`insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role,
+        api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
+      select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz,
+        ${content.actorType}, ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId},
+        ${content.action}, ${content.targetType}, ${content.targetId},
         ${content.changes === null ? null : JSON.stringify(content.changes)}::jsonb, ${content.ip},
         ${content.userAgent}, ${content.requestId}, prev_hash, hash
       from hashed
-      returning seq, prev_hash, hash, pos
+      returning seq, prev_hash, hash, pos`;
+  const hashed = sql`select seq, prev_hash,
+        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
+      from head`;
+  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
+  // head's update below finds that same version, locked by this statement.
+  const statement =
+    content.chain === GLOBAL_CHAIN
+      ? sql`
+    with head as (
+      select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update
+    ), hashed as (${hashed}), appended as (${insert})
+    update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
+    where ${auditChainHead}.id = 1
+    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`
+      : // A store's chain: its head, or the genesis for the store's first write, whose head row this statement
+        // inserts (one statement either way: nothing may follow a POS write's audit row, ADR 039). Two first
+        // writes of one store at the same moment: the second's row collides on (chain, seq) and is refused.
+        sql`
+    with locked as (
+      select seq, hash from ${auditStoreChainHead} where store_id = ${content.chain} for update
+    ), head as (
+      select coalesce((select seq from locked), 0) + 1 as seq,
+        coalesce((select hash from locked), ${GENESIS_HASH}) as prev_hash
+    ), hashed as (${hashed}), appended as (${insert}),
+    moved as (
+      update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
+      where ${auditStoreChainHead}.store_id = ${content.chain}
+    ), started as (
+      insert into ${auditStoreChainHead} (store_id, seq, hash)
+      select ${content.chain}, seq, hash from appended where not exists (select 1 from locked)
     )
-    ${move}
-    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`);
-  let [appended] = rowsOf<Appended>(await append());
-  if (!appended && content.chain !== GLOBAL_CHAIN) {
-    // The store's first POS write: its chain starts at the genesis (a twin's insert waits, then does nothing).
-    await tx
-      .insert(auditStoreChainHead)
-      .values({ storeId: content.chain, seq: 0, hash: GENESIS_HASH })
-      .onConflictDoNothing();
-    [appended] = rowsOf<Appended>(await append());
-  }
+    select seq, prev_hash, hash, pos from appended`;
+  const [appended] = rowsOf<Appended>(await tx.execute(statement));
   if (!appended) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
   const { seq, prev_hash: prevHash, hash, pos } = appended;
   return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };

@@ -1,12 +1,12 @@
+import { isUniqueViolation } from "@platform/db/errors";
+import { purchase } from "@platform/db/schema";
+import { eq } from "drizzle-orm";
 import { activeMemberByNumber, storePurchase } from "../../../app/domain/loyalty/member-lookup.server";
 import {
   type PurchaseResult,
   recordPurchaseInTransaction,
   refundPurchase,
 } from "../../../app/domain/loyalty/purchases.server";
-import { isUniqueViolation } from "@platform/db/errors";
-import { purchase } from "@platform/db/schema";
-import { eq } from "drizzle-orm";
 import { apiHandler, posAudit } from "./context";
 import { ApiError, parseBody, send } from "./errors";
 import { commitWithLastBatch, replayPurchase, writeRequestOf } from "./middleware/idempotency";
@@ -51,7 +51,10 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
         windowDays: purchaseWindowDays,
         // The answer goes into the purchase row before the audit row; COMMIT goes with them (ADR 030, 039).
         beforeAudit: async (booked) => {
-          await db.update(purchase).set({ answer: purchaseAnswer(booked) }).where(eq(purchase.id, booked.purchase.id));
+          await db
+            .update(purchase)
+            .set({ answer: purchaseAnswer(booked) })
+            .where(eq(purchase.id, booked.purchase.id));
         },
         afterAudit: () => commitWithLastBatch(res),
       },
