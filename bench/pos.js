@@ -394,7 +394,9 @@ async function main() {
       const till = await runTill(app.url, data, Number(opts["till-interval"]), Number(opts["till-seconds"]));
       if (till.errors > 0) throw new Error(`till: ${till.errors} answers not 201: ${failures.slice(0, 3).join("; ")}`);
       summary.till = { ...till, target: TILL_P99_MS, pass: till.p99Ms <= TILL_P99_MS };
-      log(`till: ${till.purchases} purchases, one every ${till.intervalMs} ms: p50 ${till.p50Ms.toFixed(1)} ms, p99 ${till.p99Ms.toFixed(1)} ms`);
+      log(
+        `till: ${till.purchases} purchases, one every ${till.intervalMs} ms: p50 ${till.p50Ms.toFixed(1)} ms, p99 ${till.p99Ms.toFixed(1)} ms`,
+      );
     }
     summary.pass = summary.ratio >= TARGET_RATIO;
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });

@@ -1,5 +1,4 @@
 import type { Database } from "@platform/db/client";
-import { type HeldConnection, holdConnection } from "@platform/db/held-connection";
 import { apiRateCounter } from "@platform/db/schema";
 import { countLimitRefusal, countPosRequest } from "@platform/metrics";
 import { sql } from "drizzle-orm";
@@ -9,20 +8,14 @@ import { fail } from "../errors";
 
 export { API_REQUESTS_PER_MINUTE } from "../../../../app/domain/pos/api-keys.server";
 
+type Locals = { apiKey: ApiKey; counted?: Promise<number | null> };
+
 /**
- * A write's connection, held from authentication to its transaction's end (ADR 039), with the key's counter
- * already sent on it (not awaited: idempotentWrites reads the answer with its first statements').
+ * A write's count (ADR 039): sent by authenticateKey and not awaited — the body is read meanwhile — and read by
+ * idempotentWrites (null: within the limit; else the seconds to wait). Null when the request was counted already.
  */
-export type WriteLead = { held: HeldConnection; retryAfter: Promise<number | null>; taken: boolean };
-
-type Locals = { apiKey: ApiKey; writeLead?: WriteLead };
-
-/** The write's held connection and counter (POST on PostgreSQL), taken once by idempotentWrites; else null. */
-export function takeWriteLead(res: Response): WriteLead | null {
-  const lead = (res.locals as Locals).writeLead;
-  if (!lead || lead.taken) return null;
-  lead.taken = true;
-  return lead;
+export function countedWrite(res: Response): Promise<number | null> | null {
+  return (res.locals as Locals).counted ?? null;
 }
 
 /** Answers 429 with the seconds to wait. */
@@ -35,10 +28,6 @@ export function refuseRateLimited(res: Response, retryAfter: number): void {
 const windowOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 const secondsLeft = (start: Date, now: Date) =>
   Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
-
-/** countApiRequest's upsert as text, for the held connection (the same statement, ADR 030). */
-const COUNT_REQUEST = `insert into api_rate_counter (api_key_id, window_start, count) values ($1, $2, 1)
-  on conflict (api_key_id, window_start) do update set count = api_rate_counter.count + 1 returning count`;
 
 /** The key the request was authenticated with (set by authenticateKey). */
 export function apiKeyOf(res: Response): ApiKey {
@@ -68,7 +57,8 @@ async function countApiRequest(db: Database, apiKeyId: string, limit: number, no
 
 /**
  * The Bearer key, then the key's rate limit — before the body is read, so a caller without a key
- * gets 401 whatever it sent (never 400, 413 or 415).
+ * gets 401 whatever it sent (never 400, 413 or 415). A write's count is sent here and answered by
+ * idempotentWrites (ADR 039): a write over the limit whose body cannot be read gets that refusal instead of 429.
  */
 export function authenticateKey(options: {
   db: Database;
@@ -86,27 +76,13 @@ export function authenticateKey(options: {
     }
     countPosRequest(key.id);
     (res.locals as Locals).apiKey = key;
-    // A write on PostgreSQL: the counter goes out on the connection its transaction will use, and its BEGIN
-    // and first statements follow it in one write (ADR 039); the count is read there. The request is
-    // counted whatever happens next (a bad body included), as before.
-    const held = req.method === "POST" ? await holdConnection(db) : null;
-    if (held) {
-      const now = clock();
-      const start = windowOf(now);
-      const retryAfter = held
-        .send<{ count: number | string }>(COUNT_REQUEST, [key.id, start.toISOString()])
-        .then(([row]) => (Number(row?.count ?? 0) <= requestsPerMinute ? null : secondsLeft(start, now)));
-      retryAfter.catch(() => {});
-      const lead: WriteLead = { held, retryAfter, taken: false };
-      (res.locals as Locals).writeLead = lead;
-      // Not taken by idempotentWrites (the body could not be read): the connection goes back when the
-      // answer is sent.
-      res.once("close", () => {
-        if (!lead.taken) {
-          lead.taken = true;
-          held.release();
-        }
-      });
+    // A write: the count goes out now and is read by idempotentWrites with its transaction's first statements
+    // (ADR 039), so no round trip waits for it alone. The request is counted whatever happens next (a body
+    // that cannot be read included), as before.
+    if (req.method === "POST") {
+      const counted = countApiRequest(db, key.id, requestsPerMinute, clock());
+      counted.catch(() => {});
+      (res.locals as Locals).counted = counted;
       next();
       return;
     }

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Database } from "@platform/db/client";
+import { type HeldConnection, holdConnection } from "@platform/db/held-connection";
 import { apiIdempotency, purchase } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq } from "drizzle-orm";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { fail, send } from "../errors";
-import { apiKeyOf, refuseRateLimited, takeWriteLead, type WriteLead } from "./authenticate";
+import { apiKeyOf, countedWrite, refuseRateLimited } from "./authenticate";
 
 type Answer = { status: number; body: unknown };
 
@@ -77,9 +78,16 @@ export async function commitWithLastBatch(res: Response): Promise<void> {
 }
 
 /** Runs `work` on the write's held connection when there is one (BEGIN pipelined), else in a pooled transaction. */
-function writeTransaction<T>(db: Database, lead: WriteLead | null, work: (tx: Database) => Promise<T>): Promise<T> {
-  return lead ? lead.held.transaction(() => db.transaction(work)) : db.transaction(work);
+function writeTransaction<T>(
+  db: Database,
+  held: HeldConnection | null,
+  work: (tx: Database) => Promise<T>,
+): Promise<T> {
+  return held ? held.transaction(() => db.transaction(work)) : db.transaction(work);
 }
+
+/** The write's count and its held connection (PostgreSQL): the count is read with the first statements. */
+type WriteLead = { held: HeldConnection; retryAfter: Promise<number | null> };
 
 /**
  * Every write needs an Idempotency-Key; the first answer to (key, Idempotency-Key) is kept and replayed to
@@ -100,13 +108,21 @@ function writeTransaction<T>(db: Database, lead: WriteLead | null, work: (tx: Da
 export function idempotentWrites(db: Database): RequestHandler {
   return async function idempotent(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "POST") return next();
-    const lead = takeWriteLead(res);
+    const counted = countedWrite(res);
     const key = req.get("idempotency-key");
     if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-      const retryAfter = lead ? await lead.retryAfter.finally(() => lead.held.release()) : null;
+      const retryAfter = counted ? await counted : null;
       if (retryAfter !== null) return refuseRateLimited(res, retryAfter);
       fail(res, "idempotency_key_required", "Send an Idempotency-Key header (1–200 visible ASCII characters)");
       return;
+    }
+    // On PostgreSQL one pooled connection is held for the transaction (BEGIN and COMMIT pipelined, ADR 039),
+    // taken only now that the body is read; on PGlite the count is awaited first, as before.
+    const held = counted ? await holdConnection(db) : null;
+    const lead: WriteLead | null = held && counted ? { held, retryAfter: counted } : null;
+    if (counted && !lead) {
+      const retryAfter = await counted;
+      if (retryAfter !== null) return refuseRateLimited(res, retryAfter);
     }
     const apiKeyId = apiKeyOf(res).id;
     const requestHash = createHash("sha256")
@@ -124,7 +140,7 @@ export function idempotentWrites(db: Database): RequestHandler {
     };
     let answer: Answer | null;
     try {
-      answer = await writeTransaction(db, lead, async (tx) => {
+      answer = await writeTransaction(db, held, async (tx) => {
         // Known once the first round trip is back: the key's count (null: within the limit) and whether
         // this Idempotency-Key answered before (in api_idempotency).
         let limitKnown = !lead;
