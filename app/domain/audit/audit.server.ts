@@ -332,25 +332,25 @@ export async function recordAudit(tx: Database, entry: AuditEntry, now = new Dat
     update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
     where ${auditChainHead}.id = 1
     returning appended.seq, appended.prev_hash, appended.hash, appended.pos`
-      : // A store's chain: its head, or the genesis for the store's first write, whose head row this statement
-        // inserts (one statement either way: nothing may follow a POS write's audit row, ADR 039). Two first
-        // writes of one store at the same moment: the second's row collides on (chain, seq) and is refused.
-        sql`
-    with locked as (
-      select seq, hash from ${auditStoreChainHead} where store_id = ${content.chain} for update
-    ), head as (
-      select coalesce((select seq from locked), 0) + 1 as seq,
-        coalesce((select hash from locked), ${GENESIS_HASH}) as prev_hash
-    ), hashed as (${hashed}), appended as (${insert}),
-    moved as (
-      update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
-      where ${auditStoreChainHead}.store_id = ${content.chain}
-    ), started as (
-      insert into ${auditStoreChainHead} (store_id, seq, hash)
-      select ${content.chain}, seq, hash from appended where not exists (select 1 from locked)
-    )
-    select seq, prev_hash, hash, pos from appended`;
-  const [appended] = rowsOf<Appended>(await tx.execute(statement));
+      : sql`
+    with head as (
+      select seq + 1 as seq, hash as prev_hash from ${auditStoreChainHead} where store_id = ${content.chain} for update
+    ), hashed as (${hashed}), appended as (${insert})
+    update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
+    where ${auditStoreChainHead}.store_id = ${content.chain}
+    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`;
+  // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
+  // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
+  // after it. Nothing follows a POS write's audit row (ADR 039).
+  const started =
+    content.chain === GLOBAL_CHAIN
+      ? null
+      : // tx.execute like the append, so the two reach the connection in this order.
+        tx.execute(sql`insert into ${auditStoreChainHead} (store_id, seq, hash)
+          values (${content.chain}, 0, ${GENESIS_HASH}) on conflict do nothing`);
+  // Both started now, in this order (Promise.all starts them at once): nothing may wait between them.
+  const [, result] = await Promise.all([started, tx.execute(statement)]);
+  const [appended] = rowsOf<Appended>(result);
   if (!appended) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
   const { seq, prev_hash: prevHash, hash, pos } = appended;
   return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };

@@ -273,6 +273,8 @@ async function bookPurchase(
       }),
     );
   }
+  // Last (the POS API's COMMIT, ADR 039): every statement above must be started without waiting for a round
+  // trip, or it would reach PostgreSQL after the COMMIT (the held connection then refuses it, loudly).
   if (afterAudit) writes.push(afterAudit());
   await Promise.all(writes);
   return result;

@@ -1,4 +1,5 @@
 import type { Database } from "@platform/db/client";
+import type { HeldConnection } from "@platform/db/held-connection";
 import { apiRateCounter } from "@platform/db/schema";
 import { countLimitRefusal, countPosRequest } from "@platform/metrics";
 import { sql } from "drizzle-orm";
@@ -8,14 +9,17 @@ import { fail } from "../errors";
 
 export { API_REQUESTS_PER_MINUTE } from "../../../../app/domain/pos/api-keys.server";
 
-type Locals = { apiKey: ApiKey; counted?: Promise<number | null> };
+/** A write's count, not sent yet: idempotentWrites sends it just before its BEGIN (ADR 039). */
+export type PendingCount = {
+  /** Sends the count (on `held` when given: the same write as BEGIN); resolves to null or the seconds to wait. */
+  take(held?: HeldConnection | null): Promise<number | null>;
+};
 
-/**
- * A write's count (ADR 039): sent by authenticateKey and not awaited — the body is read meanwhile — and read by
- * idempotentWrites (null: within the limit; else the seconds to wait). Null when the request was counted already.
- */
-export function countedWrite(res: Response): Promise<number | null> | null {
-  return (res.locals as Locals).counted ?? null;
+type Locals = { apiKey: ApiKey; pendingCount?: PendingCount };
+
+/** The write's count, for idempotentWrites to send (null when it was sent already). */
+export function pendingCountOf(res: Response): PendingCount | null {
+  return (res.locals as Locals).pendingCount ?? null;
 }
 
 /** Answers 429 with the seconds to wait. */
@@ -28,6 +32,10 @@ export function refuseRateLimited(res: Response, retryAfter: number): void {
 const windowOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 const secondsLeft = (start: Date, now: Date) =>
   Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
+
+/** countApiRequest's upsert as text, for a held connection (the same statement, ADR 030). */
+const COUNT_REQUEST = `insert into api_rate_counter (api_key_id, window_start, count) values ($1, $2, 1)
+  on conflict (api_key_id, window_start) do update set count = api_rate_counter.count + 1 returning count`;
 
 /** The key the request was authenticated with (set by authenticateKey). */
 export function apiKeyOf(res: Response): ApiKey {
@@ -76,13 +84,27 @@ export function authenticateKey(options: {
     }
     countPosRequest(key.id);
     (res.locals as Locals).apiKey = key;
-    // A write: the count goes out now and is read by idempotentWrites with its transaction's first statements
-    // (ADR 039), so no round trip waits for it alone. The request is counted whatever happens next (a body
-    // that cannot be read included), as before.
+    // A write: its count goes out with its transaction's BEGIN, in one write (idempotentWrites, ADR 039). A
+    // write that never gets there (a body that cannot be read) is counted when its answer is sent: every
+    // request counts, as before (it answers 400/413/415 rather than 429 when it is also over the limit).
     if (req.method === "POST") {
-      const counted = countApiRequest(db, key.id, requestsPerMinute, clock());
-      counted.catch(() => {});
-      (res.locals as Locals).counted = counted;
+      let taken = false;
+      const pending: PendingCount = {
+        take(held) {
+          taken = true;
+          (res.locals as Locals).pendingCount = undefined;
+          const now = clock();
+          if (!held) return countApiRequest(db, key.id, requestsPerMinute, now);
+          const start = windowOf(now);
+          return held
+            .send<{ count: number | string }>(COUNT_REQUEST, [key.id, start.toISOString()])
+            .then(([row]) => (Number(row?.count ?? 0) <= requestsPerMinute ? null : secondsLeft(start, now)));
+        },
+      };
+      (res.locals as Locals).pendingCount = pending;
+      res.once("finish", () => {
+        if (!taken) pending.take().catch(() => {});
+      });
       next();
       return;
     }

@@ -6,7 +6,7 @@ import { countLedgerReplay } from "@platform/metrics";
 import { and, eq } from "drizzle-orm";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { fail, send } from "../errors";
-import { apiKeyOf, countedWrite, refuseRateLimited } from "./authenticate";
+import { apiKeyOf, pendingCountOf, refuseRateLimited } from "./authenticate";
 
 type Answer = { status: number; body: unknown };
 
@@ -108,20 +108,22 @@ type WriteLead = { held: HeldConnection; retryAfter: Promise<number | null> };
 export function idempotentWrites(db: Database): RequestHandler {
   return async function idempotent(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "POST") return next();
-    const counted = countedWrite(res);
+    const pending = pendingCountOf(res);
     const key = req.get("idempotency-key");
     if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-      const retryAfter = counted ? await counted : null;
+      const retryAfter = pending ? await pending.take() : null;
       if (retryAfter !== null) return refuseRateLimited(res, retryAfter);
       fail(res, "idempotency_key_required", "Send an Idempotency-Key header (1–200 visible ASCII characters)");
       return;
     }
-    // On PostgreSQL one pooled connection is held for the transaction (BEGIN and COMMIT pipelined, ADR 039),
-    // taken only now that the body is read; on PGlite the count is awaited first, as before.
-    const held = counted ? await holdConnection(db) : null;
-    const lead: WriteLead | null = held && counted ? { held, retryAfter: counted } : null;
-    if (counted && !lead) {
-      const retryAfter = await counted;
+    // On PostgreSQL one pooled connection is held for the transaction, taken only now that the body is read:
+    // the key's count (its own commit, before BEGIN), BEGIN and the first statements go out in one write, and a
+    // purchase's COMMIT with its last batch (ADR 039). On PGlite the count is awaited first, as before.
+    const held = pending ? await holdConnection(db) : null;
+    const lead: WriteLead | null = held && pending ? { held, retryAfter: pending.take(held) } : null;
+    lead?.retryAfter.catch(noop);
+    if (pending && !lead) {
+      const retryAfter = await pending.take();
       if (retryAfter !== null) return refuseRateLimited(res, retryAfter);
     }
     const apiKeyId = apiKeyOf(res).id;
@@ -200,6 +202,18 @@ export function idempotentWrites(db: Database): RequestHandler {
         if (retryAfter !== null) throw new OverLimit(retryAfter);
         if (seen.earlier === "some") throw new AnsweredBefore();
         if (given.status >= 400) throw new RolledBack(given);
+        // Any answer but a booking's (201: kept in the purchase row) is kept here, as for every write: a
+        // receipt booked before under another key answers 200 with the balance of now, and a retry under
+        // this key must get that same answer.
+        if (given.status !== 201) {
+          const [kept] = await tx
+            .insert(apiIdempotency)
+            .values({ apiKeyId, key, requestHash, status: given.status, response: given.body })
+            .onConflictDoNothing()
+            .returning({ key: apiIdempotency.key });
+          // A twin kept its answer first (we waited for it): replay that one.
+          if (!kept) throw new AnsweredBefore();
+        }
         return given;
       });
     } catch (error) {
