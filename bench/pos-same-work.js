@@ -3,14 +3,18 @@
 // statement for statement, so pgbench can send exactly that work to the app's database with no app in between.
 // The ratio of the app's purchases/s to this script's tps is what the app adds to its SQL.
 //
-// Statement for statement and round trip for round trip: what the app sends together (the account's lock with the
-// rules; the points, the last purchase, the receipt message, the stored answer and the audit row) goes in one
-// pipeline here too (\startpipeline … \endpipeline). The app's values computed in JavaScript are replaced by SQL
-// that gives the same rows: the key's per-minute counter (outside the transaction, as the app), BEGIN, the
-// Idempotency-Key claim, the member by number, the account's lock with the member's flag, the rules, the purchase
-// with the member's 12-month spend, the points (entry, lot and balance in one statement), the last purchase, the
-// receipt message, the stored answer, the audit row with the chain's head, COMMIT. The app's key cache, its
+// Statement for statement and, as far as pgbench allows, round trip for round trip (ADR 039): what the app sends
+// together goes in one pipeline here too (\startpipeline … \endpipeline): the key's per-minute counter (outside the
+// transaction, as the app), BEGIN, the read of the Idempotency-Key's earlier answer and the member by number; the
+// account's lock with the member's flag and the rules; the purchase (with its Idempotency-Key and request hash) with
+// the member's 12-month spend; then the points (entry, lot and balance in one statement), the last purchase, the
+// receipt message, the answer into the purchase row, the store chain's head made if missing (on conflict do
+// nothing), the audit row in the store's chain with its head, and COMMIT.
+// The app's values computed in JavaScript are replaced by SQL that gives the same rows. The app's key cache, its
 // validation and its tier changes (rare) are not here. Points are 1 per NT$100 (the demo rules' basic tier).
+//
+// pgbench refuses \gset inside a pipeline, so the member's id is read once more before the first pipeline (the
+// app reads it in its first round trip, with BEGIN): one statement and one round trip more on pgbench's side.
 //
 // The store key is one of the bench's 100 at random, read from a small table (bench_key) by one primary-key lookup
 // per purchase: a statement the app does not send (it keeps its keys in memory), so pgbench's side carries a little
@@ -49,22 +53,26 @@ function purchaseScript(keyCount) {
 \\set r random(1, 1000000000000)
 \\set points :amount / 100
 select id as key_id, store_id from bench_key where k = :k \\gset
+select id as member_id from member where member_number = 'HL' || (30000000 + :m)::text \\gset
+\\startpipeline
 insert into api_rate_counter (api_key_id, window_start, count) values (${key}, date_trunc('minute', now()), 1) on conflict (api_key_id, window_start) do update set count = api_rate_counter.count + 1 returning count;
 begin;
-insert into api_idempotency (api_key_id, key, request_hash) values (${key}, 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text) || md5(:client_id::text)) on conflict do nothing returning key;
-select id as member_id, disabled from member where member_number = 'HL' || (30000000 + :m)::text \\gset
+select key from api_idempotency where api_key_id = ${key} and key = 'pgb-' || :client_id::text || '-' || :r::text;
+select id, disabled from member where member_number = 'HL' || (30000000 + :m)::text;
+\\endpipeline
 \\startpipeline
 select la.member_id, la.balance, la.negative_since, la.tier, la.tier_since, la.last_downgrade_at, la.last_purchase_at, la.updated_at, m.disabled from loyalty_account la join member m on m.id = la.member_id where la.member_id = :member_id::uuid for update of la;
 select * from loyalty_rules where effective_from <= now() order by effective_from desc, id desc limit 1;
 \\endpipeline
-insert into purchase (id, store_id, receipt_number, member_id, net_amount, purchased_at, refunded_amount, points_earned, points_reversed, staff_user_id, api_key_id, created_at) values (default, ${store}, 'PGB-' || :client_id::text || '-' || :r::text, :member_id::uuid, :amount, now(), default, :points, default, null, ${key}, now()) on conflict (store_id, receipt_number) do nothing returning id as purchase_id, (select coalesce(sum(p.net_amount - p.refunded_amount), 0) from purchase p where p.member_id = :member_id::uuid and p.purchased_at >= now() - interval '1 year' and p.purchased_at <= now()) as spend \\gset
+insert into purchase (id, store_id, receipt_number, member_id, net_amount, purchased_at, refunded_amount, points_earned, points_reversed, staff_user_id, api_key_id, created_at, idempotency_key, request_hash) values (default, ${store}, 'PGB-' || :client_id::text || '-' || :r::text, :member_id::uuid, :amount, now(), default, :points, default, null, ${key}, now(), 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text) || md5(:client_id::text)) on conflict (store_id, receipt_number) do nothing returning id as purchase_id, (select coalesce(sum(p.net_amount - p.refunded_amount), 0) from purchase p where p.member_id = :member_id::uuid and p.purchased_at >= now() - interval '1 year' and p.purchased_at <= now()) as spend \\gset
 \\startpipeline
 with entry as (insert into point_entry (id, member_id, kind, amount, lot_expires_at, store_id, receipt_number, staff_user_id, api_key_id, purchase_id, coupon_id, reason, idempotency_key, created_at) values (gen_random_uuid(), :member_id::uuid, 'earn-purchase', :points, date_trunc('year', now()) + interval '2 years' - interval '8 hours', ${store}, 'PGB-' || :client_id::text || '-' || :r::text, null, ${key}, :purchase_id::uuid, null, null, 'purchase:' || :purchase_id::text, now()) returning id), lot as (insert into point_lot (entry_id, member_id, remaining, expires_at) select id, :member_id::uuid, :points, date_trunc('year', now()) + interval '2 years' - interval '8 hours' from entry) update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now() where member_id = :member_id::uuid and exists (select 1 from entry);
 with newest as (update loyalty_account set last_purchase_at = now() where member_id = :member_id::uuid and (last_purchase_at is null or last_purchase_at <= now()) returning member_id) update member set last_purchase_store_id = ${store} where id in (select member_id from newest) and last_purchase_store_id is distinct from ${store};
 insert into member_message (id, member_id, occasion, kind, purpose, data, due_at, created_at, updated_at) values (default, :member_id::uuid, 'receipt:' || :purchase_id::text, 'receipt', 'service', jsonb_build_object('amount', :amount::int, 'points', :points::int, 'storeId', ${store}::text), now(), now(), now()) on conflict (member_id, occasion) do nothing returning id;
-update api_idempotency set status = 201, response = jsonb_build_object('purchaseId', :purchase_id::text, 'pointsEarned', :points::int, 'receiptNumber', 'PGB-' || :client_id::text || '-' || :r::text) where api_key_id = ${key} and key = 'pgb-' || :client_id::text || '-' || :r::text;
-with head as (select seq + 1 as seq, hash as prev_hash from audit_chain_head where id = 1 for update), hashed as (select seq, prev_hash, encode(sha256(convert_to('{"action":"purchase.recorded","prevHash":"' || prev_hash || '","seq":' || seq::text || ',"targetId":"' || :purchase_id::text || '"}', 'UTF8')), 'hex') as hash from head), appended as (insert into audit_log (seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash) select seq, gen_random_uuid(), now(), 'api_key', null, null, ${key}, ${store}, 'purchase.recorded', 'purchase', :purchase_id::text, jsonb_build_object('netAmount', jsonb_build_object('after', :amount::int, 'before', null::int), 'pointsEarned', jsonb_build_object('after', :points::int, 'before', null::int)), '127.0.0.1', 'pgbench', gen_random_uuid()::text, prev_hash, hash from hashed returning seq, prev_hash, hash) update audit_chain_head set seq = appended.seq, hash = appended.hash from appended where audit_chain_head.id = 1 returning appended.seq, appended.prev_hash, appended.hash;
-\\endpipeline
+update purchase set answer = jsonb_build_object('purchaseId', :purchase_id::text, 'pointsEarned', :points::int, 'receiptNumber', 'PGB-' || :client_id::text || '-' || :r::text) where id = :purchase_id::uuid;
+insert into audit_store_chain_head (store_id, seq, hash) values (${store}, 0, repeat('0', 64)) on conflict do nothing;
+with head as (select seq + 1 as seq, hash as prev_hash from audit_store_chain_head where store_id = ${store} for update), hashed as (select seq, prev_hash, encode(sha256(convert_to('{"action":"purchase.recorded","chain":"' || ${store} || '","prevHash":"' || prev_hash || '","seq":' || seq::text || ',"targetId":"' || :purchase_id::text || '"}', 'UTF8')), 'hex') as hash from head), appended as (insert into audit_log (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash) select ${store}, seq, gen_random_uuid(), now(), 'api_key', null, null, ${key}, ${store}, 'purchase.recorded', 'purchase', :purchase_id::text, jsonb_build_object('netAmount', jsonb_build_object('after', :amount::int, 'before', null::int), 'pointsEarned', jsonb_build_object('after', :points::int, 'before', null::int)), '127.0.0.1', 'pgbench', gen_random_uuid()::text, prev_hash, hash from hashed returning seq, prev_hash, hash, pos) update audit_store_chain_head set seq = appended.seq, hash = appended.hash from appended where audit_store_chain_head.store_id = ${store} returning appended.seq, appended.prev_hash, appended.hash, appended.pos;
 commit;
+\\endpipeline
 `;
 }

@@ -16,6 +16,9 @@
 //     app's database, as many clients as connections: the app's purchases/s ÷ that tps is what the app adds.
 //   - --rate N: send N requests a second instead of as many as the connections can (the latency of a purchase
 //     below saturation; the ratio to pgbench then means nothing).
+//   - --till (also on with --same-work): after the rounds, one till: one connection sends a purchase every 20 ms
+//     (--till-interval) for 20 s (--till-seconds), each waiting for the one before if it is late; prints the p50 and
+//     p99 of a purchase as the till sees it (issue 36: p99 ≤ 25 ms).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
@@ -43,8 +46,13 @@ const { values: opts } = parseArgs({
     ceiling: { type: "boolean", default: false },
     "same-work": { type: "boolean", default: false },
     rate: { type: "string" },
+    till: { type: "boolean", default: false },
+    "till-interval": { type: "string", default: "20" },
+    "till-seconds": { type: "string", default: "20" },
   },
 });
+const TILL = opts.till || opts["same-work"];
+const TILL_P99_MS = 25;
 const ROUNDS = Number(opts.rounds);
 const DURATION = Number(opts.duration);
 const CONNECTIONS = Number(opts.connections);
@@ -215,6 +223,49 @@ function runPurchases(url, data, round, seconds = DURATION) {
   });
 }
 
+/**
+ * One till (issue 36): one keep-alive connection, a purchase every `interval` ms for `seconds` s, each sent when its
+ * time comes or when the one before is answered, whichever is later. Latency from sending to the whole answer.
+ */
+async function runTill(url, data, interval, seconds) {
+  const { Agent, request } = await import("node:http");
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const target = new URL("/api/v1/purchases", url);
+  const post = (n) =>
+    new Promise((resolve, reject) => {
+      const { body, headers } = purchaseRequest(data, "till", n);
+      const started = performance.now();
+      const req = request(target, { method: "POST", agent, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => {
+          if (res.statusCode !== 201 && failures.length < 5) failures.push(`${res.statusCode} ${text}`);
+          resolve({ ms: performance.now() - started, ok: res.statusCode === 201 });
+        });
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  const count = Math.floor((seconds * 1000) / interval);
+  const latencies = [];
+  let errors = 0;
+  const start = performance.now();
+  for (let n = 0; n < count; n++) {
+    const wait = start + n * interval - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const { ms, ok } = await post(n);
+    latencies.push(ms);
+    if (!ok) errors++;
+  }
+  agent.destroy();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { purchases: count, errors, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1), intervalMs: interval };
+}
+
 async function main() {
   const which = spawnSync(PGBENCH, ["--version"], { encoding: "utf8" });
   if (which.error) throw new Error(`${PGBENCH} not found: apt-get install postgresql-client (or set PGBENCH)`);
@@ -255,10 +306,11 @@ async function main() {
       if (sameWorkArgs) {
         sameWork = runSameWork(sameWorkArgs);
         sameWork.ratio = ok / result.duration / sameWork.tps;
+        sameWork.ofTpcb = sameWork.tps / base.tps;
         log(
           `round ${round}: the purchase's own statements through pgbench ${sameWork.tps.toFixed(0)} tps ` +
-            `(PostgreSQL CPU ${sameWork.postgresCpuMs?.toFixed(2)} ms/purchase); the app's purchases ÷ that: ` +
-            `${sameWork.ratio.toFixed(2)}`,
+            `(PostgreSQL CPU ${sameWork.postgresCpuMs?.toFixed(2)} ms/purchase), ${sameWork.ofTpcb.toFixed(2)} of ` +
+            `TPC-B's; the app's purchases ÷ that: ${sameWork.ratio.toFixed(2)}`,
         );
       }
       const ceiling = {};
@@ -334,8 +386,17 @@ async function main() {
       summary.sameWork = {
         tps: median(rounds.map((r) => r.sameWork.tps)),
         ratio: median(rounds.map((r) => r.sameWork.ratio)),
+        ofTpcb: median(rounds.map((r) => r.sameWork.ofTpcb)),
         postgresCpuMs: median(rounds.map((r) => r.sameWork.postgresCpuMs ?? 0)),
       };
+    }
+    if (TILL) {
+      const till = await runTill(app.url, data, Number(opts["till-interval"]), Number(opts["till-seconds"]));
+      if (till.errors > 0) throw new Error(`till: ${till.errors} answers not 201: ${failures.slice(0, 3).join("; ")}`);
+      summary.till = { ...till, target: TILL_P99_MS, pass: till.p99Ms <= TILL_P99_MS };
+      log(
+        `till: ${till.purchases} purchases, one every ${till.intervalMs} ms: p50 ${till.p50Ms.toFixed(1)} ms, p99 ${till.p99Ms.toFixed(1)} ms`,
+      );
     }
     summary.pass = summary.ratio >= TARGET_RATIO;
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
@@ -365,6 +426,21 @@ async function main() {
       console.log(
         `  the purchase's own statements, pgbench: ${summary.sameWork.tps.toFixed(0)} tps (PostgreSQL ` +
           `${summary.sameWork.postgresCpuMs.toFixed(2)} ms CPU each); purchases/s ÷ that ${summary.sameWork.ratio.toFixed(2)}`,
+      );
+      // Issue 36's goals: the purchase's SQL ≥ 0.35 of TPC-B's rate; the app ≥ 0.7 of its own SQL's rate.
+      const w = summary.sameWork;
+      console.log(
+        `the purchase's SQL through pgbench ÷ TPC-B tps  ${w.ofTpcb.toFixed(2).padEnd(11)} ≥ 0.35   ${w.ofTpcb >= 0.35 ? "PASS" : "FAIL"}`,
+      );
+      console.log(
+        `app purchases/s ÷ its SQL through pgbench       ${w.ratio.toFixed(2).padEnd(11)} ≥ 0.7    ${w.ratio >= 0.7 ? "PASS" : "FAIL"}`,
+      );
+    }
+    if (summary.till) {
+      const t = summary.till;
+      console.log(
+        `one till, a purchase every ${t.intervalMs} ms: p50 ${t.p50Ms.toFixed(1)} ms, p99 ${t.p99Ms.toFixed(1)} ms ` +
+          `(max ${t.maxMs.toFixed(1)} ms, ${t.purchases} purchases)   ≤ ${t.target} ms   ${t.pass ? "PASS" : "FAIL"}`,
       );
     }
     for (const [mode, c] of Object.entries(summary.ceiling ?? {})) {

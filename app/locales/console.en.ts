@@ -409,6 +409,9 @@ export const consoleEn = {
   "console.audit.act.import.completed": "Member import finished",
   "console.audit.act.programme.updated": "Programme edited",
   "console.audit.act.purchase.recorded": "Purchase recorded",
+  // purchase cost (ADR 039): the minute's anchor of the store chains in the global chain
+  "console.audit.act.audit.chains_anchored": "Store audit chains anchored",
+  "console.audit.target.audit_chain": "Store audit chain",
   "console.audit.act.purchase.refunded": "Purchase refunded",
   "console.audit.act.refund.recorded": "Refund recorded",
   "console.audit.act.reward.created": "Reward created",

@@ -392,6 +392,9 @@ export const consoleZhTW = {
   "console.audit.act.import.completed": "會員匯入結束",
   "console.audit.act.programme.updated": "修改會員方案",
   "console.audit.act.purchase.recorded": "登錄消費",
+  // purchase cost (ADR 039): the minute's anchor of the store chains in the global chain
+  "console.audit.act.audit.chains_anchored": "錨定門市稽核鏈",
+  "console.audit.target.audit_chain": "門市稽核鏈",
   "console.audit.act.purchase.refunded": "消費退貨",
   "console.audit.act.refund.recorded": "登錄退貨",
   "console.audit.act.reward.created": "新增兌換好禮",

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { reportDatabaseOutcome, setDatabaseProbe } from "@platform/db/availability";
 import { acquireDataDirLock } from "@platform/db/data-dir-lock";
+import { registerHoldable, withHeldTransactions } from "@platform/db/held-connection";
 import * as schema from "@platform/db/schema/index";
 import { instrumentPostgresClient } from "@platform/metrics";
 import { type SQL, sql } from "drizzle-orm";
@@ -108,8 +109,11 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
       // unhandled rejection, which ends a Node process). Drizzle parses and writes array columns itself.
       fetch_types: false,
     });
-    const client = instrumentPostgresClient(prepare ? preparingEveryStatement(raw) : raw, reportDatabaseOutcome);
+    // A POS write's transaction may run on a connection it holds, BEGIN and COMMIT pipelined (ADR 039).
+    const held = withHeldTransactions(raw);
+    const client = instrumentPostgresClient(prepare ? preparingEveryStatement(held) : held, reportDatabaseOutcome);
     const pgDb = drizzlePostgres(client, { schema });
+    registerHoldable(pgDb, raw, prepare);
     // Migrations run once: their statements are not worth keeping prepared on a pooled connection.
     const migrationDb = drizzlePostgres(instrumentPostgresClient(raw, reportDatabaseOutcome), { schema });
     db = pgDb as unknown as Database;

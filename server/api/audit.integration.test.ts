@@ -119,6 +119,13 @@ describe("POS API writes in the audit log", () => {
       pointsReversed: { before: 0, after: 40 },
     });
     expect(rows[2]?.changes).toMatchObject({ status: { before: "issued", after: "used" } });
-    expect(await verifyAuditChain(database.db)).toEqual({ ok: true, rows: 3, lastSeq: 3 });
+    // POS writes go to their store's chain (ADR 039): the global chain has none of them; the check walks both.
+    expect(rows.map((r) => [r.chain, r.seq])).toEqual([
+      ["TPE01", 1],
+      ["TPE01", 2],
+      ["TPE01", 3],
+    ]);
+    expect(await verifyAuditChain(database.db, { chain: "TPE01" })).toEqual({ ok: true, rows: 3, lastSeq: 3 });
+    expect(await verifyAuditChain(database.db)).toEqual({ ok: true, rows: 3, lastSeq: 0 });
   });
 });

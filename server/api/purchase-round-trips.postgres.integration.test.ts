@@ -6,7 +6,7 @@ import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { auditLog, pointEntry, purchase } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -16,13 +16,15 @@ import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import { createApiV1Router } from "./v1";
 
 /**
- * What one POS purchase costs in waits on PostgreSQL (ADR 030): every statement that needs no answer to go
- * on is pipelined, so the app writes to the database's socket once per round trip. Counted at the socket:
+ * What one POS purchase costs in waits on PostgreSQL (ADR 030, ADR 039): every statement that needs no answer
+ * to go on is pipelined, so the app writes to the database's socket once per round trip. Counted at the socket:
  * each `write` to PostgreSQL's port during one purchase is one batch of statements the app then waits for.
- * Fifteen before (one per statement); eight round trips now — the key's counter, BEGIN, the Idempotency-Key
- * claim, the member by number, the account lock with the rules, the purchase, then the points, the last
- * purchase, the receipt message, the stored answer and the audit row (one statement) together, and COMMIT —
- * in nine writes, as postgres.js sends a batch that passes 1 kB in two.
+ * Fifteen before ADR 030 (one per statement), nine writes in eight round trips after it; now four round trips
+ * in at most six writes — the key's counter (sent on the held connection while the body is read, not waited
+ * for), then BEGIN, the read of the Idempotency-Key's earlier answer and the member by number; the account lock
+ * with the rules; the purchase (which holds the Idempotency-Key); then the points, the last purchase, the receipt
+ * message, the answer (into the purchase row), the audit row (the store's chain) and COMMIT together, in two
+ * writes when the batch passes 1 kB.
  */
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
@@ -73,7 +75,7 @@ async function writesToDatabase<T>(work: () => Promise<T>): Promise<{ result: T;
   }
 }
 
-it("books a POS purchase in eight round trips to PostgreSQL, every write of it committed once", async () => {
+it("books a POS purchase in four round trips to PostgreSQL, every write of it committed once", async () => {
   const db = handle.db;
   await insertTestStores(db, ["TPE01"]);
   const { secret } = await createApiKey(db, { storeId: "TPE01", name: "till 1" });
@@ -94,17 +96,23 @@ it("books a POS purchase in eight round trips to PostgreSQL, every write of it c
   const { result, writes } = await writesToDatabase(() => buy("R-2"));
   expect(result.status).toBe(201);
   expect(result.body).toMatchObject({ receiptNumber: "R-2", pointsEarned: 12, balance: 24 });
-  expect(writes).toBeGreaterThanOrEqual(8);
-  expect(writes).toBeLessThanOrEqual(9);
+  expect(writes).toBeGreaterThanOrEqual(5);
+  expect(writes).toBeLessThanOrEqual(6);
 
   // Everything the pipelined statements wrote is there: the points, the last purchase, the stored answer
   // (a retry replays it) and the audit row, with the chain intact.
   const [booked] = await db.select().from(purchase).where(eq(purchase.receiptNumber, "R-2"));
   const entries = await db.select().from(pointEntry).where(eq(pointEntry.purchaseId, booked!.id));
   expect(entries.map((e) => e.amount)).toEqual([12]);
-  const [last] = await db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-  expect(last).toMatchObject({ action: "purchase.recorded", targetId: booked!.id });
+  expect(booked).toMatchObject({ idempotencyKey: "key-R-2", answer: result.body });
+  const [last] = await db.select().from(auditLog).orderBy(desc(auditLog.pos)).limit(1);
+  expect(last).toMatchObject({ action: "purchase.recorded", targetId: booked!.id, chain: "TPE01", seq: 2 });
   expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
   const replay = await buy("R-2");
   expect(replay).toEqual({ status: 201, body: result.body });
+  // Nothing ran outside the transaction: the pool's connections are idle, none left in a transaction.
+  const sessions = (await db.execute(
+    sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+  )) as unknown as { n: number }[];
+  expect(sessions[0]?.n).toBe(0);
 });

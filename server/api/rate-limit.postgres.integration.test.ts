@@ -146,3 +146,73 @@ it("books one purchase for 12 simultaneous twins (one Idempotency-Key) over two 
   expect(booked).toHaveLength(1);
   expect(await ledgerTotals(db, buyer.id)).toEqual({ balance: 25, ledgerSum: 25, lotsRemaining: 25 });
 }, 120_000);
+
+// ADR 039: a purchase keeps its Idempotency-Key in its own row (no api_idempotency row). The promises of the
+// key stay: twins get one booking and one answer; the key with another body is 409 (waiting for the first);
+// a key that answered another request before, or a purchase's key reused by a refund, is 409 too.
+it("books one purchase for 20 simultaneous uses of one Idempotency-Key with different receipts, over two instances; the rest are 409", async () => {
+  const db = handles[0]!.db;
+  await insertTestStores(db, ["TPE04"]);
+  const { secret } = await createApiKey(db, { storeId: "TPE04", name: "confused till" });
+  const buyer = await newMember(db);
+  const post = (base: string, path: string, key: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({
+      status: res.status,
+      replayed: res.headers.get("idempotent-replayed") === "true",
+      body: (await res.json()) as Record<string, unknown> & { error?: { code: string } },
+    }));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      post(bases[i % 2]!, "/purchases", "one-key", {
+        memberNumber: buyer.memberNumber,
+        receiptNumber: `D-${i}`,
+        netAmount: 1000,
+      }),
+    ),
+  );
+  const booked = answers.filter((a) => a.status === 201);
+  expect(booked).toHaveLength(1);
+  expect(answers.filter((a) => a.status === 409).map((a) => a.body.error?.code)).toEqual(
+    Array(19).fill("idempotency_key_reused"),
+  );
+  const rows = await db.select().from(purchase).where(eq(purchase.memberId, buyer.id));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ idempotencyKey: "one-key", answer: booked[0]!.body });
+  expect(await ledgerTotals(db, buyer.id)).toEqual({ balance: 10, ledgerSum: 10, lotsRemaining: 10 });
+
+  // The winner's retry replays its answer; its receipt with another amount under the key is 409.
+  const receipt = String(booked[0]!.body.receiptNumber);
+  const retry = await post(bases[1]!, "/purchases", "one-key", {
+    memberNumber: buyer.memberNumber,
+    receiptNumber: receipt,
+    netAmount: 1000,
+  });
+  expect(retry).toEqual({ status: 201, replayed: true, body: booked[0]!.body });
+  const changed = await post(bases[0]!, "/purchases", "one-key", {
+    memberNumber: buyer.memberNumber,
+    receiptNumber: receipt,
+    netAmount: 2000,
+  });
+  expect(changed.body.error?.code).toBe("idempotency_key_reused");
+  // A refund under the purchase's key: 409, nothing refunded.
+  const refund = await post(bases[1]!, `/purchases/${booked[0]!.body.purchaseId}/refunds`, "one-key", { amount: 100 });
+  expect(refund).toMatchObject({ status: 409, body: { error: { code: "idempotency_key_reused" } } });
+  // A refused purchase keeps its refusal under its key: the same key with a bookable body is then 409.
+  const refused = await post(bases[0]!, "/purchases", "refused-key", {
+    memberNumber: "HL99999999",
+    receiptNumber: "D-X",
+    netAmount: 1000,
+  });
+  expect(refused.status).toBe(404);
+  const again = await post(bases[1]!, "/purchases", "refused-key", {
+    memberNumber: buyer.memberNumber,
+    receiptNumber: "D-X",
+    netAmount: 1000,
+  });
+  expect(again.body.error?.code).toBe("idempotency_key_reused");
+  expect(await db.select().from(purchase).where(eq(purchase.memberId, buyer.id))).toHaveLength(1);
+}, 120_000);

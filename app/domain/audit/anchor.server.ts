@@ -2,11 +2,19 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Database } from "@platform/db/client";
-import { auditLog } from "@platform/db/schema";
+import { auditLog, auditStoreChainHead } from "@platform/db/schema";
 import { observeAuditCheck } from "@platform/metrics";
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type AuditVerification, type ChainPoint, GENESIS_HASH, verifyAuditChain } from "./audit.server";
+import {
+  type AuditContext,
+  type AuditVerification,
+  type ChainPoint,
+  GENESIS_HASH,
+  GLOBAL_CHAIN,
+  recordAudit,
+  verifyAuditChain,
+} from "./audit.server";
 
 /**
  * The audit chain's signed head (ADR 020, issue 33). The chain's hash has no key, so whoever holds the database
@@ -100,6 +108,8 @@ export type AuditLogVerification =
       lastSeq?: number;
       signedSeq?: number;
       signedAt?: string;
+      /** The store chain it is in (ADR 039); absent for the global chain. */
+      chain?: string;
     };
 
 /** Where a failed check is said, at error level (pino's logger, or a test's). */
@@ -115,9 +125,15 @@ async function compareWithSignedHead(
 ): Promise<Extract<AuditLogVerification, { ok: false }> | null> {
   if (head.seq === 0) return null;
   const signed = { signedSeq: head.seq, signedAt: head.signedAt };
-  const [row] = await db.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.seq, head.seq));
+  const [row] = await db
+    .select({ hash: auditLog.hash })
+    .from(auditLog)
+    .where(and(eq(auditLog.chain, GLOBAL_CHAIN), eq(auditLog.seq, head.seq)));
   if (!row) {
-    const [end] = await db.select({ last: sql<string | number | null>`max(${auditLog.seq})` }).from(auditLog);
+    const [end] = await db
+      .select({ last: sql<string | number | null>`max(${auditLog.seq})` })
+      .from(auditLog)
+      .where(eq(auditLog.chain, GLOBAL_CHAIN));
     const lastSeq = Number(end?.last ?? 0);
     if (lastSeq < head.seq) return { ok: false, reason: "truncated", seq: lastSeq + 1, rows, lastSeq, ...signed };
     return { ok: false, reason: "missing_rows", seq: head.seq, rows, ...signed };
@@ -156,9 +172,12 @@ function sign(anchor: AuditAnchorConfig, point: ChainPoint, options: CheckOption
   }
 }
 
-async function hashAt(db: Database, seq: number): Promise<string> {
+async function hashAt(db: Database, seq: number, chain = GLOBAL_CHAIN): Promise<string> {
   if (seq === 0) return GENESIS_HASH;
-  const [row] = await db.select({ hash: auditLog.hash }).from(auditLog).where(eq(auditLog.seq, seq));
+  const [row] = await db
+    .select({ hash: auditLog.hash })
+    .from(auditLog)
+    .where(and(eq(auditLog.chain, chain), eq(auditLog.seq, seq)));
   if (!row) throw new Error(`audit row ${seq} vanished while it was being signed`);
   return row.hash;
 }
@@ -174,6 +193,8 @@ export async function verifyAuditLog(
 ): Promise<AuditLogVerification> {
   const chain = await verifyAuditChain(db);
   if (!chain.ok) return settle(chain, anchor, options);
+  const unanchored = await compareWithAnchors(db, chain.rows);
+  if (unanchored) return settle(unanchored, anchor, options);
   const signed = readSignedHead(anchor);
   if (signed.state === "invalid") {
     return settle({ ok: false, reason: "signed_head_invalid", seq: 0, rows: chain.rows }, anchor, options);
@@ -215,6 +236,9 @@ export async function signAuditHead(
     const broken = await compareWithSignedHead(db, signed.head, 0);
     if (broken) return settle(broken, anchor, options);
   }
+  // The store chains' new ends go into the global chain first, so the head signed below covers them.
+  const unanchored = await anchorStoreChains(db, options.now ?? new Date());
+  if (unanchored) return settle(unanchored, anchor, options);
   const chain = await verifyAuditChain(db, { from });
   if (!chain.ok) return settle(chain, anchor, options);
   sign(anchor, { seq: chain.lastSeq, hash: await hashAt(db, chain.lastSeq) }, options);
@@ -229,4 +253,106 @@ export async function signAuditHead(
     anchor,
     options,
   );
+}
+
+/** The anchor's actor in the global chain. */
+const ANCHOR_CONTEXT: AuditContext = {
+  actorType: "system",
+  label: "audit-anchor",
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
+
+/** An anchor row's `changes`: `{ chains: { after: { [storeId]: { seq, hash } } } }`. */
+type AnchoredChains = Record<string, ChainPoint>;
+
+/**
+ * The minute's anchor of the store chains (ADR 039): each store chain whose head moved since its last anchor is
+ * walked from there (the rows appended since must link to it and hash right), and its verified end goes into the
+ * global chain as one `audit.chains_anchored` row (then signed with the global head). A store chain that does not
+ * check out is not anchored: the failure is returned (and the minute's job reports it).
+ */
+export async function anchorStoreChains(
+  db: Database,
+  now = new Date(),
+): Promise<Extract<AuditLogVerification, { ok: false }> | null> {
+  const moved = await db
+    .select()
+    .from(auditStoreChainHead)
+    .where(gt(auditStoreChainHead.seq, auditStoreChainHead.anchoredSeq))
+    .orderBy(auditStoreChainHead.storeId);
+  if (moved.length === 0) return null;
+  const points: AnchoredChains = {};
+  for (const head of moved) {
+    const walked = await verifyAuditChain(db, {
+      chain: head.storeId,
+      from: { seq: head.anchoredSeq, hash: head.anchoredHash },
+    });
+    if (!walked.ok) return { ...walked, chain: head.storeId };
+    points[head.storeId] = { seq: walked.lastSeq, hash: await hashAt(db, walked.lastSeq, head.storeId) };
+  }
+  await db.transaction(async (tx) => {
+    await recordAudit(
+      tx,
+      {
+        context: ANCHOR_CONTEXT,
+        action: "audit.chains_anchored",
+        targetType: "audit_chain",
+        targetId: null,
+        after: { chains: points },
+      },
+      now,
+    );
+    for (const [storeId, point] of Object.entries(points)) {
+      await tx
+        .update(auditStoreChainHead)
+        .set({ anchoredSeq: point.seq, anchoredHash: point.hash })
+        .where(
+          and(eq(auditStoreChainHead.storeId, storeId), gt(sql`${point.seq}::bigint`, auditStoreChainHead.anchoredSeq)),
+        );
+    }
+  });
+  return null;
+}
+
+/** The newest anchored point of every store chain, from the anchor rows of the (verified) global chain. */
+async function latestAnchors(db: Database): Promise<AnchoredChains> {
+  const rows = await db
+    .select({ changes: auditLog.changes })
+    .from(auditLog)
+    .where(and(eq(auditLog.chain, GLOBAL_CHAIN), eq(auditLog.action, "audit.chains_anchored")))
+    .orderBy(desc(auditLog.seq));
+  const latest: AnchoredChains = {};
+  for (const row of rows) {
+    const chains = (row.changes?.chains?.after ?? {}) as AnchoredChains;
+    for (const [storeId, point] of Object.entries(chains)) latest[storeId] ??= point;
+  }
+  return latest;
+}
+
+/**
+ * Each store chain against its newest anchor in the global chain (which the signed head covers): the anchored row
+ * must still be there with the anchored hash. A store chain that ends before it was cut; another hash there means
+ * the chain was recomputed or replaced — what the signed head catches for the global chain.
+ */
+async function compareWithAnchors(
+  db: Database,
+  rows: number,
+): Promise<Extract<AuditLogVerification, { ok: false }> | null> {
+  for (const [chain, point] of Object.entries(await latestAnchors(db))) {
+    const [row] = await db
+      .select({ hash: auditLog.hash })
+      .from(auditLog)
+      .where(and(eq(auditLog.chain, chain), eq(auditLog.seq, point.seq)));
+    if (row?.hash === point.hash) continue;
+    const [end] = await db
+      .select({ last: sql<string | number | null>`max(${auditLog.seq})` })
+      .from(auditLog)
+      .where(eq(auditLog.chain, chain));
+    const lastSeq = Number(end?.last ?? 0);
+    const reason = lastSeq < point.seq ? "truncated" : row ? "rewritten" : "missing_rows";
+    return { ok: false, reason, seq: reason === "truncated" ? lastSeq + 1 : point.seq, rows, lastSeq, chain };
+  }
+  return null;
 }

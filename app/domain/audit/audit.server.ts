@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
-import { auditChainHead, auditLog } from "@platform/db/schema";
-import { asc, eq, gt, sql } from "drizzle-orm";
+import { auditChainHead, auditLog, auditStoreChainHead } from "@platform/db/schema";
+import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { StaffRole } from "../staff/permissions";
 
 /**
@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "api_key.scope_refused",
   "api_key.scopes_changed",
   "member.einvoice_read",
+  "audit.chains_anchored",
   "campaign.cancelled",
   "campaign.created",
   "campaign.scheduled",
@@ -210,11 +211,26 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
-type HashedContent = Omit<AuditRow, "hash">;
+type HashedContent = Omit<AuditRow, "hash" | "pos">;
 
-/** What the hash covers: the row's content, which includes the previous row's hash. */
+/** The global chain's name ('' in `audit_log.chain`); a store's chain is named by the store's id (ADR 039). */
+export const GLOBAL_CHAIN = "";
+
+/**
+ * Which chain a write goes to (ADR 039): a POS write (an API key's, always one store's) to its store's chain, so
+ * the stores' tills do not queue on one head; everything else (console, counter, system) to the global chain.
+ */
+export function auditChainOf(context: AuditContext): string {
+  return context.actorType === "api_key" ? context.storeId : GLOBAL_CHAIN;
+}
+
+/**
+ * What the hash covers: the row's content, which includes the previous row's hash. A store chain's row also
+ * covers its chain's name (so a row cannot be moved to another chain); a global row's text is as before ADR 039.
+ */
 function auditHashedFields(row: HashedContent): Record<string, unknown> {
   return {
+    ...(row.chain ? { chain: row.chain } : {}),
     seq: row.seq,
     id: row.id,
     occurredAt: row.occurredAt.toISOString(),
@@ -283,6 +299,7 @@ function splitOnce(text: string, slot: string): [string, string] {
 export async function recordAudit(tx: Database, entry: AuditEntry, now = new Date()): Promise<AuditRow> {
   const { context } = entry;
   const content: Omit<HashedContent, "seq" | "prevHash"> = {
+    chain: auditChainOf(context),
     id: randomUUID(),
     occurredAt: now,
     actorType: context.actorType,
@@ -299,33 +316,54 @@ export async function recordAudit(tx: Database, entry: AuditEntry, now = new Dat
     requestId: text(context.requestId),
   };
   const [before, middle, after] = auditHashPieces(content);
-  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
-  // head's update below finds that same version, locked by this statement.
-  const rows = await tx.execute(sql`
-    with head as (
-      select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update
-    ), hashed as (
-      select seq, prev_hash,
-        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
-      from head
-    ), appended as (
-      insert into ${auditLog} (seq, id, occurred_at, actor_type, actor_user_id, actor_role, api_key_id, store_id,
-        action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
-      select seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz, ${content.actorType},
-        ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId}, ${content.action},
-        ${content.targetType}, ${content.targetId},
+  const insert = sql`insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role,
+        api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
+      select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz,
+        ${content.actorType}, ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId},
+        ${content.action}, ${content.targetType}, ${content.targetId},
         ${content.changes === null ? null : JSON.stringify(content.changes)}::jsonb, ${content.ip},
         ${content.userAgent}, ${content.requestId}, prev_hash, hash
       from hashed
-      returning seq, prev_hash, hash
-    )
+      returning seq, prev_hash, hash, pos`;
+  const hashed = sql`select seq, prev_hash,
+        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
+      from head`;
+  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
+  // head's update below finds that same version, locked by this statement.
+  const statement =
+    content.chain === GLOBAL_CHAIN
+      ? sql`
+    with head as (
+      select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update
+    ), hashed as (${hashed}), appended as (${insert})
     update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
     where ${auditChainHead}.id = 1
-    returning appended.seq, appended.prev_hash, appended.hash`);
-  const [appended] = rowsOf<{ seq: string | number; prev_hash: string; hash: string }>(rows);
+    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`
+      : sql`
+    with head as (
+      select seq + 1 as seq, hash as prev_hash from ${auditStoreChainHead} where store_id = ${content.chain} for update
+    ), hashed as (${hashed}), appended as (${insert})
+    update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
+    where ${auditStoreChainHead}.store_id = ${content.chain}
+    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`;
+  // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
+  // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
+  // after it. Nothing follows a POS write's audit row (ADR 039).
+  const started =
+    content.chain === GLOBAL_CHAIN
+      ? null
+      : // tx.execute like the append, so the two reach the connection in this order.
+        tx.execute(sql`insert into ${auditStoreChainHead} (store_id, seq, hash)
+          values (${content.chain}, 0, ${GENESIS_HASH}) on conflict do nothing`);
+  // Both started now, in this order (Promise.all starts them at once): nothing may wait between them.
+  const [, result] = await Promise.all([started, tx.execute(statement)]);
+  const [appended] = rowsOf<Appended>(result);
   if (!appended) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
-  return { ...content, seq: Number(appended.seq), prevHash: appended.prev_hash, hash: appended.hash };
+  const { seq, prev_hash: prevHash, hash, pos } = appended;
+  return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };
 }
+
+type Appended = { seq: string | number; prev_hash: string; hash: string; pos: string | number };
 
 export type AuditVerification =
   | { ok: true; rows: number; lastSeq: number }
@@ -335,10 +373,35 @@ export type AuditVerification =
       seq: number;
       reason: "hash_mismatch" | "broken_link" | "missing_rows" | "head_mismatch";
       rows: number;
+      /** The store chain it is in (ADR 039); absent for the global chain. */
+      chain?: string;
     };
 
 /** A row of the chain known to be good: its seq and hash (the genesis is seq 0). */
 export type ChainPoint = { seq: number; hash: string };
+
+/** The head of a chain: the global one's single row, or a store's (null when the store never wrote). */
+async function chainHead(db: Database, chain: string): Promise<ChainPoint | null> {
+  if (chain === GLOBAL_CHAIN) {
+    const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+    return head ?? null;
+  }
+  const [head] = await db
+    .select({ seq: auditStoreChainHead.seq, hash: auditStoreChainHead.hash })
+    .from(auditStoreChainHead)
+    .where(eq(auditStoreChainHead.storeId, chain));
+  return head ?? null;
+}
+
+/** Every store chain: those with a head, and those with rows (a head deleted under its rows is a finding). */
+export async function storeChains(db: Database): Promise<string[]> {
+  const heads = await db.select({ chain: auditStoreChainHead.storeId }).from(auditStoreChainHead);
+  const withRows = await db
+    .selectDistinct({ chain: auditLog.chain })
+    .from(auditLog)
+    .where(ne(auditLog.chain, GLOBAL_CHAIN));
+  return [...new Set([...heads, ...withRows].map((r) => r.chain))].sort();
+}
 
 /**
  * Walks the chain in seq order and names the first row that does not check out: its content
@@ -346,43 +409,69 @@ export type ChainPoint = { seq: number; hash: string };
  * re-chained), or a seq is missing (deleted); finally the head must point at the last row.
  * `from`: start after a row already known to be good (the signed head, anchor.server.ts) instead of the
  * genesis; `rows` then counts the rows walked. The hash has no key: a chain recomputed from the start, or
- * one cut at its end with the head moved back, checks out here; the signed head catches those (ADR 020).
+ * one cut at its end with the head moved back, checks out here; the signed head catches those (ADR 020), and
+ * for a store chain the anchors of its head in the global chain (ADR 039, anchor.server.ts).
+ * `chain`: one chain ('' the global one, else a store's); without it (and without `from`), the global chain and
+ * then every store chain — `rows` counts them all, `lastSeq` is the global chain's.
  */
 export async function verifyAuditChain(
   db: Database,
-  options: { batchSize?: number; from?: ChainPoint } = {},
+  options: { batchSize?: number; from?: ChainPoint; chain?: string } = {},
+): Promise<AuditVerification> {
+  if (options.chain !== undefined || options.from) return walkChain(db, options.chain ?? GLOBAL_CHAIN, options);
+  const global = await walkChain(db, GLOBAL_CHAIN, options);
+  if (!global.ok) return global;
+  let rows = global.rows;
+  for (const chain of await storeChains(db)) {
+    const store = await walkChain(db, chain, options);
+    if (!store.ok) return { ...store, rows: rows + store.rows };
+    rows += store.rows;
+  }
+  return { ok: true, rows, lastSeq: global.lastSeq };
+}
+
+async function walkChain(
+  db: Database,
+  chain: string,
+  options: { batchSize?: number; from?: ChainPoint },
 ): Promise<AuditVerification> {
   const batchSize = options.batchSize ?? 1000;
+  const named = chain === GLOBAL_CHAIN ? {} : { chain };
   let previousHash = options.from?.hash ?? GENESIS_HASH;
   let expectedSeq = (options.from?.seq ?? 0) + 1;
   let rows = 0;
+  const inChain = eq(auditLog.chain, chain);
   for (;;) {
     const batch = await db
       .select()
       .from(auditLog)
-      .where(gt(auditLog.seq, expectedSeq - 1))
+      .where(and(inChain, gt(auditLog.seq, expectedSeq - 1)))
       .orderBy(asc(auditLog.seq))
       .limit(batchSize);
     for (const row of batch) {
-      if (row.seq !== expectedSeq) return { ok: false, seq: expectedSeq, reason: "missing_rows", rows };
-      if (row.prevHash !== previousHash) return { ok: false, seq: row.seq, reason: "broken_link", rows };
-      if (auditRowHash(row) !== row.hash) return { ok: false, seq: row.seq, reason: "hash_mismatch", rows };
+      if (row.seq !== expectedSeq) return { ok: false, seq: expectedSeq, reason: "missing_rows", rows, ...named };
+      if (row.prevHash !== previousHash) return { ok: false, seq: row.seq, reason: "broken_link", rows, ...named };
+      if (auditRowHash(row) !== row.hash) return { ok: false, seq: row.seq, reason: "hash_mismatch", rows, ...named };
       previousHash = row.hash;
       expectedSeq += 1;
       rows += 1;
     }
     if (batch.length === batchSize) continue;
-    const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+    const head = await chainHead(db, chain);
     const lastSeq = expectedSeq - 1;
     if (head && head.seq > lastSeq) {
       // Rows committed after the last batch was read move the head with them (one statement, one commit):
       // walk on to them; only a head past rows that are not there means rows are missing.
-      const [next] = await db.select({ seq: auditLog.seq }).from(auditLog).where(gt(auditLog.seq, lastSeq)).limit(1);
+      const [next] = await db
+        .select({ seq: auditLog.seq })
+        .from(auditLog)
+        .where(and(inChain, gt(auditLog.seq, lastSeq)))
+        .limit(1);
       if (next) continue;
-      return { ok: false, seq: lastSeq + 1, reason: "missing_rows", rows };
+      return { ok: false, seq: lastSeq + 1, reason: "missing_rows", rows, ...named };
     }
     if (!head || head.seq !== lastSeq || head.hash !== previousHash) {
-      return { ok: false, seq: lastSeq, reason: "head_mismatch", rows };
+      return { ok: false, seq: lastSeq, reason: "head_mismatch", rows, ...named };
     }
     return { ok: true, rows, lastSeq };
   }

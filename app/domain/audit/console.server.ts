@@ -47,10 +47,13 @@ export async function searchAuditLog(db: Database, actor: StaffActor, filters: A
     filters.storeId ? eq(auditLog.storeId, filters.storeId) : undefined,
     filters.from ? gte(auditLog.occurredAt, filters.from) : undefined,
     filters.to ? lt(auditLog.occurredAt, filters.to) : undefined,
-    filters.before ? lt(auditLog.seq, filters.before) : undefined,
+    filters.before ? lt(auditLog.pos, filters.before) : undefined,
   ];
   const rows = await db
     .select({
+      // The order of appending across the global chain and the stores' chains (ADR 039): the page's order and cursor.
+      pos: auditLog.pos,
+      chain: auditLog.chain,
       seq: auditLog.seq,
       occurredAt: auditLog.occurredAt,
       actorType: auditLog.actorType,
@@ -70,11 +73,11 @@ export async function searchAuditLog(db: Database, actor: StaffActor, filters: A
     .leftJoin(staffAccount, eq(staffAccount.userId, auditLog.actorUserId))
     .leftJoin(apiKey, eq(apiKey.id, auditLog.apiKeyId))
     .where(and(...where))
-    .orderBy(desc(auditLog.seq))
+    .orderBy(desc(auditLog.pos))
     .limit(AUDIT_PAGE_SIZE + 1);
   const more = rows.length > AUDIT_PAGE_SIZE;
   const page = more ? rows.slice(0, AUDIT_PAGE_SIZE) : rows;
-  return { rows: page, nextBefore: more ? (page.at(-1)?.seq ?? null) : null };
+  return { rows: page, nextBefore: more ? (page.at(-1)?.pos ?? null) : null };
 }
 
 /** The actions that appear in the log (for the filter's list), most recent kinds first. */

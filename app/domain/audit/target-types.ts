@@ -4,6 +4,7 @@
  */
 export const AUDIT_TARGET_TYPES = [
   "api_key",
+  "audit_chain",
   "automatic_message",
   "campaign",
   "console_login",

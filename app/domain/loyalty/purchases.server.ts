@@ -58,6 +58,9 @@ export type PurchaseInput = Source & {
   pointsToSpend?: number;
   /** Who booked it and from where: an audit row is written in the same transaction (not on a replay). */
   audit?: AuditContext;
+  /** A POS purchase's Idempotency-Key and its request's hash, kept in the purchase row (ADR 039). */
+  idempotencyKey?: string;
+  requestHash?: string;
 };
 
 export type PurchaseResult = {
@@ -108,10 +111,12 @@ export async function recordPurchaseInTransaction(
     windowDays?: number;
     /** Runs after a new booking, just before its audit row (the POS API stores its answer there). */
     beforeAudit?: (result: PurchaseResult) => Promise<void>;
+    /** Runs after a new booking's audit row, last in its batch (the POS API sends COMMIT there, ADR 039). */
+    afterAudit?: () => Promise<void>;
   } = {},
 ): Promise<PurchaseResult> {
   checkPurchaseInput(input, now);
-  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit);
+  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit, options.afterAudit);
 }
 
 function checkPurchaseInput(input: PurchaseInput, now: Date): void {
@@ -139,6 +144,7 @@ async function bookPurchase(
   now: Date,
   windowDays = DEFAULT_PURCHASE_WINDOW_DAYS,
   beforeAudit?: (result: PurchaseResult) => Promise<void>,
+  afterAudit?: () => Promise<void>,
 ): Promise<PurchaseResult> {
   // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock).
   const [{ account, disabled }, rules] = await Promise.all([lockAccountOf(tx, input.memberId), currentRules(tx, now)]);
@@ -208,6 +214,8 @@ async function bookPurchase(
       staffUserId: input.staffUserId ?? null,
       apiKeyId: input.apiKeyId ?? null,
       createdAt: now,
+      idempotencyKey: input.idempotencyKey ?? null,
+      requestHash: input.requestHash ?? null,
     })
     .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
     .returning({
@@ -324,6 +332,9 @@ async function bookPurchase(
       }),
     );
   }
+  // Last (the POS API's COMMIT, ADR 039): every statement above must be started without waiting for a round
+  // trip, or it would reach PostgreSQL after the COMMIT (the held connection then refuses it, loudly).
+  if (afterAudit) writes.push(afterAudit());
   await Promise.all(writes);
   return result;
 }

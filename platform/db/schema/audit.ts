@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /**
  * The audit log (ADR 020): append-only (a trigger refuses UPDATE, DELETE and TRUNCATE) and
@@ -10,7 +22,14 @@ import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uuid } 
 export const auditLog = pgTable(
   "audit_log",
   {
-    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    /**
+     * The chain the row is in (ADR 039): '' for the global chain (console and system writes), else a store's id
+     * (its POS writes). `seq` and `prev_hash` are the row's place in its own chain; (chain, seq) is the key.
+     */
+    chain: text("chain").notNull().default(""),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    /** The order rows were appended in across every chain (the console's newest-first list); not hashed. */
+    pos: bigserial("pos", { mode: "number" }).notNull(),
     id: uuid("id").notNull().default(sql`gen_random_uuid()`),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
     /** staff | api_key | system */
@@ -31,6 +50,8 @@ export const auditLog = pgTable(
     hash: text("hash").notNull(),
   },
   (t) => [
+    primaryKey({ name: "audit_log_chain_seq_pk", columns: [t.chain, t.seq] }),
+    index("audit_log_pos_idx").on(t.pos),
     index("audit_log_occurred_idx").on(t.occurredAt),
     index("audit_log_target_idx").on(t.targetType, t.targetId),
     index("audit_log_actor_idx").on(t.actorUserId),
@@ -47,3 +68,17 @@ export const auditChainHead = pgTable(
   },
   (t) => [check("audit_chain_head_single_row", sql`${t.id} = 1`)],
 );
+
+/**
+ * The head of each store's chain (ADR 039): the last seq and hash, locked FOR UPDATE by each of the store's POS
+ * writes until its commit (one store's writes queue here, not every store's). `anchoredSeq`/`anchoredHash`: the
+ * point the minute's anchor last wrote into the global chain (a hint for the next anchor; the check trusts the
+ * anchor rows in the global chain, not these columns).
+ */
+export const auditStoreChainHead = pgTable("audit_store_chain_head", {
+  storeId: text("store_id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  anchoredSeq: bigint("anchored_seq", { mode: "number" }).notNull().default(0),
+  anchoredHash: text("anchored_hash").notNull().default(sql`repeat('0', 64)`),
+});

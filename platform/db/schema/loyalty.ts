@@ -180,6 +180,11 @@ export const purchase = pgTable(
     staffUserId: text("staff_user_id"),
     apiKeyId: text("api_key_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // purchase cost (ADR 039): a POS purchase's Idempotency-Key, its request's hash and the answer it was
+    // given live in the purchase row (no api_idempotency row for a purchase).
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    answer: jsonb("answer"),
   },
   (t) => [
     check(
@@ -187,6 +192,7 @@ export const purchase = pgTable(
       sql`${t.pointsSpent} >= 0 and ${t.pointsSpentValue} between 0 and ${t.netAmount} and ${t.pointsReturned} between 0 and ${t.pointsSpent}`,
     ),
     unique("purchase_store_receipt_unique").on(t.storeId, t.receiptNumber),
+    unique("purchase_idempotency_key_unique").on(t.apiKeyId, t.idempotencyKey),
     index("purchase_member_idx").on(t.memberId, t.purchasedAt),
     /** The counter's day list (ADR 022). */
     index("purchase_store_created_idx").on(t.storeId, t.createdAt),

@@ -1,3 +1,6 @@
+import { isUniqueViolation } from "@platform/db/errors";
+import { purchase } from "@platform/db/schema";
+import { eq } from "drizzle-orm";
 import { activeMemberByNumber, storePurchase } from "../../../app/domain/loyalty/member-lookup.server";
 import {
   type PurchaseResult,
@@ -6,8 +9,8 @@ import {
 } from "../../../app/domain/loyalty/purchases.server";
 import { clerkOfStaffCode } from "../../../app/domain/staff/clerk.server";
 import { apiHandler, posAudit } from "./context";
-import { parseBody, send } from "./errors";
-import { storeAnswerEarly } from "./middleware/idempotency";
+import { ApiError, parseBody, send } from "./errors";
+import { commitWithLastBatch, replayPurchase, writeRequestOf } from "./middleware/idempotency";
 import { PurchaseBody, RefundBody } from "./schemas";
 
 const purchaseAnswer = (result: PurchaseResult) => ({
@@ -23,7 +26,9 @@ const purchaseAnswer = (result: PurchaseResult) => ({
 
 /**
  * POST /purchases — books a purchase for the key's store; the same receipt again answers 200 with the first
- * result. It runs in the request's transaction (no savepoint: any error rolls the whole request back).
+ * result. It runs in the request's transaction (no savepoint: any error rolls the whole request back). The
+ * Idempotency-Key, the request's hash and the answer are kept in the purchase row (ADR 039): a retry with the
+ * same key and body gets that answer (201, Idempotent-Replayed), the key with another request 409.
  */
 export const bookPurchase = apiHandler(async function bookPurchase({ db, purchaseWindowDays, clock }, req, res, key) {
   const body = parseBody(PurchaseBody, req.body);
@@ -33,23 +38,49 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
     body.staffCode ? clerkOfStaffCode(db, body.staffCode, key.storeId) : undefined,
   ]);
   const now = clock();
-  const result = await recordPurchaseInTransaction(
-    db,
-    {
-      memberId: found.id,
-      storeId: key.storeId,
-      receiptNumber: body.receiptNumber,
-      netAmount: body.netAmount,
-      purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
-      pointsToSpend: body.pointsToSpend ?? 0,
-      apiKeyId: key.id,
-      staffUserId,
-      audit: posAudit(req, res, key),
-    },
-    now,
-    // The answer is stored before the audit row, the last statement before the commit (ADR 030).
-    { windowDays: purchaseWindowDays, beforeAudit: (booked) => storeAnswerEarly(res, 201, purchaseAnswer(booked)) },
-  );
+  const write = writeRequestOf(res);
+  let result: PurchaseResult;
+  try {
+    result = await recordPurchaseInTransaction(
+      db,
+      {
+        memberId: found.id,
+        storeId: key.storeId,
+        receiptNumber: body.receiptNumber,
+        netAmount: body.netAmount,
+        purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
+        pointsToSpend: body.pointsToSpend ?? 0,
+        apiKeyId: key.id,
+        staffUserId,
+        audit: posAudit(req, res, key),
+        idempotencyKey: write?.key,
+        requestHash: write?.requestHash,
+      },
+      now,
+      {
+        windowDays: purchaseWindowDays,
+        // The answer goes into the purchase row before the audit row; COMMIT goes with them (ADR 030, 039).
+        beforeAudit: async (booked) => {
+          await db
+            .update(purchase)
+            .set({ answer: purchaseAnswer(booked) })
+            .where(eq(purchase.id, booked.purchase.id));
+        },
+        afterAudit: () => commitWithLastBatch(res),
+      },
+    );
+  } catch (error) {
+    // Another purchase holds this Idempotency-Key (committed, or we waited for it): the key was reused.
+    if (isUniqueViolation(error, "purchase_idempotency_key_unique")) {
+      throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request");
+    }
+    throw error;
+  }
+  const booked = result.purchase;
+  if (result.replayed && write && booked.apiKeyId === key.id && booked.idempotencyKey === write.key) {
+    replayPurchase(res, booked, write.requestHash);
+    return;
+  }
   send(res, result.replayed ? 200 : 201, purchaseAnswer(result));
 });
 

@@ -165,13 +165,13 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         }
         empty={t("console.audit.empty")}
         rows={loaderData.rows}
-        rowKey={(r) => String(r.seq)}
+        rowKey={(r) => String(r.pos)}
         columns={[]}
         paging={{ kind: "more", href: loaderData.nextHref, label: t("console.audit.older") }}
       >
         <ol className="mt-6 space-y-3" data-testid="audit-rows">
           {loaderData.rows.map((r) => (
-            <AuditEntry key={r.seq} row={r} />
+            <AuditEntry key={r.pos} row={r} />
           ))}
         </ol>
       </ConsoleList>

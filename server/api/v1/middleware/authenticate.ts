@@ -1,4 +1,5 @@
 import type { Database } from "@platform/db/client";
+import type { HeldConnection } from "@platform/db/held-connection";
 import { apiRateCounter } from "@platform/db/schema";
 import { countLimitRefusal, countPosRequest } from "@platform/metrics";
 import { sql } from "drizzle-orm";
@@ -8,7 +9,33 @@ import { fail } from "../errors";
 
 export { API_REQUESTS_PER_MINUTE } from "../../../../app/domain/pos/api-keys.server";
 
-type Locals = { apiKey: ApiKey };
+/** A write's count, not sent yet: idempotentWrites sends it just before its BEGIN (ADR 039). */
+export type PendingCount = {
+  /** Sends the count (on `held` when given: the same write as BEGIN); resolves to null or the seconds to wait. */
+  take(held?: HeldConnection | null): Promise<number | null>;
+};
+
+type Locals = { apiKey: ApiKey; pendingCount?: PendingCount };
+
+/** The write's count, for idempotentWrites to send (null when it was sent already). */
+export function pendingCountOf(res: Response): PendingCount | null {
+  return (res.locals as Locals).pendingCount ?? null;
+}
+
+/** Answers 429 with the seconds to wait. */
+export function refuseRateLimited(res: Response, retryAfter: number): void {
+  countLimitRefusal(["api"]);
+  res.setHeader("Retry-After", String(retryAfter));
+  fail(res, "rate_limited", "Too many requests for this API key");
+}
+
+const windowOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+const secondsLeft = (start: Date, now: Date) =>
+  Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
+
+/** countApiRequest's upsert as text, for a held connection (the same statement, ADR 030). */
+const COUNT_REQUEST = `insert into api_rate_counter (api_key_id, window_start, count) values ($1, $2, 1)
+  on conflict (api_key_id, window_start) do update set count = api_rate_counter.count + 1 returning count`;
 
 /** The key the request was authenticated with (set by authenticateKey). */
 export function apiKeyOf(res: Response): ApiKey {
@@ -23,7 +50,7 @@ export function apiKeyOf(res: Response): ApiKey {
  * failed one still counts: a POS over its limit only pushes its own counter further.
  */
 async function countApiRequest(db: Database, apiKeyId: string, limit: number, now: Date): Promise<number | null> {
-  const start = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const start = windowOf(now);
   const [row] = await db
     .insert(apiRateCounter)
     .values({ apiKeyId, windowStart: start, count: 1 })
@@ -33,12 +60,13 @@ async function countApiRequest(db: Database, apiKeyId: string, limit: number, no
     })
     .returning({ count: apiRateCounter.count });
   if ((row?.count ?? 0) <= limit) return null;
-  return Math.max(1, Math.ceil((start.getTime() + 60_000 - now.getTime()) / 1000));
+  return secondsLeft(start, now);
 }
 
 /**
  * The Bearer key, then the key's rate limit — before the body is read, so a caller without a key
- * gets 401 whatever it sent (never 400, 413 or 415).
+ * gets 401 whatever it sent (never 400, 413 or 415). A write's count is sent here and answered by
+ * idempotentWrites (ADR 039): a write over the limit whose body cannot be read gets that refusal instead of 429.
  */
 export function authenticateKey(options: {
   db: Database;
@@ -55,14 +83,36 @@ export function authenticateKey(options: {
       return;
     }
     countPosRequest(key.id);
-    const retryAfter = await countApiRequest(db, key.id, requestsPerMinute, clock());
-    if (retryAfter !== null) {
-      countLimitRefusal(["api"]);
-      res.setHeader("Retry-After", String(retryAfter));
-      fail(res, "rate_limited", "Too many requests for this API key");
+    (res.locals as Locals).apiKey = key;
+    // A write: its count goes out with its transaction's BEGIN, in one write (idempotentWrites, ADR 039). A
+    // write that never gets there (a body that cannot be read) is counted when its answer is sent: every
+    // request counts, as before (it answers 400/413/415 rather than 429 when it is also over the limit).
+    if (req.method === "POST") {
+      let taken = false;
+      const pending: PendingCount = {
+        take(held) {
+          taken = true;
+          (res.locals as Locals).pendingCount = undefined;
+          const now = clock();
+          if (!held) return countApiRequest(db, key.id, requestsPerMinute, now);
+          const start = windowOf(now);
+          return held
+            .send<{ count: number | string }>(COUNT_REQUEST, [key.id, start.toISOString()])
+            .then(([row]) => (Number(row?.count ?? 0) <= requestsPerMinute ? null : secondsLeft(start, now)));
+        },
+      };
+      (res.locals as Locals).pendingCount = pending;
+      res.once("finish", () => {
+        if (!taken) pending.take().catch(() => {});
+      });
+      next();
       return;
     }
-    (res.locals as Locals).apiKey = key;
+    const retryAfter = await countApiRequest(db, key.id, requestsPerMinute, clock());
+    if (retryAfter !== null) {
+      refuseRateLimited(res, retryAfter);
+      return;
+    }
     next();
   };
 }
