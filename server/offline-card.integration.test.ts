@@ -239,8 +239,8 @@ describe("the offline member card", () => {
       .where(eq(schema.auditLog.action, "member.card_refused"));
     const mine = refusals.filter((row) => row.targetId === m.memberId);
     expect(mine.map((row) => JSON.stringify(row.changes)).sort()).toEqual([
-      expect.stringContaining("card_token_replayed"),
       expect.stringContaining("card_device_revoked"),
+      expect.stringContaining("card_token_replayed"),
     ]);
     expect(mine.every((row) => row.actorType === "api_key")).toBe(true);
     // The card page no longer lists it: the phone registers again when next online.
