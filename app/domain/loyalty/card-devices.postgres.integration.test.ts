@@ -1,8 +1,8 @@
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { memberDevice } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cardCodeText, cardStep, fromBase64url } from "~/lib/card-code";
 import { registerCardDevice, revokeCardDevice, verifyDeviceCode } from "./card-devices.server";
 import { newMember } from "./testing.server";
@@ -11,22 +11,11 @@ import { newMember } from "./testing.server";
  * The offline card's replay refusal under real concurrency (ADR 043): two database handles stand in for two app
  * instances; only on PostgreSQL (PGlite serialises everything on one connection).
  */
-let testDb: TestDatabase;
 let one: DatabaseHandle;
 let two: DatabaseHandle;
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "card_devices_conc", poolMax: 12 });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  one = await openDatabase(testDb.config);
-  await one.migrate();
-  two = await openDatabase(testDb.config);
-});
-
-afterAll(async () => {
-  await one?.close();
-  await two?.close();
-  await testDb?.drop();
+useTwoPostgresInstances("card_devices_conc", (pair) => {
+  ({ one, two } = pair);
 });
 
 const serverSecret = "s".repeat(40);

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { coupon, loyaltyAccount, pointEntry, purchase, reward } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LoyaltyError } from "./errors";
 import { adjustPoints } from "./points.server";
 import { recordPurchase, refundPurchase } from "./purchases.server";
@@ -16,22 +16,11 @@ import { ledgerTotals, newMember } from "./testing.server";
  * includes `*.postgres.integration.test.ts` only when TEST_DATABASE_URL is set.
  */
 {
-  let testDb: TestDatabase;
   let one: DatabaseHandle;
   let two: DatabaseHandle;
 
-  beforeAll(async () => {
-    testDb = await createTestDatabase({ label: "loyalty_conc", poolMax: 12 });
-    if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-    one = await openDatabase(testDb.config);
-    await one.migrate();
-    two = await openDatabase(testDb.config);
-  });
-
-  afterAll(async () => {
-    await one?.close();
-    await two?.close();
-    await testDb?.drop();
+  useTwoPostgresInstances("loyalty_conc", (pair) => {
+    ({ one, two } = pair);
   });
 
   describe("concurrent ledger operations on PostgreSQL", () => {

@@ -1,8 +1,8 @@
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { purchase, purchaseRefund } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LoyaltyError } from "./errors";
 import { checkLedger } from "./ledger-check.server";
 import { adjustPoints } from "./points.server";
@@ -14,22 +14,11 @@ import { ledgerTotals, newMember } from "./testing.server";
  * two app instances. PostgreSQL only (TEST_DATABASE_URL).
  */
 {
-  let testDb: TestDatabase;
   let one: DatabaseHandle;
   let two: DatabaseHandle;
 
-  beforeAll(async () => {
-    testDb = await createTestDatabase({ label: "pay_points_conc", poolMax: 12 });
-    if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-    one = await openDatabase(testDb.config);
-    await one.migrate();
-    two = await openDatabase(testDb.config);
-  });
-
-  afterAll(async () => {
-    await one?.close();
-    await two?.close();
-    await testDb?.drop();
+  useTwoPostgresInstances("pay_points_conc", (pair) => {
+    ({ one, two } = pair);
   });
 
   const codeOf = (error: unknown) => {

@@ -1,8 +1,8 @@
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { coupon, reward } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AuditContext } from "../audit/audit.server";
 import { LoyaltyError } from "../loyalty/errors";
 import { adjustPoints } from "../loyalty/points.server";
@@ -16,7 +16,6 @@ import { adjustStock, createReward } from "./rewards.server";
  * (PostgreSQL only: PGlite has one connection): exactly 3 coupons, the stock at 0, never below; a
  * stock adjustment racing the redemptions adds up with them instead of overwriting.
  */
-let testDb: TestDatabase;
 let one: DatabaseHandle;
 let two: DatabaseHandle;
 const actor: StaffActor = {
@@ -38,18 +37,8 @@ const audit: AuditContext = {
   requestId: null,
 };
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "programme_stock", poolMax: 12 });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  one = await openDatabase(testDb.config);
-  await one.migrate();
-  two = await openDatabase(testDb.config);
-});
-
-afterAll(async () => {
-  await one?.close();
-  await two?.close();
-  await testDb?.drop();
+useTwoPostgresInstances("programme_stock", (pair) => {
+  ({ one, two } = pair);
 });
 
 const fields = {
