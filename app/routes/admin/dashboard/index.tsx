@@ -3,6 +3,7 @@ import uplotCss from "uplot/dist/uPlot.min.css?url";
 import { FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { Figures } from "~/components/console/dashboard/figures";
+import { useRangeAndStoreFields } from "~/components/console/range-filters";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Link } from "~/components/ui/link";
 import { addIsoDays } from "~/domain/reports/filters";
@@ -103,9 +104,12 @@ function DashboardPage({ filters, error, stores, allStores, dashboard: d }: Page
     new URLSearchParams({ ...q, ...(filters.store ? { store: filters.store } : {}) }).toString();
   const storeName = new Map(stores.map((s) => [s.id, pick(s.name, locale)]));
   const today = d?.today ?? filters.to;
-  const errorText = error ? [t(`console.dashboard.error.${error}` as "console.dashboard.error.reversed")] : undefined;
-  const errorAt = (field: "from" | "to" | "store") =>
-    (error === "invalid_from" ? "from" : error === "unknown_store" ? "store" : "to") === field ? errorText : undefined;
+  const rangeFields = useRangeAndStoreFields(
+    filters,
+    error,
+    stores,
+    allStores ? t("console.dashboard.allStores") : t("console.dashboard.myStores"),
+  );
   return (
     <ConsolePage
       width="7xl"
@@ -137,26 +141,7 @@ function DashboardPage({ filters, error, stores, allStores, dashboard: d }: Page
         label={t("console.dashboard.filters")}
         submitLabel={t("console.dashboard.apply")}
         columns="lg:grid-cols-[1fr_1fr_1.4fr_auto]"
-        fields={[
-          ...(["from", "to"] as const).map((name) => ({
-            name,
-            type: "date" as const,
-            label: t(`console.dashboard.${name}`),
-            value: filters[name],
-            errors: errorAt(name),
-          })),
-          {
-            name: "store",
-            label: t("console.dashboard.store"),
-            value: filters.store,
-            errors: errorAt("store"),
-            anyOption: false,
-            options: [
-              { value: "", label: allStores ? t("console.dashboard.allStores") : t("console.dashboard.myStores") },
-              ...stores.map((s) => ({ value: s.id, label: pick(s.name, locale) })),
-            ],
-          },
-        ]}
+        fields={[...rangeFields]}
       />
       {d ? <Figures d={d} query={withStore({ from: filters.from, to: filters.to })} storeName={storeName} /> : null}
     </ConsolePage>

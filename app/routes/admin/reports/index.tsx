@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { ConsoleTable, EmptyState, FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
+import { useRangeAndStoreFields } from "~/components/console/range-filters";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Link } from "~/components/ui/link";
 import { useLocale } from "~/lib/i18n";
@@ -26,9 +27,7 @@ export default function ClerkReports({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const { filters, error, stores, sales, consultants, consultant, members } = loaderData;
   const storeName = new Map(stores.map((s) => [s.id, pick(s.name, locale)]));
-  const errorText = error ? [t(`console.dashboard.error.${error}` as "console.dashboard.error.reversed")] : undefined;
-  const errorAt = (field: "from" | "to" | "store") =>
-    (error === "invalid_from" ? "from" : error === "unknown_store" ? "store" : "to") === field ? errorText : undefined;
+  const rangeFields = useRangeAndStoreFields(filters, error, stores, t("console.dashboard.myStores"));
   const total = (sales ?? []).reduce(
     (sum, r) => ({
       purchases: sum.purchases + r.purchases,
@@ -51,24 +50,7 @@ export default function ClerkReports({ loaderData }: Route.ComponentProps) {
         submitLabel={t("console.dashboard.apply")}
         columns="lg:grid-cols-[1fr_1fr_1.4fr_1.4fr_auto]"
         fields={[
-          ...(["from", "to"] as const).map((name) => ({
-            name,
-            type: "date" as const,
-            label: t(`console.dashboard.${name}`),
-            value: filters[name],
-            errors: errorAt(name),
-          })),
-          {
-            name: "store",
-            label: t("console.dashboard.store"),
-            value: filters.store,
-            errors: errorAt("store"),
-            anyOption: false,
-            options: [
-              { value: "", label: t("console.dashboard.myStores") },
-              ...stores.map((s) => ({ value: s.id, label: pick(s.name, locale) })),
-            ],
-          },
+          ...rangeFields,
           consultants.length > 1
             ? {
                 name: "consultant",
