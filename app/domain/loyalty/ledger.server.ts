@@ -88,6 +88,25 @@ type EntryInput = Source & {
   couponId?: string | null;
 };
 
+/** A ledger entry's columns (all but its id) for this account, input, signed amount and lot expiry. */
+function entryValues(account: Account, input: EntryInput, amount: number, lotExpiresAt: Date | null, now: Date) {
+  return {
+    memberId: account.memberId,
+    kind: input.kind,
+    amount,
+    lotExpiresAt,
+    storeId: input.storeId ?? null,
+    receiptNumber: input.receiptNumber ?? null,
+    staffUserId: input.staffUserId ?? null,
+    apiKeyId: input.apiKeyId ?? null,
+    purchaseId: input.purchaseId ?? null,
+    couponId: input.couponId ?? null,
+    reason: input.reason ?? null,
+    idempotencyKey: input.key,
+    createdAt: now,
+  };
+}
+
 /**
  * Books a credit. With `expiresAt` it creates a lot; a negative balance (after a refund) is paid
  * off first, so the lot holds only what is left over.
@@ -100,22 +119,7 @@ export async function credit(
 ): Promise<Entry> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("credit needs a positive integer");
   countLedgerEntry(input.kind);
-  const entry: Entry = {
-    id: randomUUID(),
-    memberId: account.memberId,
-    kind: input.kind,
-    amount: input.amount,
-    lotExpiresAt: input.expiresAt,
-    storeId: input.storeId ?? null,
-    receiptNumber: input.receiptNumber ?? null,
-    staffUserId: input.staffUserId ?? null,
-    apiKeyId: input.apiKeyId ?? null,
-    purchaseId: input.purchaseId ?? null,
-    couponId: input.couponId ?? null,
-    reason: input.reason ?? null,
-    idempotencyKey: input.key,
-    createdAt: now,
-  };
+  const entry: Entry = { id: randomUUID(), ...entryValues(account, input, input.amount, input.expiresAt, now) };
   const remaining = Math.max(0, Math.min(input.amount, input.amount + Math.min(0, account.balance)));
   const balance = account.balance + input.amount;
   const negativeSince = balance < 0 ? (account.negativeSince ?? now) : null;
@@ -231,21 +235,7 @@ async function insertEntry(
   countLedgerEntry(input.kind);
   const [entry] = await tx
     .insert(pointEntry)
-    .values({
-      memberId: account.memberId,
-      kind: input.kind,
-      amount,
-      lotExpiresAt,
-      storeId: input.storeId ?? null,
-      receiptNumber: input.receiptNumber ?? null,
-      staffUserId: input.staffUserId ?? null,
-      apiKeyId: input.apiKeyId ?? null,
-      purchaseId: input.purchaseId ?? null,
-      couponId: input.couponId ?? null,
-      reason: input.reason ?? null,
-      idempotencyKey: input.key,
-      createdAt: now,
-    })
+    .values(entryValues(account, input, amount, lotExpiresAt, now))
     .returning();
   if (!entry) throw new Error("ledger insert returned nothing");
   return entry;
@@ -300,22 +290,7 @@ export async function spendForPurchase(
     throw new LoyaltyError("points_exceed_balance", `The member has ${account.balance} points, ${input.amount} asked`);
   }
   countLedgerEntry(input.kind);
-  const entry: Entry = {
-    id: randomUUID(),
-    memberId: account.memberId,
-    kind: input.kind,
-    amount: -input.amount,
-    lotExpiresAt: null,
-    storeId: input.storeId ?? null,
-    receiptNumber: input.receiptNumber ?? null,
-    staffUserId: input.staffUserId ?? null,
-    apiKeyId: input.apiKeyId ?? null,
-    purchaseId: input.purchaseId ?? null,
-    couponId: input.couponId ?? null,
-    reason: input.reason ?? null,
-    idempotencyKey: input.key,
-    createdAt: now,
-  };
+  const entry: Entry = { id: randomUUID(), ...entryValues(account, input, -input.amount, null, now) };
   const balance = account.balance - input.amount;
   const at = now.toISOString();
   const written = tx.execute(sql`
