@@ -67,7 +67,7 @@ export function isCode39Text(text: string): boolean {
  * The element widths in narrow modules, bar first, from the start `*` to the stop `*` (a narrow space between
  * characters), without the quiet zones. Throws Code39Error for empty text or a character not in the table.
  */
-export function code39Widths(text: string): number[] {
+export function code39Widths(text: string, wide: number = WIDE_RATIO): number[] {
   if (text.length === 0) throw new Code39Error("code39_empty", "Nothing to encode");
   const bad = [...text].find((c) => c === "*" || !CODE39_PATTERNS.has(c));
   if (bad !== undefined)
@@ -75,14 +75,20 @@ export function code39Widths(text: string): number[] {
   const widths: number[] = [];
   for (const char of `*${text}*`) {
     if (widths.length > 0) widths.push(1);
-    for (const element of CODE39_PATTERNS.get(char) as string) widths.push(element === "w" ? WIDE_RATIO : 1);
+    for (const element of CODE39_PATTERNS.get(char) as string) widths.push(element === "w" ? wide : 1);
   }
   return widths;
 }
 
-/** The bars as rectangles in module units: x from the left edge of the quiet zone, and the total width. */
-export function code39Bars(text: string): { bars: Array<{ x: number; width: number }>; width: number } {
-  const widths = code39Widths(text);
+/**
+ * The bars as rectangles in module units: x from the left edge of the quiet zone, and the total width. `wide` is the
+ * wide elements' width in narrow modules (3 unless a narrow screen needs less; the standard allows 2–3).
+ */
+export function code39Bars(
+  text: string,
+  wide: number = WIDE_RATIO,
+): { bars: Array<{ x: number; width: number }>; width: number } {
+  const widths = code39Widths(text, wide);
   const bars: Array<{ x: number; width: number }> = [];
   let x = QUIET_ZONE;
   widths.forEach((w, i) => {
