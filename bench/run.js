@@ -1129,7 +1129,7 @@ function printTable() {
     for (const [key, f] of Object.entries(ms.figures)) {
       rows.push([
         `${MEMBER_PAGE} (${label[key]}) over its markup from a static loader (time/request)`,
-        `+${pct(f.overhead)}  (${fmt(ms.static.rps, 0)} vs ${fmt(f.rps, 0)} req/s; CPU ${f.cpuOverhead === null ? "n/a" : `${f.cpuOverhead >= 0 ? "+" : ""}${pct(f.cpuOverhead)}`}: ${fmt(f.cpuMsPerRequest, 2)} vs ${fmt(ms.static.cpuMsPerRequest, 2)} ms/req)`,
+        `${f.overhead >= 0 ? "+" : ""}${pct(f.overhead)}  (${fmt(ms.static.rps, 0)} vs ${fmt(f.rps, 0)} req/s; CPU ${f.cpuOverhead === null ? "n/a" : `${f.cpuOverhead >= 0 ? "+" : ""}${pct(f.cpuOverhead)}`}: ${fmt(f.cpuMsPerRequest, 2)} vs ${fmt(ms.static.cpuMsPerRequest, 2)} ms/req)`,
         `<= ${pct(f.overheadTarget)}`,
         status(f.overheadPass),
       ]);
