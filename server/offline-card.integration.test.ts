@@ -247,6 +247,24 @@ describe("the offline member card", () => {
     expect(await (await request(m.jar, "/member-center/card")).text()).not.toContain(device.deviceId);
   });
 
+  it("ending the member's other logins in security stops the cards they registered, not this login's", async () => {
+    const m = await member();
+    const phone = await register(m.jar);
+    // The same member logged in on a second device, which ends the other logins.
+    const { setCookie } = (await hook("/sessions", { userId: m.userId })) as { setCookie: string[] };
+    const laptop = new Jar();
+    laptop.take(new Response(null, { headers: setCookie.map((c) => ["set-cookie", c] as [string, string]) }));
+    const own = await register(laptop);
+    const ended = await request(laptop, "/member-center/security", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "end-others" }),
+    });
+    expect(ended.status).toBe(302);
+    expect(await lookup(await code(phone))).toEqual({ status: 422, answer: "card_device_revoked" });
+    expect(await lookup(await code(own))).toEqual({ status: 200, answer: m.memberNumber });
+  });
+
   it("refuses malformed codes, NUL bytes and a code signed for another member at the till with stable codes", async () => {
     const m = await member();
     const other = await member();

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { member, memberDevice } from "@platform/db/schema";
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { CARD_STEP_SECONDS, cardCode, cardStep, parseCardCode, sameCode } from "~/lib/card-code";
 
 /**
@@ -137,6 +137,30 @@ export async function revokeSessionCardDevices(db: Database, sessionId: string, 
     .update(memberDevice)
     .set({ revokedAt: now })
     .where(and(eq(memberDevice.sessionId, sessionId), isNull(memberDevice.revokedAt)))
+    .returning({ id: memberDevice.id });
+  return revoked.length;
+}
+
+/**
+ * "Log out everywhere else" and a password change in security: the devices the member's other logins registered stop
+ * working too, as if each of those logins had logged out (this login's own devices keep working).
+ */
+export async function revokeOtherSessionsCardDevices(
+  db: Database,
+  memberId: string,
+  currentSessionId: string,
+  now = new Date(),
+): Promise<number> {
+  const revoked = await db
+    .update(memberDevice)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(memberDevice.memberId, memberId),
+        isNull(memberDevice.revokedAt),
+        or(isNull(memberDevice.sessionId), ne(memberDevice.sessionId, currentSessionId)),
+      ),
+    )
     .returning({ id: memberDevice.id });
   return revoked.length;
 }

@@ -18,7 +18,12 @@ import { listPasskeys, removePasskey, renamePasskey } from "~/domain/auth/passke
 import { changePassword } from "~/domain/auth/password-change.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { describeUserAgent } from "~/domain/auth/user-agent";
-import { listCardDevices, revokeCardDevice } from "~/domain/loyalty/card-devices.server";
+import {
+  listCardDevices,
+  revokeCardDevice,
+  revokeOtherSessionsCardDevices,
+  revokeSessionCardDevices,
+} from "~/domain/loyalty/card-devices.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
@@ -122,6 +127,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (result.reason === "no_password") return fail("currentPassword", t("account.security.password.none"));
       return fail("currentPassword", t("account.security.password.wrong"));
     }
+    // The other logins were ended with the change: their offline cards stop too (ADR 043).
+    await revokeOtherSessionsCardDevices(app.db, session.member.id, session.sessionId);
     return toast("notice.passwordChanged");
   }
 
@@ -132,11 +139,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const ended = await revokeSession(app.db, session.userId, id.data);
     if (!ended) return fieldFailure(form, "sessions", t("account.security.sessions.notFound"), 404);
+    // As if that login had logged out: the offline cards it registered stop (ADR 043).
+    await revokeSessionCardDevices(app.db, id.data);
     return toast("notice.sessionEnded");
   }
 
   if (intent === "end-others") {
     await revokeOtherSessions(app.db, session.userId, session.sessionId);
+    await revokeOtherSessionsCardDevices(app.db, session.member.id, session.sessionId);
     return toast("notice.otherSessionsEnded");
   }
 
