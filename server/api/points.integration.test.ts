@@ -155,6 +155,10 @@ describe("POS API: pay with points (issue 36)", () => {
       [call("GET", `/members/${m.memberNumber}/points-quote`), 400, "invalid_amount"],
       [call("GET", `/members/${m.memberNumber}/points-quote?amount=10&x=1`), 400, "invalid_query"],
       [call("GET", "/members/HL0000000/points-quote?amount=10"), 404, "member_not_found"],
+      // NUL bytes in the query and the path: refused before any query is sent.
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=3280%00`), 400, "invalid_amount"],
+      [call("GET", `/members/${m.memberNumber}/points-quote?amount=3280&points=5%00`), 400, "invalid_points"],
+      [call("GET", "/members/HL%00/points-quote?amount=10"), 404, "member_not_found"],
     ];
     for (const [answer, status, code] of cases) {
       const { status: got, body } = await answer;
