@@ -1,18 +1,11 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { auditLog, purchase, staffAccount } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newMember } from "../../app/domain/loyalty/testing.server";
-import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import { setStaffCode } from "../../app/domain/staff/clerk.server";
 import { createTestStaff, testAdminActor } from "../../app/domain/staff/testing.server";
-import { createApiV1Router } from "./v1";
+import { serveApiV1ForTests } from "./api-v1-rig.testing";
 import { API_ERROR_CODES } from "./v1/errors";
 import { openApiDocument } from "./v1/openapi";
 
@@ -21,27 +14,16 @@ import { openApiDocument } from "./v1/openapi";
  * purchase; an unknown code, a disabled clerk or another store's clerk is `422 staff_code_unknown` with nothing
  * booked; a malformed code is `400 invalid_body`.
  */
-const secret = "c".repeat(40);
-let testDb: TestDatabase;
 let database: DatabaseHandle;
-let server: Server;
 let base: string;
 let storeKey: string;
 let clerkId: string;
 let disabledId: string;
 let memberNumber: string;
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_clerk", migrated: true });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  const app = express();
-  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: secret, logger: pino({ level: "silent" }) }));
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  await insertTestStores(database.db, ["TPE01", "TXG01"]);
-  storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
+serveApiV1ForTests("api_clerk", async (rig) => {
+  ({ database, base, storeKey } = rig);
+  const secret = rig.cardSecret;
   const db = database.db;
   const { actor, audit } = testAdminActor();
   const clerk = await createTestStaff(db, secret, { role: "staff", storeIds: ["TPE01"] });
@@ -54,12 +36,6 @@ beforeAll(async () => {
   await setStaffCode(db, actor, disabled.userId, "OFF1", audit);
   await db.update(staffAccount).set({ disabledAt: new Date() }).where(eq(staffAccount.userId, disabled.userId));
   memberNumber = (await newMember(db)).memberNumber;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.close();
-  await testDb?.drop();
 });
 
 let keyCounter = 0;

@@ -1,45 +1,18 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { purchase } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adjustPoints } from "../../app/domain/loyalty/points.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
-import { createApiKey } from "../../app/domain/pos/api-keys.server";
-import { createApiV1Router } from "./v1";
+import { serveApiV1ForTests } from "./api-v1-rig.testing";
 import { API_ERROR_CODES } from "./v1/errors";
 import { openApiDocument } from "./v1/openapi";
 
-/** The router createApp mounts at /api/v1, served alone over HTTP on a fresh database. */
-const secret = "c".repeat(40);
-let testDb: TestDatabase;
 let database: DatabaseHandle;
-let server: Server;
 let base: string;
 let storeKey: string;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_points", migrated: true });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  const app = express();
-  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: secret, logger: pino({ level: "silent" }) }));
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  await insertTestStores(database.db, ["TPE01", "TXG01"]);
-  storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.close();
-  await testDb?.drop();
+serveApiV1ForTests("api_points", (rig) => {
+  ({ database, base, storeKey } = rig);
 });
 
 /** A JSON answer, loosely typed for assertions. */
