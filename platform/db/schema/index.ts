@@ -1,5 +1,6 @@
 // The one schema of the app, split by area. drizzle-kit reads every file in this folder.
 
+export * from "@platform/db/schema/appointments";
 export * from "@platform/db/schema/audit";
 export * from "@platform/db/schema/auth";
 export * from "@platform/db/schema/catalog";
