@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import { consoleCookie } from "../app/adapters/console.server";
+import { anchorStoreChains } from "../app/domain/audit/anchor.server";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { bookHistory, type HistoryPlan, realisticHistory } from "../app/domain/demo/member-history";
@@ -294,6 +295,11 @@ export function testHooks({
     const { token, now } = z.object({ token: z.string().max(200), now: instant.optional() }).parse(req.body);
     const resolved = await resolveCardToken(db, cardSecret, token, now ?? new Date());
     res.json(resolved.ok ? { ok: true, memberNumber: resolved.member.memberNumber } : resolved);
+  });
+
+  // The minute's job's first step: the stores' audit chains that moved are anchored into the global chain.
+  router.post("/audit/anchor-store-chains", async (_req, res) => {
+    res.json({ problem: await anchorStoreChains(db, new Date()) });
   });
 
   // The POS side: a store's API key (what `npm run api-key -- create` prints).

@@ -28,7 +28,7 @@ export function AuditEntry({ row: r }: { row: AuditEntryRow }) {
   const locale = useLocale();
   const target = `/admin/audit?targetType=${encodeURIComponent(r.targetType)}&targetId=${encodeURIComponent(r.targetId ?? "")}`;
   return (
-    <li className="rounded-2xl border border-line bg-white p-4" data-testid="audit-row">
+    <li className="rounded-2xl border border-line bg-white p-4 [overflow-wrap:anywhere]" data-testid="audit-row">
       <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1">
         <p className="text-sm font-medium" data-action={r.action}>
           {r.actionLabel}
@@ -57,11 +57,11 @@ export function AuditEntry({ row: r }: { row: AuditEntryRow }) {
         </span>
       </p>
       {r.changes.length ? (
-        <dl className="mt-2 grid gap-x-4 gap-y-1 rounded-xl bg-sand/50 p-3 text-xs sm:grid-cols-[auto_1fr]">
+        <dl className="mt-2 grid grid-cols-[minmax(0,1fr)] gap-x-4 gap-y-1 rounded-xl bg-sand/50 p-3 text-xs sm:grid-cols-[auto_minmax(0,1fr)]">
           {r.changes.map((c) => (
             <div key={c.field} className="contents">
               <dt className="font-medium">{c.label}</dt>
-              <dd className="break-words">
+              <dd className="min-w-0">
                 {c.before} → {c.after}
               </dd>
             </div>
