@@ -220,6 +220,7 @@ describe("one member in the console", () => {
       userId: member.userId,
       expiresAt: new Date(Date.now() + 86_400_000),
     });
+    await db.insert(schema.memberDevice).values({ memberId: member.id, name: "iphone/safari", secretEncrypted: "x" });
     expect((await post(page, { intent: "disable", reason: "x", confirmed: "1" }, cookieOf(manager))).status).toBe(403);
     const noReason = await post(page, { intent: "disable", reason: "   ", confirmed: "1" }, cookieOf(admin));
     expect(noReason.status).toBe(400);
@@ -239,6 +240,12 @@ describe("one member in the console", () => {
       0,
     );
     expect(await (await get(page, cookieOf(admin))).text()).toContain('data-testid="member-disabled"');
+    // The offline card stopped with the sessions.
+    const [card] = await db.select().from(schema.memberDevice).where(eq(schema.memberDevice.memberId, member.id));
+    expect(card?.revokedAt).not.toBeNull();
+    expect((await auditRows("member.disabled", member.id))[0]?.changes).toMatchObject({
+      cardsRevoked: { after: 1 },
+    });
     await post(page, { intent: "enable", reason: "調查結束", confirmed: "1" }, cookieOf(admin));
     const [after] = await db.select().from(schema.member).where(eq(schema.member.id, member.id));
     expect(after?.disabled).toBe(false);
@@ -252,6 +259,28 @@ describe("one member in the console", () => {
     );
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("已刪除帳號");
+  });
+
+  it("ends every session of a member and revokes their offline cards, audited with both counts", async () => {
+    const { eq } = await import("drizzle-orm");
+    const member = await loyalty.newMember(db, { nameZh: "遺失手機" });
+    await db.insert(schema.authSession).values({
+      id: crypto.randomUUID(),
+      token: crypto.randomUUID(),
+      userId: member.userId,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    await db.insert(schema.memberDevice).values([
+      { memberId: member.id, name: "iphone/safari", secretEncrypted: "x", sessionId: "gone" },
+      { memberId: member.id, name: "pixel/chrome", secretEncrypted: "y" },
+    ]);
+    const ended = await post(`/admin/members/${member.id}`, { intent: "end-sessions" }, cookieOf(admin));
+    expect(ended.status).toBe(302);
+    expect(await db.select().from(schema.authSession).where(eq(schema.authSession.userId, member.userId))).toEqual([]);
+    const cards = await db.select().from(schema.memberDevice).where(eq(schema.memberDevice.memberId, member.id));
+    expect(cards.map((c) => c.revokedAt !== null)).toEqual([true, true]);
+    const [row] = await auditRows("member.sessions_ended", member.id);
+    expect(row?.changes).toMatchObject({ sessionsEnded: { after: 1 }, cardsRevoked: { after: 2 } });
   });
 
   it("cancels an unused coupon (the points come back) once, adds a note, and refuses a used or foreign coupon", async () => {

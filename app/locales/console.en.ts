@@ -335,6 +335,7 @@ export const consoleEn = {
   "console.audit.field.wrongCodes": "Wrong codes",
   "console.audit.field.value": "Value",
   "console.audit.field.sessionsEnded": "Sessions ended",
+  "console.audit.field.cardsRevoked": "Offline cards revoked",
   "console.audit.field.position": "Position",
   "console.audit.field.note": "Note",
   "console.audit.field.memberId": "Member",

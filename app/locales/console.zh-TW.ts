@@ -318,6 +318,7 @@ export const consoleZhTW = {
   "console.audit.field.wrongCodes": "驗證碼錯誤次數",
   "console.audit.field.value": "值",
   "console.audit.field.sessionsEnded": "登出裝置數",
+  "console.audit.field.cardsRevoked": "停用的離線會員卡數",
   "console.audit.field.position": "順序",
   "console.audit.field.note": "備註",
   "console.audit.field.memberId": "會員",

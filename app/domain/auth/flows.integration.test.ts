@@ -7,6 +7,7 @@ import { authUser, member, oneTimeCode, rateLimitCounter } from "@platform/db/sc
 import { createTestDatabase, type TestDatabase, testDatabaseDriver } from "@platform/testing/database";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listCardDevices, registerCardDevice } from "../loyalty/card-devices.server";
 import { createMember } from "../members/members.server";
 import { RecordingMessaging } from "../messaging/recording-messaging";
 import { type Auth, createAuth } from "./auth.server";
@@ -410,12 +411,18 @@ describe("forgot password", () => {
     expect(messaging.sms.map((m) => m.to)).toEqual([known]);
   });
 
-  it("resets the password by SMS code and ends every session", async () => {
+  it("resets the password by SMS code, ends every session and revokes the offline cards", async () => {
     const phone = newPhone();
-    const { userId } = await signUp(phone);
+    const { userId, member: created } = await signUp(phone);
     const headers = await startSession(deps, userId, new Headers());
     const cookie = headers.getSetCookie()[0]?.split(";")[0] ?? "";
     expect(await auth.api.getSession({ headers: new Headers({ cookie }) })).not.toBeNull();
+    const device = await registerCardDevice(handle.db, SECRET, {
+      memberId: created.id,
+      name: "iphone/safari",
+      sessionId: null,
+    });
+    expect(device).not.toBeNull();
 
     expect((await requestPasswordReset(deps, { channel: "phone", target: phone, ip: null, locale: "en" })).ok).toBe(
       true,
@@ -430,6 +437,7 @@ describe("forgot password", () => {
     expect(await completePasswordReset(deps, userId, "123456789", [])).toEqual({ ok: false, problem: "common" });
     expect(await completePasswordReset(deps, userId, "New-Stone-Floor-88", [])).toEqual({ ok: true });
     expect(await auth.api.getSession({ headers: new Headers({ cookie }) })).toBeNull();
+    expect(await listCardDevices(handle.db, created.id)).toEqual([]);
     expect(
       await verifyLogin(deps, { kind: "phone", identifier: phone, password: "New-Stone-Floor-88", ip: null }),
     ).toMatchObject({ ok: true });

@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { authAccount, authUser, member } from "@platform/db/schema";
 import { and, eq, lt, notExists } from "drizzle-orm";
+import { revokeUserCardDevices } from "../loyalty/card-devices.server";
 import { findMemberByUserId, recordLogin } from "../members/members.server";
 import type { Messaging } from "../messaging/types";
 import type { Auth } from "./auth.server";
@@ -155,7 +156,7 @@ export async function startSession(
 
 // ─── Forgot password (the code step is in verification.server.ts) ──────────────────────────────
 
-/** Sets the new password and ends every session of that user. */
+/** Sets the new password, ends every session of that user and revokes their offline cards. */
 export async function completePasswordReset(
   deps: Pick<AuthDeps, "db" | "auth">,
   userId: string,
@@ -166,6 +167,8 @@ export async function completePasswordReset(
   if (!result.ok) return result;
   const ctx = await deps.auth.$context;
   await ctx.internalAdapter.deleteUserSessions(userId);
+  // The offline cards of those logins stop working too (ADR 043): whoever reset the password owns the account now.
+  await revokeUserCardDevices(deps.db, userId);
   return { ok: true };
 }
 

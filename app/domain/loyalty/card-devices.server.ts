@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { member, memberDevice } from "@platform/db/schema";
-import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { CARD_STEP_SECONDS, cardCode, cardStep, parseCardCode, sameCode } from "~/lib/card-code";
 
 /**
@@ -137,6 +137,28 @@ export async function revokeSessionCardDevices(db: Database, sessionId: string, 
     .update(memberDevice)
     .set({ revokedAt: now })
     .where(and(eq(memberDevice.sessionId, sessionId), isNull(memberDevice.revokedAt)))
+    .returning({ id: memberDevice.id });
+  return revoked.length;
+}
+
+/**
+ * Every card the member holds stops working: staff ending all their sessions or disabling them, and a password reset
+ * (which ends every login). Takes the member's user id (what those flows have), so it can run in their transaction.
+ */
+export async function revokeUserCardDevices(
+  db: Pick<Database, "update">,
+  userId: string,
+  now = new Date(),
+): Promise<number> {
+  const revoked = await db
+    .update(memberDevice)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        isNull(memberDevice.revokedAt),
+        inArray(memberDevice.memberId, sql`(select ${member.id} from ${member} where ${member.userId} = ${userId})`),
+      ),
+    )
     .returning({ id: memberDevice.id });
   return revoked.length;
 }

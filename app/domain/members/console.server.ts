@@ -22,6 +22,7 @@ import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx, recordPersonalDataView } from "../audit/audit.server";
 import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
+import { revokeUserCardDevices } from "../loyalty/card-devices.server";
 import { couponState } from "../loyalty/coupon-state";
 import { LoyaltyError } from "../loyalty/errors";
 import { maskName } from "../loyalty/member-lookup.server";
@@ -254,15 +255,22 @@ export async function setMemberDisabled(
     const ended = input.disabled
       ? await t.delete(authSession).where(eq(authSession.userId, found.userId)).returning({ id: authSession.id })
       : [];
+    // A disabled member's offline cards stop working too (ADR 043), like their logins.
+    const cardsRevoked = input.disabled ? await revokeUserCardDevices(t, found.userId, now) : 0;
     await record(input.disabled ? "member.disabled" : "member.enabled", ["member", memberId], {
       before: { disabled: !input.disabled },
-      after: { disabled: input.disabled, reason, sessionsEnded: ended.length },
+      after: {
+        disabled: input.disabled,
+        reason,
+        sessionsEnded: ended.length,
+        ...(cardsRevoked > 0 ? { cardsRevoked } : {}),
+      },
     });
     return { changed: true };
   });
 }
 
-/** Ends every session of the member (a lost phone, a shared computer). */
+/** Ends every session of the member (a lost phone, a shared computer) and revokes their offline cards. */
 export async function endMemberSessions(
   db: Database,
   actor: StaffActor,
@@ -278,8 +286,12 @@ export async function endMemberSessions(
       .delete(authSession)
       .where(eq(authSession.userId, found.userId))
       .returning({ id: authSession.id });
-    if (ended.length > 0) {
-      await record("member.sessions_ended", ["member", memberId], { after: { sessionsEnded: ended.length } });
+    // The offline cards those logins registered stop working as well (ADR 043): a lost phone keeps no card.
+    const cardsRevoked = await revokeUserCardDevices(t, found.userId, now);
+    if (ended.length > 0 || cardsRevoked > 0) {
+      await record("member.sessions_ended", ["member", memberId], {
+        after: { sessionsEnded: ended.length, ...(cardsRevoked > 0 ? { cardsRevoked } : {}) },
+      });
     }
     return ended.length;
   });
