@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { createMember, newPhone } from "./support/members";
+import { PHONE, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
 
 /** POS API keys in the console (issue 14 item 8): created from the navigation, shown once, revoked → 401. */
@@ -41,4 +42,11 @@ test("an admin creates a POS key for a store, the till uses it, and after revoki
   await expect(page.getByTestId("key").filter({ hasText: "信義 1 號收銀機" })).toContainText("已撤銷");
   expect((await balance()).status()).toBe(401);
   await till.dispose();
+
+  // On a phone each key is a card: name, store, key, use, scopes and the action, none of it scrolled out of sight.
+  await page.setViewportSize(PHONE);
+  const box = page.locator("section[data-table-scroll]").filter({ has: page.getByTestId("keys") });
+  expect(await box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await expect(page.getByRole("table").getByRole("row").filter({ hasText: "信義 1 號收銀機" })).toHaveCount(1);
+  await screenshotSizes(page, "console-keys", { sizes: [["phone", PHONE]] });
 });

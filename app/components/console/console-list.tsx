@@ -31,7 +31,22 @@ export type Column<Row> = {
   align?: "right";
   /** A cell's own classes, from its row (a heat map's shade). */
   cellClassName?: (row: Row) => string | undefined;
+  /** The cell's label in a stacked table (`stack`) when the header is not plain text. */
+  label?: string;
 };
+
+/**
+ * A stacked table's classes: below `sm` every row is a card and every cell a line under its column's name (the
+ * header, repeated from `data-label`), so a phone reads a few columns of actions without scrolling sideways. The
+ * explicit roles keep the table's semantics whatever `display` the rows get.
+ */
+const STACKED = {
+  table: "max-sm:block sm:min-w-(--table-min)",
+  thead: "max-sm:sr-only",
+  tbody: "max-sm:block",
+  tr: "max-sm:block max-sm:px-4 max-sm:py-3",
+  td: "max-sm:block max-sm:empty:hidden max-sm:px-0 max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-normal max-sm:before:text-muted max-sm:before:content-[attr(data-label)] max-sm:text-left",
+} as const;
 
 /** A console table: headers from the columns, one row per item, in a labelled scroll box. */
 export function ConsoleTable<Row>({
@@ -46,6 +61,7 @@ export function ConsoleTable<Row>({
   minWidth = "40rem",
   className,
   caption,
+  stack = false,
 }: {
   /** The table's name (or `labelledBy`, the id of the heading that names it). */
   label?: string;
@@ -61,32 +77,50 @@ export function ConsoleTable<Row>({
   minWidth?: string;
   className?: string;
   caption?: ReactNode;
+  /** Below `sm`, rows become cards and cells lines under their column's name (see STACKED). */
+  stack?: boolean;
 }) {
   const cols = columns.filter(Boolean) as Column<Row>[];
   const scroll = labelledBy ? { labelledBy } : { label: label ?? "" };
+  const role = <R extends string>(r: R) => (stack ? r : undefined);
   return (
     <TableScroll {...scroll} className={cn("rounded-2xl border border-line bg-white", className)}>
-      <table className="w-full text-left text-sm" style={{ minWidth }} data-testid={testId}>
+      <table
+        className={cn("w-full text-left text-sm", stack && STACKED.table)}
+        style={stack ? ({ "--table-min": minWidth } as React.CSSProperties) : { minWidth }}
+        data-testid={testId}
+        role={role("table")}
+      >
         {caption ? <caption className="sr-only">{caption}</caption> : null}
-        <thead className="border-b border-line bg-sand/50 text-muted">
-          <tr>
+        <thead
+          className={cn("border-b border-line bg-sand/50 text-muted", stack && STACKED.thead)}
+          role={role("rowgroup")}
+        >
+          <tr role={role("row")}>
             {cols.map((c) => (
               <th
                 key={c.key}
                 scope="col"
                 className={cn("px-4 py-3 font-medium", c.align === "right" && "text-right")}
                 aria-sort={c.sort}
+                role={role("columnheader")}
               >
                 {c.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-line">
+        <tbody className={cn("divide-y divide-line", stack && STACKED.tbody)} role={role("rowgroup")}>
           {rows.map((row) => {
             const { className: rowClass, ...data } = rowProps?.(row) ?? {};
             return (
-              <tr key={rowKey(row)} data-testid={rowTestId} className={rowClass} {...data}>
+              <tr
+                key={rowKey(row)}
+                data-testid={rowTestId}
+                className={cn(rowClass, stack && STACKED.tr)}
+                role={role("row")}
+                {...data}
+              >
                 {cols.map((c) => (
                   <td
                     key={c.key}
@@ -95,8 +129,11 @@ export function ConsoleTable<Row>({
                       c.align === "right" && "text-right",
                       c.className,
                       c.cellClassName?.(row),
+                      stack && STACKED.td,
                     )}
                     data-testid={c.testId}
+                    data-label={stack ? (c.label ?? (typeof c.header === "string" ? c.header : undefined)) : undefined}
+                    role={role("cell")}
                   >
                     {c.cell(row)}
                   </td>

@@ -150,6 +150,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
         rows={loaderData.keys}
         rowKey={(k) => k.id}
         rowTestId="key"
+        stack
         columns={[
           {
             key: "name",
