@@ -22,6 +22,15 @@ import { benchMemberCookie, testHooks } from "./member.js";
 import { freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
+
+// Node 20 has no global WebSocket (the DevTools protocol below needs one) without --experimental-websocket; Node 22
+// and later have it by default. On 20, run again with the flag, so `npm run bench:render` works on either.
+if (typeof globalThis.WebSocket !== "function") {
+  const again = spawn(process.execPath, ["--experimental-websocket", ...process.argv.slice(1)], { stdio: "inherit" });
+  again.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  await new Promise(() => {});
+}
+
 const { values: opts } = parseArgs({
   options: {
     path: { type: "string", default: "/" },
