@@ -134,6 +134,10 @@ test("the till reads the member's carrier barcode off the counter; the member tu
   await member.getByRole("button", { name: "儲存載具設定" }).click();
   await expect(member.getByText("已關閉：門市結帳時不會讀取您的載具與統編")).toBeVisible();
   await expect(member.getByLabel("提供載具與統編給門市結帳")).not.toBeChecked();
+  // The decision is kept like the other consents: the list shows it, the export has its history.
+  await expect(
+    member.getByTestId("consent-list").getByRole("listitem").filter({ hasText: "提供載具與統編給門市結帳" }),
+  ).toContainText("未同意");
   await expectAccessible(member);
   for (const size of [
     { width: 390, height: 844 },
@@ -149,7 +153,12 @@ test("the till reads the member's carrier barcode off the counter; the member tu
 
   // The member's own data export carries the switch; a tampered form is a 400, never a 500.
   const exported = await member.request.get("/member-center/privacy/export");
-  expect(((await exported.json()) as { profile: { einvoiceSharing: boolean } }).profile.einvoiceSharing).toBe(false);
+  const exportedData = (await exported.json()) as {
+    profile: { einvoiceSharing: boolean };
+    consents: { kind: string; granted: boolean }[];
+  };
+  expect(exportedData.profile.einvoiceSharing).toBe(false);
+  expect(exportedData.consents.filter((c) => c.kind === "einvoice_sharing").map((c) => c.granted)).toEqual([false]);
   for (const form of [
     { intent: "einvoice", einvoiceSharing: "yes" },
     { intent: "share-everything", einvoiceSharing: "on" },

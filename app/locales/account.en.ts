@@ -139,6 +139,7 @@ export const accountEn = {
   "account.privacy.consents.kind.marketing_sms": "Offers by text message",
   "account.privacy.consents.kind.marketing_email": "Offers by e-mail",
   "account.privacy.consents.kind.marketing_line": "Offers on LINE",
+  "account.privacy.consents.kind.einvoice_sharing": "Give my carrier and tax ID to the till",
   "account.privacy.consents.granted": "Agreed",
   "account.privacy.consents.withdrawn": "Not agreed",
   "account.privacy.consents.version": "Version {version}",

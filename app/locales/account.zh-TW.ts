@@ -136,6 +136,7 @@ export const accountZhTW = {
   "account.privacy.consents.kind.marketing_sms": "簡訊優惠訊息",
   "account.privacy.consents.kind.marketing_email": "電子郵件優惠訊息",
   "account.privacy.consents.kind.marketing_line": "LINE 優惠訊息",
+  "account.privacy.consents.kind.einvoice_sharing": "提供載具與統編給門市結帳",
   "account.privacy.consents.granted": "已同意",
   "account.privacy.consents.withdrawn": "未同意",
   "account.privacy.consents.version": "版本 {version}",

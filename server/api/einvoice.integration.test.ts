@@ -1,15 +1,15 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
-import { auditLog } from "@platform/db/schema";
+import { auditLog, memberConsent } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
-import { desc } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuditContext, verifyAuditChain } from "../../app/domain/audit/audit.server";
-import { setEinvoiceSharing } from "../../app/domain/einvoice/einvoice.server";
+import { EINVOICE_SHARING_VERSION, setEinvoiceSharing } from "../../app/domain/einvoice/einvoice.server";
 import { issueCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey, createApiKeyInConsole, setApiKeyScopesInConsole } from "../../app/domain/pos/api-keys.server";
@@ -159,7 +159,9 @@ describe("GET /members/einvoice", () => {
 
   it("answers sharing: false with nulls when the member turned sharing off, and audits that read too", async () => {
     const m = await withCarrier();
-    await setEinvoiceSharing(database.db, m.id, false);
+    expect(await setEinvoiceSharing(database.db, { memberId: m.id, sharing: false, ip: "192.0.2.9" })).toBe(true);
+    // Saving the same state again changes nothing and records nothing.
+    expect(await setEinvoiceSharing(database.db, { memberId: m.id, sharing: false, ip: "192.0.2.9" })).toBe(false);
     const answer = await get(`?memberNumber=${m.memberNumber}`, scoped.secret);
     expect(answer).toEqual({
       status: 200,
@@ -168,8 +170,18 @@ describe("GET /members/einvoice", () => {
     const row = await lastAudit();
     expect(row).toMatchObject({ action: "member.einvoice_read", targetId: m.id });
     expect(row?.changes).toMatchObject({ sharing: { after: false }, fieldsShown: { after: [] } });
-    await setEinvoiceSharing(database.db, m.id, true);
+    await setEinvoiceSharing(database.db, { memberId: m.id, sharing: true, ip: null });
     expect((await get(`?memberNumber=${m.memberNumber}`, scoped.secret)).body.carrier).toBe("/ABC+123");
+    // Each change is a consent row with the wording's version, the source and the address (ADR 041).
+    const consents = await database.db
+      .select()
+      .from(memberConsent)
+      .where(and(eq(memberConsent.userId, m.userId), eq(memberConsent.kind, "einvoice_sharing")))
+      .orderBy(asc(memberConsent.createdAt));
+    expect(consents.map((c) => [c.granted, c.version, c.source, c.ipAddress])).toEqual([
+      [false, EINVOICE_SHARING_VERSION, "member-center", "192.0.2.9"],
+      [true, EINVOICE_SHARING_VERSION, "member-center", null],
+    ]);
   });
 
   it("shows only well-formed values: no 統編 → no company; a malformed stored carrier → null", async () => {

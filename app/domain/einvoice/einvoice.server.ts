@@ -1,6 +1,6 @@
 import type { Database } from "@platform/db/client";
-import { member } from "@platform/db/schema";
-import { eq } from "drizzle-orm";
+import { member, memberConsent } from "@platform/db/schema";
+import { and, eq, ne } from "drizzle-orm";
 import { type AuditContext, recordAudit } from "../audit/audit.server";
 import { LoyaltyError } from "../loyalty/errors";
 import { isValidEinvoiceCarrier, isValidTaxIdNumber } from "../members/taiwan";
@@ -97,9 +97,38 @@ export async function readEinvoiceAtTill(
   });
 }
 
-/** The member's own switch (member center → privacy), effective at the till's next lookup. */
-export async function setEinvoiceSharing(db: Database, memberId: string, sharing: boolean, now = new Date()) {
-  await db.update(member).set({ einvoiceSharing: sharing, updatedAt: now }).where(eq(member.id, memberId));
+/** The version of the switch's wording (member center → privacy) a consent row records. */
+export const EINVOICE_SHARING_VERSION = "2026-12-01";
+
+/**
+ * The member's own switch (member center → privacy), effective at the till's next lookup. A change is also a consent
+ * row (`einvoice_sharing`, granted or withdrawn, with the wording's version, the source and the address), in the same
+ * transaction, like the marketing channels: the member's decisions about their personal data keep their history
+ * (個資法 evidence; the privacy page and the data export show it). Saving the same state again records nothing.
+ */
+export async function setEinvoiceSharing(
+  db: Database,
+  input: { memberId: string; sharing: boolean; ip: string | null; source?: string },
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(member)
+      .set({ einvoiceSharing: input.sharing, updatedAt: now })
+      .where(and(eq(member.id, input.memberId), ne(member.einvoiceSharing, input.sharing)))
+      .returning({ userId: member.userId });
+    if (!changed) return false;
+    await tx.insert(memberConsent).values({
+      userId: changed.userId,
+      kind: "einvoice_sharing",
+      version: EINVOICE_SHARING_VERSION,
+      granted: input.sharing,
+      source: input.source ?? "member-center",
+      ipAddress: input.ip,
+      createdAt: now,
+    });
+    return true;
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -41,7 +41,14 @@ export async function currentConsents(db: Database, userId: string): Promise<Con
     if (!latest.has(row.kind))
       latest.set(row.kind, { kind: row.kind, granted: row.granted, version: row.version, at: row.createdAt });
   }
-  const order: ConsentKind[] = ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line"];
+  const order: ConsentKind[] = [
+    "terms",
+    "privacy",
+    "marketing_sms",
+    "marketing_email",
+    "marketing_line",
+    "einvoice_sharing",
+  ];
   return order.flatMap((kind) => latest.get(kind) ?? []);
 }
 

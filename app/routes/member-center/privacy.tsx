@@ -72,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!sent.success) throw data(null, { status: 400, statusText: "Bad Request" });
   if (sent.data.intent === "einvoice") {
     const sharing = sent.data.einvoiceSharing === "on";
-    await setEinvoiceSharing(app.db, session.member.id, sharing);
+    await setEinvoiceSharing(app.db, { memberId: session.member.id, sharing, ip: app.ip });
     return redirectWithToast(toastSettings(context), `${links.memberPrivacy()}#einvoice`, {
       type: "success",
       message: sharing ? "notice.einvoiceSharingOn" : "notice.einvoiceSharingOff",

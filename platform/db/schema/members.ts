@@ -126,7 +126,9 @@ export const memberConsent = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => authUser.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line"] }).notNull(),
+    kind: text("kind", {
+      enum: ["terms", "privacy", "marketing_sms", "marketing_email", "marketing_line", "einvoice_sharing"],
+    }).notNull(),
     version: text("version").notNull(),
     granted: boolean("granted").notNull(),
     /**
