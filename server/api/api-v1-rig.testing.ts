@@ -13,8 +13,9 @@ export type ApiV1Rig = {
   database: DatabaseHandle;
   /** The router's address: `${base}/purchases`. */
   base: string;
-  /** The secret of a key of store TPE01 (stores TPE01 and TXG01 exist). */
+  /** The secret of a key of store TPE01 (stores TPE01 and TXG01 exist), and its id. */
   storeKey: string;
+  storeKeyId: string;
   cardSecret: string;
 };
 
@@ -39,8 +40,8 @@ export function serveApiV1ForTests(label: string, ready: (rig: ApiV1Rig) => void
     await new Promise<void>((resolve) => listening.once("listening", resolve));
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/api/v1`;
     await insertTestStores(database.db, ["TPE01", "TXG01"]);
-    const storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
-    await ready({ database, base, storeKey, cardSecret });
+    const created = await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" });
+    await ready({ database, base, storeKey: created.secret, storeKeyId: created.key.id, cardSecret });
   });
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));

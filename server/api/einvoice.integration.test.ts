@@ -1,29 +1,21 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { auditLog, memberConsent } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { insertTestStores } from "@platform/testing/stores";
 import { and, asc, desc, eq } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AuditContext, verifyAuditChain } from "../../app/domain/audit/audit.server";
 import { EINVOICE_SHARING_VERSION, setEinvoiceSharing } from "../../app/domain/einvoice/einvoice.server";
 import { issueCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { newMember } from "../../app/domain/loyalty/testing.server";
-import { createApiKey, createApiKeyInConsole, setApiKeyScopesInConsole } from "../../app/domain/pos/api-keys.server";
+import { createApiKeyInConsole, setApiKeyScopesInConsole } from "../../app/domain/pos/api-keys.server";
 import type { StaffActor } from "../../app/domain/staff/actor";
-import { createApiV1Router } from "./v1";
+import { serveApiV1ForTests } from "./api-v1-rig.testing";
 
 /**
  * The e-invoice carrier lookup (issue 36 item 2, ADR 041): the `einvoice:read` scope (403 `scope_missing`,
  * audited), every answer audited with the key, the store and the member, the member's switch, bad input as 4xx.
  */
-const CARD_SECRET = "c".repeat(40);
-let testDb: TestDatabase;
+let CARD_SECRET: string;
 let database: DatabaseHandle;
-let server: Server;
 let base: string;
 let plain: { id: string; secret: string };
 let scoped: { id: string; secret: string };
@@ -47,21 +39,9 @@ const adminAudit: AuditContext = {
   requestId: null,
 };
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_einvoice", migrated: true });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  const app = express();
-  app.use(
-    "/api/v1",
-    createApiV1Router({ db: database.db, cardSecret: CARD_SECRET, logger: pino({ level: "silent" }) }),
-  );
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  await insertTestStores(database.db, ["TPE01", "TXG01"]);
-  const a = await createApiKey(database.db, { storeId: "TPE01", name: "Taipei till" });
-  plain = { id: a.key.id, secret: a.secret };
+serveApiV1ForTests("api_einvoice", async (rig) => {
+  ({ database, base, cardSecret: CARD_SECRET } = rig);
+  plain = { id: rig.storeKeyId, secret: rig.storeKey };
   const b = await createApiKeyInConsole(
     database.db,
     admin,
@@ -69,12 +49,6 @@ beforeAll(async () => {
     adminAudit,
   );
   scoped = { id: b.key.id, secret: b.secret };
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.close();
-  await testDb?.drop();
 });
 
 async function get(query: string, secret: string) {

@@ -1,49 +1,27 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
+import type { DatabaseHandle } from "@platform/db/client";
 import { apiKey, apiRateCounter, coupon as couponTable, pointEntry, reward } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import { insertTestStores } from "@platform/testing/stores";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { eq, sql } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { issueCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { adjustPoints } from "../../app/domain/loyalty/points.server";
 import { redeemReward } from "../../app/domain/loyalty/rewards.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey, revokeApiKey } from "../../app/domain/pos/api-keys.server";
-import { createApiV1Router, PurchaseBody, RedeemCouponBody, RefundBody } from "./v1";
+import { serveApiV1ForTests } from "./api-v1-rig.testing";
+import { PurchaseBody, RedeemCouponBody, RefundBody } from "./v1";
 import { API_ERROR_CODES } from "./v1/errors";
 
 /** The router createApp mounts at /api/v1, served alone over HTTP on a fresh database. */
-const secret = "c".repeat(40);
-let testDb: TestDatabase;
+let secret: string;
 let database: DatabaseHandle;
-let server: Server;
 let base: string;
 let storeKey: string;
 let otherStoreKey: string;
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "api_v1", migrated: true });
-  database = await openDatabase(testDb.config);
-  await database.migrate();
-  const app = express();
-  app.use("/api/v1", createApiV1Router({ db: database.db, cardSecret: secret, logger: pino({ level: "silent" }) }));
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  await insertTestStores(database.db, ["TPE01", "TXG01"]);
-  storeKey = (await createApiKey(database.db, { storeId: "TPE01", name: "Taipei POS" })).secret;
+serveApiV1ForTests("api_v1", async (rig) => {
+  ({ database, base, storeKey, cardSecret: secret } = rig);
   otherStoreKey = (await createApiKey(database.db, { storeId: "TXG01", name: "Taichung POS" })).secret;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.close();
-  await testDb?.drop();
 });
 
 /** A JSON answer, loosely typed for assertions. */
