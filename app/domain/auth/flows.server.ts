@@ -1,7 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { authAccount, authUser, member } from "@platform/db/schema";
 import { and, eq, lt, notExists } from "drizzle-orm";
-import { revokeUserCardDevices } from "../loyalty/card-devices.server";
+import { revokeCardDevices } from "../loyalty/card-devices.server";
 import { findMemberByUserId, recordLogin } from "../members/members.server";
 import type { Messaging } from "../messaging/types";
 import type { Auth } from "./auth.server";
@@ -168,7 +168,7 @@ export async function completePasswordReset(
   const ctx = await deps.auth.$context;
   await ctx.internalAdapter.deleteUserSessions(userId);
   // The offline cards of those logins stop working too (ADR 043): whoever reset the password owns the account now.
-  await revokeUserCardDevices(deps.db, userId);
+  await revokeCardDevices(deps.db, { user: userId });
   return { ok: true };
 }
 

@@ -9,8 +9,7 @@ import {
   MAX_CARD_DEVICES,
   openSecret,
   registerCardDevice,
-  revokeCardDevice,
-  revokeSessionCardDevices,
+  revokeCardDevices,
   verifyDeviceCode,
 } from "./card-devices.server";
 import { issueCardToken } from "./card-tokens.server";
@@ -95,11 +94,11 @@ describe("offline card devices (ADR 043)", () => {
   it("refuses a removed device at once, and only the member can remove their own", async () => {
     const { m, device, code } = await setUp();
     const other = await newMember(db);
-    expect(await revokeCardDevice(db, other.id, device.deviceId)).toBe(false);
-    expect(await revokeCardDevice(db, m.id, "not-a-uuid")).toBe(false);
+    expect(await revokeCardDevices(db, { device: device.deviceId, memberId: other.id })).toBe(0);
+    expect(await revokeCardDevices(db, { device: "not-a-uuid", memberId: m.id })).toBe(0);
     expect(await atCounter(await code(t0), t0)).toBe(`member:${m.id}`);
-    expect(await revokeCardDevice(db, m.id, device.deviceId, t0)).toBe(true);
-    expect(await revokeCardDevice(db, m.id, device.deviceId, t0)).toBe(false);
+    expect(await revokeCardDevices(db, { device: device.deviceId, memberId: m.id }, t0)).toBe(1);
+    expect(await revokeCardDevices(db, { device: device.deviceId, memberId: m.id }, t0)).toBe(0);
     expect(await atCounter(await code(at(1)), at(1))).toBe("card_device_revoked");
     expect(await listCardDevices(db, m.id)).toEqual([]);
   });
@@ -112,7 +111,7 @@ describe("offline card devices (ADR 043)", () => {
       { memberId: m.id, name: "android/chrome", sessionId: "x" },
       t0,
     );
-    expect(await revokeSessionCardDevices(db, `s-${m.id}`)).toBe(1);
+    expect(await revokeCardDevices(db, { session: `s-${m.id}` })).toBe(1);
     expect(await atCounter(await code(t0), t0)).toBe("card_device_revoked");
     expect((await listCardDevices(db, m.id)).map((d) => d.id)).toEqual([other?.deviceId]);
     expect(device.deviceId).not.toBe(other?.deviceId);
@@ -176,7 +175,7 @@ describe("offline card devices (ADR 043)", () => {
     for (let i = 0; i < MAX_CARD_DEVICES; i++) made.push(await registerCardDevice(db, serverSecret, input, t0));
     expect(made.every(Boolean)).toBe(true);
     expect(await registerCardDevice(db, serverSecret, input, t0)).toBeNull();
-    await revokeCardDevice(db, m.id, made[0]?.deviceId ?? "");
+    await revokeCardDevices(db, { device: made[0]?.deviceId ?? "", memberId: m.id });
     expect(await registerCardDevice(db, serverSecret, input, t0)).not.toBeNull();
     // An unknown member registers nothing.
     expect(await registerCardDevice(db, serverSecret, { ...input, memberId: crypto.randomUUID() }, t0)).toBeNull();

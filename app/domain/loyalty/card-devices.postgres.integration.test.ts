@@ -4,7 +4,7 @@ import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cardCodeText, cardStep, fromBase64url } from "~/lib/card-code";
-import { registerCardDevice, revokeCardDevice, verifyDeviceCode } from "./card-devices.server";
+import { registerCardDevice, revokeCardDevices, verifyDeviceCode } from "./card-devices.server";
 import { newMember } from "./testing.server";
 
 /**
@@ -53,7 +53,7 @@ describe("offline card codes at once over two instances", () => {
       now,
     );
     if (!device) throw new Error("not registered");
-    await revokeCardDevice(two.db, m.id, device.deviceId, now);
+    await revokeCardDevices(two.db, { device: device.deviceId, memberId: m.id }, now);
     const text = await cardCodeText(fromBase64url(device.secret), m.id, device.deviceId, now.getTime());
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => verifyDeviceCode(i % 2 ? one.db : two.db, serverSecret, text, now)),

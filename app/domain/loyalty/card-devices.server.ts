@@ -120,69 +120,47 @@ export async function listCardDevices(db: Database, memberId: string): Promise<C
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Removes one of the member's devices (its next code is refused); false when it is not this member's or gone. */
-export async function revokeCardDevice(db: Database, memberId: string, deviceId: string, now = new Date()) {
-  if (!UUID.test(deviceId)) return false;
-  const revoked = await db
-    .update(memberDevice)
-    .set({ revokedAt: now })
-    .where(and(eq(memberDevice.id, deviceId), eq(memberDevice.memberId, memberId), isNull(memberDevice.revokedAt)))
-    .returning({ id: memberDevice.id });
-  return revoked.length > 0;
-}
+/**
+ * Which of the member's cards to revoke: one device (the member removes it in security), the devices one login
+ * registered (logging out), those of the member's other logins ("log out everywhere else", a password change in
+ * security), or all of them (staff ending every session or disabling the member, a password reset).
+ */
+export type CardDeviceSelection =
+  | { device: string; memberId: string }
+  | { session: string }
+  | { otherThan: string; memberId: string }
+  | { user: string };
 
-/** Logging out: the devices this login registered stop working. */
-export async function revokeSessionCardDevices(db: Database, sessionId: string, now = new Date()): Promise<number> {
-  const revoked = await db
-    .update(memberDevice)
-    .set({ revokedAt: now })
-    .where(and(eq(memberDevice.sessionId, sessionId), isNull(memberDevice.revokedAt)))
-    .returning({ id: memberDevice.id });
-  return revoked.length;
+function selected(which: CardDeviceSelection) {
+  if ("device" in which) return and(eq(memberDevice.id, which.device), eq(memberDevice.memberId, which.memberId));
+  if ("session" in which) return eq(memberDevice.sessionId, which.session);
+  if ("otherThan" in which) {
+    return and(
+      eq(memberDevice.memberId, which.memberId),
+      or(isNull(memberDevice.sessionId), ne(memberDevice.sessionId, which.otherThan)),
+    );
+  }
+  return inArray(
+    memberDevice.memberId,
+    sql`(select ${member.id} from ${member} where ${member.userId} = ${which.user})`,
+  );
 }
 
 /**
- * Every card the member holds stops working: staff ending all their sessions or disabling them, and a password reset
- * (which ends every login). Takes the member's user id (what those flows have), so it can run in their transaction.
+ * The selected cards stop working at once (their next code is refused: the counter's check reads `revoked_at` in the
+ * same statement that accepts a code). One UPDATE; runs in the caller's transaction when given one. Returns how many
+ * devices it revoked (0 for a device id that is not a UUID, not this member's, or already gone).
  */
-export async function revokeUserCardDevices(
+export async function revokeCardDevices(
   db: Pick<Database, "update">,
-  userId: string,
+  which: CardDeviceSelection,
   now = new Date(),
 ): Promise<number> {
+  if ("device" in which && !UUID.test(which.device)) return 0;
   const revoked = await db
     .update(memberDevice)
     .set({ revokedAt: now })
-    .where(
-      and(
-        isNull(memberDevice.revokedAt),
-        inArray(memberDevice.memberId, sql`(select ${member.id} from ${member} where ${member.userId} = ${userId})`),
-      ),
-    )
-    .returning({ id: memberDevice.id });
-  return revoked.length;
-}
-
-/**
- * "Log out everywhere else" and a password change in security: the devices the member's other logins registered stop
- * working too, as if each of those logins had logged out (this login's own devices keep working).
- */
-export async function revokeOtherSessionsCardDevices(
-  db: Database,
-  memberId: string,
-  currentSessionId: string,
-  now = new Date(),
-): Promise<number> {
-  const revoked = await db
-    .update(memberDevice)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(memberDevice.memberId, memberId),
-        isNull(memberDevice.revokedAt),
-        or(isNull(memberDevice.sessionId), ne(memberDevice.sessionId, currentSessionId)),
-      ),
-    )
+    .where(and(selected(which), isNull(memberDevice.revokedAt)))
     .returning({ id: memberDevice.id });
   return revoked.length;
 }

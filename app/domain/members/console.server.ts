@@ -22,7 +22,7 @@ import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx, recordPersonalDataView } from "../audit/audit.server";
 import { CODE_POLICY, issueCode } from "../auth/one-time-codes.server";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
-import { revokeUserCardDevices } from "../loyalty/card-devices.server";
+import { revokeCardDevices } from "../loyalty/card-devices.server";
 import { couponState } from "../loyalty/coupon-state";
 import { LoyaltyError } from "../loyalty/errors";
 import { maskName } from "../loyalty/member-lookup.server";
@@ -256,7 +256,7 @@ export async function setMemberDisabled(
       ? await t.delete(authSession).where(eq(authSession.userId, found.userId)).returning({ id: authSession.id })
       : [];
     // A disabled member's offline cards stop working too (ADR 043), like their logins.
-    const cardsRevoked = input.disabled ? await revokeUserCardDevices(t, found.userId, now) : 0;
+    const cardsRevoked = input.disabled ? await revokeCardDevices(t, { user: found.userId }, now) : 0;
     await record(input.disabled ? "member.disabled" : "member.enabled", ["member", memberId], {
       before: { disabled: !input.disabled },
       after: {
@@ -287,7 +287,7 @@ export async function endMemberSessions(
       .where(eq(authSession.userId, found.userId))
       .returning({ id: authSession.id });
     // The offline cards those logins registered stop working as well (ADR 043): a lost phone keeps no card.
-    const cardsRevoked = await revokeUserCardDevices(t, found.userId, now);
+    const cardsRevoked = await revokeCardDevices(t, { user: found.userId }, now);
     if (ended.length > 0 || cardsRevoked > 0) {
       await record("member.sessions_ended", ["member", memberId], {
         after: { sessionsEnded: ended.length, ...(cardsRevoked > 0 ? { cardsRevoked } : {}) },

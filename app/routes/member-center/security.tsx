@@ -18,12 +18,7 @@ import { listPasskeys, removePasskey, renamePasskey } from "~/domain/auth/passke
 import { changePassword } from "~/domain/auth/password-change.server";
 import { passwordProblemMessage } from "~/domain/auth/password-messages";
 import { describeUserAgent } from "~/domain/auth/user-agent";
-import {
-  listCardDevices,
-  revokeCardDevice,
-  revokeOtherSessionsCardDevices,
-  revokeSessionCardDevices,
-} from "~/domain/loyalty/card-devices.server";
+import { listCardDevices, revokeCardDevices } from "~/domain/loyalty/card-devices.server";
 import { fieldFailure, formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
@@ -128,7 +123,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return fail("currentPassword", t("account.security.password.wrong"));
     }
     // The other logins were ended with the change: their offline cards stop too (ADR 043).
-    await revokeOtherSessionsCardDevices(app.db, session.member.id, session.sessionId);
+    await revokeCardDevices(app.db, { otherThan: session.sessionId, memberId: session.member.id });
     return toast("notice.passwordChanged");
   }
 
@@ -140,13 +135,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const ended = await revokeSession(app.db, session.userId, id.data);
     if (!ended) return fieldFailure(form, "sessions", t("account.security.sessions.notFound"), 404);
     // As if that login had logged out: the offline cards it registered stop (ADR 043).
-    await revokeSessionCardDevices(app.db, id.data);
+    await revokeCardDevices(app.db, { session: id.data });
     return toast("notice.sessionEnded");
   }
 
   if (intent === "end-others") {
     await revokeOtherSessions(app.db, session.userId, session.sessionId);
-    await revokeOtherSessionsCardDevices(app.db, session.member.id, session.sessionId);
+    await revokeCardDevices(app.db, { otherThan: session.sessionId, memberId: session.member.id });
     return toast("notice.otherSessionsEnded");
   }
 
@@ -170,7 +165,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "remove-card-device") {
     const id = z.uuid().safeParse(form.get("id"));
-    const removed = id.success && (await revokeCardDevice(app.db, session.member.id, id.data));
+    const removed =
+      id.success && (await revokeCardDevices(app.db, { device: id.data, memberId: session.member.id })) > 0;
     if (!removed) return fieldFailure(form, "cardDevices", t("account.security.cards.notFound"), 404);
     return toast("notice.cardDeviceRemoved");
   }

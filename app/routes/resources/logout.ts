@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { getApp, toastSettings } from "~/adapters/context.server";
 import { getMemberSession } from "~/adapters/current-member.server";
-import { revokeSessionCardDevices } from "~/domain/loyalty/card-devices.server";
+import { revokeCardDevices } from "~/domain/loyalty/card-devices.server";
 import { links } from "~/lib/links";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/logout";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/logout";
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, db } = getApp(context);
   const sessionId = getMemberSession(context)?.sessionId;
-  if (sessionId) await revokeSessionCardDevices(db, sessionId);
+  if (sessionId) await revokeCardDevices(db, { session: sessionId });
   let headers = new Headers();
   try {
     headers = (await auth.api.signOut({ headers: request.headers, returnHeaders: true })).headers;
