@@ -54,11 +54,6 @@ const kindOrder = (k: string) => APPOINTMENT_KINDS.indexOf(k as AppointmentKind)
 const byStoreAndKind = (a: { storeId: string; kind: string }, b: { storeId: string; kind: string }) =>
   a.storeId.localeCompare(b.storeId) || kindOrder(a.kind) - kindOrder(b.kind);
 
-/** A share of kept visits (null when there were none). */
-export function visitShare(part: number, kept: number): number | null {
-  return kept > 0 ? part / kept : null;
-}
-
 /**
  * Appointments of the range's Taipei days (`local_date`) by store and kind and what became of them, from the index
  * `appointment_report_idx` (local_date, store_id, kind, status) alone.
