@@ -77,11 +77,14 @@ export function FigureTable({
   rows,
   bars,
   empty,
+  minWidth = "0",
 }: {
   head: string[];
   rows: string[][];
   bars?: number[];
   empty: string;
+  /** Below this width the table scrolls sideways instead of squeezing its headers (a table of many columns). */
+  minWidth?: string;
 }) {
   if (rows.length === 0)
     return <p className="rounded-xl bg-sand/40 px-4 py-6 text-center text-sm text-muted">{empty}</p>;
@@ -91,7 +94,7 @@ export function FigureTable({
     <ConsoleTable
       label={head.join(" · ")}
       className={FIGURES_BOX}
-      minWidth="0"
+      minWidth={minWidth}
       rows={indexed}
       rowKey={(r) => String(r.index)}
       columns={head.map((h, i) => ({

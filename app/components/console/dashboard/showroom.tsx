@@ -90,7 +90,7 @@ export function ShowroomSection({
               ? [...s.appointments.rows.map((r) => [label(r), ...appointmentCells(r)]), [total, ...appointmentCells(a)]]
               : []
           }
-          bars={s.appointments.rows.length ? [...s.appointments.rows.map((r) => r.booked), 0] : undefined}
+          minWidth="34rem"
           empty={t("console.dashboard.showroom.appointments.empty")}
         />
       </Panel>
@@ -114,6 +114,7 @@ export function ShowroomSection({
               ? [...s.visits.rows.map((r) => [label(r), ...visitCells(r)]), [total, ...visitCells(v)]]
               : []
           }
+          minWidth="46rem"
           empty={t("console.dashboard.showroom.visits.empty")}
         />
         {v.open30 + v.open90 > 0 ? (
