@@ -7,7 +7,8 @@ import { loadShowroom, type Showroom } from "./showroom.server";
 
 /**
  * The console dashboard's figures (ADR 025). Every query reads the summary tables (platform/db/schema/reports.ts),
- * never the ledger: their size grows with days × stores, not with members or entries.
+ * never the ledger: their size grows with days × stores, not with members or entries. The 展示廳 section is the
+ * exception: live indexed queries over appointments and the purchases after them (showroom.server.ts, ADR 048).
  */
 
 export type DashboardScope = NonNullable<ReturnType<typeof scopeFor>>;

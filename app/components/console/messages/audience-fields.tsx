@@ -107,10 +107,10 @@ export function AudienceFields({
           })),
         )}
       </div>
-      <fieldset className="grid gap-4">
+      <fieldset>
         <legend className="text-sm font-medium">{t("console.messages.audience.showroom")}</legend>
-        <p className="-mt-2 text-sm text-muted">{t("console.messages.audience.showroomHint")}</p>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <p className="mt-1 text-sm text-muted">{t("console.messages.audience.showroomHint")}</p>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
           {select(
             "favouriteCategory",
             "console.messages.audience.favouriteCategory",
@@ -118,7 +118,7 @@ export function AudienceFields({
           )}
           {/* A "quote open" filter goes here when the quote list exists. */}
         </div>
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
           {select(
             "visitedStore",
             "console.messages.audience.visitedStore",
