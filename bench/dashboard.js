@@ -79,6 +79,7 @@ const dbUrl = (name) => {
 };
 
 const reports = await src("app/domain/reports/dashboard.server.ts");
+const showroom = await src("app/domain/reports/showroom.server.ts");
 const { addIsoDays } = await src("app/domain/reports/filters.ts");
 const { taipeiIsoDate } = await src("app/lib/time.ts");
 const schema = await src("platform/db/schema/index.ts");
@@ -138,6 +139,9 @@ async function panels(result) {
       ["tier movements", reports.loadTierMoves, true],
       ["rewards", reports.loadRewards, false],
       ["cohorts", reports.loadCohorts, false],
+      // 展示廳 (ADR 048): live queries over appointment and purchase, not summaries.
+      ["showroom appointments", showroom.loadAppointments, false],
+      ["showroom visits → purchases (30/90 d)", showroom.loadVisitFollowUps, false],
       ["page (loadDashboard)", reports.loadDashboard, false],
     ];
     const rows = [];

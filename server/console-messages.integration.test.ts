@@ -314,6 +314,48 @@ describe("messages in the console", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("showroom filters (ADR 048): refused beside their field with what was typed kept; saved and counted", async () => {
+    const [store] = await db.select({ id: schema.store.id }).from(schema.store).limit(1);
+    const [category] = await db.select({ id: schema.materialCategory.id }).from(schema.materialCategory).limit(1);
+    if (!store || !category) throw new Error("the demo catalogue is missing");
+    const bad = await post(
+      "/admin/messages/campaigns/new",
+      { ...draft, intent: "save", visitedStore: store.id, visitedDays: "400", favouriteCategory: "no-such-category" },
+      cookieOf(admin),
+    );
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    expect(html).toContain("請輸入 1 到 365 之間的整數天數");
+    expect(html).toContain("請從選項中選擇");
+    expect(html).toContain('value="400"');
+    const alone = await post(
+      "/admin/messages/campaigns/new",
+      { ...draft, intent: "save", visitedDays: "30" },
+      cookieOf(admin),
+      {
+        lang: "en",
+      },
+    );
+    expect(alone.status).toBe(400);
+    expect(await alone.text()).toContain("Choose the store too");
+
+    const id = await createDraft({ visitedStore: store.id, visitedDays: "30", favouriteCategory: category.id });
+    const [row] = await db.select().from(schema.campaign).where(eq(schema.campaign.id, id));
+    expect(row?.audience).toMatchObject({ visitedStoreId: store.id, visitedDays: 30, favouriteCategory: category.id });
+    expect(await auditCount("campaign.created", id)).toBe(1);
+    const page = await (await get(`/admin/messages/campaigns/${id}`, cookieOf(admin))).text();
+    expect(page).toContain('value="30"');
+
+    const counted = await get(
+      `/admin/messages/audience?visitedStore=${store.id}&visitedDays=30&favouriteCategory=${category.id}&sms=1`,
+      cookieOf(admin),
+    );
+    expect(counted.status).toBe(200);
+    const refused = await get(`/admin/messages/audience?visitedStore=${store.id}&visitedDays=0`, cookieOf(admin));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { problems: string[] }).problems).toEqual(["visitedDays"]);
+  });
+
   it("automatic messages: unknown placeholders and empty texts refused, a save audited, a stale save told", async () => {
     const bad = await post(
       "/admin/messages/automatic/receipt",

@@ -1,6 +1,14 @@
 import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
 import type { Database } from "@platform/db/client";
-import { authAccount, authSession, member, memberMessage, reward, staffSession } from "@platform/db/schema";
+import {
+  appointment,
+  authAccount,
+  authSession,
+  member,
+  memberMessage,
+  reward,
+  staffSession,
+} from "@platform/db/schema";
 import { isUploadedPhoto } from "@platform/db/schema/catalog";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
@@ -26,6 +34,7 @@ import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.serve
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
 import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/console.server";
+import { taipeiIsoDate } from "../app/lib/time";
 import { testUserId } from "./line/local-provider";
 
 /**
@@ -426,6 +435,43 @@ export function testHooks({
       .update(staffSession)
       .set({ secondFactorAt: new Date(Date.now() - minutes * 60_000) })
       .where(eq(staffSession.userId, req.params.userId));
+    res.json({ ok: true });
+  });
+
+  // Appointments as they ended up (ADR 048: the dashboard's showroom figures), straight in the table; the booking
+  // itself has its own pages. Taipei date from the start; a check-in at the start for a kept one.
+  router.post("/report-appointments", async (req, res) => {
+    const rows = z
+      .array(
+        z.object({
+          userId: z.string().min(1),
+          storeId: z.string().min(1).max(200),
+          kind: z.enum(["visit", "consultation"]),
+          startsAt: instant,
+          status: z.enum(["booked", "cancelled", "checked_in", "no_show"]),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .parse(req.body);
+    for (const r of rows) {
+      const [found] = await db.select({ id: member.id }).from(member).where(eq(member.userId, r.userId));
+      if (!found) {
+        res.status(404).json({ error: { code: "member_not_found" } });
+        return;
+      }
+      await db.insert(appointment).values({
+        reference: crypto.randomUUID().slice(0, 10).toUpperCase(),
+        storeId: r.storeId,
+        kind: r.kind,
+        startsAt: r.startsAt,
+        endsAt: new Date(r.startsAt.getTime() + 30 * 60_000),
+        localDate: taipeiIsoDate(r.startsAt),
+        memberId: found.id,
+        status: r.status,
+        checkedInAt: r.status === "checked_in" ? r.startsAt : null,
+      });
+    }
     res.json({ ok: true });
   });
 

@@ -16,6 +16,7 @@ import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { shellEn } from "./shell.en";
+import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
 import type { Messages } from "./zh-TW";
 
@@ -40,6 +41,8 @@ export const en = {
   ...grantsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
+  // The showroom reports and audience filters (ADR 048)
+  ...showroomReportsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

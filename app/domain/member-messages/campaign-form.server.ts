@@ -1,7 +1,7 @@
 import { BRAND_NAME } from "@platform/constants";
 import type { CampaignAudience } from "@platform/db/schema/member-message-kinds";
 import { z } from "zod";
-import type { Translate } from "~/lib/i18n";
+import type { MessageKey, Translate } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
 import { fromTaipeiWallClock } from "~/lib/time";
 import { TIER_ORDER as TIERS } from "../loyalty/tier-names";
@@ -11,6 +11,7 @@ import { type ComposerFrame, campaignFormValues, LAST_PURCHASE_CHOICES } from ".
 import { type CampaignInput, scheduleRefusal } from "./campaigns.server";
 import { campaignChannels, campaignSmsText } from "./compose.server";
 import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "./limits";
+import { type AudienceChoices, VISITED_DAYS_MAX } from "./showroom-audience.server";
 
 /**
  * The composer's form as Zod schemas (ADR 008: read by `parseForm`, messages in the reader's language): the
@@ -67,6 +68,21 @@ function choice<V>(
     });
 }
 
+/** Like `choice`, but a refused value is `refused` (not null): the field was filled in, wrongly. */
+function given<V>(t: Translate, pick: (raw: string) => V | undefined, refused: V, message: MessageKey) {
+  return z
+    .string()
+    .default("")
+    .transform((raw, ctx): V | null => {
+      const value = raw.trim();
+      if (!value) return null;
+      const picked = pick(value);
+      if (picked !== undefined) return picked;
+      ctx.addIssue({ code: "custom", message: t(message) });
+      return refused;
+    });
+}
+
 /** A whole number of points, with thousands separators or full-width digits as typed. */
 function whole(raw: string): number | undefined {
   const normalised = raw
@@ -76,7 +92,9 @@ function whole(raw: string): number | undefined {
 }
 
 /** The member filters (tiers as one comma-separated list; an unknown tier is refused, the known ones kept). */
-function audienceShape(t: Translate) {
+function audienceShape(t: Translate, choices: AudienceChoices) {
+  const categoryIds = choices.categories.map((c) => c.id);
+  const storeIds = choices.stores.map((s) => s.id);
   return {
     tiers: z
       .string()
@@ -98,14 +116,47 @@ function audienceShape(t: Translate) {
       return Number.isInteger(month) && month >= 1 && month <= 12 ? month : undefined;
     }),
     reachable: choice(t, (raw) => REACHABLE.find((c) => c === raw)),
+    // Showroom filters (ADR 048): a category and a store that exist, a whole number of days 1–365.
+    favouriteCategory: choice(t, (raw) => categoryIds.find((id) => id === raw)),
+    // Refused values stay apart from empty ones ("" and 0, with their own message) so that the rule across the
+    // two fields asks for the other one only when it was left empty.
+    visitedStore: given(t, (raw) => storeIds.find((id) => id === raw), "", "console.messages.error.invalidChoice"),
+    visitedDays: given(
+      t,
+      (raw) => {
+        const days = whole(raw);
+        return days !== undefined && days >= 1 && days <= VISITED_DAYS_MAX ? days : undefined;
+      },
+      0,
+      "console.messages.error.visitedDays",
+    ),
   };
 }
 
 type AudienceFields = z.output<z.ZodObject<ReturnType<typeof audienceShape>>>;
 
-function audienceRule(t: Translate, a: Pick<AudienceFields, "balanceMin" | "balanceMax">, ctx: z.RefinementCtx) {
+function audienceRule(
+  t: Translate,
+  a: Pick<AudienceFields, "balanceMin" | "balanceMax" | "visitedStore" | "visitedDays">,
+  ctx: z.RefinementCtx,
+) {
   if (a.balanceMin !== null && a.balanceMax !== null && a.balanceMax < a.balanceMin) {
     ctx.addIssue({ code: "custom", path: ["balanceMax"], message: t("console.messages.error.maxBelowMin") });
+  }
+  // A visited store needs its days and the days their store (only when the other field is empty, not refused).
+  if (a.visitedStore !== null && a.visitedDays === null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["visitedDays"],
+      message: t("console.messages.error.visitedStoreWithoutDays"),
+    });
+  }
+  if (a.visitedDays !== null && a.visitedStore === null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["visitedStore"],
+      message: t("console.messages.error.visitedDaysWithoutStore"),
+    });
   }
 }
 
@@ -117,12 +168,15 @@ const audienceOf = (a: AudienceFields): CampaignAudience => ({
   balanceMax: a.balanceMax,
   birthdayMonth: a.birthdayMonth,
   reachable: a.reachable,
+  favouriteCategory: a.favouriteCategory,
+  visitedStoreId: a.visitedStore || null,
+  visitedDays: a.visitedDays || null,
 });
 
 /** The live count's filters (a query string): the audience alone. */
-export function audienceSchema(t: Translate) {
+export function audienceSchema(t: Translate, choices: AudienceChoices) {
   return z
-    .object(audienceShape(t))
+    .object(audienceShape(t, choices))
     .superRefine((a, ctx) => audienceRule(t, a, ctx), always)
     .transform(audienceOf);
 }
@@ -131,7 +185,7 @@ export function audienceSchema(t: Translate) {
  * The composer's form: name, audience, the message per channel; with `schedule` (the confirmation and the send)
  * also the time, under the send's own rules (`scheduleRefusal`: not in the past, not in the quiet hours).
  */
-export function campaignSchema(t: Translate, schedule: { now: Date } | null = null) {
+export function campaignSchema(t: Translate, choices: AudienceChoices, schedule: { now: Date } | null = null) {
   return z
     .object({
       name: text(t, CAMPAIGN_NAME_MAX, true),
@@ -139,7 +193,7 @@ export function campaignSchema(t: Translate, schedule: { now: Date } | null = nu
       smsText: text(t, SMS_MAX_LENGTH),
       emailSubject: text(t, EMAIL_SUBJECT_MAX),
       emailBody: text(t, EMAIL_BODY_MAX),
-      ...audienceShape(t),
+      ...audienceShape(t, choices),
       when: z.string().default("now"),
       at: z.string().default(""),
     })

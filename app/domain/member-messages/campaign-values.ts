@@ -18,6 +18,10 @@ export const AUDIENCE_FIELDS = [
   "balanceMax",
   "birthdayMonth",
   "reachable",
+  // Showroom filters (ADR 048); "quote open" goes after them.
+  "favouriteCategory",
+  "visitedStore",
+  "visitedDays",
 ] as const;
 
 const CAMPAIGN_FIELDS = [
@@ -52,6 +56,9 @@ export function audienceParams(a: CampaignAudience): URLSearchParams {
   if (a.balanceMax !== null && a.balanceMax !== undefined) p.set("balanceMax", String(a.balanceMax));
   if (a.birthdayMonth) p.set("birthdayMonth", String(a.birthdayMonth));
   if (a.reachable) p.set("reachable", a.reachable);
+  if (a.favouriteCategory) p.set("favouriteCategory", a.favouriteCategory);
+  if (a.visitedStoreId) p.set("visitedStore", a.visitedStoreId);
+  if (a.visitedDays) p.set("visitedDays", String(a.visitedDays));
   return p;
 }
 

@@ -18,6 +18,7 @@ import type { AudienceCount } from "./campaign-values";
 import { inQuietHours } from "./channels";
 import { type CampaignTexts, campaignChannels } from "./compose.server";
 import { CAMPAIGN_PAGE_SIZE } from "./limits";
+import { showroomConditions } from "./showroom-audience.server";
 
 export type { AudienceCount };
 
@@ -63,6 +64,8 @@ export function audienceWhere(a: CampaignAudience, now: Date): SQL {
     a.reachable === "line" ? linked : undefined,
     a.reachable === "email" ? sql`${member.email} is not null` : undefined,
     // "sms": every member has a phone number (member.phone_number is not null), so no condition.
+    // Favourited category, visited store (ADR 048; "quote open" joins them there).
+    ...showroomConditions(a, now),
   ];
   return and(...conditions) as SQL;
 }

@@ -11,6 +11,9 @@ export const DASHBOARD_PANELS = [
   "moves",
   "rewards",
   "cohorts",
+  // 展示廳 (ADR 048): samples and quotes add their panels after these.
+  "appointments",
+  "visits",
 ] as const;
 export type DashboardPanel = (typeof DASHBOARD_PANELS)[number];
 
@@ -76,7 +79,61 @@ export function panelRows(d: Dashboard, panel: DashboardPanel, storeName: (id: s
           ...r.active.map((a) => (a === null || r.size === 0 ? null : Math.round((a / r.size) * 10_000) / 10_000)),
         ]),
       ];
+    case "appointments":
+      return [
+        ["store_id", "store", "kind", "booked", "upcoming", "kept", "no_show", "cancelled"],
+        ...d.showroom.appointments.rows.map((r) => [
+          r.storeId,
+          storeName(r.storeId),
+          r.kind,
+          r.booked,
+          r.upcoming,
+          r.kept,
+          r.noShow,
+          r.cancelled,
+        ]),
+        ["", "total", "", ...appointmentCells(d.showroom.appointments.total)],
+      ];
+    case "visits":
+      return [
+        [
+          "store_id",
+          "store",
+          "kind",
+          "kept_by_members",
+          "bought_30d",
+          "share_30d",
+          "amount_30d_ntd",
+          "bought_90d",
+          "share_90d",
+          "amount_90d_ntd",
+          "window_open_30d",
+          "window_open_90d",
+        ],
+        ...d.showroom.visits.rows.map((r) => [r.storeId, storeName(r.storeId), r.kind, ...visitCells(r)]),
+        ["", "total", "", ...visitCells(d.showroom.visits.total)],
+      ];
   }
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+
+function appointmentCells(c: Dashboard["showroom"]["appointments"]["total"]): Cell[] {
+  return [c.booked, c.upcoming, c.kept, c.noShow, c.cancelled];
+}
+
+function visitCells(v: Dashboard["showroom"]["visits"]["total"]): Cell[] {
+  return [
+    v.kept,
+    v.bought30,
+    share(v.bought30, v.kept),
+    v.amount30,
+    v.bought90,
+    share(v.bought90, v.kept),
+    v.amount90,
+    v.open30,
+    v.open90,
+  ];
 }
 
 export function toCsv(rows: Cell[][]): string {

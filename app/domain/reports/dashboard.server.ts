@@ -3,10 +3,12 @@ import { type LocalizedText, reward, store } from "@platform/db/schema";
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { currentRules } from "~/domain/loyalty/rules.server";
 import { addIsoDays, liabilityNtd, monthOf, monthsBetween, redemptionRate, type scopeFor } from "./filters";
+import { loadShowroom, type Showroom } from "./showroom.server";
 
 /**
  * The console dashboard's figures (ADR 025). Every query reads the summary tables (platform/db/schema/reports.ts),
- * never the ledger: their size grows with days × stores, not with members or entries.
+ * never the ledger: their size grows with days × stores, not with members or entries. The 展示廳 section is the
+ * exception: live indexed queries over appointments and the purchases after them (showroom.server.ts, ADR 048).
  */
 
 export type DashboardScope = NonNullable<ReturnType<typeof scopeFor>>;
@@ -89,11 +91,13 @@ export type Dashboard = {
   tierMoves: TierMove[] | null;
   rewards: RewardRow[];
   cohorts: { months: string[]; rows: CohortRow[] };
+  /** 展示廳: appointments and what followed them (live queries, ADR 048). */
+  showroom: Showroom;
 };
 
 const n = (v: unknown) => Number(v ?? 0);
 
-function storeCondition(scope: DashboardScope, column = sql`store_id`): SQL {
+export function storeCondition(scope: DashboardScope, column = sql`store_id`): SQL {
   if (scope.kind === "all") return sql`true`;
   if (scope.storeIds.length === 0) return sql`false`;
   return sql`${column} in (${sql.join(
@@ -343,6 +347,7 @@ export async function loadDashboard(db: Database, input: DashboardInput): Promis
   const tierMoves = programme ? await loadTierMoves(db, input) : null;
   const rewards = await loadRewards(db, input);
   const cohorts = await loadCohorts(db, input);
+  const showroom = await loadShowroom(db, input);
 
   return {
     from,
@@ -370,6 +375,7 @@ export async function loadDashboard(db: Database, input: DashboardInput): Promis
     tierMoves,
     rewards,
     cohorts,
+    showroom,
   };
 }
 

@@ -143,6 +143,8 @@ export const appointment = pgTable(
       .where(sql`${t.followUpOn} is not null and ${t.followUpDoneAt} is null`),
     // The reminder and no-show jobs read only open bookings.
     index("appointment_open_idx").on(t.startsAt).where(sql`${t.status} = 'booked'`),
+    // The dashboard's showroom figures (ADR 048): a range of Taipei days over every store, counted from the index.
+    index("appointment_report_idx").on(t.localDate, t.storeId, t.kind, t.status),
     check("appointment_owner_ck", sql`${t.memberId} is not null or ${t.guestPhone} is not null`),
     check("appointment_address_ck", sql`(${t.kind} = 'measuring') = (${t.address} is not null)`),
   ],

@@ -208,5 +208,9 @@ export const materialFavourite = pgTable(
       .references(() => material.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.materialId] })],
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.materialId] }),
+    // Campaign audiences "favourited a material of category X" (ADR 048): the members of a category's materials.
+    index("material_favourite_material_idx").on(t.materialId, t.memberId),
+  ],
 );

@@ -53,4 +53,9 @@ export type CampaignAudience = {
   birthdayMonth?: number | null;
   /** Only members this channel can reach (linked and following for LINE). */
   reachable?: "line" | "sms" | "email" | null;
+  /** Showroom filters (ADR 048): saved a material of this category. */
+  favouriteCategory?: string | null;
+  /** Came to this store (a checked-in appointment or a purchase there) in the last `visitedDays` Taipei days. */
+  visitedStoreId?: string | null;
+  visitedDays?: number | null;
 };

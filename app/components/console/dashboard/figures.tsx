@@ -5,6 +5,7 @@ import { useConsoleT } from "../use-console-t";
 import { CohortsPanel } from "./cohorts";
 import { useFigureFormat } from "./format";
 import { FigureTable, Kpi, Panel } from "./panel";
+import { ShowroomSection } from "./showroom";
 
 const COLORS = { brand: "#7d5236", green: "#2f6b45", red: "#a8321f", muted: "#5e574e" };
 
@@ -254,6 +255,8 @@ export function Figures({ d, query, storeName }: { d: Dashboard; query: string; 
         </Panel>
 
         <CohortsPanel cohorts={d.cohorts} csv={csv("cohorts")} />
+
+        <ShowroomSection showroom={d.showroom} csv={csv} storeName={storeName} />
       </div>
     </>
   );

@@ -22,6 +22,7 @@ export function Panel({
   lead,
   chart,
   narrow,
+  level = "h2",
   children,
 }: {
   id: string;
@@ -30,9 +31,12 @@ export function Panel({
   lead?: string;
   chart?: ReactNode;
   narrow?: boolean;
+  /** h3 for a panel inside a section of the dashboard (展示廳). */
+  level?: "h2" | "h3";
   children: ReactNode;
 }) {
   const t = useConsoleT();
+  const Heading = level;
   return (
     <section
       className="rounded-2xl border border-line bg-white p-4 sm:p-5"
@@ -40,9 +44,9 @@ export function Panel({
       data-panel={id}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id={`${id}-title`} className="text-lg font-semibold">
+        <Heading id={`${id}-title`} className="text-lg font-semibold">
           {title}
-        </h2>
+        </Heading>
         <a
           href={csv}
           download
@@ -73,11 +77,14 @@ export function FigureTable({
   rows,
   bars,
   empty,
+  minWidth = "0",
 }: {
   head: string[];
   rows: string[][];
   bars?: number[];
   empty: string;
+  /** Below this width the table scrolls sideways instead of squeezing its headers (a table of many columns). */
+  minWidth?: string;
 }) {
   if (rows.length === 0)
     return <p className="rounded-xl bg-sand/40 px-4 py-6 text-center text-sm text-muted">{empty}</p>;
@@ -87,7 +94,7 @@ export function FigureTable({
     <ConsoleTable
       label={head.join(" · ")}
       className={FIGURES_BOX}
-      minWidth="0"
+      minWidth={minWidth}
       rows={indexed}
       rowKey={(r) => String(r.index)}
       columns={head.map((h, i) => ({

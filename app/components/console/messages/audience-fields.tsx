@@ -10,14 +10,25 @@ import { useConsoleT } from "../use-console-t";
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
 
-/** The composer's audience (issue 16 item 4): tiers, city, last purchase, balance, birthday month, reachable. */
+/** What the showroom filters can name, in the page's language (ADR 048). */
+export type ShowroomChoices = {
+  categories: { id: string; name: string }[];
+  stores: { id: string; name: string }[];
+};
+
+/**
+ * The composer's audience (issue 16 item 4): tiers, city, last purchase, balance, birthday month, reachable; then
+ * the showroom filters (favourited category, visited store in the last N days; ADR 048).
+ */
 export function AudienceFields({
   initial,
   cities,
+  showroom,
   lineOn,
 }: {
   initial: CampaignFormValues;
   cities: readonly string[];
+  showroom: ShowroomChoices;
   lineOn: boolean;
 }) {
   const t = useConsoleT();
@@ -96,6 +107,31 @@ export function AudienceFields({
           })),
         )}
       </div>
+      <fieldset>
+        <legend className="text-sm font-medium">{t("console.messages.audience.showroom")}</legend>
+        <p className="mt-1 text-sm text-muted">{t("console.messages.audience.showroomHint")}</p>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          {select(
+            "favouriteCategory",
+            "console.messages.audience.favouriteCategory",
+            showroom.categories.map((c) => ({ value: c.id, label: c.name })),
+          )}
+          {/* A "quote open" filter goes here when the quote list exists. */}
+        </div>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          {select(
+            "visitedStore",
+            "console.messages.audience.visitedStore",
+            showroom.stores.map((s) => ({ value: s.id, label: s.name })),
+          )}
+          <Field
+            label={t("console.messages.audience.visitedDays")}
+            description={t("console.messages.audience.visitedHint")}
+            errors={form.errors("visitedDays")}
+            inputProps={{ name: "visitedDays", inputMode: "numeric", maxLength: 6, defaultValue: initial.visitedDays }}
+          />
+        </div>
+      </fieldset>
     </DetailSection>
   );
 }

@@ -12,7 +12,7 @@ import {
 import { CAMPAIGN_NAME_MAX } from "~/domain/member-messages/limits";
 import { useFormState } from "~/lib/use-form-state";
 import { useConsoleT } from "../use-console-t";
-import { AudienceFields } from "./audience-fields";
+import { AudienceFields, type ShowroomChoices } from "./audience-fields";
 import { AudienceCountPanel, CampaignPreviews } from "./campaign-previews";
 import { ContentFields } from "./content-fields";
 import { ConfirmSend, ScheduleFields, type SendReview } from "./schedule-fields";
@@ -27,6 +27,7 @@ export function Composer({
   version,
   count: savedCount,
   cities,
+  showroom,
   lineOn,
   frame: f,
   review,
@@ -36,6 +37,7 @@ export function Composer({
   version: number | null;
   count: AudienceCount | null;
   cities: readonly string[];
+  showroom: ShowroomChoices;
   lineOn: boolean;
   frame: ComposerFrame;
   review: SendReview | null;
@@ -95,7 +97,7 @@ export function Composer({
             inputProps={{ name: "name", required: true, maxLength: CAMPAIGN_NAME_MAX + 20, defaultValue: initial.name }}
           />
         </section>
-        <AudienceFields initial={initial} cities={cities} lineOn={lineOn} />
+        <AudienceFields initial={initial} cities={cities} showroom={showroom} lineOn={lineOn} />
         <ContentFields initial={initial} lineOn={lineOn} smsLength={smsLength} />
         <ScheduleFields when={initial.when ?? "now"} at={initial.at ?? ""} />
         {review ? <ConfirmSend review={review} pending={pendingIntent === "send"} /> : null}

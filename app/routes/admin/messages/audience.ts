@@ -3,6 +3,7 @@ import { getApp } from "~/adapters/context.server";
 import { audienceSchema } from "~/domain/member-messages/campaign-form.server";
 import { campaignFormValues } from "~/domain/member-messages/campaign-values";
 import { countAudience } from "~/domain/member-messages/campaigns.server";
+import { audienceChoices } from "~/domain/member-messages/showroom-audience.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { consoleResource } from "~/lib/console-resource.server";
@@ -18,7 +19,8 @@ const resource = consoleResource(async ({ request, context }: Route.LoaderArgs) 
   requirePermission(context, "messages.manage");
   const app = getApp(context);
   const params = new URL(request.url).searchParams;
-  const parsed = audienceSchema(serverT(request)).safeParse(campaignFormValues(params));
+  const choices = await audienceChoices(app.db);
+  const parsed = audienceSchema(serverT(request), choices).safeParse(campaignFormValues(params));
   if (!parsed.success) {
     return data({ count: null, problems: parsed.error.issues.map((i) => String(i.path[0])) }, { status: 400 });
   }

@@ -25,6 +25,7 @@ import {
   updateCampaign,
 } from "~/domain/member-messages/campaigns.server";
 import { inQuietHours } from "~/domain/member-messages/channels";
+import { audienceChoices } from "~/domain/member-messages/showroom-audience.server";
 import { testSendCampaign } from "~/domain/member-messages/test-send.server";
 import { TAIWAN_CITIES } from "~/domain/members/address";
 import { isVersionConflict } from "~/domain/refusals";
@@ -34,6 +35,7 @@ import { formFailure, parseForm, readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
@@ -53,8 +55,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const now = requestNow(request, app.config);
   const lineOn = app.config.lineMessaging.mode !== "disabled";
   const url = new URL(request.url);
+  const locale = getLocale(request);
+  const choices = await audienceChoices(app.db);
   const common = {
     cities: TAIWAN_CITIES.map((c) => c.name),
+    showroom: {
+      categories: choices.categories.map((c) => ({ id: c.id, name: pick(c.name, locale) })),
+      stores: choices.stores.map((c) => ({ id: c.id, name: pick(c.name, locale) })),
+    },
     frame: composerFrame(app.config.publicBaseUrl),
     lineOn,
     quietNow: inQuietHours(now),
@@ -114,7 +122,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const stepUp = intent === "send" ? await requireRecentSecondFactorFor(context, request, form) : null;
   const askCode = stepUp?.ok === false ? stepUp.answer : null;
   const sending = intent === "review" || intent === "send";
-  const parsed = parseForm(campaignSchema(t, sending ? { now } : null), campaignFormData(form));
+  const parsed = parseForm(
+    campaignSchema(t, await audienceChoices(app.db), sending ? { now } : null),
+    campaignFormData(form),
+  );
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.messages.error.fix") });
   const { campaign: input, when } = parsed.data;
   let c: CampaignRow;
@@ -223,6 +234,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           version={c?.version ?? null}
           count={loaderData.count}
           cities={loaderData.cities}
+          showroom={loaderData.showroom}
           lineOn={loaderData.lineOn}
           frame={loaderData.frame}
           review={review}

@@ -1,0 +1,198 @@
+import { type Database, rowsOf } from "@platform/db/client";
+import { APPOINTMENT_KINDS, type AppointmentKind } from "@platform/db/schema/appointments";
+import { sql } from "drizzle-orm";
+import type { DashboardInput } from "./dashboard.server";
+import { storeCondition } from "./dashboard.server";
+import { addIsoDays } from "./filters";
+
+/**
+ * The dashboard's showroom section (issue 37 part 5, ADR 048): live indexed queries over `appointment` and
+ * `purchase` for the range's Taipei days, not summary tables (the figures are small: a showroom's visits, not a
+ * programme's ledger). Each part of the section is one statement and one key of `Showroom`; samples and quotes add
+ * their own keys and loaders beside these (`loadShowroom`).
+ */
+
+/** How many days after a kept visit a purchase counts as following it (Taipei days, the visit's day included). */
+export const FOLLOW_UP_WINDOWS = [30, 90] as const;
+
+export type AppointmentCounts = {
+  /** Every appointment of the range (whatever became of it) = upcoming + kept + noShow + cancelled. */
+  booked: number;
+  /** Still `booked`: not yet come, or not yet marked. */
+  upcoming: number;
+  kept: number;
+  noShow: number;
+  cancelled: number;
+};
+export type AppointmentRow = AppointmentCounts & { storeId: string; kind: AppointmentKind };
+
+export type VisitFollowUp = {
+  /** Kept visits by members (a guest's purchases cannot be followed). */
+  kept: number;
+  /** Of those, visits whose 30 / 90-day window has not ended yet (today is inside it). */
+  open30: number;
+  open90: number;
+  /** Visits followed by at least one purchase of that member within 30 / 90 days. */
+  bought30: number;
+  bought90: number;
+  /** The purchases that followed (each once, even after two visits), and their NT$ net of refunds so far. */
+  purchases30: number;
+  purchases90: number;
+  amount30: number;
+  amount90: number;
+};
+export type VisitRow = VisitFollowUp & { storeId: string; kind: AppointmentKind };
+
+export type Showroom = {
+  appointments: { rows: AppointmentRow[]; total: AppointmentCounts };
+  visits: { rows: VisitRow[]; total: VisitFollowUp };
+  // Samples out / overdue and quotes answered / turned into purchases join here (one key and one loader each).
+};
+
+const n = (v: unknown) => Number(v ?? 0);
+const kindOrder = (k: string) => APPOINTMENT_KINDS.indexOf(k as AppointmentKind);
+const byStoreAndKind = (a: { storeId: string; kind: string }, b: { storeId: string; kind: string }) =>
+  a.storeId.localeCompare(b.storeId) || kindOrder(a.kind) - kindOrder(b.kind);
+
+/**
+ * Appointments of the range's Taipei days (`local_date`) by store and kind and what became of them, from the index
+ * `appointment_report_idx` (local_date, store_id, kind, status) alone.
+ */
+export async function loadAppointments(db: Database, input: DashboardInput): Promise<Showroom["appointments"]> {
+  const found = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      select store_id, kind,
+             count(*)::float8 as booked,
+             count(*) filter (where status = 'booked')::float8 as upcoming,
+             count(*) filter (where status = 'checked_in')::float8 as kept,
+             count(*) filter (where status = 'no_show')::float8 as no_show,
+             count(*) filter (where status = 'cancelled')::float8 as cancelled
+        from appointment
+       where local_date between ${input.from}::date and ${input.to}::date and ${storeCondition(input.scope)}
+       group by store_id, kind`),
+  );
+  const rows: AppointmentRow[] = found
+    .map((r) => ({
+      storeId: String(r.store_id),
+      kind: String(r.kind) as AppointmentKind,
+      booked: n(r.booked),
+      upcoming: n(r.upcoming),
+      kept: n(r.kept),
+      noShow: n(r.no_show),
+      cancelled: n(r.cancelled),
+    }))
+    .sort(byStoreAndKind);
+  const total: AppointmentCounts = { booked: 0, upcoming: 0, kept: 0, noShow: 0, cancelled: 0 };
+  for (const r of rows) for (const k of Object.keys(total) as (keyof AppointmentCounts)[]) total[k] += r[k];
+  return { rows, total };
+}
+
+const emptyFollowUp = (): VisitFollowUp => ({
+  kept: 0,
+  open30: 0,
+  open90: 0,
+  bought30: 0,
+  bought90: 0,
+  purchases30: 0,
+  purchases90: 0,
+  amount30: 0,
+  amount90: 0,
+});
+
+/**
+ * Kept visits of the range (by members) and the purchases that followed them, in one statement: a purchase of the
+ * visit's member at any store, at or after the check-in and before 00:00 Taipei of the visit's day + 30 (+ 90),
+ * i.e. within the 30 (90) Taipei days that start on the visit's day; its amount is `net_amount − refunded_amount`
+ * (net of its refunds so far, as the dashboard's net sales). A purchase after two visits of a group counts once in
+ * that group's amount and once in the total. Each visit finds its member's purchases through `purchase_member_idx`.
+ */
+export async function loadVisitFollowUps(db: Database, input: DashboardInput): Promise<Showroom["visits"]> {
+  const { from, to, today, scope } = input;
+  const found = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      with kept as (
+        select a.id, a.store_id, a.kind, a.member_id, a.local_date, coalesce(a.checked_in_at, a.starts_at) as at
+          from appointment a
+         where a.local_date between ${from}::date and ${to}::date and a.status = 'checked_in'
+           and a.member_id is not null and ${storeCondition(scope, sql`a.store_id`)}
+      ), m as (
+        select k.id as visit_id, k.store_id, k.kind, p.id as purchase_id,
+               (p.net_amount - p.refunded_amount) as net,
+               p.purchased_at < ((k.local_date + 30)::timestamp at time zone 'Asia/Taipei') as in30
+          from kept k
+          join purchase p on p.member_id = k.member_id and p.purchased_at >= k.at
+           and p.purchased_at < ((k.local_date + 90)::timestamp at time zone 'Asia/Taipei')
+      ), v as (
+        select store_id, kind, visit_id, bool_or(in30) as in30 from m group by store_id, kind, visit_id
+      ), pg as (
+        select store_id, kind, purchase_id, max(net) as net, bool_or(in30) as in30
+          from m group by store_id, kind, purchase_id
+      ), pa as (
+        select purchase_id, max(net) as net, bool_or(in30) as in30 from m group by purchase_id
+      )
+      select 'kept' as what, store_id, kind, count(*)::float8 as a,
+             count(*) filter (where local_date >= ${addIsoDays(today, -29)}::date)::float8 as b,
+             count(*) filter (where local_date >= ${addIsoDays(today, -89)}::date)::float8 as c, null::float8 as d
+        from kept group by store_id, kind
+      union all
+      select 'visits', store_id, kind, count(*) filter (where in30)::float8, count(*)::float8, null, null
+        from v group by store_id, kind
+      union all
+      select 'purchases', store_id, kind, count(*) filter (where in30)::float8, count(*)::float8,
+             coalesce(sum(net) filter (where in30), 0)::float8, coalesce(sum(net), 0)::float8
+        from pg group by store_id, kind
+      union all
+      select 'all', null, null, count(*) filter (where in30)::float8, count(*)::float8,
+             coalesce(sum(net) filter (where in30), 0)::float8, coalesce(sum(net), 0)::float8
+        from pa`),
+  );
+  const groups = new Map<string, VisitRow>();
+  const group = (r: Record<string, unknown>) => {
+    const key = `${r.store_id}|${r.kind}`;
+    let row = groups.get(key);
+    if (!row) {
+      row = { storeId: String(r.store_id), kind: String(r.kind) as AppointmentKind, ...emptyFollowUp() };
+      groups.set(key, row);
+    }
+    return row;
+  };
+  const total = emptyFollowUp();
+  for (const r of found) {
+    if (r.what === "kept") {
+      const g = group(r);
+      g.kept = n(r.a);
+      g.open30 = n(r.b);
+      g.open90 = n(r.c);
+      total.kept += g.kept;
+      total.open30 += g.open30;
+      total.open90 += g.open90;
+    } else if (r.what === "visits") {
+      const g = group(r);
+      g.bought30 = n(r.a);
+      g.bought90 = n(r.b);
+      // A visit is in exactly one group: the total is the groups' sum.
+      total.bought30 += g.bought30;
+      total.bought90 += g.bought90;
+    } else if (r.what === "purchases") {
+      const g = group(r);
+      g.purchases30 = n(r.a);
+      g.purchases90 = n(r.b);
+      g.amount30 = n(r.c);
+      g.amount90 = n(r.d);
+    } else {
+      // A purchase may follow visits of two groups: the total counts it once.
+      total.purchases30 = n(r.a);
+      total.purchases90 = n(r.b);
+      total.amount30 = n(r.c);
+      total.amount90 = n(r.d);
+    }
+  }
+  return { rows: [...groups.values()].sort(byStoreAndKind), total };
+}
+
+/** The showroom section: each of its parts from its own loader. */
+export async function loadShowroom(db: Database, input: DashboardInput): Promise<Showroom> {
+  const appointments = await loadAppointments(db, input);
+  const visits = await loadVisitFollowUps(db, input);
+  return { appointments, visits };
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "appointment_report_idx" ON "appointment" USING btree ("local_date","store_id","kind","status");--> statement-breakpoint
+CREATE INDEX "material_favourite_material_idx" ON "material_favourite" USING btree ("material_id","member_id");
