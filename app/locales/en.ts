@@ -14,6 +14,7 @@ import { loyaltyEn } from "./loyalty.en";
 import { materialsEn } from "./materials.en";
 import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
+import { quotesEn } from "./quotes.en";
 import { programmeEn } from "./programme.en";
 import { shellEn } from "./shell.en";
 import { storesEn } from "./stores.en";
@@ -40,6 +41,8 @@ export const en = {
   ...grantsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
+  // Quote lists (issue 37 part 4, ADR 047)
+  ...quotesEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -2,18 +2,7 @@ import { material, store } from "@platform/db/schema/catalog";
 import { member } from "@platform/db/schema/members";
 import { staffAccount } from "@platform/db/schema/staff";
 import { sql } from "drizzle-orm";
-import {
-  check,
-  date,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { check, date, index, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * Quote lists (issue 37 part 4, ADR 047). A member turns favourites into a request for prices: lines of a
@@ -70,10 +59,7 @@ export const quoteRequest = pgTable(
   (t) => [
     index("quote_request_store_idx").on(t.storeId, t.status, t.createdAt),
     index("quote_request_member_idx").on(t.memberId, t.createdAt),
-    check(
-      "quote_request_status_ck",
-      sql`${t.status} in ('requested', 'answered', 'accepted', 'closed', 'withdrawn')`,
-    ),
+    check("quote_request_status_ck", sql`${t.status} in ('requested', 'answered', 'accepted', 'closed', 'withdrawn')`),
     check("quote_request_total_ck", sql`${t.total} is null or ${t.total} >= 0`),
     check(
       "quote_request_answer_ck",
