@@ -57,6 +57,7 @@ test("a member asks for a quote from favourites, a clerk answers, the member see
   await expect(page.locator(`input[name="note.${TILE}"]`)).toHaveValue("客廳地坪");
   await expect(page.getByLabel("給門市的訊息（選填）")).toHaveValue("預計明年三月施工。");
   await expect(page.locator(`input[name="pick.${SUBWAY}"]`)).toBeChecked();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshotSizes(page, "quotes-new-refused", { sizes: [["phone", PHONE]] });
 
   await page.locator(`input[name="qty.${TILE}"]`).fill("12.5");
@@ -97,6 +98,7 @@ test("a member asks for a quote from favourites, a clerk answers, the member see
   await prices.nth(0).fill("85");
   await prices.nth(1).fill("1299");
   await clerk.getByLabel("給會員的說明（選填）").fill("含運費，不含施工。");
+  await clerk.evaluate(() => window.scrollTo(0, 0));
   await screenshotSizes(clerk, "quotes-console-quote", { restore: PHONE });
   await clerk.getByRole("button", { name: "送出回覆" }).click();
   await expect(clerk.getByText("已回覆，會員會收到通知。")).toBeVisible();

@@ -76,7 +76,7 @@ export const quotesEn: Record<keyof typeof quotesZhTW, string> = {
   "member.center.quotes.close": "No longer needed: close it",
   "member.center.quotes.withdraw": "Withdraw the request",
 
-  "member.center.quotes.doc.title": "Han Living quote",
+  "member.center.quotes.doc.title": "Quote",
   "member.center.quotes.doc.reference": "Quote number",
   "member.center.quotes.doc.store": "Showroom",
   "member.center.quotes.doc.asked": "Sent",

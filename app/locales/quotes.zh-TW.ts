@@ -70,7 +70,7 @@ export const quotesZhTW = {
   "member.center.quotes.close": "不需要了，結案",
   "member.center.quotes.withdraw": "撤回報價單",
 
-  "member.center.quotes.doc.title": "漢生活 報價單",
+  "member.center.quotes.doc.title": "報價單",
   "member.center.quotes.doc.reference": "報價單號",
   "member.center.quotes.doc.store": "門市",
   "member.center.quotes.doc.asked": "送出時間",

@@ -14,8 +14,8 @@ import { loyaltyZhTW } from "./loyalty.zh-TW";
 import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
-import { quotesZhTW } from "./quotes.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
+import { quotesZhTW } from "./quotes.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 

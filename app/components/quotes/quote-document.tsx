@@ -6,7 +6,7 @@ import { formatNumber, type MessageKey, type Translate } from "~/lib/i18n";
  * A quote as a document (issue 37 part 4, ADR 047): who asked at which store, the lines (material, quantity and
  * unit, the member's note, and once answered the unit price and line total), the total, the validity and the
  * messages. The member center, the console and both printable pages show this one component; on a phone each
- * line is a card, from `sm` up a table; printed, always the table.
+ * line is a card, from a 28rem-wide container up a table; printed, always the table.
  */
 
 export type QuoteDocumentLine = {
@@ -59,8 +59,9 @@ export function QuoteDocument({
   const numberLocale = locale === "en" ? "en-US" : "zh-TW";
   const answered = quote.total !== null;
   return (
-    <div className={cn("space-y-5", className)} data-testid="quote-document">
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-2xl border border-line bg-white p-4 text-sm sm:grid-cols-4 print:border-0 print:p-0">
+    // A container: the console shows the document in half a page, the member center in most of it.
+    <div className={cn("@container space-y-5", className)} data-testid="quote-document">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-2xl border border-line bg-white p-4 text-sm @2xl:grid-cols-4 print:grid-cols-4 print:border-0 print:p-0">
         <Item label={t("member.center.quotes.doc.reference")}>
           <span className="font-semibold tracking-wider tabular-nums" data-testid="quote-reference">
             {quote.reference}
@@ -78,7 +79,7 @@ export function QuoteDocument({
       </dl>
 
       {/* A phone: one card per line. */}
-      <ol className="space-y-3 sm:hidden print:hidden">
+      <ol className="space-y-3 @md:hidden print:hidden">
         {quote.lines.map((line) => (
           <li key={line.position} className="rounded-2xl border border-line bg-white p-4" data-testid="quote-line">
             <p className="font-medium text-ink">{line.materialName}</p>
@@ -99,7 +100,7 @@ export function QuoteDocument({
       </ol>
 
       {/* From sm up, and on paper: a table. */}
-      <div className="hidden overflow-x-auto rounded-2xl border border-line bg-white sm:block print:block print:border-0">
+      <div className="hidden overflow-x-auto rounded-2xl border border-line bg-white @md:block print:block print:border-0">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t("member.center.quotes.doc.lines")}</caption>
           <thead className="border-b border-line bg-sand/60 text-xs text-muted print:bg-transparent">
@@ -113,12 +114,16 @@ export function QuoteDocument({
               <th scope="col" className="px-3 py-2 text-right font-medium">
                 {t("member.center.quotes.doc.quantity")}
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("member.center.quotes.doc.unitPrice")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("member.center.quotes.doc.lineTotal")}
-              </th>
+              {answered ? (
+                <>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    {t("member.center.quotes.doc.unitPrice")}
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    {t("member.center.quotes.doc.lineTotal")}
+                  </th>
+                </>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -132,12 +137,16 @@ export function QuoteDocument({
                 <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
                   {quantityText(line.quantity, line.unit, t)}
                 </td>
-                <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
-                  {money(line.unitPrice, numberLocale)}
-                </td>
-                <td className="px-3 py-2 text-right font-semibold whitespace-nowrap tabular-nums">
-                  {money(line.lineTotal, numberLocale)}
-                </td>
+                {answered ? (
+                  <>
+                    <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
+                      {money(line.unitPrice, numberLocale)}
+                    </td>
+                    <td className="px-3 py-2 text-right font-semibold whitespace-nowrap tabular-nums">
+                      {money(line.lineTotal, numberLocale)}
+                    </td>
+                  </>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -158,7 +167,7 @@ export function QuoteDocument({
 
       {answered ? (
         <p
-          className="flex items-baseline justify-between rounded-2xl bg-brand-50 px-4 py-3 sm:hidden print:hidden"
+          className="flex items-baseline justify-between rounded-2xl bg-brand-50 px-4 py-3 @md:hidden print:hidden"
           data-testid="quote-total"
         >
           <span className="font-medium">{t("member.center.quotes.doc.total")}</span>

@@ -107,8 +107,8 @@ export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
     enabled: true,
     channels: ["line", "sms", "email"],
     text: {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a {placeholder} after "NT$", not a JavaScript template
       "zh-TW":
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a {placeholder} after "NT$", not a JavaScript template
         "{name} 您好，{store}已回覆您的報價單 {reference}：合計 NT${amount}，有效至 {date}。請到會員中心查看明細。",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a {placeholder} after "NT$", not a JavaScript template
       en: "Hello {name}, {store} has answered your quote {reference}: NT${amount} in total, valid until {date}. See the details in your member center.",
