@@ -3,6 +3,7 @@ import type * as Schema from "@platform/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as StaffTestingModule from "../app/domain/staff/testing.server";
 import type { TestStaff } from "../app/domain/staff/testing.server";
+import { taipeiIsoDate } from "../app/lib/time";
 import { type DevApp, startDevApp } from "./testing/dev-app";
 
 /**
@@ -111,6 +112,11 @@ describe("the member's quote request", () => {
     const html = await page.text();
     expect(html).toContain(`name="qty.${A()}"`);
     expect(html).toContain(`name="qty.${B()}"`);
+    const english = await fetch(`${base}/member-center/quotes/new`, {
+      headers: { ...headers(member.cookie), cookie: `${member.cookie}; locale=en` },
+      redirect: "manual",
+    });
+    expect(await english.text()).toContain("Send the quote request");
   });
 
   it.each([
@@ -220,7 +226,8 @@ describe("the console's answer", () => {
   });
 
   it("answers once; the same version again is a conflict; the member sees the answer and the printable page", async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    // Today in Taipei (the validity is a Taipei date; a UTC date is yesterday between 00:00 and 08:00 Taipei).
+    const today = taipeiIsoDate(new Date());
     const fields = { version: "1", "price.1": "1299", "price.2": "85", validUntil: today, staffMessage: "含運費" };
     const answered = await post(`/admin/quotes/${quoteId}`, fields, staffCookie(clerk));
     expect(answered.status).toBe(302);
