@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { z } from "zod";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
@@ -83,6 +83,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return consoleFailure(error, form, t);
   }
   return redirect(`/admin/quotes/${quote.id}?answered=1`);
+}
+
+/** A refused change (409: it moved on meanwhile) reloads the quote, so the page shows it as it is now. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus === 409) return true;
+  return defaultShouldRevalidate;
 }
 
 export default function ConsoleQuote({ loaderData: d }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { z } from "zod";
 import { getApp, toastSettings } from "~/adapters/context.server";
 import { requireMember } from "~/adapters/current-member.server";
@@ -77,6 +77,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     type: "success",
     message: notice[parsed.data.intent],
   });
+}
+
+/** A refused change (409: it moved on meanwhile) reloads the quote, so the page shows it as it is now. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus === 409) return true;
+  return defaultShouldRevalidate;
 }
 
 export default function MemberQuotePage({ loaderData: d }: Route.ComponentProps) {
