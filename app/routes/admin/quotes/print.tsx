@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     messages: routeMessages(locale, "console.quotes.", "member.center.quotes.doc.", "member.center.quotes.unit."),
     id: quote.id,
-    ...quoteDocument(quote, locale, `${quote.memberName}（${quote.memberNumber}）`),
+    ...quoteDocument(quote, locale, `${quote.memberName} · ${quote.memberNumber}`),
   };
 }
 

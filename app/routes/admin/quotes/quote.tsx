@@ -57,7 +57,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canAnswer: quote.status === "requested" && hasPermission(actor, "quotes.answer", { storeId: quote.storeId }),
     defaultValidUntil: iso(addDays(taipeiDate(now), 30)),
     answered: new URL(request.url).searchParams.get("answered") === "1",
-    ...quoteDocument(quote, locale, `${quote.memberName}（${quote.memberNumber}）`),
+    ...quoteDocument(quote, locale, `${quote.memberName} · ${quote.memberNumber}`),
   };
 }
 
