@@ -12,6 +12,8 @@ export default [
   route("member-center/card/app.js", "routes/member-center/card/script.ts"),
   route("member-center/card/sw.js", "routes/member-center/card/worker.ts"),
   route("member-center/card/manifest.webmanifest", "routes/member-center/card/manifest.ts"),
+  // A quote as a printable page (issue 37 part 4, ADR 047): the document alone, without the site's header.
+  route("member-center/quotes/:quoteId/print", "routes/member-center/quotes/print.tsx"),
   ...prefix("auth/line", [
     route("start", "routes/auth/line-start.ts"),
     route("callback", "routes/auth/line-callback.ts"),
@@ -26,6 +28,8 @@ export default [
     route("logout", "routes/admin/logout/index.ts"),
     // A draft as the public page renders it (ADR 027): outside the shell, like the site.
     route("stores/:storeId/preview", "routes/admin/stores/preview.tsx"),
+    // A quote as a printable page (issue 37 part 4, ADR 047): outside the shell, like the preview.
+    route("quotes/:quoteId/print", "routes/admin/quotes/print.tsx"),
     layout("routes/admin/shell.tsx", { id: "console-shell" }, [
       index("routes/admin/dashboard/index.tsx"),
       route("dashboard/export", "routes/admin/dashboard/export.ts"),
@@ -84,6 +88,9 @@ export default [
       route("imports/csv", "routes/admin/imports/csv.tsx"),
       route("imports/:runId", "routes/admin/imports/run.tsx"),
       route("imports/:runId/rejected.csv", "routes/admin/imports/rejected.ts"),
+      // Quote requests (issue 37 part 4, ADR 047).
+      route("quotes", "routes/admin/quotes/index.tsx"),
+      route("quotes/:quoteId", "routes/admin/quotes/quote.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),
@@ -113,6 +120,10 @@ export default [
         route("card", "routes/member-center/card/page.ts"),
         route("card/device", "routes/member-center/card/device.ts"),
         route("coupons/:id/qr", "routes/member-center/coupon-qr.ts"),
+        // Quote lists (issue 37 part 4, ADR 047).
+        route("quotes", "routes/member-center/quotes/index.tsx"),
+        route("quotes/new", "routes/member-center/quotes/new.tsx"),
+        route("quotes/:quoteId", "routes/member-center/quotes/quote.tsx"),
       ]),
     ]),
     ...prefix("signup", [

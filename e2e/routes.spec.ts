@@ -43,6 +43,9 @@ const GUARDED: [string, RegExp][] = [
   // The console has its own login (ADR 020); members and visitors start there.
   ["/admin", /\/admin\/login\?redirectTo=%2Fadmin$/],
   ["/admin/counter", /\/admin\/login\?redirectTo=%2Fadmin%2Fcounter$/],
+  // Quote lists (issue 37 part 4).
+  ["/member-center/quotes", /\/member-login\?redirectTo=%2Fmember-center%2Fquotes$/],
+  ["/admin/quotes", /\/admin\/login\?redirectTo=%2Fadmin%2Fquotes$/],
 ];
 
 for (const [path, target] of GUARDED) {

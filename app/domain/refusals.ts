@@ -121,6 +121,12 @@ export const CONSOLE_REFUSALS = {
     file_too_large: { status: 413, message: "console.grants.error.file_too_large", fix: "console.grants.error.fix" },
     too_many_rows: { status: 400, message: "console.grants.error.too_many_rows", fix: "console.grants.error.fix" },
   },
+  // Quote lists (issue 37 part 4, ADR 047)
+  quotes: {
+    not_found: { status: 404, message: "console.quotes.error.notFound" },
+    version_conflict: { status: 409, message: "console.quotes.error.conflict" },
+    not_open: { status: 409, message: "console.quotes.error.notOpen" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

@@ -55,6 +55,13 @@ export const links = {
     return `${href("/dev/outbox")}${query ? `?${query}` : ""}`;
   },
   setLocale: () => href("/resources/locale"),
+  // Quote lists (issue 37 part 4, ADR 047).
+  memberQuotes: () => href("/member-center/quotes"),
+  newQuote: () => href("/member-center/quotes/new"),
+  memberQuote: (quoteId: string) => href("/member-center/quotes/:quoteId", { quoteId }),
+  memberQuotePrint: (quoteId: string) => href("/member-center/quotes/:quoteId/print", { quoteId }),
+  /** The store page's booking entry with the consultation kind chosen (the appointments of issue 37 part 1). */
+  bookConsultation: (storeId: string) => `${href("/store-detail/:id", { id: storeId })}?book=consultation`,
 } as const;
 
 /**

@@ -15,6 +15,7 @@ import { materialsEn } from "./materials.en";
 import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
+import { quotesEn } from "./quotes.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
@@ -43,6 +44,8 @@ export const en = {
   ...clerkEn,
   // The showroom reports and audience filters (ADR 048)
   ...showroomReportsEn,
+  // Quote lists (issue 37 part 4, ADR 047)
+  ...quotesEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

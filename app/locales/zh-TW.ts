@@ -15,6 +15,7 @@ import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
+import { quotesZhTW } from "./quotes.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
@@ -43,6 +44,8 @@ export const zhTW = {
   ...clerkZhTW,
   // The showroom reports and audience filters (ADR 048)
   ...showroomReportsZhTW,
+  // Quote lists (issue 37 part 4, ADR 047)
+  ...quotesZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

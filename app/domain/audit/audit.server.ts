@@ -78,6 +78,8 @@ export const AUDIT_ACTIONS = [
   "points.bulk_granted",
   "programme.updated",
   "purchase.recorded",
+  // Quote lists (issue 37 part 4, ADR 047).
+  "quote.answered",
   "purchase.refunded",
   "refund.recorded",
   "reward.created",

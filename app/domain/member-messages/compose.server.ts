@@ -2,7 +2,7 @@ import { BRAND_NAME } from "@platform/constants";
 import type { AutomaticKind, MessageChannel } from "@platform/db/schema";
 import { formatNumber, type Locale } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
-import { formatLastValidDay } from "~/lib/time";
+import { formatLastValidDay, formatTaipei, fromTaipeiWallClock, parseIsoDate } from "~/lib/time";
 import { renderMemberEmail } from "../messaging/email-templates.server";
 import { SMS_BRAND_PREFIX } from "../messaging/sms";
 import { flexMessage, memberCard } from "./flex";
@@ -57,7 +57,17 @@ export function automaticValues(
   if (data.reason !== undefined) values.reason = String(data.reason);
   // A receipt of a purchase paid partly with points (issue 36): shown on the card beside the points earned.
   if (data.pointsSpent !== undefined) values.pointsSpent = n(data.pointsSpent);
+  // A quote's answer (issue 37 part 4): its reference and the last day its prices hold (a Taipei date).
+  if (data.reference !== undefined) values.reference = String(data.reference);
+  if (data.quoteId !== undefined) values.quoteId = String(data.quoteId);
+  if (data.validUntil !== undefined) values.date = formatTaipeiDay(String(data.validUntil), locale);
   return values;
+}
+
+/** A Taipei calendar day (YYYY-MM-DD) in the member's language. */
+function formatTaipeiDay(day: string, locale: Locale): string {
+  const date = parseIsoDate(day);
+  return date ? formatTaipei(fromTaipeiWallClock(date, 12), locale, "date") : day;
 }
 
 /** The card around an automatic message's text: its title, the figure that matters and the button. */
@@ -119,6 +129,14 @@ function cardParts(kind: AutomaticKind, values: Record<string, string | number>,
           value: t("notify.value.plusPoints", { points: values.points ?? 0 }),
         },
         action: { label: t("notify.action.card"), url: card },
+      };
+    case "quote-answered":
+      return {
+        highlight: { label: t("notify.highlight.quoteTotal"), value: `NT$${values.amount ?? 0}` },
+        action: {
+          label: t("notify.action.quote"),
+          url: url(base, values.quoteId ? `/member-center/quotes/${values.quoteId}` : "/member-center/quotes"),
+        },
       };
     case "receipt":
       return {

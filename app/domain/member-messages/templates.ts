@@ -19,6 +19,7 @@ export const PLACEHOLDERS: Record<AutomaticKind, readonly string[]> = {
   birthday: ["name", "points"],
   receipt: ["name", "store", "amount", "points", "balance"],
   "points-granted": ["name", "points", "reason"],
+  "quote-answered": ["name", "reference", "store", "amount", "date"],
 };
 
 export type AutomaticDefaults = {
@@ -101,6 +102,18 @@ export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
       en: "You have received {points} points: {reason}",
     },
   },
+  // A service message (issue 37 part 4, ADR 047): every channel; a text message never goes 21:00–09:00.
+  "quote-answered": {
+    enabled: true,
+    channels: ["line", "sms", "email"],
+    text: {
+      "zh-TW":
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a {placeholder} after "NT$", not a JavaScript template
+        "{name} 您好，{store}已回覆您的報價單 {reference}：合計 NT${amount}，有效至 {date}。請到會員中心查看明細。",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a {placeholder} after "NT$", not a JavaScript template
+      en: "Hello {name}, {store} has answered your quote {reference}: NT${amount} in total, valid until {date}. See the details in your member center.",
+    },
+  },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -158,5 +171,13 @@ export function sampleValues(kind: AutomaticKind, locale: Locale): Record<string
       };
     case "points-granted":
       return { ...common, points: 500, reason: zh ? "週年慶回饋" : "Anniversary thank-you" };
+    case "quote-answered":
+      return {
+        ...common,
+        reference: "Q7K2QXA4",
+        store: zh ? "信義旗艦店" : "Xinyi Flagship",
+        amount: "48,600",
+        date: zh ? "2026/12/31" : "Dec 31, 2026",
+      };
   }
 }

@@ -41,6 +41,8 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "audit.view": ["-", "-", "OX"],
   "messages.manage": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
+  "quotes.view": ["O", "O", "OX"],
+  "quotes.answer": ["O", "O", "OX"],
 };
 
 const ROLES: StaffRole[] = ["staff", "manager", "admin"];

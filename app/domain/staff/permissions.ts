@@ -58,6 +58,10 @@ export const PERMISSIONS = {
   "messages.manage": "global",
   /** Console settings (the manager's adjustment limit). */
   "settings.edit": "global",
+  /** See the quote requests of the stores worked at (issue 37 part 4, ADR 047). */
+  "quotes.view": "store",
+  /** Answer a quote request: prices, validity, a message (issue 37 part 4, ADR 047). */
+  "quotes.answer": "store",
 } as const satisfies Record<string, "store" | "global">;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -75,9 +79,11 @@ const COUNTER: Permission[] = [
 
 /** The table. An admin has every permission at every store. */
 export const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {
-  staff: new Set(COUNTER),
+  staff: new Set<Permission>([...COUNTER, "quotes.view", "quotes.answer"]),
   manager: new Set<Permission>([
     ...COUNTER,
+    "quotes.view",
+    "quotes.answer",
     "member.reveal",
     "points.adjust",
     "points.bulk",

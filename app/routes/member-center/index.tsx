@@ -4,6 +4,7 @@ import { LiffCardShortcut } from "~/components/line/line-app-slots";
 import { MemberCard } from "~/components/member-center/member-card";
 import { Section } from "~/components/member-center/section";
 import { Alert } from "~/components/ui/alert";
+import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { afterHydration } from "~/lib/after-hydration";
 import { type MessageKey, useLocale, useT } from "~/lib/i18n";
@@ -168,10 +169,32 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
         </Section>
 
         <div className="grid gap-x-8 gap-y-10 lg:col-span-2 lg:row-start-4 lg:grid-cols-2">
-          <Section id="favourites" title={t("member.center.favourites.title")}>
+          <Section
+            id="favourites"
+            title={t("member.center.favourites.title")}
+            action={
+              // Quote lists (issue 37 part 4): the favourites become a quote request; the member's quotes.
+              <Link
+                to={links.memberQuotes()}
+                className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline"
+                data-testid="my-quotes"
+              >
+                {t("member.center.favourites.myQuotes")}
+              </Link>
+            }
+          >
             <Suspense>
               <Favourites favourites={d.favourites} t={t} />
             </Suspense>
+            {d.favourites.length > 0 ? (
+              <Link
+                to={links.newQuote()}
+                className={`mt-4 ${buttonVariants({ variant: "secondary", block: true })}`}
+                data-testid="ask-quote"
+              >
+                {t("member.center.favourites.askQuote")}
+              </Link>
+            ) : null}
           </Section>
 
           <Section id="settings" title={t("member.center.settings.title")}>

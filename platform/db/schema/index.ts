@@ -15,5 +15,6 @@ export * from "@platform/db/schema/member-messages";
 export * from "@platform/db/schema/members";
 export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";
+export * from "@platform/db/schema/quotes";
 export * from "@platform/db/schema/reports";
 export * from "@platform/db/schema/staff";

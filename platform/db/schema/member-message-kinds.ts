@@ -11,6 +11,8 @@ export const AUTOMATIC_KINDS = [
   "birthday",
   "receipt",
   "points-granted",
+  // Quote lists (issue 37 part 4, ADR 047): staff answered a member's quote request.
+  "quote-answered",
 ] as const;
 export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
 
