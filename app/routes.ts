@@ -84,6 +84,8 @@ export default [
       route("imports/csv", "routes/admin/imports/csv.tsx"),
       route("imports/:runId", "routes/admin/imports/run.tsx"),
       route("imports/:runId/rejected.csv", "routes/admin/imports/rejected.ts"),
+      // Samples at the stores (issue 37 part 3, ADR 046).
+      route("samples", "routes/admin/samples/index.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),
@@ -113,6 +115,9 @@ export default [
         route("card", "routes/member-center/card/page.ts"),
         route("card/device", "routes/member-center/card/device.ts"),
         route("coupons/:id/qr", "routes/member-center/coupon-qr.ts"),
+        // Samples (issue 37 part 3, ADR 046).
+        route("samples", "routes/member-center/samples.tsx"),
+        route("samples/new", "routes/member-center/samples-new.tsx"),
       ]),
     ]),
     ...prefix("signup", [

@@ -15,6 +15,7 @@ import { materialsEn } from "./materials.en";
 import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
+import { samplesEn } from "./samples.en";
 import { shellEn } from "./shell.en";
 import { storesEn } from "./stores.en";
 import type { Messages } from "./zh-TW";
@@ -40,6 +41,7 @@ export const en = {
   ...grantsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
+  ...samplesEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -15,6 +15,7 @@ import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
+import { samplesZhTW } from "./samples.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 
@@ -40,6 +41,7 @@ export const zhTW = {
   ...grantsZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
+  ...samplesZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

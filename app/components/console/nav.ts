@@ -19,6 +19,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/members", label: "console.nav.members", permission: "member.view", group: "daily" },
   // Sales per clerk and a consultant's members (issue 36, ADR 042).
   { to: "/admin/reports", label: "console.nav.clerkReports", permission: "reports.clerks", group: "daily" },
+  // Samples at the stores (issue 37 part 3, ADR 046).
+  { to: "/admin/samples", label: "console.nav.samples", permission: "samples.manage", group: "daily" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve", group: "daily" },
   // Bulk point grants (issue 35 item 5).
   { to: "/admin/grants", label: "console.nav.grants", permission: "points.bulk", group: "daily" },

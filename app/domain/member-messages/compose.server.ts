@@ -2,7 +2,7 @@ import { BRAND_NAME } from "@platform/constants";
 import type { AutomaticKind, MessageChannel } from "@platform/db/schema";
 import { formatNumber, type Locale } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
-import { formatLastValidDay } from "~/lib/time";
+import { formatIsoDate, formatLastValidDay } from "~/lib/time";
 import { renderMemberEmail } from "../messaging/email-templates.server";
 import { SMS_BRAND_PREFIX } from "../messaging/sms";
 import { flexMessage, memberCard } from "./flex";
@@ -57,6 +57,9 @@ export function automaticValues(
   if (data.reason !== undefined) values.reason = String(data.reason);
   // A receipt of a purchase paid partly with points (issue 36): shown on the card beside the points earned.
   if (data.pointsSpent !== undefined) values.pointsSpent = n(data.pointsSpent);
+  // Samples due back (issue 37 part 3): how many, and the Taipei day they are due.
+  if (data.count !== undefined) values.count = n(data.count);
+  if (data.dueOn !== undefined) values.date = formatIsoDate(String(data.dueOn), locale);
   return values;
 }
 
@@ -119,6 +122,11 @@ function cardParts(kind: AutomaticKind, values: Record<string, string | number>,
           value: t("notify.value.plusPoints", { points: values.points ?? 0 }),
         },
         action: { label: t("notify.action.card"), url: card },
+      };
+    case "sample-due":
+      return {
+        highlight: { label: t("notify.highlight.sampleDue"), value: String(values.date ?? "") },
+        action: { label: t("notify.action.samples"), url: url(base, "/member-center/samples") },
       };
     case "receipt":
       return {

@@ -19,6 +19,7 @@ export const PLACEHOLDERS: Record<AutomaticKind, readonly string[]> = {
   birthday: ["name", "points"],
   receipt: ["name", "store", "amount", "points", "balance"],
   "points-granted": ["name", "points", "reason"],
+  "sample-due": ["name", "count", "store", "date"],
 };
 
 export type AutomaticDefaults = {
@@ -101,6 +102,15 @@ export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
       en: "You have received {points} points: {reason}",
     },
   },
+  // Samples due back in 2 days (issue 37 part 3, ADR 046): a service reminder by the member's channel.
+  "sample-due": {
+    enabled: true,
+    channels: ["line", "sms", "email"],
+    text: {
+      "zh-TW": "{name} 您好，您向{store}借用的 {count} 件樣品請於 {date} 前歸還，謝謝。",
+      en: "Hello {name}, please return the {count} sample(s) you borrowed from {store} by {date}. Thank you.",
+    },
+  },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -158,5 +168,12 @@ export function sampleValues(kind: AutomaticKind, locale: Locale): Record<string
       };
     case "points-granted":
       return { ...common, points: 500, reason: zh ? "週年慶回饋" : "Anniversary thank-you" };
+    case "sample-due":
+      return {
+        ...common,
+        count: 2,
+        store: zh ? "信義旗艦店" : "Xinyi Flagship",
+        date: zh ? "2026/12/31" : "Dec 31, 2026",
+      };
   }
 }

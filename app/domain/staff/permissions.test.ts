@@ -41,6 +41,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "audit.view": ["-", "-", "OX"],
   "messages.manage": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
+  "samples.manage": ["O", "O", "OX"],
 };
 
 const ROLES: StaffRole[] = ["staff", "manager", "admin"];

@@ -58,6 +58,8 @@ export const PERMISSIONS = {
   "messages.manage": "global",
   /** Console settings (the manager's adjustment limit). */
   "settings.edit": "global",
+  /** Samples at the store: see the requests, mark them ready, hand them out, take them back (ADR 046). */
+  "samples.manage": "store",
 } as const satisfies Record<string, "store" | "global">;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -71,6 +73,7 @@ const COUNTER: Permission[] = [
   "member.view",
   "member.consultant",
   "reports.clerks",
+  "samples.manage",
 ];
 
 /** The table. An admin has every permission at every store. */

@@ -11,6 +11,8 @@ export const AUTOMATIC_KINDS = [
   "birthday",
   "receipt",
   "points-granted",
+  // Samples due back in 2 days (issue 37 part 3, ADR 046).
+  "sample-due",
 ] as const;
 export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
 
