@@ -250,7 +250,13 @@ export async function memberSamples(db: Database, memberId: string, now: Date) {
 }
 
 /** A member's samples that are out past their due day (the console's member page). */
-export async function overdueSamplesOf(db: Database, memberId: string, now: Date) {
+export async function overdueSamplesOf(
+  db: Database,
+  memberId: string,
+  now: Date,
+  stores: readonly string[] | "all" = "all",
+) {
+  if (stores !== "all" && stores.length === 0) return [];
   const rows = await db
     .select(rowColumns)
     .from(sampleRequest)
@@ -261,6 +267,7 @@ export async function overdueSamplesOf(db: Database, memberId: string, now: Date
         eq(sampleRequest.memberId, memberId),
         eq(sampleRequest.status, "handed_out"),
         lt(sampleRequest.dueBackOn, taipeiToday(now)),
+        stores === "all" ? undefined : inArray(sampleRequest.storeId, [...stores]),
       ),
     )
     .orderBy(asc(sampleRequest.dueBackOn));
