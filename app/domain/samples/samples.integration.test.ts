@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import {
   auditLog,
+  material,
   materialSampleStore,
   memberMessage,
   sampleOpenCount,
@@ -50,7 +51,8 @@ beforeAll(async () => {
   const here = await db
     .select({ id: materialSampleStore.materialId })
     .from(materialSampleStore)
-    .where(eq(materialSampleStore.storeId, STORE));
+    .innerJoin(material, eq(material.id, materialSampleStore.materialId))
+    .where(and(eq(materialSampleStore.storeId, STORE), eq(material.published, true)));
   withSamples = here.map((r) => r.id).sort();
   const [other] = await db.select({ id: store.id }).from(store).where(eq(store.id, "banqiao"));
   otherStore = other?.id ?? "";
