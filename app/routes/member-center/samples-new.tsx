@@ -155,6 +155,11 @@ export default function NewSampleRequest({ loaderData: d }: Route.ComponentProps
       <Link to="/member-center/samples" className="text-sm font-semibold text-brand-700 underline underline-offset-4">
         {t("samples.back")}
       </Link>
+      {withSamples.length === 0 && form.formError ? (
+        <Alert tone="error" className="mt-6">
+          {[form.formError, ...(form.errors("materials") ?? []), ...(form.errors("storeId") ?? [])].join(" ")}
+        </Alert>
+      ) : null}
       {withSamples.length === 0 ? (
         <div className="mt-6 rounded-2xl border border-dashed border-line px-4 py-6 text-center text-muted">
           <p>{t("samples.new.noneWithSamples")}</p>
