@@ -19,6 +19,16 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { storesFor } from "~/domain/staff/permissions";
 import { addDays, taipeiDate, taipeiIsoDate } from "~/lib/time";
 import { inQuietHours, quietHoursEnd } from "../member-messages/channels";
+import {
+  CONSOLE_SAMPLE_FILTERS,
+  type ConsoleSampleFilter,
+  OPEN_STATUSES,
+  SAMPLE_LIMIT,
+  SAMPLE_LOAN_DAYS,
+  SAMPLE_REMINDER_DAYS,
+  SAMPLE_STEPS,
+  type SampleStep,
+} from "./samples";
 
 /**
  * Samples (issue 37 part 3, ADR 046): a member asks for samples of materials to collect at a store that has
@@ -28,12 +38,16 @@ import { inQuietHours, quietHoursEnd } from "../member-messages/channels";
  * audited in its transaction, so two staff pressing the same button change the row once.
  */
 
-/** PRODUCT.md §12. */
-export const SAMPLE_LIMIT = 5;
-export const SAMPLE_LOAN_DAYS = 14;
-export const SAMPLE_REMINDER_DAYS = 2;
-
-export const OPEN_STATUSES = ["requested", "ready", "handed_out"] as const satisfies readonly SampleStatus[];
+export {
+  CONSOLE_SAMPLE_FILTERS,
+  type ConsoleSampleFilter,
+  OPEN_STATUSES,
+  SAMPLE_LIMIT,
+  SAMPLE_LOAN_DAYS,
+  SAMPLE_REMINDER_DAYS,
+  SAMPLE_STEPS,
+  type SampleStep,
+};
 
 export class SampleError extends Refusal<"samples"> {
   constructor(code: RefusalCode<"samples">, field?: string, params?: Record<string, string>) {
@@ -274,9 +288,6 @@ export async function overdueSamplesOf(
   return withOverdue(rows, taipeiToday(now));
 }
 
-export const CONSOLE_SAMPLE_FILTERS = ["open", "requested", "ready", "handed_out", "overdue", "closed"] as const;
-export type ConsoleSampleFilter = (typeof CONSOLE_SAMPLE_FILTERS)[number];
-
 /**
  * The samples of the stores the staff member works at (or one of them), by status; `member` narrows to one
  * member (after a card scan). A clerk never sees another store's rows: the store list is the actor's.
@@ -317,13 +328,6 @@ export async function consoleSamples(
     .limit(200);
   return withOverdue(rows, today);
 }
-
-export const SAMPLE_STEPS = {
-  ready: { from: "requested", to: "ready", action: "sample.ready" },
-  hand_out: { from: "ready", to: "handed_out", action: "sample.handed_out" },
-  return: { from: "handed_out", to: "returned", action: "sample.returned" },
-} as const;
-export type SampleStep = keyof typeof SAMPLE_STEPS;
 
 /**
  * A staff step on some of one member's samples (ready, hand out, returned): permission-checked at each sample's

@@ -13,13 +13,8 @@ import { Button } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { lookupSchema } from "~/domain/counter/forms.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
-import {
-  CONSOLE_SAMPLE_FILTERS,
-  consoleSamples,
-  moveSamples,
-  SAMPLE_STEPS,
-  type SampleStep,
-} from "~/domain/samples/samples.server";
+import { CONSOLE_SAMPLE_FILTERS, SAMPLE_STEPS, type SampleStep } from "~/domain/samples/samples";
+import { consoleSamples, moveSamples } from "~/domain/samples/samples.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
