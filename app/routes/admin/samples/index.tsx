@@ -125,8 +125,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return consoleFailure(error, null, t);
   }
+  // Back to the same list (the request's own path is `/admin/samples.data` for a script's submission).
+  back.searchParams.delete("index");
   back.searchParams.set("done", sent.data.intent);
-  return redirect(`${back.pathname}?${back.searchParams}`);
+  return redirect(`/admin/samples?${back.searchParams}`);
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
