@@ -101,7 +101,8 @@ function requestSchema(t: ReturnType<typeof serverT>) {
     storeId: z
       .string()
       .default("")
-      .pipe(z.string().min(1, t("samples.error.store_required")).regex(STORE_ID, t("samples.error.unknown_store"))),
+      .pipe(z.string().min(1, t("samples.error.store_required")))
+      .pipe(z.string().regex(STORE_ID, t("samples.error.unknown_store"))),
   });
 }
 

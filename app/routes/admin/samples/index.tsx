@@ -183,7 +183,8 @@ export default function Samples({ loaderData: d }: Route.ComponentProps) {
           {t("console.samples.find.title")}
         </h2>
         <p className="mt-1 text-sm text-muted">{t("console.samples.find.lead")}</p>
-        <div className="mt-4">
+        {/* A new member (after a scan) starts a fresh camera: the list's address changed, not the page. */}
+        <div className="mt-4" key={d.query.member ?? "none"}>
           <ScanOrFind
             scan={{
               label: t("console.samples.find.scan"),
