@@ -14,6 +14,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../audit/audit.server";
 import { seedCatalog } from "../demo";
 import { newMember } from "../loyalty/testing.server";
+import { createMaterial, materialForEdit, updateMaterial } from "../materials/console.server";
+import { automaticCard, automaticValues } from "../member-messages/compose.server";
+import { AUTOMATIC_DEFAULTS, renderTemplate } from "../member-messages/templates";
 import type { StaffActor } from "../staff/actor";
 import { createTestStaff, testAdminActor } from "../staff/testing.server";
 import {
@@ -26,6 +29,7 @@ import {
   requestSamples,
   SAMPLE_LIMIT,
   SampleError,
+  sampleStoreIds,
 } from "./samples.server";
 
 /**
@@ -243,6 +247,57 @@ describe("the staff's steps", () => {
   });
 });
 
+describe("has samples, in the material editor", () => {
+  it("saves the stores with samples with the material, audited, and offers them to members", async () => {
+    const input = {
+      id: "sample-test-oak",
+      categoryId: "wood-flooring",
+      name: { "zh-TW": "樣品測試橡木", en: "Sample test oak" },
+      series: { "zh-TW": "測試", en: "Test" },
+      summary: { "zh-TW": "測試", en: "Test" },
+      sizes: [],
+      finish: { "zh-TW": "油蠟", en: "Oiled" },
+      colour: { "zh-TW": "自然", en: "Natural" },
+      swatch: "#c8a27a",
+      origin: { "zh-TW": "德國", en: "Germany" },
+      care: { "zh-TW": "擦拭", en: "Wipe" },
+      specs: [],
+      images: [],
+      storeIds: [STORE, "banqiao"],
+      sampleStoreIds: [STORE],
+      relatedIds: [],
+      featured: false,
+    };
+    const created = await createMaterial(db, input, audit, new Date());
+    expect(await sampleStoreIds(db, input.id)).toEqual([STORE]);
+    const edit = await materialForEdit(db, input.id);
+    expect(edit?.sampleStoreIds).toEqual([STORE]);
+    await updateMaterial(
+      db,
+      input.id,
+      created.version,
+      { ...input, sampleStoreIds: ["banqiao", STORE] },
+      audit,
+      new Date(),
+    );
+    expect(await sampleStoreIds(db, input.id)).toEqual(["banqiao", STORE].sort());
+    const [row] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, input.id), eq(auditLog.action, "material.updated")));
+    expect(JSON.stringify(row?.changes)).toContain("sampleStoreIds");
+    // Not published yet: no member can ask for it.
+    const m = await newMember(db);
+    expect(
+      codeOf(
+        await rejection(() =>
+          requestSamples(db, { memberId: m.id, storeId: STORE, materialIds: [input.id] }, new Date()),
+        ),
+      ),
+    ).toBe("no_samples");
+  });
+});
+
 describe("the reminder", () => {
   it("records one sample-due message per member, store and due day, 2 days before; a second run adds nothing", async () => {
     const m = await newMember(db);
@@ -276,6 +331,18 @@ describe("the reminder", () => {
     expect(messages[0]?.dueAt.toISOString()).toBe(at.toISOString());
     const rows = await db.select().from(sampleRequest).where(inArray(sampleRequest.id, ids));
     expect(rows.every((r) => r.reminderSentAt !== null)).toBe(true);
+    // What it says, in each language (the delivery renders it so on LINE, SMS and e-mail).
+    const ctx = { publicBaseUrl: "https://example.com", secret: SECRET, storeName: () => "信義旗艦店", now: at };
+    const data = messages[0]?.data as Record<string, string | number>;
+    const zh = automaticValues(data, { memberId: m.id, name: "王小明", locale: "zh-TW" }, ctx);
+    expect(renderTemplate(AUTOMATIC_DEFAULTS["sample-due"].text["zh-TW"], zh)).toBe(
+      "王小明 您好，您向信義旗艦店借用的 2 件樣品請於 2026/11/15 前歸還，謝謝。",
+    );
+    const en = automaticValues(data, { memberId: m.id, name: "Ming", locale: "en" }, ctx);
+    expect(renderTemplate(AUTOMATIC_DEFAULTS["sample-due"].text.en, en)).toContain("by 11/15/2026");
+    expect(automaticCard("sample-due", zh, "zh-TW", "https://example.com").action?.url).toBe(
+      "https://example.com/member-center/samples",
+    );
   });
 
   it("recorded in the quiet hours, waits until 09:00 Taipei (no text at night)", async () => {
