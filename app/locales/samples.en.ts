@@ -96,6 +96,7 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "console.materials.samples.title": "Stores with samples",
   "console.materials.samples.hint":
     "Members can ask for samples of this material at the ticked stores; a store must also display it.",
+  "console.materials.samples.choice": "Samples at {store}",
   "console.materials.samples.notDisplayed": "A store with samples must also display this material.",
 
   "notify.title.sample-due": "Your samples are due back soon",

@@ -89,6 +89,7 @@ export const samplesZhTW = {
   "console.samples.overdue.item": "{material}（{store}）應於 {date} 歸還",
   "console.materials.samples.title": "有樣品可借的門市",
   "console.materials.samples.hint": "勾選的門市可讓會員申請借用這項建材的樣品；須是陳列這項建材的門市。",
+  "console.materials.samples.choice": "{store}有樣品",
   "console.materials.samples.notDisplayed": "有樣品的門市必須也陳列這項建材。",
 
   "notify.title.sample-due": "樣品即將到期",

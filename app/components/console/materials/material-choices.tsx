@@ -71,7 +71,11 @@ export function StoresSection({ fields, stores }: { fields: FormFields; stores: 
             fields={fields}
             name="samples"
             testId="sample-store-choices"
-            choices={stores.map((s) => ({ ...s, note: s.published ? undefined : note }))}
+            choices={stores.map((s) => ({
+              ...s,
+              name: t("console.materials.samples.choice", { store: s.name }),
+              note: s.published ? undefined : note,
+            }))}
           />
         </div>
         <ErrorList id="samples-error" errors={fields.errors("samples")} />
