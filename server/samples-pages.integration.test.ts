@@ -11,6 +11,7 @@ import { type DevApp, startDevApp } from "./testing/dev-app";
  */
 const HOOKS_SECRET = "samples-pages-test-hooks-secret-0123456789";
 const STORE = "xinyi-flagship";
+const LOCALE = "locale";
 
 let app: DevApp;
 let base: string;
@@ -271,5 +272,21 @@ describe("the console's samples page", () => {
     expect(handed.status).toBe(302);
     const audits = await db.select().from(schema.auditLog).where(drizzle.eq(schema.auditLog.targetId, id));
     expect(audits.map((a) => a.action).sort()).toEqual(["sample.handed_out", "sample.ready"]);
+
+    // Two weeks and a day later (its due day moved back here): overdue on the member's console page, the
+    // console's overdue filter and the member's own page, in both languages.
+    await db
+      .update(schema.sampleRequest)
+      .set({ dueBackOn: "2026-01-05" })
+      .where(drizzle.eq(schema.sampleRequest.id, id));
+    const memberPage = await (await get(`/admin/members/${m.memberId}`, clerk)).text();
+    expect(memberPage).toContain('data-testid="overdue-samples"');
+    expect(memberPage).toContain("應於 2026/01/05 歸還");
+    expect(await (await get(`/admin/members/${m.memberId}`, other)).text()).not.toContain("overdue-samples");
+    expect(await (await get("/admin/samples?status=overdue", clerk)).text()).toContain("已逾期");
+    expect(await (await get("/member-center/samples", m.cookie)).text()).toContain("已逾期：應於 2026/01/05 歸還");
+    const english = await (await get("/member-center/samples", `${m.cookie}; ${LOCALE}=en`)).text();
+    expect(english).toContain("Overdue: due back on 01/05/2026");
+    expect(await (await get("/admin/samples?status=overdue", `${clerk}; ${LOCALE}=en`)).text()).toContain("Overdue");
   });
 });
