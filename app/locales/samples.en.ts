@@ -55,6 +55,7 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "console.audit.act.sample.ready": "Sample ready",
   "console.audit.act.sample.handed_out": "Sample handed out",
   "console.audit.act.sample.returned": "Sample returned",
+  "console.audit.target.sample_request": "Sample loan",
   "console.samples.title": "Samples",
   "console.samples.lead":
     "Samples members asked for: mark them ready, hand them out by scanning the card, take them back. Due back in 14 days.",

@@ -50,6 +50,7 @@ export const samplesZhTW = {
   "console.audit.act.sample.ready": "樣品已備妥",
   "console.audit.act.sample.handed_out": "交付樣品",
   "console.audit.act.sample.returned": "樣品歸還",
+  "console.audit.target.sample_request": "樣品借用",
   "console.samples.title": "樣品借用",
   "console.samples.lead": "會員申請的樣品：備妥、掃會員卡交付、收回。借出後 14 天內歸還。",
   "console.samples.find.title": "會員來領樣品",
