@@ -91,6 +91,8 @@ export default [
       // Quote requests (issue 37 part 4, ADR 047).
       route("quotes", "routes/admin/quotes/index.tsx"),
       route("quotes/:quoteId", "routes/admin/quotes/quote.tsx"),
+      // Samples at the stores (issue 37 part 3, ADR 046).
+      route("samples", "routes/admin/samples/index.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),
@@ -124,6 +126,9 @@ export default [
         route("quotes", "routes/member-center/quotes/index.tsx"),
         route("quotes/new", "routes/member-center/quotes/new.tsx"),
         route("quotes/:quoteId", "routes/member-center/quotes/quote.tsx"),
+        // Samples (issue 37 part 3, ADR 046).
+        route("samples", "routes/member-center/samples.tsx"),
+        route("samples/new", "routes/member-center/samples-new.tsx"),
       ]),
     ]),
     ...prefix("signup", [

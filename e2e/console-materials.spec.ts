@@ -61,14 +61,14 @@ test("an admin creates a material with an image, links it to a showroom, preview
   await image.getByLabel("圖片路徑").fill("/media/wood/c8a27a-8b6a4a/7.svg");
   await image.getByLabel("替代文字（中文）").fill(`${name}：正面`);
   // The English alt text is left out: the server refuses, beside the field, and keeps the rest.
-  await page.getByRole("checkbox", { name: "信義旗艦店" }).check();
+  await page.getByTestId("store-choices").getByRole("checkbox", { name: "信義旗艦店" }).check();
   await page.getByRole("button", { name: "建立草稿" }).click();
   const altEn = image.getByLabel("替代文字（英文）");
   await expect(altEn).toHaveAttribute("aria-invalid", "true");
   await expect(altEn).toBeFocused();
   await expect(page.getByText("此欄必填")).toBeVisible();
   await expect(page.getByLabel("名稱（中文）")).toHaveValue(name);
-  await expect(page.getByRole("checkbox", { name: "信義旗艦店" })).toBeChecked();
+  await expect(page.getByTestId("store-choices").getByRole("checkbox", { name: "信義旗艦店" })).toBeChecked();
   await expectAccessible(page);
 
   await altEn.fill(`${name.replace("霧面橡木", "Matte oak")}: front view`);
@@ -87,7 +87,7 @@ test("an admin creates a material with an image, links it to a showroom, preview
   await page.getByRole("button", { name: "建立草稿" }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/materials/${id}\\?done=created$`));
   await expect(page.getByTestId("material-status")).toHaveText("草稿");
-  await expect(page.getByRole("checkbox", { name: "信義旗艦店" })).toBeChecked();
+  await expect(page.getByTestId("store-choices").getByRole("checkbox", { name: "信義旗艦店" })).toBeChecked();
   await expectAccessible(page);
   for (const [label, size] of [
     ["desktop", { width: 1280, height: 800 }],

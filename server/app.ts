@@ -36,6 +36,7 @@ import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server
 import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/member-messages/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
+import { registerSampleJobs } from "../app/domain/samples/samples.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
 import { catalogFileAt } from "../app/lib/i18n.server";
 import { redactUrl } from "../app/lib/redact-url";
@@ -175,6 +176,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerReportsHousekeeping(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
       registerReminderJobs(jobs, database.db),
+      registerSampleJobs(jobs, database.db),
     ]);
     logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
     return { jobs, messaging };

@@ -127,6 +127,15 @@ export const CONSOLE_REFUSALS = {
     version_conflict: { status: 409, message: "console.quotes.error.conflict" },
     not_open: { status: 409, message: "console.quotes.error.notOpen" },
   },
+  // Samples (issue 37 part 3, ADR 046): the member's request and the staff's steps.
+  samples: {
+    not_found: { status: 404, message: "samples.error.not_found" },
+    wrong_state: { status: 409, message: "samples.error.wrong_state" },
+    unknown_store: { status: 400, message: "samples.error.unknown_store", fix: "samples.error.form" },
+    no_samples: { status: 400, message: "samples.error.no_samples", fix: "samples.error.form" },
+    already_requested: { status: 409, message: "samples.error.already_requested", fix: "samples.error.form" },
+    over_limit: { status: 409, message: "samples.error.over_limit", fix: "samples.error.form" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

@@ -27,6 +27,8 @@ export const ROUTE_NAMESPACES = [
   "loyalty.error.",
   "console.",
   "unsubscribe.",
+  // Samples (issue 37 part 3): the member's samples pages.
+  "samples.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

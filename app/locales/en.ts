@@ -16,6 +16,7 @@ import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { quotesEn } from "./quotes.en";
+import { samplesEn } from "./samples.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
@@ -46,6 +47,7 @@ export const en = {
   ...showroomReportsEn,
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesEn,
+  ...samplesEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -16,6 +16,7 @@ import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
 import { quotesZhTW } from "./quotes.zh-TW";
+import { samplesZhTW } from "./samples.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
@@ -46,6 +47,7 @@ export const zhTW = {
   ...showroomReportsZhTW,
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesZhTW,
+  ...samplesZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

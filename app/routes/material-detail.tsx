@@ -5,9 +5,12 @@ import { FavouriteButton } from "~/components/catalog/favourite-button";
 import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
 import { LiffShare } from "~/components/line/line-app-slots";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { materialDetailView } from "~/domain/materials/detail-view";
 import { isFavourite, removeFavourite, saveFavourite } from "~/domain/materials/favourites.server";
 import { getMaterial } from "~/domain/materials/materials.server";
+import { sampleStoresOf } from "~/domain/samples/samples.server";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
@@ -32,9 +35,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const name = view.material.name;
   const session = getMemberSession(context);
   const favourite = session?.member ? await isFavourite(db, session.member.id, m.id) : null;
+  // The showrooms with samples of it (issue 37 part 3): a link to ask for one.
+  const sampleStores = (await sampleStoresOf(db, [m.id])).get(m.id) ?? [];
   return data(
     {
       favourite,
+      sampleStores: sampleStores.map((s) => pick(s.name, locale)),
       messages: routeMessages(locale, "catalog.city.", "catalog.material.", "catalog.store.call"),
       view,
       meta: seoMeta(
@@ -94,7 +100,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export default function MaterialDetailPage({ loaderData }: Route.ComponentProps) {
-  const { view, messages, jsonLd, favourite } = loaderData;
+  const { view, messages, jsonLd, favourite, sampleStores } = loaderData;
   const t = useT(messages);
   return (
     <MaterialDetailView
@@ -103,6 +109,20 @@ export default function MaterialDetailPage({ loaderData }: Route.ComponentProps)
       aside={
         <>
           <FavouriteButton saved={favourite} />
+          {sampleStores.length > 0 ? (
+            <div className="mt-3">
+              <Link
+                to={`/member-center/samples/new?material=${encodeURIComponent(view.material.id)}`}
+                className={buttonVariants({ variant: "secondary", block: true })}
+                data-testid="request-sample"
+              >
+                {t("catalog.material.samples")}
+              </Link>
+              <p className="mt-1 text-sm text-muted">
+                {t("catalog.material.samplesHint", { stores: sampleStores.join("、") })}
+              </p>
+            </div>
+          ) : null}
           {/* Inside LINE only (nothing on the server): share with friends through LINE. */}
           <LiffShare
             kind="material"

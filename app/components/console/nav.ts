@@ -21,6 +21,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/reports", label: "console.nav.clerkReports", permission: "reports.clerks", group: "daily" },
   // Quote requests (issue 37 part 4, ADR 047).
   { to: "/admin/quotes", label: "console.nav.quotes", permission: "quotes.view", group: "daily" },
+  // Samples at the stores (issue 37 part 3, ADR 046).
+  { to: "/admin/samples", label: "console.nav.samples", permission: "samples.manage", group: "daily" },
   { to: "/admin/approvals", label: "console.nav.approvals", permission: "points.approve", group: "daily" },
   // Bulk point grants (issue 35 item 5).
   { to: "/admin/grants", label: "console.nav.grants", permission: "points.bulk", group: "daily" },

@@ -88,6 +88,10 @@ export const AUDIT_ACTIONS = [
   "reward.stock-adjusted",
   "reward.updated",
   "rules.scheduled",
+  // Samples (issue 37 part 3, ADR 046).
+  "sample.handed_out",
+  "sample.ready",
+  "sample.returned",
   "settings.changed",
   "staff.access_changed",
   "staff.code_changed",

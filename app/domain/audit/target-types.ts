@@ -21,6 +21,8 @@ export const AUDIT_TARGET_TYPES = [
   "point_adjustment",
   "purchase",
   "reward",
+  // Samples (issue 37 part 3, ADR 046).
+  "sample_request",
   "staff",
   "staff_invitation",
   "staff_session",

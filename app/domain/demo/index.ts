@@ -1,5 +1,12 @@
 import type { Database } from "@platform/db/client";
-import { material, materialCategory, materialStore, store, storeHoursException } from "@platform/db/schema";
+import {
+  material,
+  materialCategory,
+  materialSampleStore,
+  materialStore,
+  store,
+  storeHoursException,
+} from "@platform/db/schema";
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { count, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
@@ -148,6 +155,12 @@ export async function seedCatalog(db: Database): Promise<{ stores: number; mater
           storesDisplaying(i, m.categoryId).map((storeId) => ({ materialId: m.id, storeId })),
         ),
       );
+    // Samples to lend (issue 37 part 3): at every store displaying it, for two materials in three.
+    await tx.delete(materialSampleStore).where(inArray(materialSampleStore.materialId, materialIds));
+    const samples = SEED_MATERIALS.flatMap((m, i) =>
+      i % 3 === 2 ? [] : storesDisplaying(i, m.categoryId).map((storeId) => ({ materialId: m.id, storeId })),
+    );
+    if (samples.length > 0) await tx.insert(materialSampleStore).values(samples);
   });
   await seedDemoRewards(db);
   // Published rows only: the demo also holds one unpublished showroom and one withdrawn material.

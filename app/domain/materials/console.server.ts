@@ -6,6 +6,7 @@ import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
+import { replaceSampleStores, sampleStoreIds } from "../samples/samples.server";
 import type { CategoryInput, MaterialInput } from "./editor";
 
 /**
@@ -150,7 +151,7 @@ export async function materialForEdit(db: Database, id: string) {
     .select({ storeId: materialStore.storeId })
     .from(materialStore)
     .where(eq(materialStore.materialId, id));
-  return { ...row, storeIds: stores.map((s) => s.storeId) };
+  return { ...row, storeIds: stores.map((s) => s.storeId), sampleStoreIds: await sampleStoreIds(db, id) };
 }
 
 /** The choices of the form: stores (any status) and other materials for "related". */
@@ -221,8 +222,9 @@ export async function createMaterial(db: Database, input: MaterialInput, audit: 
       .returning();
     if (!created) throw new MaterialError("duplicate_id", "id");
     await replaceStores(tx, input.id, input.storeIds);
+    await replaceSampleStores(tx, input.id, input.sampleStoreIds);
     await record("material.created", ["material", input.id], {
-      after: { ...contentOf(input), storeIds: input.storeIds, published: false },
+      after: { ...contentOf(input), storeIds: input.storeIds, sampleStoreIds: input.sampleStoreIds, published: false },
     });
     return created;
   });
@@ -255,10 +257,20 @@ export async function updateMaterial(
     )
       .map((s) => s.id)
       .sort();
+    const beforeSamples = await sampleStoreIds(tx, id);
     await replaceStores(tx, id, input.storeIds);
+    await replaceSampleStores(tx, id, input.sampleStoreIds);
     await record("material.updated", ["material", id], {
-      before: { ...contentOf({ ...before, storeIds: [], id }), storeIds: beforeStores },
-      after: { ...contentOf(input), storeIds: [...input.storeIds].sort() },
+      before: {
+        ...contentOf({ ...before, storeIds: [], sampleStoreIds: [], id }),
+        storeIds: beforeStores,
+        sampleStoreIds: beforeSamples,
+      },
+      after: {
+        ...contentOf(input),
+        storeIds: [...input.storeIds].sort(),
+        sampleStoreIds: [...input.sampleStoreIds].sort(),
+      },
     });
     return updated;
   });

@@ -207,3 +207,49 @@ describe("parseCategoryForm and expectedVersion", () => {
     expect(expectedVersion(form)).toBeNull();
   });
 });
+
+/** "Has samples" per store (issue 37 part 3, ADR 046): ticked boxes among the stores that display the material. */
+describe("the material's sample stores", () => {
+  it("reads the ticked stores, and refuses a store with samples that does not display it, beside the boxes", () => {
+    const form = materialForm();
+    form.append("stores", "xinyi-flagship");
+    form.append("stores", "tainan");
+    form.append("samples", "xinyi-flagship");
+    const parsed = parseMaterialForm(form, t, { isNew: true });
+    expect(parsed.ok && parsed.data.sampleStoreIds).toEqual(["xinyi-flagship"]);
+    const wrong = materialForm();
+    wrong.append("stores", "tainan");
+    wrong.append("samples", "xinyi-flagship");
+    const refused = parseMaterialForm(wrong, t, { isNew: true });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.errors.samples).toEqual(["console.materials.samples.notDisplayed"]);
+  });
+
+  it("fills the boxes again from a stored material", () => {
+    const values = materialFormValues(
+      {
+        id: "test-oak",
+        categoryId: "wood",
+        name: { "zh-TW": "橡木", en: "Oak" },
+        series: { "zh-TW": "", en: "" },
+        summary: { "zh-TW": "", en: "" },
+        sizes: [],
+        finish: { "zh-TW": "", en: "" },
+        colour: { "zh-TW": "", en: "" },
+        swatch: "#c8a27a",
+        origin: { "zh-TW": "", en: "" },
+        care: { "zh-TW": "", en: "" },
+        specs: [],
+        images: [],
+        storeIds: ["tainan", "xinyi-flagship"],
+        sampleStoreIds: ["xinyi-flagship"],
+        relatedIds: [],
+        featured: false,
+        version: 3,
+      },
+      () => "",
+    );
+    expect(values.samples).toBe("xinyi-flagship");
+  });
+});

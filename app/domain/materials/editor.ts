@@ -55,6 +55,8 @@ export type MaterialInput = {
   specs: MaterialSpec[];
   images: CatalogImage[];
   storeIds: string[];
+  /** The stores (among those displaying it) that have samples to lend (issue 37 part 3, ADR 046). */
+  sampleStoreIds: string[];
   relatedIds: string[];
   featured: boolean;
 };
@@ -195,6 +197,7 @@ export function materialSchema(t: Translate, options: { isNew: boolean }) {
           if (message) ctx.issues.push({ code: "custom", message, input: sizes });
         }),
       stores: ids(LIMITS.stores),
+      samples: ids(LIMITS.stores),
       related: ids(LIMITS.related + 1),
       featured: checkbox(),
     })
@@ -216,6 +219,9 @@ export function materialSchema(t: Translate, options: { isNew: boolean }) {
       }
       if (images.length > LIMITS.images) {
         ctx.addIssue({ code: "custom", path: ["images"], message: m.tooMany(LIMITS.images) });
+      }
+      if (values.samples.some((id) => !values.stores.includes(id))) {
+        ctx.addIssue({ code: "custom", path: ["samples"], message: t("console.materials.samples.notDisplayed") });
       }
       if (values.related.filter((r) => r !== values.id).length > LIMITS.related) {
         ctx.addIssue({ code: "custom", path: ["related"], message: m.tooMany(LIMITS.related) });
@@ -253,6 +259,7 @@ export function materialSchema(t: Translate, options: { isNew: boolean }) {
         specs,
         images,
         storeIds: values.stores,
+        sampleStoreIds: values.samples,
         relatedIds: values.related.filter((r) => r !== values.id),
         featured: values.featured,
       };
@@ -284,8 +291,11 @@ export function categorySchema(t: Translate, options: { isNew: boolean }) {
 /** The form with the ticked boxes (repeated names) joined by commas, as `parseForm` and the refilled form read them. */
 export function withChoices(form: FormData): FormData {
   const joined = new FormData();
-  for (const [key, value] of form) if (key !== "stores" && key !== "related") joined.append(key, value);
+  for (const [key, value] of form) {
+    if (key !== "stores" && key !== "related" && key !== "samples") joined.append(key, value);
+  }
   joined.set("stores", form.getAll("stores").map(String).join(","));
+  joined.set("samples", form.getAll("samples").map(String).join(","));
   joined.set("related", form.getAll("related").map(String).join(","));
   return joined;
 }
@@ -317,7 +327,11 @@ export function categoryFormValues(c: Omit<CategoryInput, "id">): Record<string,
   };
 }
 
-type EditableMaterial = Omit<MaterialInput, "storeIds"> & { storeIds: string[]; version: number };
+type EditableMaterial = Omit<MaterialInput, "storeIds" | "sampleStoreIds"> & {
+  storeIds: string[];
+  sampleStoreIds?: string[];
+  version: number;
+};
 
 /**
  * A stored material as the form's values (the same names the form posts). A seeded specification row has
@@ -334,6 +348,7 @@ export function materialFormValues(
     sizes: m.sizes.join("\n"),
     swatch: m.swatch,
     stores: m.storeIds.join(","),
+    samples: (m.sampleStoreIds ?? []).join(","),
     related: m.relatedIds.join(","),
     featured: m.featured ? "on" : "",
   };

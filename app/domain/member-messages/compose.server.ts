@@ -2,7 +2,7 @@ import { BRAND_NAME } from "@platform/constants";
 import type { AutomaticKind, MessageChannel } from "@platform/db/schema";
 import { formatNumber, type Locale } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
-import { formatLastValidDay, formatTaipei, fromTaipeiWallClock, parseIsoDate } from "~/lib/time";
+import { formatIsoDate, formatLastValidDay, formatTaipei, fromTaipeiWallClock, parseIsoDate } from "~/lib/time";
 import { renderMemberEmail } from "../messaging/email-templates.server";
 import { SMS_BRAND_PREFIX } from "../messaging/sms";
 import { flexMessage, memberCard } from "./flex";
@@ -61,6 +61,9 @@ export function automaticValues(
   if (data.reference !== undefined) values.reference = String(data.reference);
   if (data.quoteId !== undefined) values.quoteId = String(data.quoteId);
   if (data.validUntil !== undefined) values.date = formatTaipeiDay(String(data.validUntil), locale);
+  // Samples due back (issue 37 part 3): how many, and the Taipei day they are due.
+  if (data.count !== undefined) values.count = n(data.count);
+  if (data.dueOn !== undefined) values.date = formatIsoDate(String(data.dueOn), locale);
   return values;
 }
 
@@ -137,6 +140,11 @@ function cardParts(kind: AutomaticKind, values: Record<string, string | number>,
           label: t("notify.action.quote"),
           url: url(base, values.quoteId ? `/member-center/quotes/${values.quoteId}` : "/member-center/quotes"),
         },
+      };
+    case "sample-due":
+      return {
+        highlight: { label: t("notify.highlight.sampleDue"), value: String(values.date ?? "") },
+        action: { label: t("notify.action.samples"), url: url(base, "/member-center/samples") },
       };
     case "receipt":
       return {

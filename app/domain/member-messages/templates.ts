@@ -20,6 +20,7 @@ export const PLACEHOLDERS: Record<AutomaticKind, readonly string[]> = {
   receipt: ["name", "store", "amount", "points", "balance"],
   "points-granted": ["name", "points", "reason"],
   "quote-answered": ["name", "reference", "store", "amount", "date"],
+  "sample-due": ["name", "count", "store", "date"],
 };
 
 export type AutomaticDefaults = {
@@ -114,6 +115,15 @@ export const AUTOMATIC_DEFAULTS: Record<AutomaticKind, AutomaticDefaults> = {
       en: "Hello {name}, {store} has answered your quote {reference}: NT${amount} in total, valid until {date}. See the details in your member center.",
     },
   },
+  // Samples due back in 2 days (issue 37 part 3, ADR 046): a service reminder by the member's channel.
+  "sample-due": {
+    enabled: true,
+    channels: ["line", "sms", "email"],
+    text: {
+      "zh-TW": "{name} 您好，您向{store}借用的 {count} 件樣品請於 {date} 前歸還，謝謝。",
+      en: "Hello {name}, please return the {count} sample(s) you borrowed from {store} by {date}. Thank you.",
+    },
+  },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -177,6 +187,13 @@ export function sampleValues(kind: AutomaticKind, locale: Locale): Record<string
         reference: "Q7K2QXA4",
         store: zh ? "信義旗艦店" : "Xinyi Flagship",
         amount: "48,600",
+        date: zh ? "2026/12/31" : "Dec 31, 2026",
+      };
+    case "sample-due":
+      return {
+        ...common,
+        count: 2,
+        store: zh ? "信義旗艦店" : "Xinyi Flagship",
         date: zh ? "2026/12/31" : "Dec 31, 2026",
       };
   }

@@ -43,6 +43,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "settings.edit": ["-", "-", "OX"],
   "quotes.view": ["O", "O", "OX"],
   "quotes.answer": ["O", "O", "OX"],
+  "samples.manage": ["O", "O", "OX"],
 };
 
 const ROLES: StaffRole[] = ["staff", "manager", "admin"];

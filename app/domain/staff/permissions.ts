@@ -62,6 +62,8 @@ export const PERMISSIONS = {
   "quotes.view": "store",
   /** Answer a quote request: prices, validity, a message (issue 37 part 4, ADR 047). */
   "quotes.answer": "store",
+  /** Samples at the store: see the requests, mark them ready, hand them out, take them back (ADR 046). */
+  "samples.manage": "store",
 } as const satisfies Record<string, "store" | "global">;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -75,6 +77,7 @@ const COUNTER: Permission[] = [
   "member.view",
   "member.consultant",
   "reports.clerks",
+  "samples.manage",
 ];
 
 /** The table. An admin has every permission at every store. */

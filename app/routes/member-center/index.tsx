@@ -195,6 +195,22 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
                 {t("member.center.favourites.askQuote")}
               </Link>
             ) : null}
+            {/* Samples of the saved materials (issue 37 part 3, ADR 046). */}
+            <p className="mt-4 flex flex-wrap gap-x-6">
+              <Link
+                to="/member-center/samples/new"
+                className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4"
+                data-testid="favourites-samples"
+              >
+                {t("member.center.favourites.samples")}
+              </Link>
+              <Link
+                to="/member-center/samples"
+                className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4"
+              >
+                {t("member.center.favourites.mySamples")}
+              </Link>
+            </p>
           </Section>
 
           <Section id="settings" title={t("member.center.settings.title")}>

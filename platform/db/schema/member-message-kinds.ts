@@ -13,6 +13,8 @@ export const AUTOMATIC_KINDS = [
   "points-granted",
   // Quote lists (issue 37 part 4, ADR 047): staff answered a member's quote request.
   "quote-answered",
+  // Samples due back in 2 days (issue 37 part 3, ADR 046).
+  "sample-due",
 ] as const;
 export type AutomaticKind = (typeof AUTOMATIC_KINDS)[number];
 

@@ -15,7 +15,7 @@ function ChoiceList({
   className = "min-h-11",
 }: {
   fields: FormFields;
-  name: "stores" | "related";
+  name: "stores" | "related" | "samples";
   choices: (Choice & { note?: string })[];
   testId?: string;
   className?: string;
@@ -62,6 +62,24 @@ export function StoresSection({ fields, stores }: { fields: FormFields; stores: 
         choices={stores.map((s) => ({ ...s, note: s.published ? undefined : note }))}
       />
       <ErrorList id="stores-error" errors={fields.errors("stores")} />
+      {/* Samples to lend (issue 37 part 3, ADR 046): a box per store, among those displaying it. */}
+      <fieldset className="mt-6">
+        <legend className="font-medium">{t("console.materials.samples.title")}</legend>
+        <p className="text-sm text-muted">{t("console.materials.samples.hint")}</p>
+        <div className="mt-2">
+          <ChoiceList
+            fields={fields}
+            name="samples"
+            testId="sample-store-choices"
+            choices={stores.map((s) => ({
+              ...s,
+              name: t("console.materials.samples.choice", { store: s.name }),
+              note: s.published ? undefined : note,
+            }))}
+          />
+        </div>
+        <ErrorList id="samples-error" errors={fields.errors("samples")} />
+      </fieldset>
     </DetailSection>
   );
 }

@@ -23,13 +23,17 @@ import {
   resendMemberEmailVerification,
   setMemberDisabled,
 } from "~/domain/members/console.server";
+import { overdueSamplesOf } from "~/domain/samples/samples.server";
 import { consultantChoices, consultantOfMember } from "~/domain/staff/clerk.server";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { hasPermission } from "~/domain/staff/permissions";
+import { hasPermission, storesFor } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, formValues, parseForm, readForm, tooManyRequestsText } from "~/lib/forms.server";
+import { useLocale } from "~/lib/i18n";
 import { getLocale, serverT } from "~/lib/i18n.server";
+import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
+import { formatIsoDate } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/member";
 
@@ -42,13 +46,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const now = requestNow(request, app.config);
   const canBind = hasPermission(actor, "member.consultant");
   // The clerk on the sale (ADR 042): the member's consultant, and whom this staff member may bind them to.
-  const [page, current, choices] = await Promise.all([
+  const [page, current, choices, overdue] = await Promise.all([
     memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now),
     consultantOfMember(app.db, params.memberId),
     canBind ? consultantChoices(app.db, actor, null) : [],
+    // Samples out past their due day (issue 37 part 3, ADR 046).
+    overdueSamplesOf(app.db, params.memberId, now, storesFor(actor, "samples.manage")),
   ]);
   if (!page) throw data(null, { status: 404 });
-  return { ...page, consultant: { current, choices, me: actor.userId, canBind } };
+  const locale = getLocale(request);
+  return {
+    ...page,
+    consultant: { current, choices, me: actor.userId, canBind },
+    overdueSamples: overdue.map((o) => ({
+      id: o.id,
+      material: pick(o.materialName, locale),
+      store: pick(o.storeName, locale),
+      dueBackOn: o.dueBackOn ?? "",
+    })),
+  };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -119,6 +135,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ConsoleMember({ loaderData, actionData }: Route.ComponentProps) {
   const t = useConsoleT();
+  const locale = useLocale();
   const form = useFormState();
   const revealed = actionData && "revealed" in actionData ? actionData.revealed : null;
   const m = revealed ?? loaderData.member;
@@ -181,6 +198,28 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
           result={actionData && "consultant" in actionData ? actionData.consultant : null}
         />
       </div>
+      {loaderData.overdueSamples.length > 0 ? (
+        <section
+          aria-labelledby="overdue-samples"
+          className="mt-6 rounded-3xl border border-danger-700 bg-white p-5"
+          data-testid="overdue-samples"
+        >
+          <h2 id="overdue-samples" className="text-lg font-semibold text-danger-800">
+            {t("console.samples.overdue.title")}
+          </h2>
+          <ul className="mt-2 space-y-1">
+            {loaderData.overdueSamples.map((o) => (
+              <li key={o.id}>
+                {t("console.samples.overdue.item", {
+                  material: o.material,
+                  store: o.store,
+                  date: formatIsoDate(o.dueBackOn, locale),
+                })}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <MemberCoupons member={m} confirmCancel={loaderData.confirmCancel} />
       <MemberHistory member={m} storeNames={loaderData.storeNames} />
       <MemberNotes member={m} canAudit={loaderData.canAudit} />
