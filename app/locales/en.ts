@@ -17,6 +17,7 @@ import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { shellEn } from "./shell.en";
 import { storesEn } from "./stores.en";
+import { visitsEn } from "./visits.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
@@ -40,6 +41,8 @@ export const en = {
   ...grantsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
+  // At the showroom (issue 37, ADR 045)
+  ...visitsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -17,6 +17,7 @@ import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
+import { visitsZhTW } from "./visits.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
@@ -40,6 +41,8 @@ export const zhTW = {
   ...grantsZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
+  // At the showroom (issue 37, ADR 045)
+  ...visitsZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",
