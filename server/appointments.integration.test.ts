@@ -149,9 +149,9 @@ describe("the console's appointments", () => {
     });
     expect((await get(`/admin/appointments/${visit.id}`, stranger)).status).toBe(404);
     expect((await get("/admin/appointments/not-a-uuid", clerk)).status).toBe(404);
-    expect(
-      (await post(`/admin/appointments/${visit.id}`, { intent: "cancel", version: "1" }, stranger)).status,
-    ).toBe(404);
+    expect((await post(`/admin/appointments/${visit.id}`, { intent: "cancel", version: "1" }, stranger)).status).toBe(
+      404,
+    );
     const forged = await post(
       `/admin/appointments/${visit.id}`,
       { intent: "consultant", version: "1", consultant: stranger.userId },

@@ -12,7 +12,6 @@ export const visitsEn = {
   "console.audit.act.appointment.follow_up_done": "Follow-up done",
   "console.members.ledgerKind.visit": "Kept visit",
   "member.center.activity.kind.visit": "Points for a showroom visit",
-  "console.programme.rules.keptVisit": "Points for a kept visit",
   "console.programme.rules.keptVisitEnabled": "Give points when a member checks in for an appointment",
   "console.programme.rules.keptVisitPoints": "Points per kept visit",
   "console.programme.rules.keptVisitHint":

@@ -10,7 +10,6 @@ export const visitsZhTW = {
   "console.audit.act.appointment.follow_up_done": "完成預約追蹤",
   "console.members.ledgerKind.visit": "到店預約點數",
   "member.center.activity.kind.visit": "到店預約點數",
-  "console.programme.rules.keptVisit": "到店預約點數",
   "console.programme.rules.keptVisitEnabled": "會員依預約到店報到時贈點",
   "console.programme.rules.keptVisitPoints": "每次到店贈點",
   "console.programme.rules.keptVisitHint": "每筆預約最多贈點一次（報到時入帳）；訪客預約不贈點。",

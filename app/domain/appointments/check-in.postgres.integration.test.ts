@@ -51,7 +51,10 @@ describe("two check-ins of one booking at once", () => {
       );
       expect(results.filter((r) => !r.already)).toHaveLength(1);
       expect(results.filter((r) => r.already)).toHaveLength(3);
-      const entries = await one.db.select().from(pointEntry).where(eq(pointEntry.idempotencyKey, `visit:${visit.id}`));
+      const entries = await one.db
+        .select()
+        .from(pointEntry)
+        .where(eq(pointEntry.idempotencyKey, `visit:${visit.id}`));
       expect(entries).toHaveLength(1);
       expect(await ledgerTotals(one.db, m.id)).toMatchObject({ balance: 40, ledgerSum: 40 });
       const audits = await one.db

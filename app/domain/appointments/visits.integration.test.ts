@@ -160,12 +160,12 @@ describe("the no-show job", () => {
 describe("the appointment page", () => {
   it("assigns a consultant of the store only: another store's staff and a forged id are refused, nothing changed", async () => {
     const visit = await bookTestAppointment(db, { storeId: HERE, startsAt: TOMORROW });
-    expect(
-      await refusalCode(assignConsultant(db, clerk, visit.id, 1, otherClerk.userId, auditOf(clerk), NOW)),
-    ).toBe("unknown_consultant");
-    expect(
-      await refusalCode(assignConsultant(db, clerk, visit.id, 1, "forged-user-id", auditOf(clerk), NOW)),
-    ).toBe("unknown_consultant");
+    expect(await refusalCode(assignConsultant(db, clerk, visit.id, 1, otherClerk.userId, auditOf(clerk), NOW))).toBe(
+      "unknown_consultant",
+    );
+    expect(await refusalCode(assignConsultant(db, clerk, visit.id, 1, "forged-user-id", auditOf(clerk), NOW))).toBe(
+      "unknown_consultant",
+    );
     expect((await statusOf(visit.id))?.consultantUserId).toBeNull();
     await assignConsultant(db, clerk, visit.id, 1, colleague.userId, auditOf(clerk), NOW);
     expect(await statusOf(visit.id)).toMatchObject({ consultantUserId: colleague.userId, version: 2 });
@@ -190,7 +190,13 @@ describe("the appointment page", () => {
       status: "",
     });
     expect(theirs.rows).toHaveLength(0);
-    const mine = await listAppointments(db, clerk, { store: "", from: "2026-12-08", to: "2026-12-08", kind: "", status: "" });
+    const mine = await listAppointments(db, clerk, {
+      store: "",
+      from: "2026-12-08",
+      to: "2026-12-08",
+      kind: "",
+      status: "",
+    });
     expect(mine.rows.map((r) => r.id)).toContain(visit.id);
     await markCallDone(db, clerk, visit.id, 1, auditOf(clerk), NOW);
     expect((await statusOf(visit.id))?.needsCallAt).toBeNull();
@@ -257,7 +263,10 @@ describe("points for a kept visit", () => {
     const on = await bookTestAppointment(db, { storeId: HERE, startsAt: AT_TWO, kind: "consultation", memberId: m.id });
     await checkIn(db, clerk, HERE, on.id, auditOf(clerk), NOW);
     await checkIn(db, clerk, HERE, on.id, auditOf(clerk), NOW);
-    const entries = await db.select().from(pointEntry).where(eq(pointEntry.idempotencyKey, `visit:${on.id}`));
+    const entries = await db
+      .select()
+      .from(pointEntry)
+      .where(eq(pointEntry.idempotencyKey, `visit:${on.id}`));
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ kind: "visit", amount: 30, storeId: HERE, staffUserId: clerk.userId });
     expect(await ledgerTotals(db, m.id)).toMatchObject({ balance: 30, ledgerSum: 30, lotsRemaining: 30 });
@@ -273,7 +282,11 @@ describe("the member's history", () => {
     const m = await newMember(db);
     const kept = await bookTestAppointment(db, { storeId: HERE, startsAt: AT_TWO, memberId: m.id });
     await checkIn(db, clerk, HERE, kept.id, auditOf(clerk), NOW);
-    const missed = await bookTestAppointment(db, { storeId: HERE, startsAt: new Date("2026-12-06T02:00:00Z"), memberId: m.id });
+    const missed = await bookTestAppointment(db, {
+      storeId: HERE,
+      startsAt: new Date("2026-12-06T02:00:00Z"),
+      memberId: m.id,
+    });
     await markNoShows(db, NOW);
     const cancelled = await bookTestAppointment(db, { storeId: HERE, startsAt: TOMORROW, memberId: m.id });
     await cancelByStaff(db, clerk, cancelled.id, 1, auditOf(clerk), NOW);
