@@ -3,6 +3,7 @@ import type { visitsZhTW } from "./visits.zh-TW";
 /** At the showroom (issue 37 part 2, ADR 045). */
 export const visitsEn = {
   "console.nav.appointments": "Appointments",
+  "console.audit.target.appointment": "Appointment",
   "console.permission.counter.appointments": "See the store's appointments and check members in",
   "console.audit.act.appointment.checked_in": "Appointment checked in",
   "console.audit.act.appointment.consultant_assigned": "Appointment's consultant assigned",

@@ -1,6 +1,7 @@
 /** At the showroom (issue 37 part 2, ADR 045): today's appointments, check-in, the appointment pages, follow-ups. */
 export const visitsZhTW = {
   "console.nav.appointments": "預約",
+  "console.audit.target.appointment": "預約",
   "console.permission.counter.appointments": "查看門市預約與報到",
   "console.audit.act.appointment.checked_in": "預約報到",
   "console.audit.act.appointment.consultant_assigned": "指派預約顧問",
