@@ -30,7 +30,7 @@ import type { MessageKey } from "~/lib/i18n";
 import { useLocale } from "~/lib/i18n";
 import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
-import { formatIsoDate, taipeiIsoDate } from "~/lib/time";
+import { formatIsoDate, formatTaipei, taipeiIsoDate } from "~/lib/time";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/appointment";
 
@@ -164,7 +164,9 @@ export default function Appointment({ loaderData }: Route.ComponentProps) {
               <span className="break-words whitespace-pre-line">{visit.note || "—"}</span>
             </FieldRow>
             {visit.checkedInAt ? (
-              <FieldRow label={t("console.visits.checkedInAt")}>{words.day({ startsAt: visit.checkedInAt })}</FieldRow>
+              <FieldRow label={t("console.visits.checkedInAt")}>
+                {formatTaipei(visit.checkedInAt, locale, "dateTime")}
+              </FieldRow>
             ) : null}
           </dl>
           <div className="mt-4 flex flex-wrap gap-3">

@@ -106,56 +106,47 @@ export default function FollowUps({ loaderData }: Route.ComponentProps) {
         rows={rows}
         label={t("console.visits.followUps.title")}
         rowKey={(r) => r.id}
-        rowTestId="follow-up-row"
-        columns={[
-          {
-            key: "on",
-            header: t("console.visits.followUpOn"),
-            className: "tabular-nums whitespace-nowrap",
-            cell: (r) => (r.followUpOn ? formatIsoDate(r.followUpOn, locale) : ""),
-          },
-          {
-            key: "who",
-            header: t("console.visits.col.who"),
-            cell: (r) => <RowLink to={`/admin/appointments/${r.id}`}>{words.who(r)}</RowLink>,
-          },
-          {
-            key: "visit",
-            header: t("console.visits.col.visit"),
-            cell: (r) => `${words.kind(r.kind)} · ${words.day(r)} · ${words.store(r)}`,
-          },
-          scope === "all" && {
-            key: "consultant",
-            header: t("console.visits.consultant"),
-            cell: (r) => r.consultant?.displayName ?? t("console.visits.noConsultant"),
-          },
-          {
-            key: "note",
-            header: t("console.visits.visitNote"),
-            className: "max-w-xs break-words",
-            cell: (r) => r.visitNote ?? "—",
-          },
-          {
-            key: "done",
-            header: <span className="sr-only">{t("console.visits.markFollowUpDone")}</span>,
-            cell: (r) => (
+        columns={[]}
+      >
+        {/* Cards, not a table: read and ticked off on a phone between visits. */}
+        <ul className="mt-6 space-y-3">
+          {rows.map((r) => (
+            <li
+              key={r.id}
+              className="flex flex-wrap items-start justify-between gap-3 rounded-2xl border border-line bg-white p-4"
+              data-testid="follow-up-row"
+            >
+              <div className="min-w-0 space-y-1">
+                <p className="text-sm text-muted tabular-nums">
+                  {t("console.visits.followUpOn")}：{r.followUpOn ? formatIsoDate(r.followUpOn, locale) : ""}
+                </p>
+                <p className="font-medium">
+                  <RowLink to={`/admin/appointments/${r.id}`}>{words.who(r)}</RowLink>
+                </p>
+                <p className="text-sm text-muted">
+                  {words.kind(r.kind)} · {words.day(r)} · {words.store(r)}
+                  {scope === "all"
+                    ? ` · ${t("console.visits.consultant")}：${r.consultant?.displayName ?? t("console.visits.noConsultant")}`
+                    : ""}
+                </p>
+                {r.visitNote ? <p className="text-sm break-words whitespace-pre-line">{r.visitNote}</p> : null}
+              </div>
               <Form method="post">
                 <input type="hidden" name="appointmentId" value={r.id} />
                 <input type="hidden" name="version" value={String(r.version)} />
                 <Button
                   type="submit"
                   variant="secondary"
-                  size="sm"
                   pending={navigation.state !== "idle" && navigation.formData?.get("appointmentId") === r.id}
                   aria-label={t("console.visits.markFollowUpDoneFor", { name: words.who(r) })}
                 >
                   {t("console.visits.markFollowUpDone")}
                 </Button>
               </Form>
-            ),
-          },
-        ]}
-      />
+            </li>
+          ))}
+        </ul>
+      </ConsoleList>
     </ConsolePage>
   );
 }

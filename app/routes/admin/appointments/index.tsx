@@ -40,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getApp(context);
   const t = serverT(request);
   const query = parseListQuery(new URL(request.url), VISIT_QUERY);
+  // No store in the address: the store worked at; `store=` (全部): every store the person may see.
   const stores = await storeChoicesFor(app.db, actor, getLocale(request));
   const today = taipeiDate(requestNow(request, app.config));
   const from = query.values.from ?? today;
@@ -54,8 +55,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     errors.to = [t("console.visits.error.span", { days: String(MAX_RANGE_DAYS) })];
   }
   // The store worked at first, when the filter does not name one.
+  const url = new URL(request.url);
   const store =
-    query.raw.store === "" && actor.currentStoreId && stores.some((s) => s.id === actor.currentStoreId)
+    !url.searchParams.has("store") && actor.currentStoreId && stores.some((s) => s.id === actor.currentStoreId)
       ? actor.currentStoreId
       : query.values.store;
   if (store && !stores.some((s) => s.id === store)) errors.store = [t("console.visits.error.store")];
