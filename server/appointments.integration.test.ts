@@ -135,6 +135,13 @@ describe("the console's appointments", () => {
     const nul = await get("/admin/appointments?store=x%00y", clerk);
     expect(nul.status).toBeGreaterThanOrEqual(400);
     expect(nul.status).toBeLessThan(500);
+    // In English.
+    const english = await fetch(`${base}/admin/appointments`, {
+      headers: { ...headersOf(clerk), cookie: `han_console=${clerk.token}; locale=en` },
+    });
+    const englishHtml = await english.text();
+    expect(englishHtml).toContain("Today&#x27;s follow-ups");
+    expect(englishHtml).toContain("林小姐 (guest)");
     // Without a console session: the console's login.
     const visitor = await get("/admin/appointments", null);
     expect(visitor.status).toBe(302);
