@@ -44,6 +44,10 @@ export default [
         route("refund", "routes/admin/counter/refund.tsx"),
         route("coupon", "routes/admin/counter/coupon.tsx"),
       ]),
+      // Showroom appointments: the list, one appointment, the follow-ups (issue 37, ADR 045).
+      route("appointments", "routes/admin/appointments/index.tsx"),
+      route("appointments/follow-ups", "routes/admin/appointments/follow-ups.tsx"),
+      route("appointments/:appointmentId", "routes/admin/appointments/appointment.tsx"),
       route("members", "routes/admin/members/index.tsx"),
       route("members/export", "routes/admin/members/export.ts"),
       route("members/:memberId", "routes/admin/members/member.tsx"),

@@ -17,6 +17,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext } from "../app/adapters/context.server";
+import { registerNoShowJob } from "../app/domain/appointments/no-show.server";
 import { registerAuditCheck } from "../app/domain/audit/chain-check.server";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { registerAccountHousekeeping } from "../app/domain/auth/housekeeping.server";
@@ -177,6 +178,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
       registerReminderJobs(jobs, database.db),
       registerSampleJobs(jobs, database.db),
+      registerNoShowJob(jobs, database.db),
     ]);
     logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
     return { jobs, messaging };

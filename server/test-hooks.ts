@@ -14,6 +14,7 @@ import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import { consoleCookie } from "../app/adapters/console.server";
+import { bookTestAppointment } from "../app/domain/appointments/testing.server";
 import { anchorStoreChains } from "../app/domain/audit/anchor.server";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
@@ -34,7 +35,7 @@ import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.serve
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
 import { loadStoreEditor, publishStore, saveStoreDraft } from "../app/domain/stores/console.server";
-import { taipeiIsoDate } from "../app/lib/time";
+import { startOfTaipeiDay, taipeiIsoDate } from "../app/lib/time";
 import { testUserId } from "./line/local-provider";
 
 /**
@@ -329,6 +330,32 @@ export function testHooks({
     const { memberNumber } = z.object({ memberNumber: z.string() }).parse(req.body);
     const found = await existingMember(memberNumber);
     res.json(issueCardToken(cardSecret, found.id));
+  });
+
+  // A booking of today at a store (issue 37 part 2: the showroom's journey), straight in the database: from 10
+  // minutes ago (or the Taipei day's start, if later) for an hour, so it is today's and no no-show yet.
+  router.post("/appointments", async (req, res) => {
+    const input = z
+      .object({
+        storeId: z.string(),
+        memberNumber: z.string(),
+        kind: z.enum(["visit", "consultation", "measuring"]).default("visit"),
+        note: z.string().optional(),
+        materialIds: z.array(z.string()).optional(),
+      })
+      .parse(req.body);
+    const found = await existingMember(input.memberNumber);
+    const now = Date.now();
+    const startsAt = new Date(Math.max(now - 10 * 60_000, startOfTaipeiDay(new Date(now)).getTime()));
+    const row = await bookTestAppointment(db, {
+      storeId: input.storeId,
+      kind: input.kind,
+      startsAt,
+      memberId: found.id,
+      note: input.note ?? null,
+      materialIds: input.materialIds ?? [],
+    });
+    res.json({ id: row.id, reference: row.reference });
   });
 
   // A member who has points and redeems them for a coupon (the member center's redeem step).

@@ -136,6 +136,21 @@ export const CONSOLE_REFUSALS = {
     already_requested: { status: 409, message: "samples.error.already_requested", fix: "samples.error.form" },
     over_limit: { status: 409, message: "samples.error.over_limit", fix: "samples.error.form" },
   },
+  // Showroom visits (issue 37, ADR 045).
+  visits: {
+    not_found: { status: 404, message: "console.visits.error.not_found" },
+    version_conflict: { status: 409, message: "console.visits.error.conflict" },
+    not_booked: { status: 409, message: "console.visits.error.not_booked" },
+    not_today: { status: 409, message: "console.visits.error.not_today" },
+    not_checked_in: { status: 409, message: "console.visits.error.not_checked_in" },
+    unknown_consultant: {
+      status: 400,
+      message: "console.visits.error.unknown_consultant",
+      fix: "console.visits.error.fix",
+    },
+    follow_up_date: { status: 400, message: "console.visits.error.follow_up_date", fix: "console.visits.error.fix" },
+    no_follow_up: { status: 409, message: "console.visits.error.no_follow_up" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

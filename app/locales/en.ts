@@ -20,6 +20,7 @@ import { samplesEn } from "./samples.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
+import { visitsEn } from "./visits.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
@@ -48,6 +49,8 @@ export const en = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesEn,
   ...samplesEn,
+  // At the showroom (issue 37, ADR 045)
+  ...visitsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

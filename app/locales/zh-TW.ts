@@ -20,6 +20,7 @@ import { samplesZhTW } from "./samples.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
+import { visitsZhTW } from "./visits.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
@@ -48,6 +49,8 @@ export const zhTW = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesZhTW,
   ...samplesZhTW,
+  // At the showroom (issue 37, ADR 045)
+  ...visitsZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

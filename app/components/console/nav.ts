@@ -17,6 +17,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   // The counter (ADR 022).
   { to: "/admin/counter", label: "console.nav.counter", permission: "member.view", group: "daily" },
   { to: "/admin/members", label: "console.nav.members", permission: "member.view", group: "daily" },
+  // Showroom appointments (issue 37, ADR 045).
+  { to: "/admin/appointments", label: "console.nav.appointments", permission: "counter.appointments", group: "daily" },
   // Sales per clerk and a consultant's members (issue 36, ADR 042).
   { to: "/admin/reports", label: "console.nav.clerkReports", permission: "reports.clerks", group: "daily" },
   // Quote requests (issue 37 part 4, ADR 047).

@@ -112,6 +112,13 @@ export const AUDIT_ACTIONS = [
   "store.draft_saved",
   "store.published",
   "store.unpublished",
+  // Showroom visits (issue 37, ADR 045).
+  "appointment.checked_in",
+  "appointment.consultant_assigned",
+  "appointment.cancelled_by_staff",
+  "appointment.call_done",
+  "appointment.visit_noted",
+  "appointment.follow_up_done",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -27,4 +27,6 @@ export const AUDIT_TARGET_TYPES = [
   "staff_invitation",
   "staff_session",
   "store",
+  // Showroom appointments (issue 37, ADR 045).
+  "appointment",
 ] as const;

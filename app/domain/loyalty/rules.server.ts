@@ -23,6 +23,8 @@ export const DEFAULT_RULES: LoyaltyRules = {
   birthdayPoints: 200,
   pointValueCents: 100,
   maxSpendPercent: 50,
+  keptVisitEnabled: false,
+  keptVisitPoints: 50,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: null,

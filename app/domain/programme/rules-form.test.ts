@@ -51,6 +51,9 @@ describe("rules form", () => {
     [{ maxSpendPercent: "-1" }, { maxSpendPercent: ["tooSmall"] }],
     [{ maxSpendPercent: "12.5" }, { maxSpendPercent: ["notWholeNumber"] }],
     [{ maxSpendPercent: "" }, { maxSpendPercent: ["required"] }],
+    // Points for a kept visit (issue 37): a whole number when the rule is on.
+    [{ keptVisitEnabled: "on", keptVisitPoints: "" }, { keptVisitPoints: ["required"] }],
+    [{ keptVisitEnabled: "on", keptVisitPoints: "-5" }, { keptVisitPoints: ["tooSmall"] }],
   ])("refuses %j", (fields, expected) => {
     expect(codes(parseRulesForm({ ...rules, ...fields }, { now, latestScheduled: null }))).toEqual(expected);
   });
@@ -95,5 +98,16 @@ describe("rules form", () => {
   it("applies today at once and a later day from its Taipei midnight", () => {
     expect(effectiveInstant({ year: 2026, month: 6, day: 10 }, now)).toEqual(now);
     expect(effectiveInstant({ year: 2026, month: 6, day: 11 }, now).toISOString()).toBe("2026-06-10T16:00:00.000Z");
+  });
+
+  it("reads the kept-visit rule: on with its points, off keeps the points as they were", () => {
+    const on = parseRulesForm(
+      { ...rules, keptVisitEnabled: "on", keptVisitPoints: "30" },
+      { now, latestScheduled: null },
+    );
+    expect(on.ok && on.value.rules).toMatchObject({ keptVisitEnabled: true, keptVisitPoints: 30 });
+    const off = parseRulesForm(rules, { now, latestScheduled: null });
+    expect(off.ok && off.value.rules.keptVisitEnabled).toBe(false);
+    expect(off.ok && "keptVisitPoints" in off.value.rules).toBe(false);
   });
 });

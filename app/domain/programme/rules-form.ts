@@ -24,6 +24,9 @@ export type RuleFields = {
   pointValueCents: number;
   /** Paying with points (issue 36): at most this % of a purchase's net amount. */
   maxSpendPercent: number;
+  /** Points for a kept showroom visit (issue 37, ADR 045); absent: as in the version before. */
+  keptVisitEnabled?: boolean;
+  keptVisitPoints?: number;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -42,6 +45,8 @@ const FIELDS = [
   "birthdayPoints",
   "pointValue",
   "maxSpendPercent",
+  "keptVisitEnabled",
+  "keptVisitPoints",
   "note",
   "effectiveDate",
 ] as const;
@@ -125,6 +130,10 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
       else if (pointValueCents < 1) add("pointValue", "tooSmall", "0.01");
     }
     const maxSpendPercent = int("maxSpendPercent", 0, 100);
+    // Points for a kept visit (issue 37): a number when the rule is on; left empty while off, it stays as it was.
+    const keptVisitEnabled = form.keptVisitEnabled === "on";
+    const keptVisitPoints =
+      keptVisitEnabled || form.keptVisitPoints.trim() ? int("keptVisitPoints", 0, 100_000) : undefined;
     const note = form.note.trim();
     if ([...note].length > NOTE_MAX) add("note", "tooLong", NOTE_MAX);
     const effectiveDate = form.effectiveDate.trim() ? parseIsoDate(form.effectiveDate.trim(), 2000) : null;
@@ -152,6 +161,8 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
         birthdayPoints: birthdayPoints as number,
         pointValueCents: pointValueCents as number,
         maxSpendPercent: maxSpendPercent as number,
+        keptVisitEnabled,
+        ...(keptVisitPoints === undefined ? {} : { keptVisitPoints: keptVisitPoints as number }),
       },
       effectiveDate: effectiveDate as CalendarDate,
       note,

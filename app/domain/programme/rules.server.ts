@@ -98,7 +98,16 @@ export async function scheduleRules(
     if (taken) throw new RulesDateTaken(taken.id, effectiveFrom);
     const [row] = await t
       .insert(loyaltyRules)
-      .values({ ...input.rules, effectiveFrom, createdBy: actor.userId, note: input.note || null, createdAt: now })
+      .values({
+        // The kept-visit rule (issue 37) carries over when the form did not send it.
+        keptVisitEnabled: before.keptVisitEnabled,
+        keptVisitPoints: before.keptVisitPoints,
+        ...input.rules,
+        effectiveFrom,
+        createdBy: actor.userId,
+        note: input.note || null,
+        createdAt: now,
+      })
       .returning();
     if (!row) throw new Error("rules insert returned nothing");
     const { id: _a, createdAt: _b, effectiveFrom: _c, createdBy: _d, note: _e, ...beforeFields } = before;

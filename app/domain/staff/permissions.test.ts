@@ -32,6 +32,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "store.edit": ["-", "O", "OX"],
   "reports.view": ["-", "O", "OX"],
   "reports.clerks": ["O", "O", "OX"],
+  "counter.appointments": ["O", "O", "OX"],
   "catalog.edit": ["-", "-", "OX"],
   "programme.edit": ["-", "-", "OX"],
   "member.manage": ["-", "-", "OX"],

@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   "counter.coupon": "store",
   /** See a member's e-invoice carrier (as a barcode) and 統編 at the till, when the member shares them (ADR 041). */
   "counter.einvoice": "store",
+  /** Today's appointments at the counter, check-in, and the store's appointments in the console (issue 37, ADR 045). */
+  "counter.appointments": "store",
   /** Find a member and see the masked summary (at the counter, or in the member list). */
   "member.view": "store",
   /** See a member's full personal data (unmasked phone, e-mail, address); every reveal is audited. */
@@ -78,6 +80,7 @@ const COUNTER: Permission[] = [
   "member.consultant",
   "reports.clerks",
   "samples.manage",
+  "counter.appointments",
 ];
 
 /** The table. An admin has every permission at every store. */

@@ -39,6 +39,8 @@ export const ENTRY_KINDS = [
   "spend-purchase",
   /** Points paid on a purchase, given back by its refund (ADR 040): a credit into new lots. */
   "spend-return",
+  /** Points for a kept showroom visit (issue 37, ADR 045): one per appointment checked in, key `visit:<id>`. */
+  "visit",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
@@ -66,6 +68,9 @@ export const loyaltyRules = pgTable("loyalty_rules", {
    * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
    */
   maxSpendPercent: integer("max_spend_percent").notNull().default(50),
+  /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
+  keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
+  keptVisitPoints: integer("kept_visit_points").notNull().default(50),
   effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
   /** Staff user id of the admin who made the change; null for the seeded defaults. */
   createdBy: text("created_by"),

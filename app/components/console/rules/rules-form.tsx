@@ -35,7 +35,7 @@ export function RulesForm({
       inputProps={{ name, required: true, inputMode: "decimal", defaultValue: value(name) }}
     />
   );
-  const gift = (kind: "welcome" | "birthday") => (
+  const gift = (kind: "welcome" | "birthday" | "keptVisit") => (
     <div className="space-y-2">
       <label className="flex items-center gap-2 text-sm">
         <input
@@ -66,6 +66,11 @@ export function RulesForm({
       <Group legend={t("console.programme.rules.giftsTitle")} columns="sm:grid-cols-2">
         {gift("welcome")}
         {gift("birthday")}
+        {/* Points for a kept showroom visit (issue 37, ADR 045), default off. */}
+        <div className="sm:col-span-2">
+          {gift("keptVisit")}
+          <p className="mt-1 text-sm text-muted">{t("console.programme.rules.keptVisitHint")}</p>
+        </div>
       </Group>
       <Group legend={t("console.programme.rules.valueTitle")}>
         {num("pointValue", t("console.programme.rules.pointValueHint"))}

@@ -21,6 +21,7 @@ export function RulesInForce({
     ["goldMultiplier", `× ${v.goldMultiplier}`],
     ["welcomePoints", v.welcomeEnabled ? v.welcomePoints : off],
     ["birthdayPoints", v.birthdayEnabled ? v.birthdayPoints : off],
+    ["keptVisitPoints", v.keptVisitEnabled ? v.keptVisitPoints : off],
     ["pointValue", `NT$${v.pointValue}`],
     ["maxSpendPercent", `${v.maxSpendPercent}%`],
   ] as const;

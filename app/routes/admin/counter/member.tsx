@@ -1,17 +1,23 @@
-import { data, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { consultantAction, isConsultantForm } from "~/adapters/clerk.server";
 import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { counterActor } from "~/adapters/counter.server";
 import { ConsultantForm } from "~/components/console/clerk/consultant-form";
 import { ConsolePage } from "~/components/console/console-page";
+import { TodayAppointments } from "~/components/console/counter/appointments";
 import { EinvoicePanel } from "~/components/console/counter/einvoice";
 import { MemberCoupons, MemberFigures, MemberVisits, PhoneLine } from "~/components/console/counter/member";
 import { TierBadge } from "~/components/console/counter/ui";
 import { useConsoleT } from "~/components/console/use-console-t";
+import { CheckedInNotice } from "~/components/console/visits/checked-in";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button-variants";
 import { Link } from "~/components/ui/link";
+import { checkedInHref, checkedInNotice } from "~/domain/appointments/notice";
+import { checkIn, memberAppointmentsToday } from "~/domain/appointments/visits.server";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
 import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
@@ -21,7 +27,7 @@ import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { parseForm, readForm } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
-import { getLocale } from "~/lib/i18n.server";
+import { getLocale, serverT } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/member";
@@ -35,12 +41,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const summary = await counterSummary(app.db, params.memberId, storeId, requestNow(request, app.config));
   if (!summary) notFound(request);
   const locale = getLocale(request);
+  // The member's appointments of today here (issue 37, ADR 045).
+  const appointments =
+    storeId && hasPermission(actor, "counter.appointments", { storeId })
+      ? await memberAppointmentsToday(app.db, storeId, summary.member.id, requestNow(request, app.config))
+      : null;
   // The clerk on the sale (ADR 042): the member's consultant and whom this clerk may bind them to.
   const [consultant, consultantChoicesHere] = await Promise.all([
     consultantOf(app.db, summary.member.consultantUserId),
     hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
   ]);
   return {
+    appointments,
+    checkedIn: checkedInNotice(new URL(request.url).searchParams),
     consultant: { current: consultant, choices: consultantChoicesHere, me: actor.userId },
     summary: {
       ...summary,
@@ -60,6 +73,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** Reveals the full phone number: the permission is checked and the view written to the audit log. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readForm(request);
+  // A check-in of one of the member's appointments of today here (issue 37, ADR 045).
+  if (form.get("intent") === "checkin") {
+    const { actor, storeId } = counterActor(context, "counter.appointments");
+    const app = getApp(context);
+    const id = z.string().uuid().safeParse(form.get("appointmentId"));
+    if (!storeId || !id.success) throw data(null, { status: 400, statusText: "Bad Request" });
+    try {
+      const now = requestNow(request, app.config);
+      const done = await checkIn(app.db, actor, storeId, id.data, consoleAudit(context, request), now);
+      return redirect(checkedInHref(`/admin/counter/member/${encodeURIComponent(params.memberId)}`, done));
+    } catch (error) {
+      return consoleFailure(error, null, serverT(request));
+    }
+  }
   // The e-invoice carrier and 統編 (ADR 041): their own permission, audited in the read's transaction.
   if (form.get("intent") === "einvoice") {
     const { actor } = counterActor(context, "counter.einvoice");
@@ -120,6 +147,20 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
         </span>
       }
     >
+      {loaderData.checkedIn ? <CheckedInNotice {...loaderData.checkedIn} /> : null}
+      {actionData && "formError" in actionData && actionData.formError ? (
+        <Alert tone="error" className="mt-5">
+          {actionData.formError}
+        </Alert>
+      ) : null}
+      {loaderData.appointments?.length ? (
+        <TodayAppointments
+          rows={loaderData.appointments}
+          canCheckIn
+          title={t("console.visits.today.member")}
+          testId="member-appointments"
+        />
+      ) : null}
       {member.disabled ? (
         <Alert tone="error" className="mt-5">
           {t("console.counter.member.disabled")}

@@ -11,7 +11,9 @@ import { MemberNotes } from "~/components/console/members/member-notes";
 import { MemberPoints } from "~/components/console/members/member-points";
 import { MemberProfile } from "~/components/console/members/member-profile";
 import { useConsoleT } from "~/components/console/use-console-t";
+import { MemberAppointments } from "~/components/console/visits/member-appointments";
 import { Alert } from "~/components/ui/alert";
+import { memberAppointments } from "~/domain/appointments/visits.server";
 import {
   addMemberNote,
   cancelMemberCoupon,
@@ -46,17 +48,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const now = requestNow(request, app.config);
   const canBind = hasPermission(actor, "member.consultant");
   // The clerk on the sale (ADR 042): the member's consultant, and whom this staff member may bind them to.
-  const [page, current, choices, overdue] = await Promise.all([
+  const [page, current, choices, overdue, appointments] = await Promise.all([
     memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now),
     consultantOfMember(app.db, params.memberId),
     canBind ? consultantChoices(app.db, actor, null) : [],
     // Samples out past their due day (issue 37 part 3, ADR 046).
     overdueSamplesOf(app.db, params.memberId, now, storesFor(actor, "samples.manage")),
+    // Showroom appointments (issue 37): kept, no-show, cancelled.
+    memberAppointments(app.db, actor, params.memberId),
   ]);
   if (!page) throw data(null, { status: 404 });
   const locale = getLocale(request);
   return {
     ...page,
+    appointments,
     consultant: { current, choices, me: actor.userId, canBind },
     overdueSamples: overdue.map((o) => ({
       id: o.id,
@@ -222,6 +227,7 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       ) : null}
       <MemberCoupons member={m} confirmCancel={loaderData.confirmCancel} />
       <MemberHistory member={m} storeNames={loaderData.storeNames} />
+      <MemberAppointments rows={loaderData.appointments} />
       <MemberNotes member={m} canAudit={loaderData.canAudit} />
     </ConsolePage>
   );

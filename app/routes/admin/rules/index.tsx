@@ -49,6 +49,8 @@ function versionValues(r: Version): Record<string, string> {
     birthdayPoints: String(r.birthdayPoints),
     pointValue: formatCents(r.pointValueCents),
     maxSpendPercent: String(r.maxSpendPercent),
+    keptVisitEnabled: r.keptVisitEnabled ? "on" : "",
+    keptVisitPoints: String(r.keptVisitPoints),
   };
 }
 
@@ -164,7 +166,7 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
       `${Number(h.values.silverSpend).toLocaleString("en-US")} / ${Number(h.values.goldSpend).toLocaleString("en-US")}`,
     multipliers: (h) => `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}`,
     gifts: (h) =>
-      `${h.values.welcomeEnabled ? h.values.welcomePoints : off} / ${h.values.birthdayEnabled ? h.values.birthdayPoints : off}`,
+      `${h.values.welcomeEnabled ? h.values.welcomePoints : off} / ${h.values.birthdayEnabled ? h.values.birthdayPoints : off} / ${h.values.keptVisitEnabled ? h.values.keptVisitPoints : off}`,
     value: (h) => `NT$${h.values.pointValue} · ≤ ${h.values.maxSpendPercent}%`,
     note: (h) => (h.defaults ? t("console.programme.rules.defaultsNote") : (h.note ?? "")),
   };

@@ -1,0 +1,2 @@
+ALTER TABLE "loyalty_rules" ADD COLUMN "kept_visit_enabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "loyalty_rules" ADD COLUMN "kept_visit_points" integer DEFAULT 50 NOT NULL;
