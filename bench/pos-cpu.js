@@ -15,7 +15,7 @@
 //
 // Needs pgbench and a local PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -247,6 +247,7 @@ async function main() {
     else {
       await admin.unsafe(`drop database if exists "${appDb}" with (force)`);
       await admin.unsafe(`drop database if exists "${tpcbDb}" with (force)`);
+      rmSync(dir, { recursive: true, force: true });
     }
     await admin.end();
   }
