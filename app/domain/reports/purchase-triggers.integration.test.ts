@@ -1,0 +1,129 @@
+import { type CacheBus, startCacheBus } from "@platform/cache/bus";
+import { type DatabaseHandle, openDatabase, rowsOf } from "@platform/db/client";
+import { authUser, loyaltyAccount, member } from "@platform/db/schema";
+import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newMember } from "~/domain/loyalty/testing.server";
+
+/**
+ * Migration 0036 (ADR 039, "What a purchase's triggers cost"): the cache-invalidation trigger function reads its
+ * transition table with static statements for `member_id`, `user_id` and `id`, and the dashboard's loyalty_account
+ * triggers fire on an update only when the tier, the balance or the member changed. The notifications and the
+ * dashboard's figures must be exactly what they were (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ */
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+let bus: CacheBus;
+const heard: string[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ label: "notify_triggers", migrated: true });
+  handle = await openDatabase(testDb.config);
+  await handle.migrate();
+  bus = await startCacheBus(handle.connection);
+  await bus.until(true);
+  bus.subscribe((payload) => heard.push(payload));
+}, 120_000);
+
+afterAll(async () => {
+  await bus?.close();
+  await handle?.close();
+  await testDb?.drop();
+});
+
+/** What the bus hears from one write (after the fence: on PostgreSQL the notifications have come back). */
+async function heardFrom(write: () => Promise<unknown>): Promise<string[]> {
+  await bus.fence();
+  heard.length = 0;
+  await write();
+  await bus.fence();
+  return [...new Set(heard)].filter((p) => !p.startsWith("fence"));
+}
+
+const accountFigures = async () =>
+  rowsOf<{ members: string; points: string }>(
+    await handle.db.execute(
+      sql`select coalesce(sum(members), 0)::text as members, coalesce(sum(points), 0)::text as points from report_account`,
+    ),
+  );
+const byTier = async () =>
+  Object.fromEntries(
+    rowsOf<{ tier: string; members: string; points: string }>(
+      await handle.db.execute(
+        sql`select tier, sum(members)::text as members, sum(points)::text as points from report_account group by tier`,
+      ),
+    ).map((r) => [r.tier, r]),
+  );
+
+/** Members with their loyalty account (made lazily by the ledger otherwise). */
+async function membersWithAccounts(n: number) {
+  const made = await Promise.all(Array.from({ length: n }, () => newMember(handle.db)));
+  await handle.db
+    .insert(loyaltyAccount)
+    .values(made.map((m) => ({ memberId: m.id })))
+    .onConflictDoNothing();
+  return made;
+}
+
+describe("cache-invalidation and summary triggers (migration 0036)", () => {
+  it("notifies each changed member, user and session owner, and one '*' above 100 rows", async () => {
+    const db = handle.db;
+    const [a, b] = await membersWithAccounts(2);
+    if (!a || !b) throw new Error("two members");
+    // member_id (loyalty_account), one statement over two members: one payload each.
+    const accounts = await heardFrom(() =>
+      db
+        .update(loyaltyAccount)
+        .set({ updatedAt: new Date() })
+        .where(inArray(loyaltyAccount.memberId, [a.id, b.id])),
+    );
+    expect(accounts).toEqual(expect.arrayContaining([`m:${a.id}`, `m:${b.id}`]));
+    // id (auth_user) and user_id (member) columns.
+    const users = await heardFrom(() => db.update(authUser).set({ name: "改名" }).where(eq(authUser.id, a.userId)));
+    expect(users).toContain(`u:${a.userId}`);
+    const members = await heardFrom(() => db.update(member).set({ nameZh: "改名" }).where(eq(member.id, b.id)));
+    expect(members).toEqual(expect.arrayContaining([`u:${b.userId}`]));
+    // A statement that changes no row notifies nothing.
+    expect(await heardFrom(() => db.update(member).set({ nameZh: "無" }).where(sql`false`))).toEqual([]);
+    // Above 100 ids: one notification for all.
+    const many = await membersWithAccounts(101);
+    const all = await heardFrom(() =>
+      db
+        .update(loyaltyAccount)
+        .set({ updatedAt: new Date() })
+        .where(
+          inArray(
+            loyaltyAccount.memberId,
+            many.map((m) => m.id),
+          ),
+        ),
+    );
+    expect(all).toContain("m:*");
+    expect(all.filter((p) => p.startsWith("m:") && p !== "m:*")).toEqual([]);
+  }, 120_000);
+
+  it("keeps the dashboard's account figures exact: no-op updates skip, balance and tier changes count", async () => {
+    const db = handle.db;
+    const [m] = await membersWithAccounts(1);
+    if (!m) throw new Error("a member");
+    const before = await accountFigures();
+    // An update that changes neither tier nor balance (a last purchase, a date): nothing moves.
+    await db.update(loyaltyAccount).set({ lastPurchaseAt: new Date() }).where(eq(loyaltyAccount.memberId, m.id));
+    expect(await accountFigures()).toEqual(before);
+    // A balance change counts its difference; a tier change moves the member and the points.
+    await db
+      .update(loyaltyAccount)
+      .set({ balance: sql`${loyaltyAccount.balance} + 70` })
+      .where(eq(loyaltyAccount.memberId, m.id));
+    const [afterBalance] = await accountFigures();
+    expect(Number(afterBalance?.points) - Number(before[0]?.points)).toBe(70);
+    expect(afterBalance?.members).toBe(before[0]?.members);
+    await db.update(loyaltyAccount).set({ tier: "gold" }).where(eq(loyaltyAccount.memberId, m.id));
+    const live = await byTier();
+    // The same figures as the rebuild from the base tables.
+    await handle.db.execute(sql`select report_rebuild()`);
+    expect(await byTier()).toEqual(live);
+    expect(Number(live.gold?.points)).toBeGreaterThanOrEqual(70);
+  }, 120_000);
+});
