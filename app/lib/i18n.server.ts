@@ -27,6 +27,7 @@ export const ROUTE_NAMESPACES = [
   "loyalty.error.",
   "console.",
   "unsubscribe.",
+  "appointments.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

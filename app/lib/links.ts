@@ -55,6 +55,11 @@ export const links = {
     return `${href("/dev/outbox")}${query ? `?${query}` : ""}`;
   },
   setLocale: () => href("/resources/locale"),
+  // Showroom appointments (issue 37).
+  bookAppointment: () => href("/appointments/book"),
+  memberAppointments: () => href("/member-center/appointments"),
+  memberAppointment: (id: string) => href("/member-center/appointments/:id", { id }),
+  memberAppointmentIcs: (id: string) => href("/member-center/appointments/:id/calendar.ics", { id }),
 } as const;
 
 /**

@@ -1,4 +1,5 @@
 import { accountEn } from "./account.en";
+import { appointmentsEn } from "./appointments.en";
 import { authEn } from "./auth.en";
 import { clerkEn } from "./clerk.en";
 import { consoleEn } from "./console.en";
@@ -40,6 +41,7 @@ export const en = {
   ...grantsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
+  ...appointmentsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

@@ -106,6 +106,8 @@ export const AUDIT_ACTIONS = [
   "store.draft_saved",
   "store.published",
   "store.unpublished",
+  // Showroom appointments (issue 37): a store's kinds, lengths, weekly start times and capacity.
+  "store.appointments_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

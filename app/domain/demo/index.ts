@@ -1,8 +1,16 @@
 import type { Database } from "@platform/db/client";
-import { material, materialCategory, materialStore, store, storeHoursException } from "@platform/db/schema";
+import {
+  material,
+  materialCategory,
+  materialStore,
+  store,
+  storeAppointmentKind,
+  storeHoursException,
+} from "@platform/db/schema";
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { count, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { seedAppointmentKinds } from "./appointments";
 import { SEED_CATEGORIES, SEED_MATERIALS, type SeedMaterial } from "./materials";
 import { seedDemoRewards } from "./member-history";
 import { mediaPath, shade } from "./pictures/textures";
@@ -148,6 +156,8 @@ export async function seedCatalog(db: Database): Promise<{ stores: number; mater
           storesDisplaying(i, m.categoryId).map((storeId) => ({ materialId: m.id, storeId })),
         ),
       );
+    // Appointment settings (issue 37): kept as the console left them once they exist.
+    await tx.insert(storeAppointmentKind).values(seedAppointmentKinds()).onConflictDoNothing();
   });
   await seedDemoRewards(db);
   // Published rows only: the demo also holds one unpublished showroom and one withdrawn material.

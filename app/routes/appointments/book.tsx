@@ -1,0 +1,340 @@
+import type { AppointmentKind } from "@platform/db/schema/appointments";
+import { Form, redirect, useNavigation } from "react-router";
+import { appointmentFailure, bookingQuery, bookingSchema, materialIdsOf } from "~/adapters/appointments.server";
+import { getApp } from "~/adapters/context.server";
+import { getMemberSession, requireMember } from "~/adapters/current-member.server";
+import { type PickerDay, SlotPicker } from "~/components/appointments/slot-picker";
+import { Page } from "~/components/layout/page";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { ErrorList, Field, TextareaField } from "~/components/ui/field";
+import { Link } from "~/components/ui/link";
+import { NativeSelectField } from "~/components/ui/native-select";
+import {
+  bookAppointment,
+  bookableStore,
+  freeTimes,
+  storesTakingBookings,
+} from "~/domain/appointments/appointments.server";
+import { dayLabel } from "~/domain/appointments/display";
+import { bookableDays, parseDay } from "~/domain/appointments/rules";
+import { listFavourites } from "~/domain/materials/favourites.server";
+import { CITIES } from "~/domain/stores/cities";
+import { isoDate } from "~/domain/stores/hours";
+import { requestNow } from "~/lib/clock.server";
+import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
+import { type MessageKey, useT } from "~/lib/i18n";
+import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
+import { pick } from "~/lib/localized";
+import { pageMeta } from "~/lib/meta";
+import { useFormState } from "~/lib/use-form-state";
+import type { Route } from "./+types/book";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "appointments.title");
+
+function bookHref(params: Record<string, string | null | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v) as [string, string][]);
+  return `${links.bookAppointment()}?${query}`;
+}
+
+/**
+ * Booking a showroom appointment (issue 37 part 1): store → kind → day → free time (Taipei) → materials from the
+ * member's favourites, a note and, for 丈量, the address. Each step is the page's query (links, no script); the
+ * booking itself is one POST for a signed-in member.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, config } = getApp(context);
+  const locale = getLocale(request);
+  const now = requestNow(request, config);
+  const url = new URL(request.url);
+  const q = bookingQuery(url);
+  const session = getMemberSession(context);
+  const messages = routeMessages(locale, "appointments.", "catalog.city.");
+  const base = {
+    messages,
+    signedIn: Boolean(session?.member),
+    loginHref: links["member-login"](url.pathname + url.search),
+  };
+
+  const chosen = q.store ? await bookableStore(db, q.store) : null;
+  if (!chosen) {
+    const stores = await storesTakingBookings(db);
+    return {
+      ...base,
+      step: "store" as const,
+      stores: stores.map((s) => ({
+        id: s.id,
+        name: pick(s.name, locale),
+        city: s.city,
+        href: bookHref({ store: s.id, material: q.material }),
+      })),
+    };
+  }
+  const store = { id: chosen.id, name: pick(chosen.name, locale) };
+  const changeStoreHref = bookHref({ material: q.material });
+  const kinds = chosen.kinds.map((k) => ({
+    kind: k.kind,
+    minutes: k.durationMinutes,
+    href: bookHref({ store: chosen.id, kind: k.kind, material: q.material }),
+  }));
+  const settings = chosen.kinds.find((k) => k.kind === q.kind);
+  if (!settings) return { ...base, step: "kind" as const, store, changeStoreHref, kinds };
+
+  const days = bookableDays(now, settings).map((d) => isoDate(d));
+  const date = q.date && days.includes(q.date) ? q.date : (days[0] ?? "");
+  const day = parseDay(date);
+  const times = day ? await freeTimes(db, chosen.id, settings.kind, day, now) : [];
+  const favourites = session?.member ? await listFavourites(db, session.member.id) : [];
+  return {
+    ...base,
+    step: "time" as const,
+    store,
+    changeStoreHref,
+    kinds,
+    kind: settings.kind,
+    minutes: settings.durationMinutes,
+    date,
+    days: days.map(
+      (iso): PickerDay => ({
+        iso,
+        ...dayLabel(iso, locale),
+        href: bookHref({ store: chosen.id, kind: settings.kind, date: iso, material: q.material }),
+      }),
+    ),
+    times: times.map((f) => ({ time: f.time, left: f.left })),
+    favourites: favourites.map((f) => ({ id: f.id, name: pick(f.name, locale) })),
+    material: q.material,
+    cities: CITIES,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requireMember(context, request);
+  const app = getApp(context);
+  const t = serverT(request);
+  const now = requestNow(request, app.config);
+  const form = await readForm(request);
+  const parsed = parseForm(bookingSchema(t), form);
+  if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("appointments.error.fix") });
+  const materialIds = materialIdsOf(form);
+  if (materialIds === null) {
+    return formFailure({
+      errors: { materials: [t("appointments.error.bad_material")] },
+      values: formValues(form),
+      formError: t("appointments.error.fix"),
+    });
+  }
+  const input = parsed.data;
+  let booked: { id: string };
+  try {
+    booked = await bookAppointment(
+      app.db,
+      { memberId: session.member.id, phone: session.member.phoneNumber },
+      {
+        storeId: input.store,
+        kind: input.kind as AppointmentKind,
+        date: input.date,
+        time: input.time,
+        materialIds,
+        note: input.note,
+        address:
+          input.kind === "measuring"
+            ? { city: input.city ?? "", district: input.district ?? "", street: input.street ?? "" }
+            : null,
+        locale: getLocale(request),
+        source: "web",
+      },
+      now,
+    );
+  } catch (error) {
+    return appointmentFailure(error, form, t);
+  }
+  return redirect(`${links.memberAppointment(booked.id)}?booked=1`);
+}
+
+export default function BookAppointmentPage({ loaderData }: Route.ComponentProps) {
+  const t = useT(loaderData.messages);
+  const form = useFormState();
+  const pending = useNavigation().state === "submitting";
+  const data = loaderData;
+  return (
+    <Page title={t("appointments.title")} lead={t("appointments.lead")} width="narrow">
+      {data.step === "store" ? (
+        <section aria-labelledby="step-store" className="space-y-3">
+          <h2 id="step-store" className="font-serif text-xl font-semibold">
+            {t("appointments.chooseStore")}
+          </h2>
+          {data.stores.length === 0 ? <p className="text-muted">{t("appointments.noStores")}</p> : null}
+          <ul className="space-y-2">
+            {data.stores.map((s) => (
+              <li key={s.id}>
+                <Link
+                  to={s.href}
+                  className="flex min-h-12 items-center justify-between rounded-2xl border border-line bg-white px-4 py-3 hover:border-ink"
+                >
+                  <span className="font-medium">{s.name}</span>
+                  <span className="text-sm text-muted">{t(`catalog.city.${s.city}` as MessageKey)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <div className="space-y-6">
+          <div className="flex items-center justify-between gap-3 rounded-2xl bg-sand px-4 py-3">
+            <p>
+              <span className="block text-xs text-muted">{t("appointments.step.store")}</span>
+              <span className="font-semibold" data-testid="booking-store">
+                {data.store.name}
+              </span>
+            </p>
+            <Link to={data.changeStoreHref} className="min-h-11 content-center text-sm underline underline-offset-4">
+              {t("appointments.change")}
+            </Link>
+          </div>
+
+          {data.kinds.length === 0 ? (
+            <Alert>{t("appointments.noKinds")}</Alert>
+          ) : (
+            <nav aria-labelledby="step-kind" className="space-y-2">
+              <h2 id="step-kind" className="text-sm font-medium text-ink">
+                {t("appointments.step.kind")}
+              </h2>
+              <ul className="grid gap-2" data-testid="appointment-kinds">
+                {data.kinds.map((k) => {
+                  const current = data.step === "time" && data.kind === k.kind;
+                  return (
+                    <li key={k.kind}>
+                      <Link
+                        to={k.href}
+                        replace
+                        aria-current={current ? "step" : undefined}
+                        className={
+                          current
+                            ? "block rounded-2xl border-2 border-ink bg-white px-4 py-3"
+                            : "block rounded-2xl border border-line bg-white px-4 py-3 hover:border-ink"
+                        }
+                      >
+                        <span className="font-semibold">{t(`appointments.kind.${k.kind}` as MessageKey)}</span>
+                        <span className="block text-sm text-muted">
+                          {t(`appointments.kindLead.${k.kind}` as MessageKey, { minutes: k.minutes })}
+                        </span>
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </nav>
+          )}
+
+          {data.step === "time" ? (
+            <>
+              {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+              {data.signedIn ? null : (
+                <Alert>
+                  {t("appointments.loginLead")}{" "}
+                  <Link to={data.loginHref} className="font-semibold underline underline-offset-4">
+                    {t("appointments.login")}
+                  </Link>
+                </Alert>
+              )}
+              <Form method="post" className="space-y-6" noValidate preventScrollReset>
+                <input type="hidden" name="store" value={data.store.id} />
+                <input type="hidden" name="kind" value={data.kind} />
+                <SlotPicker
+                  t={t}
+                  days={data.days}
+                  date={data.date}
+                  times={data.times}
+                  selectedTime={form.value("time")}
+                  dateErrors={form.errors("date")}
+                  timeErrors={form.errors("time")}
+                />
+                {data.kind === "measuring" ? (
+                  <fieldset className="space-y-3">
+                    <legend className="text-sm font-medium text-ink">{t("appointments.address")}</legend>
+                    <NativeSelectField
+                      label={t("appointments.city")}
+                      errors={form.errors("city")}
+                      selectProps={{ name: "city", defaultValue: form.value("city"), required: true }}
+                    >
+                      <option value="">{t("appointments.chooseCity")}</option>
+                      {data.cities.map((c) => (
+                        <option key={c} value={c}>
+                          {t(`catalog.city.${c}` as MessageKey)}
+                        </option>
+                      ))}
+                    </NativeSelectField>
+                    <Field
+                      label={t("appointments.district")}
+                      errors={form.errors("district")}
+                      inputProps={{
+                        name: "district",
+                        defaultValue: form.value("district"),
+                        maxLength: 40,
+                        required: true,
+                      }}
+                    />
+                    <Field
+                      label={t("appointments.street")}
+                      errors={form.errors("street")}
+                      inputProps={{
+                        name: "street",
+                        defaultValue: form.value("street"),
+                        maxLength: 160,
+                        required: true,
+                        autoComplete: "street-address",
+                      }}
+                    />
+                  </fieldset>
+                ) : null}
+                {data.signedIn ? (
+                  <fieldset className="space-y-2">
+                    <legend className="text-sm font-medium text-ink">{t("appointments.materials")}</legend>
+                    {data.favourites.length === 0 ? (
+                      <p className="text-sm text-muted">{t("appointments.materialsNone")}</p>
+                    ) : (
+                      <ul className="space-y-1" data-testid="appointment-materials">
+                        {data.favourites.map((m) => (
+                          <li key={m.id}>
+                            <label className="flex min-h-11 items-center gap-3 rounded-xl px-2 hover:bg-sand">
+                              <input
+                                type="checkbox"
+                                name="materials"
+                                value={m.id}
+                                defaultChecked={m.id === data.material}
+                                className="size-5 accent-ink"
+                              />
+                              {m.name}
+                            </label>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    <ErrorList errors={form.errors("materials")} />
+                  </fieldset>
+                ) : null}
+                <TextareaField
+                  label={t("appointments.note")}
+                  description={t("appointments.noteHint")}
+                  errors={form.errors("note")}
+                  textareaProps={{ name: "note", defaultValue: form.value("note"), maxLength: 500 }}
+                />
+                {data.signedIn ? (
+                  <Button type="submit" block size="lg" pending={pending} disabled={data.times.length === 0}>
+                    {t("appointments.submit")}
+                  </Button>
+                ) : (
+                  <Link to={data.loginHref} className={buttonVariants({ size: "lg", block: true })}>
+                    {t("appointments.login")}
+                  </Link>
+                )}
+              </Form>
+            </>
+          ) : null}
+        </div>
+      )}
+    </Page>
+  );
+}
