@@ -3,6 +3,11 @@ import type { appointmentsZhTW } from "./appointments.zh-TW";
 export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "notice.appointmentCancelled": "Appointment cancelled",
   "notice.appointmentRescheduled": "Appointment moved",
+  "catalog.store.book": "Book a visit",
+  "catalog.store.bookLead": "See the materials for real and talk to a designer: pick a time online.",
+  "catalog.material.seeAtStore": "See it at a showroom",
+  "member.center.settings.appointments": "My appointments",
+  "member.center.settings.appointmentsHint": "Showroom visits, consultations and measuring; reschedule or cancel",
   "appointments.title": "Book a showroom appointment",
   "appointments.lead":
     "Choose a showroom, what you'd like and a time: see the materials for real and talk to a designer.",

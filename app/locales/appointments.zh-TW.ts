@@ -5,6 +5,11 @@
 export const appointmentsZhTW = {
   "notice.appointmentCancelled": "已取消預約",
   "notice.appointmentRescheduled": "已改期",
+  "catalog.store.book": "預約參觀",
+  "catalog.store.bookLead": "到門市看實品、與設計顧問聊聊，線上選時間。",
+  "catalog.material.seeAtStore": "到門市看實品",
+  "member.center.settings.appointments": "我的預約",
+  "member.center.settings.appointmentsHint": "門市參觀、設計諮詢與丈量，改期或取消",
   "appointments.title": "預約門市",
   "appointments.lead": "選擇門市、預約類型與時間，到展示門市看實品、與設計顧問聊聊。",
   "appointments.kind.visit": "參觀",
