@@ -8,6 +8,14 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "catalog.material.seeAtStore": "See it at a showroom",
   "member.center.settings.appointments": "My appointments",
   "member.center.settings.appointmentsHint": "Showroom visits, consultations and measuring; reschedule or cancel",
+  "notify.appointments.confirmation.title": "You're booked",
+  "notify.appointments.confirmation.text":
+    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel in the member center up to 2 hours before; the showroom's phone is {phone}.",
+  "notify.appointments.reminder.title": "Your showroom appointment tomorrow",
+  "notify.appointments.reminder.text":
+    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to 2 hours before or call {phone}.",
+  "notify.appointments.page": "Your appointment:",
+  "notify.appointments.ics": "Add to calendar:",
   "appointments.title": "Book a showroom appointment",
   "appointments.lead":
     "Choose a showroom, what you'd like and a time: see the materials for real and talk to a designer.",

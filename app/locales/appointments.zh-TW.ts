@@ -10,6 +10,14 @@ export const appointmentsZhTW = {
   "catalog.material.seeAtStore": "到門市看實品",
   "member.center.settings.appointments": "我的預約",
   "member.center.settings.appointmentsHint": "門市參觀、設計諮詢與丈量，改期或取消",
+  "notify.appointments.confirmation.title": "預約完成",
+  "notify.appointments.confirmation.text":
+    "您已預約{store}{kind}：{when}，預約編號 {reference}。開始前 2 小時以前可在會員中心改期或取消；門市電話 {phone}。",
+  "notify.appointments.reminder.title": "明天的門市預約",
+  "notify.appointments.reminder.text":
+    "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 2 小時以前至會員中心，或來電 {phone}。",
+  "notify.appointments.page": "查看預約：",
+  "notify.appointments.ics": "加入行事曆：",
   "appointments.title": "預約門市",
   "appointments.lead": "選擇門市、預約類型與時間，到展示門市看實品、與設計顧問聊聊。",
   "appointments.kind.visit": "參觀",

@@ -369,6 +369,8 @@ export async function rescheduleAppointment(
         rescheduleCount: sql`${appointment.rescheduleCount} + 1`,
         version: sql`${appointment.version} + 1`,
         needsCallAt: null,
+        // The new time is confirmed again, and reminded the day before it.
+        confirmationSentAt: null,
         reminderSentAt: null,
         updatedAt: now,
       })

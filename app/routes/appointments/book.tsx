@@ -17,6 +17,7 @@ import {
   storesTakingBookings,
 } from "~/domain/appointments/appointments.server";
 import { dayLabel } from "~/domain/appointments/display";
+import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, parseDay } from "~/domain/appointments/rules";
 import { listFavourites } from "~/domain/materials/favourites.server";
 import { CITIES } from "~/domain/stores/cities";
@@ -150,6 +151,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return appointmentFailure(error, form, t);
   }
+  // The confirmation goes at once (the job's pass), not at the next minute's.
+  await app.jobs
+    .send(APPOINTMENT_MESSAGES_QUEUE, {})
+    .catch((error) => app.logger.warn({ err: error }, "appointment confirmation not queued"));
   return redirect(`${links.memberAppointment(booked.id)}?booked=1`);
 }
 

@@ -21,6 +21,7 @@ import {
 import { googleCalendarLink } from "~/domain/appointments/calendar";
 import { calendarEventOf } from "~/domain/appointments/calendar-event.server";
 import { dayLabel, taipeiClock, whenText } from "~/domain/appointments/display";
+import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, canChange, parseDay } from "~/domain/appointments/rules";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
@@ -125,6 +126,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       const parsed = parseForm(rescheduleSchema(t), form);
       if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("appointments.error.fix") });
       await rescheduleAppointment(app.db, ownerOf(member), id.data, parsed.data, now);
+      await app.jobs
+        .send(APPOINTMENT_MESSAGES_QUEUE, {})
+        .catch((error) => app.logger.warn({ err: error }, "appointment confirmation not queued"));
       return redirectWithToast(toastSettings(context), links.memberAppointment(id.data), {
         type: "success",
         message: "notice.appointmentRescheduled",
