@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import { consoleCookie } from "../app/adapters/console.server";
+import { sendAppointmentMessages } from "../app/domain/appointments/messages.server";
 import type { Auth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword, startSession } from "../app/domain/auth/flows.server";
 import { bookHistory, type HistoryPlan, realisticHistory } from "../app/domain/demo/member-history";
@@ -231,6 +232,12 @@ export function testHooks({
     }
     // `batches`: at most that many claims (the bench interleaves delivery with page load).
     res.json(await deliverDue(delivery, now, { maxBatches: batches }));
+  });
+
+  // Showroom appointments (issue 37): one pass of the confirmations and reminders at a given instant.
+  router.post("/appointments/messages", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    res.json(await sendAppointmentMessages(delivery, at ?? new Date()));
   });
 
   router.post("/messages/reminders", async (req, res) => {

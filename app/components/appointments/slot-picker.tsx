@@ -29,9 +29,13 @@ export function SlotPicker({
 }) {
   return (
     <>
-      <fieldset className="space-y-2">
+      {/* min-w-0: a fieldset is as wide as its content by default, and the days scroll inside it. */}
+      <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-ink">{t("appointments.step.day")}</legend>
-        <ul className="-mx-4 flex snap-x gap-2 overflow-x-auto px-4 pb-2" data-testid="appointment-days">
+        <ul
+          className="-mx-4 flex snap-x scroll-px-4 gap-2 overflow-x-auto px-4 pb-2 sm:mx-0 sm:scroll-px-0 sm:px-0"
+          data-testid="appointment-days"
+        >
           {days.map((d) => (
             <li key={d.iso} className="snap-start">
               <Link
@@ -53,7 +57,7 @@ export function SlotPicker({
         <input type="hidden" name="date" value={date} />
         <ErrorList errors={dateErrors} />
       </fieldset>
-      <fieldset className="space-y-2" aria-describedby={timeErrors?.length ? "time-error" : undefined}>
+      <fieldset className="min-w-0 space-y-2" aria-describedby={timeErrors?.length ? "time-error" : undefined}>
         <legend className="text-sm font-medium text-ink">{t("appointments.step.time")}</legend>
         {times.length === 0 ? (
           <p className="text-muted" data-testid="no-times">

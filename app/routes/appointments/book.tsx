@@ -144,7 +144,8 @@ export async function action({ request, context }: Route.ActionArgs) {
             ? { city: input.city ?? "", district: input.district ?? "", street: input.street ?? "" }
             : null,
         locale: getLocale(request),
-        source: "web",
+        // Inside LINE (LIFF) the in-app browser says `Line/<version>` (app/lib/liff-detect.ts).
+        source: /\bLine\/\d/i.test(request.headers.get("user-agent") ?? "") ? "liff" : "web",
       },
       now,
     );

@@ -1,0 +1,180 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, gotoAndCheck, pinClock, test, waitForHydration } from "./fixtures";
+import { createMember, loginByCookie, newPhone } from "./support/members";
+import { PHONE, screenshotSizes } from "./support/screenshots";
+
+/**
+ * Showroom appointments, the member's side (issue 37 part 1), at phone size as a person walks it: favourites two
+ * materials, books a design consultation at 信義旗艦 from the store page, gets the confirmation by LINE (the local
+ * fake) with the calendar file, reschedules and cancels; bad input answers 4xx.
+ */
+
+// Monday 7 December 2026, 10:00 in Taipei.
+const NOW = "2026-12-07T10:00:00+08:00";
+const MATERIALS = ["kyoto-mist-porcelain", "hualien-white-marble"];
+
+test.use({ viewport: PHONE });
+
+async function favourite(page: Page, id: string) {
+  await gotoAndCheck(page, `/material-detail/${id}`);
+  await waitForHydration(page);
+  const saved = page.waitForResponse((r) => r.request().method() === "POST" && r.ok());
+  await page.getByRole("button", { name: "收藏" }).click();
+  await saved;
+}
+
+test.describe("booking a showroom appointment", () => {
+  test("a member books a design consultation from the store page, gets the confirmation, reschedules and cancels", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    await pinClock(page, NOW);
+    const { userId } = await createMember(request, { phoneNumber: newPhone().e164, name: "陳預約" });
+    const linked = await request.post(`/__test/members/${userId}/line`, { data: { name: "陳預約" } });
+    const { lineUserId } = (await linked.json()) as { lineUserId: string };
+    await loginByCookie(request, context, baseURL as string, userId);
+    for (const id of MATERIALS) await favourite(page, id);
+
+    // The store page leads to the booking.
+    await gotoAndCheck(page, "/store-detail/xinyi-flagship");
+    await page.getByTestId("book-visit").click();
+    await expect(page.getByTestId("booking-store")).toHaveText("信義旗艦店");
+    await page.getByRole("link", { name: /設計諮詢/ }).click();
+    await expect(page.getByTestId("appointment-times")).toBeVisible();
+    await page.getByTestId("appointment-days").getByRole("link", { name: /12\/9/ }).click();
+    await expect(page.getByRole("link", { name: /12\/9/ })).toHaveAttribute("aria-current", "date");
+    await page.getByText("14:00", { exact: true }).click();
+    const materials = page.getByTestId("appointment-materials").getByRole("checkbox");
+    await expect(materials).toHaveCount(2);
+    await materials.nth(0).check();
+    await materials.nth(1).check();
+    await page.getByLabel("備註（選填）").fill("想看大理石與地磚的搭配");
+    await screenshotSizes(page, "appointments-book", { restore: PHONE });
+    await page.getByRole("button", { name: "確認預約" }).click();
+
+    // The confirmation: what, where, when (Taipei), the calendar file and Google's link.
+    await expect(page.getByRole("heading", { name: "預約完成" })).toBeVisible();
+    await expect(page.getByTestId("appointment-when")).toContainText("14:00–15:00");
+    await expect(page.getByText("京霧 石英磚", { exact: false })).toBeVisible();
+    const ics = page.getByRole("link", { name: "下載行事曆檔（.ics）" });
+    const file = await page.request.get((await ics.getAttribute("href")) as string);
+    expect(file.status()).toBe(200);
+    expect(file.headers()["content-type"]).toContain("text/calendar");
+    const body = await file.text();
+    expect(body).toContain("BEGIN:VEVENT\r\n");
+    expect(body).toContain("DTSTART:20261209T060000Z");
+    await expect(page.getByRole("link", { name: "加入 Google 日曆" })).toHaveAttribute(
+      "href",
+      /calendar\.google\.com.*20261209T060000Z/,
+    );
+    await screenshotSizes(page, "appointments-confirmed", { restore: PHONE });
+    const reference = (await page.locator("dd").first().textContent()) ?? "";
+    expect(reference).toMatch(/^[2-9A-Z]{8}$/);
+
+    // The confirmation by LINE (the local fake), with the calendar file's link.
+    await request.post("/__test/appointments/messages", { data: { at: NOW } });
+    const sent = await request.get(`/__line/messaging/sent?to=${lineUserId}`);
+    expect(JSON.stringify(await sent.json())).toContain(reference);
+    expect(JSON.stringify(await sent.json())).toContain("calendar.ics");
+
+    // Reschedule to another day and time.
+    await waitForHydration(page);
+    await page
+      .locator("#reschedule")
+      .getByRole("link", { name: /12\/10/ })
+      .click();
+    await expect(page.locator("#reschedule").getByRole("link", { name: /12\/10/ })).toHaveAttribute(
+      "aria-current",
+      "date",
+    );
+    await page.locator("#reschedule").getByText("15:30", { exact: true }).click();
+    await page.getByRole("button", { name: "確認改期" }).click();
+    await expect(page.getByTestId("appointment-when")).toContainText("15:30–16:30");
+    await expect(page.getByTestId("appointment-when")).toContainText("10");
+
+    // 我的預約 lists it as upcoming.
+    await gotoAndCheck(page, "/member-center/appointments");
+    await expect(page.getByTestId("appointment-item")).toHaveCount(1);
+    await screenshotSizes(page, "appointments-list", { restore: PHONE });
+    await page.getByTestId("appointment-item").click();
+
+    // Cancel (confirmed in the dialog): the place is given back, the list keeps it as cancelled.
+    await waitForHydration(page);
+    page.once("dialog", (dialog) => dialog.accept());
+    await page.getByRole("button", { name: "取消預約" }).click();
+    await expect(page.getByTestId("appointment-status")).toHaveText("已取消");
+    await expect(page.getByRole("button", { name: "取消預約" })).toHaveCount(0);
+    await gotoAndCheck(page, "/member-center/appointments");
+    await expect(page.getByRole("heading", { name: "過去的預約" })).toBeVisible();
+    await expect(page.getByTestId("appointment-item")).toContainText("已取消");
+    await expectAccessible(page);
+  });
+
+  test("bad input: a time outside the slots, a forged store, another member's booking, a NUL byte", async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
+    await pinClock(page, NOW);
+    const { userId } = await createMember(request, { phoneNumber: newPhone().e164 });
+    await loginByCookie(request, context, baseURL as string, userId);
+    await gotoAndCheck(page, "/appointments/book?store=xinyi-flagship&kind=visit&date=2026-12-09");
+    await waitForHydration(page);
+    // A forged hidden time: the message beside the field, the page keeps what was typed.
+    await page.getByText("14:00", { exact: true }).click();
+    await page.getByLabel("備註（選填）").fill("保留這段文字");
+    await page.evaluate(() => {
+      const checked = document.querySelector<HTMLInputElement>('input[name="time"]:checked');
+      if (checked) checked.value = "14:10";
+    });
+    await page.getByRole("button", { name: "確認預約" }).click();
+    await expect(page.getByText("這個時間不開放預約，請從列出的時間中選擇。")).toBeVisible();
+    await expect(page.getByLabel("備註（選填）")).toHaveValue("保留這段文字");
+    await expectAccessible(page);
+
+    const post = (form: Record<string, string>) =>
+      page.request.post("/appointments/book", { form, headers: { "x-test-now": NOW }, maxRedirects: 0 });
+    const valid = { store: "xinyi-flagship", kind: "visit", date: "2026-12-09", time: "14:00" };
+    expect((await post({ ...valid, store: "../etc" })).status()).toBe(400);
+    expect((await post({ ...valid, store: "no-such-store" })).status()).toBe(400);
+    expect((await post({ ...valid, kind: "massage" })).status()).toBe(400);
+    expect((await post({ ...valid, date: "2026-12-06" })).status()).toBe(400);
+    expect((await post({ ...valid, date: "2027-03-01" })).status()).toBe(400);
+    expect((await post({ ...valid, time: "14:00\u0000" })).status()).toBeLessThan(500);
+    expect((await post({ ...valid, note: "a\u0000b", materials: "forged-material" })).status()).toBe(400);
+    expect(
+      (
+        await post({
+          ...valid,
+          kind: "measuring",
+          date: "2026-12-09",
+          time: "10:00",
+          city: "tokyo",
+          district: "x",
+          street: "y",
+        })
+      ).status(),
+    ).toBe(400);
+
+    // Another member's booking is not found.
+    const other = await createMember(request, { phoneNumber: newPhone().e164 });
+    const otherPage = await context.browser()?.newContext();
+    const otherTab = await otherPage?.newPage();
+    if (!otherTab || !otherPage) throw new Error("no browser");
+    await loginByCookie(request, otherPage, baseURL as string, other.userId);
+    await otherTab.setExtraHTTPHeaders({ "x-test-now": NOW });
+    await otherTab.goto("/appointments/book?store=xinyi-flagship&kind=visit&date=2026-12-11");
+    await otherTab.getByText("11:00", { exact: true }).click();
+    await otherTab.getByRole("button", { name: "確認預約" }).click();
+    await expect(otherTab.getByRole("heading", { name: "預約完成" })).toBeVisible();
+    const theirs = new URL(otherTab.url()).pathname;
+    await otherPage.close();
+    expect((await page.request.get(theirs)).status()).toBe(404);
+    expect((await page.request.get(`${theirs}/calendar.ics`)).status()).toBe(404);
+    expect((await page.request.post(theirs, { form: { intent: "cancel" } })).status()).toBe(404);
+    expect((await page.request.get("/member-center/appointments/not-a-uuid")).status()).toBe(404);
+  });
+});
