@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, gotoAndCheck, pinClock, test, waitForHydration } from "./fixtures";
+import {
+  expect,
+  expectAccessible,
+  gotoAndCheck,
+  latestOutboxMessage,
+  pinClock,
+  test,
+  waitForHydration,
+} from "./fixtures";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 import { PHONE, screenshotSizes } from "./support/screenshots";
 
@@ -176,5 +184,46 @@ test.describe("booking a showroom appointment", () => {
     expect((await page.request.get(`${theirs}/calendar.ics`)).status()).toBe(404);
     expect((await page.request.post(theirs, { form: { intent: "cancel" } })).status()).toBe(404);
     expect((await page.request.get("/member-center/appointments/not-a-uuid")).status()).toBe(404);
+  });
+});
+
+test.describe("a guest", () => {
+  test("books a visit with a phone verified by an SMS code; a wrong code is told beside the field", async ({
+    page,
+    context,
+  }) => {
+    await pinClock(page, NOW);
+    const phone = newPhone();
+    await gotoAndCheck(page, "/appointments/book?store=xinyi-flagship&kind=visit&date=2026-12-10");
+    await page.getByRole("link", { name: "沒有會員？以手機號碼預約" }).click();
+    await expect(page.getByLabel("手機號碼")).toBeVisible();
+    await waitForHydration(page);
+    await page.getByText("11:30", { exact: true }).click();
+    await page.getByLabel("姓名").fill("林訪客");
+    await page.getByLabel("手機號碼").fill(phone.local);
+    await page.getByRole("button", { name: "傳送驗證碼" }).click();
+    await expect(page.getByText(`驗證碼已傳送到 ${phone.local}`)).toBeVisible();
+    // The code, read from the development outbox in another tab, as a phone would show it.
+    const outbox = await context.newPage();
+    const sms = await latestOutboxMessage(outbox, { to: phone.e164, channel: "sms" });
+    await outbox.close();
+    const code = /\d{6}/.exec(sms.body)?.[0] as string;
+    expect(sms.body).toContain("門市預約驗證碼");
+
+    await page.getByLabel("簡訊驗證碼").fill("000000");
+    await page.getByRole("button", { name: "確認預約" }).click();
+    await expect(page.getByText("驗證碼不正確或已過期，請重新輸入。")).toBeVisible();
+    await expect(page.getByLabel("姓名")).toHaveValue("林訪客");
+    await page.getByText("11:30", { exact: true }).click();
+    await page.getByLabel("簡訊驗證碼").fill(code);
+    await page.getByRole("button", { name: "確認預約" }).click();
+    await expect(page.getByRole("heading", { name: "預約完成" })).toBeVisible();
+    await expect(page.getByTestId("guest-reference")).toHaveText(/^[2-9A-Z]{8}$/);
+    await expect(page.getByTestId("appointment-when")).toContainText("11:30–12:00");
+    await expect(page.getByRole("link", { name: "下載行事曆檔（.ics）" })).toHaveAttribute(
+      "href",
+      /^data:text\/calendar/,
+    );
+    await screenshotSizes(page, "appointments-guest-confirmed", { restore: PHONE });
   });
 });

@@ -16,6 +16,10 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
     "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to 2 hours before or call {phone}.",
   "notify.appointments.page": "Your appointment:",
   "notify.appointments.ics": "Add to calendar:",
+  "email.code.appointment.subject": "{code} is your Han Living showroom booking code",
+  "email.code.appointment.heading": "Confirm your showroom booking",
+  "email.code.appointment.intro": "Enter this code on the booking page to complete your showroom booking:",
+  "email.code.appointment.ignore": "If you did not book a Han Living showroom, ignore this e-mail.",
   "appointments.title": "Book a showroom appointment",
   "appointments.lead":
     "Choose a showroom, what you'd like and a time: see the materials for real and talk to a designer.",

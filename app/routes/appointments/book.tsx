@@ -1,5 +1,6 @@
 import type { AppointmentKind } from "@platform/db/schema/appointments";
-import { Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import { z } from "zod";
 import { appointmentFailure, bookingQuery, bookingSchema, materialIdsOf } from "~/adapters/appointments.server";
 import { getApp } from "~/adapters/context.server";
 import { getMemberSession, requireMember } from "~/adapters/current-member.server";
@@ -14,12 +15,17 @@ import {
   bookAppointment,
   bookableStore,
   freeTimes,
+  ownAppointment,
   storesTakingBookings,
 } from "~/domain/appointments/appointments.server";
-import { dayLabel } from "~/domain/appointments/display";
+import { googleCalendarLink, icsFile } from "~/domain/appointments/calendar";
+import { calendarEventOf } from "~/domain/appointments/calendar-event.server";
+import { dayLabel, whenText } from "~/domain/appointments/display";
+import { checkGuestCode, sendGuestCode } from "~/domain/appointments/guest.server";
 import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, parseDay } from "~/domain/appointments/rules";
 import { listFavourites } from "~/domain/materials/favourites.server";
+import { formatTaiwanMobile, normalizeTaiwanMobile } from "~/domain/members/taiwan";
 import { CITIES } from "~/domain/stores/cities";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
@@ -52,10 +58,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const q = bookingQuery(url);
   const session = getMemberSession(context);
   const messages = routeMessages(locale, "appointments.", "catalog.city.");
+  const guestQuery = new URLSearchParams(url.search);
+  guestQuery.set("guest", "1");
   const base = {
     messages,
     signedIn: Boolean(session?.member),
     loginHref: links["member-login"](url.pathname + url.search),
+    guest: !session?.member && url.searchParams.get("guest") === "1",
+    guestHref: `${url.pathname}?${guestQuery}`,
   };
 
   const chosen = q.store ? await bookableStore(db, q.store) : null;
@@ -68,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         id: s.id,
         name: pick(s.name, locale),
         city: s.city,
-        href: bookHref({ store: s.id, material: q.material }),
+        href: bookHref({ store: s.id, material: q.material, guest: base.guest ? "1" : null }),
       })),
     };
   }
@@ -77,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const kinds = chosen.kinds.map((k) => ({
     kind: k.kind,
     minutes: k.durationMinutes,
-    href: bookHref({ store: chosen.id, kind: k.kind, material: q.material }),
+    href: bookHref({ store: chosen.id, kind: k.kind, material: q.material, guest: base.guest ? "1" : null }),
   }));
   const settings = chosen.kinds.find((k) => k.kind === q.kind);
   if (!settings) return { ...base, step: "kind" as const, store, changeStoreHref, kinds };
@@ -100,7 +110,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       (iso): PickerDay => ({
         iso,
         ...dayLabel(iso, locale),
-        href: bookHref({ store: chosen.id, kind: settings.kind, date: iso, material: q.material }),
+        href: bookHref({
+          store: chosen.id,
+          kind: settings.kind,
+          date: iso,
+          material: q.material,
+          guest: base.guest ? "1" : null,
+        }),
       }),
     ),
     times: times.map((f) => ({ time: f.time, left: f.left })),
@@ -110,12 +126,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+type GuestAnswer = { guestCodeSent?: string; guestBooked?: GuestBooked };
+type GuestBooked = {
+  reference: string;
+  when: string;
+  store: string;
+  kind: string;
+  icsHref: string;
+  googleHref: string;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const session = requireMember(context, request);
   const app = getApp(context);
   const t = serverT(request);
   const now = requestNow(request, app.config);
   const form = await readForm(request);
+  const intent = form.get("intent");
+  const session = getMemberSession(context);
+  // A member books as themself; a visitor either logs in or books as a guest with a verified phone.
+  if (!session?.member && intent !== "guest-code" && intent !== "guest-book") {
+    return requireMember(context, request);
+  }
   const parsed = parseForm(bookingSchema(t), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("appointments.error.fix") });
   const materialIds = materialIdsOf(form);
@@ -127,43 +158,136 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   const input = parsed.data;
+  const locale = getLocale(request);
+  const booking = {
+    storeId: input.store,
+    kind: input.kind as AppointmentKind,
+    date: input.date,
+    time: input.time,
+    materialIds,
+    note: input.note,
+    address:
+      input.kind === "measuring"
+        ? { city: input.city ?? "", district: input.district ?? "", street: input.street ?? "" }
+        : null,
+    locale,
+    // Inside LINE (LIFF) the in-app browser says `Line/<version>` (app/lib/liff-detect.ts).
+    source: /\bLine\/\d/i.test(request.headers.get("user-agent") ?? "") ? ("liff" as const) : ("web" as const),
+  };
+
+  if (!session?.member) {
+    const guest = guestSchema(t).safeParse(Object.fromEntries(form));
+    if (!guest.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of guest.error.issues) errors[String(issue.path[0])] = [issue.message];
+      return formFailure({ errors, values: formValues(form), formError: t("appointments.error.fix") });
+    }
+    const phone = normalizeTaiwanMobile(guest.data.guestPhone);
+    if (!phone) {
+      return formFailure({
+        errors: { guestPhone: [t("appointments.guest.phoneInvalid")] },
+        values: formValues(form),
+      });
+    }
+    const deps = { db: app.db, messaging: app.messaging, secret: app.config.secrets.session };
+    if (intent === "guest-code") {
+      const sent = await sendGuestCode(deps, { phone, ip: app.ip, locale }, now);
+      if (!sent.ok) {
+        return formFailure(
+          { errors: { guestPhone: [t("appointments.guest.tooMany")] }, values: formValues(form) },
+          429,
+        );
+      }
+      return data({ ...formAnswer(form), guestCodeSent: formatTaiwanMobile(phone) } satisfies GuestAnswer);
+    }
+    const checked = await checkGuestCode(deps, { phone, code: guest.data.code ?? "" }, now);
+    if (!checked.ok) {
+      return formFailure(
+        {
+          errors: { code: [t("appointments.guest.codeWrong")] },
+          values: { ...formValues(form), codeSent: formatTaiwanMobile(phone) },
+        },
+        400,
+      );
+    }
+    let row: { id: string };
+    try {
+      row = await bookAppointment(
+        app.db,
+        { memberId: null, phone },
+        { ...booking, guestName: guest.data.guestName },
+        now,
+      );
+    } catch (error) {
+      return appointmentFailure(error, form, t);
+    }
+    await queueConfirmation(app);
+    const booked = await ownAppointment(app.db, { memberId: null, phone }, row.id);
+    if (!booked) throw data(null, { status: 500 });
+    const event = calendarEventOf(booked, locale, t, app.config.publicBaseUrl, now);
+    return data({
+      guestBooked: {
+        reference: booked.reference,
+        when: whenText(booked.startsAt, booked.endsAt, locale),
+        store: pick(booked.storeName, locale),
+        kind: booked.kind,
+        icsHref: `data:text/calendar;charset=utf-8,${encodeURIComponent(icsFile(event))}`,
+        googleHref: googleCalendarLink(event),
+      },
+    } satisfies GuestAnswer);
+  }
+
   let booked: { id: string };
   try {
     booked = await bookAppointment(
       app.db,
       { memberId: session.member.id, phone: session.member.phoneNumber },
-      {
-        storeId: input.store,
-        kind: input.kind as AppointmentKind,
-        date: input.date,
-        time: input.time,
-        materialIds,
-        note: input.note,
-        address:
-          input.kind === "measuring"
-            ? { city: input.city ?? "", district: input.district ?? "", street: input.street ?? "" }
-            : null,
-        locale: getLocale(request),
-        // Inside LINE (LIFF) the in-app browser says `Line/<version>` (app/lib/liff-detect.ts).
-        source: /\bLine\/\d/i.test(request.headers.get("user-agent") ?? "") ? "liff" : "web",
-      },
+      booking,
       now,
     );
   } catch (error) {
     return appointmentFailure(error, form, t);
   }
-  // The confirmation goes at once (the job's pass), not at the next minute's.
+  await queueConfirmation(app);
+  return redirect(`${links.memberAppointment(booked.id)}?booked=1`);
+}
+
+/** The confirmation goes at once (the job's pass), not at the next minute's. */
+async function queueConfirmation(app: ReturnType<typeof getApp>) {
   await app.jobs
     .send(APPOINTMENT_MESSAGES_QUEUE, {})
     .catch((error) => app.logger.warn({ err: error }, "appointment confirmation not queued"));
-  return redirect(`${links.memberAppointment(booked.id)}?booked=1`);
+}
+
+/** The values as typed, for the next step of a guest's form (the code field appears). */
+function formAnswer(form: FormData) {
+  return { values: formValues(form) };
+}
+
+function guestSchema(t: ReturnType<typeof serverT>) {
+  return z.object({
+    guestName: z
+      .string()
+      .trim()
+      .min(1, t("appointments.guest.nameRequired"))
+      .max(40, t("appointments.guest.nameRequired")),
+    guestPhone: z
+      .string()
+      .trim()
+      .min(1, t("appointments.guest.phoneInvalid"))
+      .max(20, t("appointments.guest.phoneInvalid")),
+    code: z.string().max(12).optional(),
+  });
 }
 
 export default function BookAppointmentPage({ loaderData }: Route.ComponentProps) {
   const t = useT(loaderData.messages);
   const form = useFormState();
   const pending = useNavigation().state === "submitting";
+  const answer = useActionData() as (GuestAnswer & { values?: Record<string, string> }) | undefined;
+  const codeSent = answer?.guestCodeSent ?? answer?.values?.codeSent ?? null;
   const data = loaderData;
+  if (answer?.guestBooked) return <GuestConfirmation t={t} booked={answer.guestBooked} />;
   return (
     <Page title={t("appointments.title")} lead={t("appointments.lead")} width="narrow">
       {data.step === "store" ? (
@@ -237,7 +361,7 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
           {data.step === "time" ? (
             <>
               {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-              {data.signedIn ? null : (
+              {data.signedIn || data.guest ? null : (
                 <Alert>
                   {t("appointments.loginLead")}{" "}
                   <Link to={data.loginHref} className="font-semibold underline underline-offset-4">
@@ -331,16 +455,142 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
                   <Button type="submit" block size="lg" pending={pending} disabled={data.times.length === 0}>
                     {t("appointments.submit")}
                   </Button>
+                ) : data.guest ? (
+                  <fieldset className="space-y-3 rounded-2xl border border-line bg-white p-4">
+                    <legend className="px-1 font-semibold">{t("appointments.guest.title")}</legend>
+                    <p className="text-sm text-muted">{t("appointments.guest.lead")}</p>
+                    <Field
+                      label={t("appointments.guest.name")}
+                      errors={form.errors("guestName")}
+                      inputProps={{
+                        name: "guestName",
+                        defaultValue: form.value("guestName"),
+                        maxLength: 40,
+                        autoComplete: "name",
+                        required: true,
+                      }}
+                    />
+                    <Field
+                      label={t("appointments.guest.phone")}
+                      errors={form.errors("guestPhone")}
+                      inputProps={{
+                        name: "guestPhone",
+                        type: "tel",
+                        inputMode: "tel",
+                        defaultValue: form.value("guestPhone"),
+                        maxLength: 20,
+                        autoComplete: "tel-national",
+                        required: true,
+                      }}
+                    />
+                    {codeSent ? (
+                      <>
+                        <p className="text-sm" role="status">
+                          {t("appointments.guest.codeSent", { phone: codeSent })}
+                        </p>
+                        <input type="hidden" name="codeSent" value={codeSent} />
+                        <Field
+                          label={t("appointments.guest.code")}
+                          errors={form.errors("code")}
+                          inputProps={{
+                            name: "code",
+                            inputMode: "numeric",
+                            autoComplete: "one-time-code",
+                            maxLength: 6,
+                            required: true,
+                          }}
+                        />
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="guest-book"
+                          block
+                          size="lg"
+                          pending={pending}
+                          disabled={data.times.length === 0}
+                        >
+                          {t("appointments.submit")}
+                        </Button>
+                      </>
+                    ) : null}
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="guest-code"
+                      variant={codeSent ? "secondary" : "primary"}
+                      block
+                      pending={pending && !codeSent}
+                    >
+                      {t("appointments.guest.sendCode")}
+                    </Button>
+                  </fieldset>
                 ) : (
-                  <Link to={data.loginHref} className={buttonVariants({ size: "lg", block: true })}>
-                    {t("appointments.login")}
-                  </Link>
+                  <div className="space-y-3">
+                    <Link to={data.loginHref} className={buttonVariants({ size: "lg", block: true })}>
+                      {t("appointments.login")}
+                    </Link>
+                    <Link
+                      to={data.guestHref}
+                      className="flex min-h-11 items-center justify-center underline underline-offset-4"
+                    >
+                      {t("appointments.guestLink")}
+                    </Link>
+                  </div>
                 )}
               </Form>
             </>
           ) : null}
         </div>
       )}
+    </Page>
+  );
+}
+
+/** A guest's booking, done: no member center to show it in, so the answer is the confirmation itself. */
+function GuestConfirmation({ t, booked }: { t: ReturnType<typeof useT>; booked: GuestBooked }) {
+  return (
+    <Page title={t("appointments.confirmed.title")} lead={t("appointments.confirmed.lead")} width="narrow">
+      <section className="rounded-3xl border border-line bg-white p-5" aria-label={t("appointments.detail.title")}>
+        <dl className="space-y-3">
+          <div>
+            <dt className="text-sm text-muted">{t("appointments.detail.reference")}</dt>
+            <dd className="font-medium" data-testid="guest-reference">
+              {booked.reference}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted">{t("appointments.detail.kind")}</dt>
+            <dd className="font-medium">{t(`appointments.kind.${booked.kind}` as MessageKey)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted">{t("appointments.detail.store")}</dt>
+            <dd className="font-medium">{booked.store}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted">{t("appointments.detail.when")}</dt>
+            <dd className="font-medium" data-testid="appointment-when">
+              {booked.when}
+            </dd>
+          </div>
+        </dl>
+        <div className="mt-5 flex flex-wrap gap-2">
+          <a
+            href={booked.icsHref}
+            download={`hanliving-${booked.reference}.ics`}
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+          >
+            {t("appointments.detail.ics")}
+          </a>
+          <a
+            href={booked.googleHref}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={buttonVariants({ variant: "secondary", size: "sm" })}
+          >
+            {t("appointments.detail.google")}
+          </a>
+        </div>
+      </section>
     </Page>
   );
 }
