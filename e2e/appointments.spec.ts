@@ -227,3 +227,41 @@ test.describe("a guest", () => {
     await screenshotSizes(page, "appointments-guest-confirmed", { restore: PHONE });
   });
 });
+
+/** LINE's in-app browser for a LIFF app on an iPhone (as e2e/liff-features.spec.ts). */
+const LIFF_USER_AGENT =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.19.0 LIFF";
+
+test.describe("inside LINE (LIFF, @line/liff-mock)", () => {
+  test.use({ userAgent: LIFF_USER_AGENT, viewport: PHONE });
+
+  test("the same booking from the store page works inside LINE and is recorded as booked in LIFF", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    await page.addInitScript(() => {
+      window.__LIFF_MOCK__ = { isLoggedIn: true, isInClient: true, isApiAvailable: true };
+    });
+    await pinClock(page, NOW);
+    const { userId } = await createMember(request, { phoneNumber: newPhone().e164, name: "王在LINE" });
+    await loginByCookie(request, page.context(), baseURL as string, userId);
+    await gotoAndCheck(page, "/store-detail/xinyi-flagship");
+    await waitForHydration(page);
+    await page.getByTestId("book-visit").click();
+    await page.getByRole("link", { name: /設計諮詢/ }).click();
+    await page
+      .getByTestId("appointment-days")
+      .getByRole("link", { name: /12\/11/ })
+      .click();
+    await expect(page.getByRole("link", { name: /12\/11/ })).toHaveAttribute("aria-current", "date");
+    await page.getByText("19:00", { exact: true }).click();
+    await page.getByRole("button", { name: "確認預約" }).click();
+    await expect(page.getByRole("heading", { name: "預約完成" })).toBeVisible();
+    await expectAccessible(page);
+    const reference = (await page.locator("dd").first().textContent()) ?? "";
+    const row = await request.get(`/__test/appointments/${reference}`);
+    expect(await row.json()).toMatchObject({ source: "liff", status: "booked" });
+    await page.screenshot({ path: "test-results/screenshots/appointments-liff-confirmed-phone.png", fullPage: true });
+  });
+});

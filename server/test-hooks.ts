@@ -1,6 +1,14 @@
 import { type AppConfig, opensTestHooks, TEST_HOOKS_HEADER } from "@platform/config";
 import type { Database } from "@platform/db/client";
-import { authAccount, authSession, member, memberMessage, reward, staffSession } from "@platform/db/schema";
+import {
+  appointment,
+  authAccount,
+  authSession,
+  member,
+  memberMessage,
+  reward,
+  staffSession,
+} from "@platform/db/schema";
 import { isUploadedPhoto } from "@platform/db/schema/catalog";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
@@ -238,6 +246,19 @@ export function testHooks({
   router.post("/appointments/messages", async (req, res) => {
     const { at } = z.object({ at: instant.optional() }).parse(req.body);
     res.json(await sendAppointmentMessages(delivery, at ?? new Date()));
+  });
+
+  // One booking by its reference: where it was booked (web or LIFF) and its state.
+  router.get("/appointments/:reference", async (req, res) => {
+    const [row] = await db
+      .select({ source: appointment.source, status: appointment.status, memberId: appointment.memberId })
+      .from(appointment)
+      .where(eq(appointment.reference, req.params.reference));
+    if (!row) {
+      res.status(404).json({ error: { code: "not_found" } });
+      return;
+    }
+    res.json(row);
   });
 
   router.post("/messages/reminders", async (req, res) => {
