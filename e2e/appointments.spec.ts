@@ -10,6 +10,7 @@ import {
 } from "./fixtures";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 import { PHONE, screenshotSizes } from "./support/screenshots";
+import { loginStaffByCookie } from "./support/staff";
 
 /**
  * Showroom appointments, the member's side (issue 37 part 1), at phone size as a person walks it: favourites two
@@ -263,5 +264,35 @@ test.describe("inside LINE (LIFF, @line/liff-mock)", () => {
     const row = await request.get(`/__test/appointments/${reference}`);
     expect(await row.json()).toMatchObject({ source: "liff", status: "booked" });
     await page.screenshot({ path: "test-results/screenshots/appointments-liff-confirmed-phone.png", fullPage: true });
+  });
+});
+
+test.describe("the store's appointment settings in the console", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("a manager sets a kind's places and start times for their store; a bad time is told beside the field; another store is 403", async ({
+    page,
+    baseURL,
+  }) => {
+    await loginStaffByCookie(page.request, page.context(), baseURL as string, {
+      role: "manager",
+      storeIds: ["banqiao"],
+      displayName: "板橋店長",
+    });
+    await gotoAndCheck(page, "/admin/stores/banqiao");
+    await page.getByRole("link", { name: "預約設定" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("預約設定");
+    const visit = page.getByTestId("appointment-kind-visit");
+    await visit.getByLabel("同時段人數").fill("4");
+    await visit.getByLabel("星期一").fill("10:00, 25:00");
+    await visit.getByRole("button", { name: "儲存" }).click();
+    await expect(visit.getByText("時間請寫成 HH:MM（例如 10:30），以逗號分隔。")).toBeVisible();
+    await expect(visit.getByLabel("同時段人數")).toHaveValue("4");
+    await visit.getByLabel("星期一").fill("10:00, 16:00, 11:00");
+    await visit.getByRole("button", { name: "儲存" }).click();
+    await expect(page.getByText("已儲存預約設定")).toBeVisible();
+    await expect(page.getByTestId("appointment-kind-visit").getByLabel("星期一")).toHaveValue("10:00, 11:00, 16:00");
+    await screenshotSizes(page, "console-store-appointments");
+    expect((await page.request.get("/admin/stores/xinyi-flagship/appointments")).status()).toBe(403);
   });
 });
