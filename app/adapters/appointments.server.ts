@@ -31,9 +31,12 @@ export function bookingQuery(url: URL) {
 export function bookingSchema(t: Translate) {
   const choose = t("appointments.error.choose");
   return z.object({
-    store: slugId,
+    store: z
+      .string({ message: choose })
+      .max(64, choose)
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, choose),
     kind: z.enum(APPOINTMENT_KINDS, { message: choose }),
-    date: day.or(z.literal("")).refine((v) => v !== "", choose),
+    date: z.string({ message: choose }).regex(/^\d{4}-\d{2}-\d{2}$/, choose),
     time: z
       .string({ message: choose })
       .pipe(time.or(z.string().max(0)))
@@ -54,7 +57,7 @@ export function rescheduleSchema(t: Translate) {
   const choose = t("appointments.error.choose");
   return z.object({
     version: z.coerce.number().int().min(1),
-    date: day,
+    date: z.string({ message: choose }).regex(/^\d{4}-\d{2}-\d{2}$/, choose),
     time: z
       .string({ message: choose })
       .pipe(time.or(z.string().max(0)))

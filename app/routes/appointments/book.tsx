@@ -372,6 +372,11 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
               <Form method="post" className="space-y-6" noValidate preventScrollReset>
                 <input type="hidden" name="store" value={data.store.id} />
                 <input type="hidden" name="kind" value={data.kind} />
+                {/* A forged or withdrawn store or kind: said above the day and time, which are asked again. */}
+                <ErrorList errors={[...(form.errors("store") ?? []), ...(form.errors("kind") ?? [])]} />
+                {!data.signedIn && data.material ? (
+                  <input type="hidden" name="materials" value={data.material} />
+                ) : null}
                 <SlotPicker
                   t={t}
                   days={data.days}

@@ -137,7 +137,13 @@ export default function StoreAppointments({ loaderData }: Route.ComponentProps) 
             className="mt-6"
             title={t(`console.appointments.kind.${k.kind}` as MessageKey)}
           >
-            <Form method="post" className="space-y-4" data-testid={`appointment-kind-${k.kind}`}>
+            {/* Keyed by the version: after a save the fields show what was stored (times sorted, duplicates gone). */}
+            <Form
+              key={`${k.kind}-${k.version}`}
+              method="post"
+              className="space-y-4"
+              data-testid={`appointment-kind-${k.kind}`}
+            >
               <input type="hidden" name="kind" value={k.kind} />
               <input type="hidden" name="version" value={value("version", String(k.version))} />
               <CheckboxField
