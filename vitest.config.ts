@@ -57,7 +57,7 @@ export default defineConfig({
         test: {
           name: "time-utc",
           environment: "node",
-          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts"],
+          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts", "app/domain/appointments/rules.test.ts"],
           env: { TZ: "UTC" },
           setupFiles: unitSetup,
         },
@@ -67,8 +67,19 @@ export default defineConfig({
         test: {
           name: "time-new-york",
           environment: "node",
-          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts"],
+          include: ["app/lib/time.test.ts", "app/domain/stores/hours.test.ts", "app/domain/appointments/rules.test.ts"],
           env: { TZ: "America/New_York" },
+          setupFiles: unitSetup,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Appointment slots are Taipei wall-clock times whatever the server's TZ (issue 37).
+          name: "time-los-angeles",
+          environment: "node",
+          include: ["app/domain/appointments/rules.test.ts"],
+          env: { TZ: "America/Los_Angeles" },
           setupFiles: unitSetup,
         },
       },

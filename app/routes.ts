@@ -63,6 +63,7 @@ export default [
       route("stores", "routes/admin/stores/index.tsx"),
       route("stores/new", "routes/admin/stores/new.tsx"),
       route("stores/:storeId", "routes/admin/stores/edit.tsx"),
+      route("stores/:storeId/appointments", "routes/admin/stores/appointments.tsx"),
       route("settings", "routes/admin/settings/index.tsx"),
       route("staff", "routes/admin/staff/index.tsx"),
       route("staff/invite", "routes/admin/staff/invite.tsx"),
@@ -107,6 +108,8 @@ export default [
     route("our-store", "routes/our-store.tsx"),
     route("materials", "routes/materials.tsx"),
     route("member-login", "routes/member-login.tsx"),
+    // Booking a showroom appointment (issue 37).
+    route("appointments/book", "routes/appointments/book.tsx"),
     // The terms gate of imported members (ADR 038 "Consents") runs for every page below.
     layout("routes/member-center/layout.tsx", [
       ...prefix("member-center", [
@@ -133,6 +136,10 @@ export default [
         // Samples (issue 37 part 3, ADR 046).
         route("samples", "routes/member-center/samples.tsx"),
         route("samples/new", "routes/member-center/samples-new.tsx"),
+        // Showroom appointments (issue 37): 我的預約, one booking, its calendar file.
+        route("appointments", "routes/member-center/appointments/index.tsx"),
+        route("appointments/:id", "routes/member-center/appointments/appointment.tsx"),
+        route("appointments/:id/calendar.ics", "routes/member-center/appointments/calendar.ts"),
       ]),
     ]),
     ...prefix("signup", [

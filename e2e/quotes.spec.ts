@@ -115,7 +115,7 @@ test("a member asks for a quote from favourites, a clerk answers, the member see
   await expect(page.getByTestId("quote-staff-message")).toContainText("含運費，不含施工。");
   await expect(page.getByTestId("quote-book")).toHaveAttribute(
     "href",
-    "/store-detail/xinyi-flagship?book=consultation",
+    "/appointments/book?store=xinyi-flagship&kind=consultation",
   );
   await screenshotSizes(page, "quotes-member-answered", { restore: PHONE });
   await page.getByTestId("quote-printable").click();

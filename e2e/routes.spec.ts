@@ -15,6 +15,7 @@ const PAGES = [
   "/terms",
   "/test-crud",
   "/dev/outbox",
+  "/appointments/book",
 ];
 
 for (const path of PAGES) {
@@ -38,6 +39,7 @@ for (const path of PAGES) {
 const GUARDED: [string, RegExp][] = [
   ["/member-center", /\/member-login\?redirectTo=%2Fmember-center$/],
   ["/member-center/edit-info", /\/member-login\?redirectTo=%2Fmember-center%2Fedit-info$/],
+  ["/member-center/appointments", /\/member-login\?redirectTo=%2Fmember-center%2Fappointments$/],
   ["/signup/password-setting", /\/signup\/phone-verification$/],
   ["/signup/create-member-info", /\/signup\/phone-verification$/],
   // The console has its own login (ADR 020); members and visitors start there.

@@ -17,6 +17,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { appContext } from "../app/adapters/context.server";
+import { registerAppointmentJobs } from "../app/domain/appointments/messages.server";
 import { registerNoShowJob } from "../app/domain/appointments/no-show.server";
 import { registerAuditCheck } from "../app/domain/audit/chain-check.server";
 import { createAuth } from "../app/domain/auth/auth.server";
@@ -209,6 +210,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     },
   };
   const dispatcher = startDispatcher(delivery, { subscribe: (l) => cacheBus.subscribe(l), logger });
+  // Showroom appointments (issue 37): the confirmation at once, the reminder the day before at 10:00.
+  await registerAppointmentJobs(jobs, delivery);
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.

@@ -250,7 +250,7 @@ describe("the console's answer", () => {
     const html = await page.text();
     expect(html).toContain("18,788");
     expect(html).toContain("含運費");
-    expect(html).toContain("/store-detail/xinyi-flagship?book=consultation");
+    expect(html).toContain("/appointments/book?store=xinyi-flagship&amp;kind=consultation");
     const print = await get(`/member-center/quotes/${quoteId}/print`, member.cookie);
     expect(print.status).toBe(200);
     expect(await print.text()).toContain("18,788");

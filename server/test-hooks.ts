@@ -14,6 +14,7 @@ import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
 import { consoleCookie } from "../app/adapters/console.server";
+import { sendAppointmentMessages } from "../app/domain/appointments/messages.server";
 import { bookTestAppointment } from "../app/domain/appointments/testing.server";
 import { anchorStoreChains } from "../app/domain/audit/anchor.server";
 import type { Auth } from "../app/domain/auth/auth.server";
@@ -242,6 +243,25 @@ export function testHooks({
     }
     // `batches`: at most that many claims (the bench interleaves delivery with page load).
     res.json(await deliverDue(delivery, now, { maxBatches: batches }));
+  });
+
+  // Showroom appointments (issue 37): one pass of the confirmations and reminders at a given instant.
+  router.post("/appointments/messages", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    res.json(await sendAppointmentMessages(delivery, at ?? new Date()));
+  });
+
+  // One booking by its reference: where it was booked (web or LIFF) and its state.
+  router.get("/appointments/:reference", async (req, res) => {
+    const [row] = await db
+      .select({ source: appointment.source, status: appointment.status, memberId: appointment.memberId })
+      .from(appointment)
+      .where(eq(appointment.reference, req.params.reference));
+    if (!row) {
+      res.status(404).json({ error: { code: "not_found" } });
+      return;
+    }
+    res.json(row);
   });
 
   router.post("/messages/reminders", async (req, res) => {

@@ -11,7 +11,7 @@ import type { MessageKey } from "~/lib/i18n";
  * `version_conflict` is one code everywhere: the thing changed since the form was opened (`VersionConflict`).
  */
 /** A code's status, its message and, for a message beside a field, the line above the form ("fix the fields"). */
-type Entry = { status: 400 | 403 | 404 | 409 | 413 | 415 | 422 | 503; message: MessageKey; fix?: MessageKey };
+type Entry = { status: 400 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503; message: MessageKey; fix?: MessageKey };
 
 export const CONSOLE_REFUSALS = {
   materials: {
@@ -150,6 +150,23 @@ export const CONSOLE_REFUSALS = {
     },
     follow_up_date: { status: 400, message: "console.visits.error.follow_up_date", fix: "console.visits.error.fix" },
     no_follow_up: { status: 409, message: "console.visits.error.no_follow_up" },
+  },
+  // Showroom appointments (issue 37, ADR 044): the member's booking and the store's settings.
+  appointments: {
+    not_found: { status: 404, message: "appointments.error.not_found" },
+    version_conflict: { status: 409, message: "appointments.error.conflict" },
+    not_offered: { status: 400, message: "appointments.error.not_offered", fix: "appointments.error.fix" },
+    slot_full: { status: 409, message: "appointments.error.slot_full", fix: "appointments.error.fix" },
+    slot_outside: { status: 400, message: "appointments.error.slot_outside", fix: "appointments.error.fix" },
+    in_past: { status: 400, message: "appointments.error.in_past", fix: "appointments.error.fix" },
+    closed_day: { status: 400, message: "appointments.error.closed_day", fix: "appointments.error.fix" },
+    beyond_horizon: { status: 400, message: "appointments.error.beyond_horizon", fix: "appointments.error.fix" },
+    past_cutoff: { status: 409, message: "appointments.error.past_cutoff" },
+    limit_reached: { status: 429, message: "appointments.error.limit_reached" },
+    bad_address: { status: 400, message: "appointments.error.bad_address", fix: "appointments.error.fix" },
+    bad_material: { status: 400, message: "appointments.error.bad_material", fix: "appointments.error.fix" },
+    not_open: { status: 409, message: "appointments.error.not_open" },
+    bad_slots: { status: 400, message: "appointments.error.bad_slots", fix: "appointments.error.fix" },
   },
 } as const satisfies Record<string, Record<string, Entry>>;
 

@@ -29,6 +29,7 @@ export const ROUTE_NAMESPACES = [
   "unsubscribe.",
   // Samples (issue 37 part 3): the member's samples pages.
   "samples.",
+  "appointments.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

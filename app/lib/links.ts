@@ -60,8 +60,14 @@ export const links = {
   newQuote: () => href("/member-center/quotes/new"),
   memberQuote: (quoteId: string) => href("/member-center/quotes/:quoteId", { quoteId }),
   memberQuotePrint: (quoteId: string) => href("/member-center/quotes/:quoteId/print", { quoteId }),
-  /** The store page's booking entry with the consultation kind chosen (the appointments of issue 37 part 1). */
-  bookConsultation: (storeId: string) => `${href("/store-detail/:id", { id: storeId })}?book=consultation`,
+  /** The booking page with the store and the design consultation chosen (from a quote's answer). */
+  bookConsultation: (storeId: string) =>
+    `${href("/appointments/book")}?${new URLSearchParams({ store: storeId, kind: "consultation" })}`,
+  // Showroom appointments (issue 37).
+  bookAppointment: () => href("/appointments/book"),
+  memberAppointments: () => href("/member-center/appointments"),
+  memberAppointment: (id: string) => href("/member-center/appointments/:id", { id }),
+  memberAppointmentIcs: (id: string) => href("/member-center/appointments/:id/calendar.ics", { id }),
 } as const;
 
 /**

@@ -1,4 +1,5 @@
 import { accountEn } from "./account.en";
+import { appointmentsEn } from "./appointments.en";
 import { authEn } from "./auth.en";
 import { clerkEn } from "./clerk.en";
 import { consoleEn } from "./console.en";
@@ -51,6 +52,7 @@ export const en = {
   ...samplesEn,
   // At the showroom (issue 37, ADR 045)
   ...visitsEn,
+  ...appointmentsEn,
   "brand.name": "Han Living",
   "brand.tagline": "Materials for living",
   "meta.description": "Han Living membership: showrooms, materials, member points and offers.",

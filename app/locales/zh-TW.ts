@@ -1,4 +1,5 @@
 import { accountZhTW } from "./account.zh-TW";
+import { appointmentsZhTW } from "./appointments.zh-TW";
 import { authZhTW } from "./auth.zh-TW";
 import { clerkZhTW } from "./clerk.zh-TW";
 import { consoleZhTW } from "./console.zh-TW";
@@ -51,6 +52,7 @@ export const zhTW = {
   ...samplesZhTW,
   // At the showroom (issue 37, ADR 045)
   ...visitsZhTW,
+  ...appointmentsZhTW,
   "brand.name": "漢生活",
   "brand.tagline": "家與建材的生活提案",
   "meta.description": "漢生活會員服務：門市據點、建材選品、會員點數與優惠。",

@@ -6,12 +6,14 @@ import { JsonLd } from "~/components/catalog/json-ld";
 import { MaterialDetailView } from "~/components/catalog/material-detail-view";
 import { LiffShare } from "~/components/line/line-app-slots";
 import { buttonVariants } from "~/components/ui/button-variants";
+import { CalendarDays } from "~/components/ui/icons";
 import { Link } from "~/components/ui/link";
 import { materialDetailView } from "~/domain/materials/detail-view";
 import { isFavourite, removeFavourite, saveFavourite } from "~/domain/materials/favourites.server";
 import { getMaterial } from "~/domain/materials/materials.server";
 import { sampleStoresOf } from "~/domain/samples/samples.server";
 import { CACHE_PUBLIC_LONG, passCacheControl, publicCache } from "~/lib/cache";
+import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
 import { notFound, parseParam, slugId } from "~/lib/http.server";
 import { useT } from "~/lib/i18n";
@@ -123,6 +125,15 @@ export default function MaterialDetailPage({ loaderData }: Route.ComponentProps)
               </p>
             </div>
           ) : null}
+          {/* See it at a showroom: a visit booked with this material (issue 37). */}
+          <Link
+            to={`${links.bookAppointment()}?material=${encodeURIComponent(view.material.id)}`}
+            className={cn(buttonVariants({ variant: "secondary", block: true }), "mt-3")}
+            data-testid="see-at-store"
+          >
+            <CalendarDays aria-hidden className="size-4" />
+            {t("catalog.material.seeAtStore")}
+          </Link>
           {/* Inside LINE only (nothing on the server): share with friends through LINE. */}
           <LiffShare
             kind="material"

@@ -3,7 +3,7 @@ import { JsonLd } from "~/components/catalog/json-ld";
 import { OpenBadge } from "~/components/catalog/open-status";
 import { StorePhoto } from "~/components/catalog/store-photo";
 import { buttonVariants } from "~/components/ui/button-variants";
-import { ChevronLeft, Mail, MapPin, Navigation, Phone } from "~/components/ui/icons";
+import { CalendarDays, ChevronLeft, Mail, MapPin, Navigation, Phone } from "~/components/ui/icons";
 import { Link } from "~/components/ui/link";
 import { telHref } from "~/domain/stores/contact";
 import type { storeDetailData } from "~/domain/stores/detail-view.server";
@@ -63,6 +63,20 @@ export function StoreDetailView(props: StoreDetailData & { share?: ReactNode }) 
         </section>
 
         <div className="space-y-6">
+          <section className="rounded-3xl border border-line bg-white p-6" aria-labelledby="book-visit">
+            <h2 id="book-visit" className="font-serif text-xl font-semibold">
+              {t("catalog.store.book")}
+            </h2>
+            <p className="mt-1 text-sm text-muted">{t("catalog.store.bookLead")}</p>
+            <Link
+              to={`${links.bookAppointment()}?store=${encodeURIComponent(store.id)}`}
+              className={cn(buttonVariants({ block: true }), "mt-4")}
+              data-testid="book-visit"
+            >
+              <CalendarDays aria-hidden className="size-4" />
+              {t("catalog.store.book")}
+            </Link>
+          </section>
           <section className="space-y-5 rounded-3xl border border-line bg-white p-6" aria-labelledby="contact">
             <h2 id="contact" className="sr-only">
               {t("catalog.store.address")}

@@ -1,4 +1,4 @@
-import { ChevronRight } from "~/components/ui/icons";
+import { CalendarDays, ChevronRight } from "~/components/ui/icons";
 import { Link } from "~/components/ui/link";
 import type { Translate } from "~/lib/i18n";
 import { links } from "~/lib/links";
@@ -6,6 +6,13 @@ import { Link2, LockKeyhole, ShieldCheck, UserPen } from "./icons";
 
 /** The account pages, one row each with what is found there. */
 const SETTINGS = [
+  // 我的預約 (issue 37): showroom appointments, upcoming and past.
+  {
+    to: links.memberAppointments(),
+    icon: CalendarDays,
+    label: "member.center.settings.appointments",
+    hint: "member.center.settings.appointmentsHint",
+  },
   {
     to: links.editInfo(),
     icon: UserPen,

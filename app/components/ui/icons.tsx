@@ -93,3 +93,8 @@ export const EyeOff = svg(
 export const Smartphone = svg(
   "M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-16a2 2 0 0 1 2 -2zM12 18h.01",
 );
+
+/** Lucide's calendar: the appointment links (issue 37). */
+export const CalendarDays = svg(
+  "M8 2v4M16 2v4M3 10h18M5 4h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z",
+);

@@ -119,6 +119,8 @@ export const AUDIT_ACTIONS = [
   "appointment.call_done",
   "appointment.visit_noted",
   "appointment.follow_up_done",
+  // Showroom appointments (issue 37): a store's kinds, lengths, weekly start times and capacity.
+  "store.appointments_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

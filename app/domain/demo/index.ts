@@ -5,11 +5,13 @@ import {
   materialSampleStore,
   materialStore,
   store,
+  storeAppointmentKind,
   storeHoursException,
 } from "@platform/db/schema";
 import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { count, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { seedAppointmentKinds } from "./appointments";
 import { SEED_CATEGORIES, SEED_MATERIALS, type SeedMaterial } from "./materials";
 import { seedDemoRewards } from "./member-history";
 import { mediaPath, shade } from "./pictures/textures";
@@ -161,6 +163,8 @@ export async function seedCatalog(db: Database): Promise<{ stores: number; mater
       i % 3 === 2 ? [] : storesDisplaying(i, m.categoryId).map((storeId) => ({ materialId: m.id, storeId })),
     );
     if (samples.length > 0) await tx.insert(materialSampleStore).values(samples);
+    // Appointment settings (issue 37): kept as the console left them once they exist.
+    await tx.insert(storeAppointmentKind).values(seedAppointmentKinds()).onConflictDoNothing();
   });
   await seedDemoRewards(db);
   // Published rows only: the demo also holds one unpublished showroom and one withdrawn material.

@@ -1,6 +1,7 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { authUser, member, memberConsent } from "@platform/db/schema";
 import { eq, sql } from "drizzle-orm";
+import { attachGuestAppointments } from "../appointments/appointments.server";
 
 export type Member = typeof member.$inferSelect;
 export type ConsentKind = (typeof memberConsent.$inferInsert)["kind"];
@@ -132,6 +133,8 @@ export async function createMember(
     );
     await tx.update(authUser).set({ name: profile.nameZh, updatedAt: new Date() }).where(eq(authUser.id, input.userId));
     if (!created) throw new Error("member insert returned nothing");
+    // A guest's bookings made with this (verified) phone become the new member's (issue 37).
+    await attachGuestAppointments(tx, created.id, input.phoneNumber);
     return created;
   });
 }

@@ -1,7 +1,15 @@
 import type { Locale } from "~/lib/i18n";
 
 /** Why a one-time code was sent; a code is only good for the purpose it was issued for. */
-export type CodePurpose = "signup" | "reset-password" | "verify-email" | "change-phone" | "change-email" | "reauth";
+export type CodePurpose =
+  | "signup"
+  | "reset-password"
+  | "verify-email"
+  | "change-phone"
+  | "change-email"
+  | "reauth"
+  // A guest's phone for a showroom booking (issue 37): by SMS only.
+  | "appointment";
 
 /** A text message. `text` is the body without the brand: the messaging layer prefixes 【漢生活】. No URLs. */
 export type SmsMessage = { to: string; text: string };

@@ -9,6 +9,7 @@ import {
 } from "@platform/db/schema";
 import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { taipeiDate } from "~/lib/time";
+import { flagBookingsOnClosedDays } from "../appointments/appointments.server";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
 import {
@@ -331,11 +332,18 @@ export async function publishStore(
       .set({ ...storeColumns(content), published: true, updatedAt: now })
       .where(eq(store.id, id));
     if (taken.data) await replaceExceptions(t, id, content.exceptions, today);
+    // A holiday added later keeps the bookings on it, flagged for staff to call (issue 37, ADR 044).
+    const flagged = taken.data ? await flagBookingsOnClosedDays(t, id, now) : 0;
     const revision = await recordRevision(t, "store", id, content, actor.userId, now);
     await bumpContentVersion(t, now);
     await record("store.published", ["store", id], {
       before: { published: row.published },
-      after: { published: true, revision, fields: changedFields(before, content) },
+      after: {
+        published: true,
+        revision,
+        fields: changedFields(before, content),
+        ...(flagged > 0 ? { appointmentsToCall: flagged } : {}),
+      },
     });
     return revision;
   });

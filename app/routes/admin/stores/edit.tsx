@@ -8,6 +8,8 @@ import { StoreCalendar } from "~/components/console/stores/store-calendar";
 import { StoreEditorForm } from "~/components/console/stores/store-form";
 import { StoreHistory, StoreStatusPanel } from "~/components/console/stores/store-status";
 import { useConsoleT } from "~/components/console/use-console-t";
+import { buttonVariants } from "~/components/ui/button-variants";
+import { Link } from "~/components/ui/link";
 import { isRefusal, isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { loadStoreEditor, publishStore, saveStoreDraft, unpublishStore } from "~/domain/stores/console.server";
@@ -101,6 +103,15 @@ export default function EditStore({ loaderData }: Route.ComponentProps) {
       back={{ to: "/admin/stores", label: t("console.stores.back") }}
       title={loaderData.name}
       lead={<span className="font-mono">{t("console.stores.edit.lead", { id: loaderData.id })}</span>}
+      action={
+        // The store's appointment kinds, lengths, start times and places (issue 37).
+        <Link
+          to={`/admin/stores/${loaderData.id}/appointments`}
+          className={buttonVariants({ variant: "secondary", size: "sm" })}
+        >
+          {t("console.appointments.link")}
+        </Link>
+      }
     >
       <StoreStatusPanel {...loaderData} />
       <StoreCalendar weeks={loaderData.calendar} />
