@@ -84,6 +84,9 @@ export default [
       route("imports/csv", "routes/admin/imports/csv.tsx"),
       route("imports/:runId", "routes/admin/imports/run.tsx"),
       route("imports/:runId/rejected.csv", "routes/admin/imports/rejected.ts"),
+      // The LINE rich menus by member state (issue 38, ADR 049): admins only (`line.richmenu`).
+      route("rich-menus", "routes/admin/rich-menus/index.tsx"),
+      route("rich-menus/:state", "routes/admin/rich-menus/state.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

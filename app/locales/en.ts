@@ -6,6 +6,7 @@ import { consoleMembersEn } from "./console-members.en";
 import { counterEn } from "./counter.en";
 import { dashboardEn } from "./dashboard.en";
 import { grantsEn } from "./grants.en";
+import { richMenusEn } from "./rich-menus.en";
 import { imagesEn } from "./images.en";
 import { importsEn } from "./imports.en";
 import { liffEn } from "./liff.en";
@@ -38,6 +39,8 @@ export const en = {
   ...shellEn,
   ...messagesEn,
   ...grantsEn,
+  // The LINE rich menus (ADR 049)
+  ...richMenusEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
   "brand.name": "Han Living",

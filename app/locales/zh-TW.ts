@@ -6,6 +6,7 @@ import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
 import { grantsZhTW } from "./grants.zh-TW";
+import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
 import { importsZhTW } from "./imports.zh-TW";
 import { liffZhTW } from "./liff.zh-TW";
@@ -38,6 +39,8 @@ export const zhTW = {
   ...shellZhTW,
   ...messagesZhTW,
   ...grantsZhTW,
+  // The LINE rich menus (ADR 049)
+  ...richMenusZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
   "brand.name": "漢生活",

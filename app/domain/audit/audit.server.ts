@@ -85,6 +85,9 @@ export const AUDIT_ACTIONS = [
   "reward.retired",
   "reward.stock-adjusted",
   "reward.updated",
+  // The LINE rich menus by member state (ADR 049).
+  "rich_menu.published",
+  "rich_menu.removed",
   "rules.scheduled",
   "settings.changed",
   "staff.access_changed",

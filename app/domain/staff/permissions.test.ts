@@ -40,6 +40,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "apikeys.manage": ["-", "-", "OX"],
   "audit.view": ["-", "-", "OX"],
   "messages.manage": ["-", "-", "OX"],
+  "line.richmenu": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
 };
 

@@ -17,3 +17,4 @@ export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";
 export * from "@platform/db/schema/reports";
 export * from "@platform/db/schema/staff";
+export * from "@platform/db/schema/rich-menus";
