@@ -9,6 +9,8 @@ import type * as TestingModule from "../../app/domain/line/rich-menu-testing";
 import type * as MenusModule from "../../app/domain/line/rich-menus.server";
 import type * as LoyaltyTesting from "../../app/domain/loyalty/testing.server";
 import type { StaffActor } from "../../app/domain/staff/actor";
+import type * as StaffTestingModule from "../../app/domain/staff/testing.server";
+import type { TestStaff } from "../../app/domain/staff/testing.server";
 import { type DevApp, freePort, startDevApp } from "../testing/dev-app";
 
 /**
@@ -25,6 +27,8 @@ let input: typeof InputModule;
 let png: typeof TestingModule.pngOf;
 let loyalty: typeof LoyaltyTesting;
 let richMenus: ClientModule.LineRichMenuClient;
+let adminStaff: TestStaff;
+let managerStaff: TestStaff;
 
 const admin: StaffActor = {
   userId: "staff-admin",
@@ -61,6 +65,10 @@ beforeAll(async () => {
   const line = app.running.delivery.line;
   if (!line) throw new Error("expected the local LINE Messaging fake");
   richMenus = client.createLineRichMenuClient(line);
+  const staffTesting = (await load("/app/domain/staff/testing.server.ts")) as typeof StaffTestingModule;
+  const secret = app.running.config.secrets.session;
+  adminStaff = await staffTesting.createTestStaff(db, secret, { role: "admin" });
+  managerStaff = await staffTesting.createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"] });
 }, 180_000);
 
 afterAll(() => app?.stop());
@@ -280,5 +288,71 @@ describe("rich menus at the LINE fake", () => {
     expect(
       (await shown(`U${(await import("node:crypto")).createHash("md5").update("bulk-7").digest("hex")}`)).linked,
     ).toBe(newMenu);
+  });
+});
+
+describe("the console's rich-menu pages", () => {
+  const cookie = (staff: TestStaff) => `han_console=${staff.token}`;
+  function postForm(state: string, fields: Record<string, string>, staff: TestStaff, image?: Uint8Array) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    if (image) form.append("image", new Blob([image as Uint8Array<ArrayBuffer>], { type: "image/png" }), "menu.png");
+    return fetch(`${base}/admin/rich-menus/${state}`, {
+      method: "POST",
+      body: form,
+      headers: { origin: base, cookie: cookie(staff) },
+      redirect: "manual",
+    });
+  }
+  const fields = {
+    intent: "publish",
+    title: "一般會員選單",
+    chatBarText: "會員",
+    a0x: "0",
+    a0y: "0",
+    a0w: "2500",
+    a0h: "843",
+    a0kind: "card",
+    a0value: "",
+  };
+  const basicRows = async () => {
+    const result = await db.execute(sql`select count(*)::int as n from rich_menu where state = 'basic'`);
+    return Number(((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows)[0] as { n: number }).n);
+  };
+
+  it("is for admins: a manager gets 403, a state that does not exist 404", async () => {
+    expect((await fetch(`${base}/admin/rich-menus`, { headers: { cookie: cookie(managerStaff) } })).status).toBe(403);
+    expect((await postForm("basic", fields, managerStaff, png(2500, 843))).status).toBe(403);
+    expect((await fetch(`${base}/admin/rich-menus`, { headers: { cookie: cookie(adminStaff) } })).status).toBe(200);
+    expect((await fetch(`${base}/admin/rich-menus/platinum`, { headers: { cookie: cookie(adminStaff) } })).status).toBe(
+      404,
+    );
+    expect((await postForm("platinum", fields, adminStaff, png(2500, 843))).status).toBe(404);
+    expect(await basicRows()).toBe(0);
+  });
+
+  it("refuses an image of the wrong size, an area outside the image and a NUL byte beside the fields, storing nothing", async () => {
+    const wrong = await postForm("basic", { ...fields, title: "一般\u0000選單" }, adminStaff, png(2500, 2500));
+    expect(wrong.status).toBe(400);
+    const page = await wrong.text();
+    expect(page).toContain("圖片的寬高比（寬 ÷ 高）至少要 1.45");
+    // The NUL byte is removed from what was typed, which the form keeps.
+    expect(page).toContain("一般選單");
+    const outside = await postForm("basic", { ...fields, a0w: "2501" }, adminStaff, png(2500, 843));
+    expect(outside.status).toBe(400);
+    expect(await outside.text()).toContain("這個區域超出圖片範圍（2500×843）");
+    const noImage = await postForm("basic", fields, adminStaff);
+    expect(noImage.status).toBe(400);
+    expect(await noImage.text()).toContain("請選擇選單圖片");
+    expect(await basicRows()).toBe(0);
+  });
+
+  it("publishes through the form and audits it", async () => {
+    const res = await postForm("basic", fields, adminStaff, png(2500, 843));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/rich-menus?published=basic");
+    expect(await basicRows()).toBe(1);
+    const list = await (await fetch(`${base}/admin/rich-menus`, { headers: { cookie: cookie(adminStaff) } })).text();
+    expect(list).toContain("一般會員選單");
   });
 });
