@@ -6,7 +6,6 @@ import { consoleMembersZhTW } from "./console-members.zh-TW";
 import { counterZhTW } from "./counter.zh-TW";
 import { dashboardZhTW } from "./dashboard.zh-TW";
 import { grantsZhTW } from "./grants.zh-TW";
-import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { imagesZhTW } from "./images.zh-TW";
 import { importsZhTW } from "./imports.zh-TW";
 import { liffZhTW } from "./liff.zh-TW";
@@ -16,6 +15,7 @@ import { materialsZhTW } from "./materials.zh-TW";
 import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
+import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 

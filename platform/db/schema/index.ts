@@ -16,5 +16,5 @@ export * from "@platform/db/schema/members";
 export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";
 export * from "@platform/db/schema/reports";
-export * from "@platform/db/schema/staff";
 export * from "@platform/db/schema/rich-menus";
+export * from "@platform/db/schema/staff";
