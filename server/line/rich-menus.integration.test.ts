@@ -37,7 +37,8 @@ const admin: StaffActor = {
   storeIds: [],
   currentStoreId: null,
   sessionId: "s",
-} as StaffActor;
+  secondFactorAt: new Date(),
+};
 const audit = {
   actorType: "staff" as const,
   userId: "staff-admin",
