@@ -48,40 +48,79 @@ BEGIN
   PERFORM pg_notify('han_cache', 'richmenu');
 END
 $$;--> statement-breakpoint
-CREATE FUNCTION "rich_menu_on_line_account"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Many users at once (an import, a seed, a statement's rows): one set-based upsert, each user once.
+CREATE FUNCTION "rich_menu_enqueue_all"(uids text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD."provider_id" = 'line' THEN
-    PERFORM "rich_menu_enqueue"(OLD."account_id");
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW."provider_id" = 'line' THEN
-    PERFORM "rich_menu_enqueue"(NEW."account_id");
-  END IF;
+  IF coalesce(array_length(uids, 1), 0) = 0 THEN RETURN; END IF;
+  INSERT INTO "rich_menu_link" ("line_user_id", "status", "generation", "attempts", "due_at", "updated_at")
+  SELECT DISTINCT u, 'pending', 1, 0, now(), now() FROM unnest(uids) AS u WHERE u IS NOT NULL
+  ON CONFLICT ("line_user_id") DO UPDATE
+    SET "status" = CASE WHEN "rich_menu_link"."status" = 'sending' THEN 'sending' ELSE 'pending' END,
+        "generation" = "rich_menu_link"."generation" + 1,
+        "attempts" = CASE WHEN "rich_menu_link"."status" = 'sending' THEN "rich_menu_link"."attempts" ELSE 0 END,
+        "due_at" = now(),
+        "error" = NULL,
+        "updated_at" = now();
+  PERFORM pg_notify('han_cache', 'richmenu');
+END
+$$;--> statement-breakpoint
+-- Statement-level triggers with transition tables: a statement that writes 100,000 rows queues its users in one
+-- upsert, not 100,000.
+CREATE FUNCTION "rich_menu_on_line_account_new"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "rich_menu_enqueue_all"(ARRAY(SELECT "account_id" FROM new_rows WHERE "provider_id" = 'line'));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER "rich_menu_on_line_account" AFTER INSERT OR DELETE OR UPDATE OF "account_id", "provider_id", "user_id" ON "auth_account" FOR EACH ROW EXECUTE FUNCTION "rich_menu_on_line_account"();--> statement-breakpoint
--- A member row written after its LINE account (sign-up with LINE), a member disabled, enabled or deleted.
+CREATE FUNCTION "rich_menu_on_line_account_old"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "rich_menu_enqueue_all"(ARRAY(SELECT "account_id" FROM old_rows WHERE "provider_id" = 'line'));
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION "rich_menu_on_line_account_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Only rows whose LINE identity or owner changed (a login's token refresh changes neither).
+  PERFORM "rich_menu_enqueue_all"(ARRAY(
+    SELECT u FROM new_rows n JOIN old_rows o ON o."id" = n."id",
+      LATERAL (VALUES (CASE WHEN o."provider_id" = 'line' THEN o."account_id" END),
+                      (CASE WHEN n."provider_id" = 'line' THEN n."account_id" END)) AS v(u)
+     WHERE (o."account_id", o."provider_id", o."user_id") IS DISTINCT FROM (n."account_id", n."provider_id", n."user_id")));
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "rich_menu_on_line_account_insert" AFTER INSERT ON "auth_account" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "rich_menu_on_line_account_new"();--> statement-breakpoint
+CREATE TRIGGER "rich_menu_on_line_account_delete" AFTER DELETE ON "auth_account" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "rich_menu_on_line_account_old"();--> statement-breakpoint
+CREATE TRIGGER "rich_menu_on_line_account_update" AFTER UPDATE ON "auth_account" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "rich_menu_on_line_account_change"();--> statement-breakpoint
+-- A member row written after its LINE account (sign-up with LINE).
+CREATE FUNCTION "rich_menu_on_member_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "rich_menu_enqueue_all"(ARRAY(
+    SELECT a."account_id" FROM new_rows m JOIN "auth_account" a ON a."user_id" = m."user_id" AND a."provider_id" = 'line'));
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "rich_menu_on_member_insert" AFTER INSERT ON "member" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "rich_menu_on_member_insert"();--> statement-breakpoint
+-- A member disabled, enabled or deleted.
 CREATE FUNCTION "rich_menu_on_member"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE uid text;
 BEGIN
-  FOR uid IN SELECT a."account_id" FROM "auth_account" a WHERE a."user_id" = NEW."user_id" AND a."provider_id" = 'line' LOOP
-    PERFORM "rich_menu_enqueue"(uid);
-  END LOOP;
+  PERFORM "rich_menu_enqueue_all"(ARRAY(
+    SELECT a."account_id" FROM "auth_account" a WHERE a."user_id" = NEW."user_id" AND a."provider_id" = 'line'));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER "rich_menu_on_member_insert" AFTER INSERT ON "member" FOR EACH ROW EXECUTE FUNCTION "rich_menu_on_member"();--> statement-breakpoint
 CREATE TRIGGER "rich_menu_on_member_state" AFTER UPDATE OF "disabled", "deleted_at" ON "member" FOR EACH ROW WHEN (OLD."disabled" IS DISTINCT FROM NEW."disabled" OR OLD."deleted_at" IS DISTINCT FROM NEW."deleted_at") EXECUTE FUNCTION "rich_menu_on_member"();--> statement-breakpoint
+-- A tier change (a purchase, a refund, the nightly evaluation: many in one statement).
 CREATE FUNCTION "rich_menu_on_tier_change"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE uid text;
 BEGIN
-  FOR uid IN SELECT a."account_id" FROM "member" m JOIN "auth_account" a ON a."user_id" = m."user_id" AND a."provider_id" = 'line' WHERE m."id" = NEW."member_id" LOOP
-    PERFORM "rich_menu_enqueue"(uid);
-  END LOOP;
+  PERFORM "rich_menu_enqueue_all"(ARRAY(
+    SELECT a."account_id" FROM new_rows t
+      JOIN "member" m ON m."id" = t."member_id"
+      JOIN "auth_account" a ON a."user_id" = m."user_id" AND a."provider_id" = 'line'));
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER "rich_menu_on_tier_change" AFTER INSERT ON "tier_change" FOR EACH ROW EXECUTE FUNCTION "rich_menu_on_tier_change"();--> statement-breakpoint
+CREATE TRIGGER "rich_menu_on_tier_change" AFTER INSERT ON "tier_change" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "rich_menu_on_tier_change"();--> statement-breakpoint
 CREATE FUNCTION "rich_menu_on_follow"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "rich_menu_enqueue"(NEW."line_user_id");
