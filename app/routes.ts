@@ -98,6 +98,9 @@ export default [
       route("quotes/:quoteId", "routes/admin/quotes/quote.tsx"),
       // Samples at the stores (issue 37 part 3, ADR 046).
       route("samples", "routes/admin/samples/index.tsx"),
+      // The LINE rich menus by member state (issue 38, ADR 049): admins only (`line.richmenu`).
+      route("rich-menus", "routes/admin/rich-menus/index.tsx"),
+      route("rich-menus/:state", "routes/admin/rich-menus/state.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

@@ -146,6 +146,8 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9+/=._-]{20,400}$/, "must be a channel access token")
     .optional(),
   LINE_MESSAGING_API_BASE_URL: httpUrl.optional(),
+  /** LINE's data host for uploads (a rich menu's image; ADR 049): https://api-data.line.me unless set. */
+  LINE_MESSAGING_DATA_API_BASE_URL: httpUrl.optional(),
 });
 
 /**
@@ -225,6 +227,8 @@ export type LineMessagingConfig =
       accessToken: string;
       /** Where the server sends pushes: `${apiBaseUrl}/v2/bot/message/push`. */
       apiBaseUrl: string;
+      /** Where uploads go (a rich menu's image, ADR 049): LINE's api-data host unless set. */
+      dataApiBaseUrl?: string;
     };
 
 export type EmailConfig = { provider: "outbox"; from: string } | { provider: "smtp"; url: string; from: string };
@@ -518,7 +522,10 @@ function lineMessagingConfig(e: Env, isProduction: boolean, sessionSecret: strin
       "LINE_MESSAGING_API_BASE_URL",
       isProduction,
     );
-    return { mode: "channel", channelSecret, accessToken, apiBaseUrl };
+    const dataApiBaseUrl = e.LINE_MESSAGING_DATA_API_BASE_URL
+      ? requireHttpsInProduction(e.LINE_MESSAGING_DATA_API_BASE_URL, "LINE_MESSAGING_DATA_API_BASE_URL", isProduction)
+      : undefined;
+    return { mode: "channel", channelSecret, accessToken, apiBaseUrl, ...(dataApiBaseUrl ? { dataApiBaseUrl } : {}) };
   }
   if (isProduction) return { mode: "disabled" };
   const derive = (purpose: string) => createHmac("sha256", sessionSecret).update(purpose).digest("hex");

@@ -33,6 +33,8 @@ import { loadSharp } from "../app/domain/images/sharp.server";
 import { GRANT_FILE_MAX_BYTES, registerGrantJobs } from "../app/domain/imports/grants.server";
 import { registerImportJobs } from "../app/domain/imports/runs.server";
 import { createLineMessagingClient } from "../app/domain/line/messaging.server";
+import { createLineRichMenuClient } from "../app/domain/line/rich-menu-client.server";
+import { type RichMenuDispatcher, startRichMenuDispatcher } from "../app/domain/line/rich-menu-links.server";
 import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
 import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/member-messages/jobs.server";
@@ -68,10 +70,13 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * one by its Content-Length, in words beside the file field, and counts the body as it streams.
  */
 const IMPORT_UPLOAD_PATH = /^\/admin\/imports\/(?:firebase|csv)(?:\.data)?$/;
+const RICH_MENU_FORM_PATH = /^\/admin\/rich-menus\/[a-z]{1,20}(?:\.data)?$/;
 
 /** The paths with a larger body: the console's image upload (the file itself, ADR 028), the import uploads, a bulk grant's CSV. */
 function bodyLimitFor(path: string): number {
   if (IMPORT_UPLOAD_PATH.test(path)) return Number.POSITIVE_INFINITY;
+  // A rich menu's form carries its image (LINE's limit is 1 MB; a larger one is refused beside the field, ADR 049).
+  if (RICH_MENU_FORM_PATH.test(path)) return 2 * 1024 * 1024;
   // The grant page refuses a file over its limit itself, beside the field: the body may be a little larger.
   if (path === "/admin/grants/new" || path === "/admin/grants/new.data") return GRANT_FILE_MAX_BYTES + 1024 * 1024;
   return path === IMAGE_UPLOAD_PATH ? MAX_IMAGE_BYTES : BODY_LIMIT_BYTES;
@@ -102,6 +107,8 @@ export type RunningApp = {
   /** This instance's delivery of messages to members (ADR 034). */
   dispatcher: Dispatcher;
   delivery: DeliveryDeps;
+  /** This instance's rich-menu linking (ADR 049); null when LINE messages are off. */
+  richMenuDispatcher: RichMenuDispatcher | null;
   /**
    * Loads the native modules that load on first use (sharp, argon2; ADR 030) once the instance is serving, so a
    * broken install is in the log within seconds of the start rather than at the first upload or login.
@@ -212,6 +219,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   const dispatcher = startDispatcher(delivery, { subscribe: (l) => cacheBus.subscribe(l), logger });
   // Showroom appointments (issue 37): the confirmation at once, the reminder the day before at 10:00.
   await registerAppointmentJobs(jobs, delivery);
+  // The LINE rich menus by member state (ADR 049): this instance's share of the linking, woken by the outbox.
+  const richMenuDispatcher = delivery.line
+    ? startRichMenuDispatcher(
+        { db: database.db, richMenus: createLineRichMenuClient(delivery.line), logger },
+        { subscribe: (l) => cacheBus.subscribe(l), logger },
+      )
+    : null;
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.
@@ -491,6 +505,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     messaging,
     dispatcher,
     delivery,
+    richMenuDispatcher,
     async loadDeferredModules() {
       await loadDeferredModules({ sharp: loadSharp, argon2: loadArgon2 }, logger);
     },
@@ -502,6 +517,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       // Running jobs finish first (they may still write to the database).
       contentVersion.stop();
       await dispatcher.stop();
+      await richMenuDispatcher?.stop();
       await jobs.stop(config.shutdownTimeoutMs);
       messaging.close();
       detachCacheBus(database.db);

@@ -168,6 +168,18 @@ export const CONSOLE_REFUSALS = {
     not_open: { status: 409, message: "appointments.error.not_open" },
     bad_slots: { status: 400, message: "appointments.error.bad_slots", fix: "appointments.error.fix" },
   },
+  // The LINE rich menus (ADR 049).
+  richMenus: {
+    image_required: {
+      status: 400,
+      message: "console.richMenus.error.imageRequired",
+      fix: "console.richMenus.error.form",
+    },
+    line_refused: { status: 422, message: "console.richMenus.error.lineRefused" },
+    line_unavailable: { status: 503, message: "console.richMenus.error.lineUnavailable" },
+    line_off: { status: 409, message: "console.richMenus.error.lineOff" },
+    not_found: { status: 404, message: "console.richMenus.error.notFound" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

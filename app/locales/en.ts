@@ -18,6 +18,7 @@ import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { quotesEn } from "./quotes.en";
 import { samplesEn } from "./samples.en";
+import { richMenusEn } from "./rich-menus.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
@@ -43,6 +44,8 @@ export const en = {
   ...shellEn,
   ...messagesEn,
   ...grantsEn,
+  // The LINE rich menus (ADR 049)
+  ...richMenusEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
   // The showroom reports and audience filters (ADR 048)

@@ -18,6 +18,7 @@ import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
 import { quotesZhTW } from "./quotes.zh-TW";
 import { samplesZhTW } from "./samples.zh-TW";
+import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
@@ -43,6 +44,8 @@ export const zhTW = {
   ...shellZhTW,
   ...messagesZhTW,
   ...grantsZhTW,
+  // The LINE rich menus (ADR 049)
+  ...richMenusZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
   // The showroom reports and audience filters (ADR 048)

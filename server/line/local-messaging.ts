@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import express, { type Request, type Response } from "express";
 import { z } from "zod";
+import { mountLocalRichMenus } from "./local-rich-menus";
 
 /**
  * A local fake of the LINE Messaging API (the brand's Official Account) for development and tests:
@@ -197,6 +198,9 @@ export function createLocalLineMessaging(options: LocalMessagingOptions) {
     res.json({ userId, displayName: "LINE user", language: "zh-TW" });
   });
 
+  // Rich menus (ADR 049): LINE's endpoints and the fake's controls, in their own file.
+  const richMenus = mountLocalRichMenus(router, { authorized, error, invalid });
+
   // ---- The fake's own controls (development and tests) ----
 
   async function sendWebhook(req: Request, event: Record<string, unknown>) {
@@ -289,5 +293,5 @@ export function createLocalLineMessaging(options: LocalMessagingOptions) {
     res.json({ quota });
   });
 
-  return { router, sent, following, follow };
+  return { router, sent, following, follow, richMenus };
 }

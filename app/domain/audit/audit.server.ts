@@ -87,6 +87,9 @@ export const AUDIT_ACTIONS = [
   "reward.retired",
   "reward.stock-adjusted",
   "reward.updated",
+  // The LINE rich menus by member state (ADR 049).
+  "rich_menu.published",
+  "rich_menu.removed",
   "rules.scheduled",
   // Samples (issue 37 part 3, ADR 046).
   "sample.handed_out",

@@ -25,24 +25,46 @@ export type LineSendResult = { outcome: "sent" | "already-sent"; requestId: stri
 const PROVIDER = "line";
 const RETRY_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * LINE's data host (api-data.line.me) takes uploads such as a rich menu's image; the local fake and a configured
+ * host of our own take them on the API host.
+ */
+export function lineDataBaseUrl(channel: LineMessagingChannel): string {
+  return channel.dataApiBaseUrl ?? channel.apiBaseUrl.replace("://api.line.me", "://api-data.line.me");
+}
+
 export function lineMessagingChannel(config: LineMessagingConfig): LineMessagingChannel | null {
   return config.mode === "disabled" ? null : config;
 }
 
 export function createLineMessagingClient(channel: LineMessagingChannel, fetchImpl: typeof fetch = fetch) {
-  async function call(path: string, init: { method: "GET" | "POST"; body?: unknown; retryKey?: string }) {
+  async function call(
+    path: string,
+    init: {
+      method: "GET" | "POST" | "DELETE";
+      body?: unknown;
+      retryKey?: string;
+      /** A file's bytes (the rich-menu image) to LINE's data host instead of a JSON body. */
+      file?: { bytes: Uint8Array; contentType: string };
+    },
+  ) {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${channel.accessToken}`,
       "User-Agent": USER_AGENT,
     };
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
+    if (init.file) headers["Content-Type"] = init.file.contentType;
     if (init.retryKey) headers["X-Line-Retry-Key"] = init.retryKey;
     let response: Response;
     try {
-      response = await fetchImpl(`${channel.apiBaseUrl}${path}`, {
+      response = await fetchImpl(`${init.file ? lineDataBaseUrl(channel) : channel.apiBaseUrl}${path}`, {
         method: init.method,
         headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        body: init.file
+          ? new Blob([init.file.bytes as Uint8Array<ArrayBuffer>])
+          : init.body === undefined
+            ? undefined
+            : JSON.stringify(init.body),
         redirect: "error",
         signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
       });
@@ -99,6 +121,9 @@ export function createLineMessagingClient(channel: LineMessagingChannel, fetchIm
   }
 
   return {
+    /** The raw call and LINE's refusal (the rich-menu client's calls use them). */
+    call,
+    refusal,
     /** One user. A blocked user is accepted by LINE and not delivered (the unfollow webhook says so). */
     push(to: string, messages: LineMessage[], retryKey: string): Promise<LineSendResult> {
       checkMessages(messages);

@@ -41,6 +41,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "apikeys.manage": ["-", "-", "OX"],
   "audit.view": ["-", "-", "OX"],
   "messages.manage": ["-", "-", "OX"],
+  "line.richmenu": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
   "quotes.view": ["O", "O", "OX"],
   "quotes.answer": ["O", "O", "OX"],

@@ -58,6 +58,8 @@ export const PERMISSIONS = {
   "audit.view": "global",
   /** Messages to members: the automatic messages and campaigns (PRODUCT.md §11, ADR 034). */
   "messages.manage": "global",
+  /** The LINE rich menus by member state (ADR 049): publish and remove them. */
+  "line.richmenu": "global",
   /** Console settings (the manager's adjustment limit). */
   "settings.edit": "global",
   /** See the quote requests of the stores worked at (issue 37 part 4, ADR 047). */

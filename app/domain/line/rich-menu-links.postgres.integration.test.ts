@@ -1,0 +1,106 @@
+import type { DatabaseHandle } from "@platform/db/client";
+import { richMenu, richMenuLink } from "@platform/db/schema";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { LineRichMenuClient } from "./rich-menu-client.server";
+import { applyRichMenuLinks } from "./rich-menu-links.server";
+import { pngOf } from "./rich-menu-testing";
+import { queueRelink } from "./rich-menus.server";
+
+/**
+ * The rich-menu relinking over two instances (ADR 049): both workers claim from one outbox with `skip locked`, so
+ * every LINE user is linked exactly once, and a user queued again while being linked is linked again afterwards.
+ * Only on PostgreSQL (PGlite serialises everything on one connection).
+ */
+let one: DatabaseHandle;
+let two: DatabaseHandle;
+
+useTwoPostgresInstances("rich_menu_links_conc", (pair) => {
+  ({ one, two } = pair);
+});
+
+/** A LINE stand-in that counts who was linked to what, slowly (so the two workers overlap). */
+function countingLine() {
+  const linked = new Map<string, string[]>();
+  const take = async (menu: string, ids: string[]) => {
+    await new Promise((r) => setTimeout(r, 20));
+    for (const id of ids) linked.set(id, [...(linked.get(id) ?? []), menu]);
+  };
+  const client = {
+    link: (user: string, menu: string) => take(menu, [user]),
+    bulkLink: (menu: string, users: string[]) => take(menu, users),
+    unlink: (user: string) => take("none", [user]),
+    bulkUnlink: (users: string[]) => take("none", users),
+  } as unknown as LineRichMenuClient;
+  return { client, linked };
+}
+
+async function publishMember(db: DatabaseHandle["db"], id: string) {
+  const values = {
+    title: "會員選單",
+    chatBarText: "會員",
+    width: 2500,
+    height: 843,
+    areas: [{ x: 0, y: 0, width: 2500, height: 843, kind: "card" as const, value: "" }],
+    imageType: "image/png" as const,
+    image: pngOf(2500, 843),
+    lineRichMenuId: id,
+  };
+  await db
+    .insert(richMenu)
+    .values({ state: "member", ...values })
+    .onConflictDoUpdate({ target: richMenu.state, set: values });
+  await queueRelink(db, "member");
+}
+
+describe("rich-menu linking over two instances", () => {
+  it("links each of 2,000 members once when two workers run at once", { timeout: 120_000 }, async () => {
+    await one.db.execute(sql`
+      with users as (
+        insert into auth_user (id, name, email)
+        select 'race-' || g, '測試', 'race-' || g || '@phone.invalid' from generate_series(1, 2000) g
+        returning id),
+      members as (
+        insert into member (user_id, member_number, name_zh, phone_number)
+        select id, 'HR' || lpad(substr(id, 6), 8, '0'), '王小明', '+88698' || lpad(substr(id, 6), 7, '0') from users
+        returning user_id)
+      insert into auth_account (id, account_id, provider_id, user_id)
+      select gen_random_uuid()::text, 'U' || md5(user_id), 'line', user_id from members`);
+    await publishMember(one.db, "richmenu-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    const line = countingLine();
+    const [a, b] = await Promise.all([
+      applyRichMenuLinks({ db: one.db, richMenus: line.client, batchSize: 250 }),
+      applyRichMenuLinks({ db: two.db, richMenus: line.client, batchSize: 250 }),
+    ]);
+    expect(a.claimed + b.claimed).toBe(2000);
+    // Both did part of the work, and nobody was linked twice.
+    expect(a.claimed).toBeGreaterThan(0);
+    expect(b.claimed).toBeGreaterThan(0);
+    expect(line.linked.size).toBe(2000);
+    expect([...line.linked.values()].every((menus) => menus.length === 1)).toBe(true);
+    const rows = await one.db.select({ status: richMenuLink.status, menu: richMenuLink.linkedMenu }).from(richMenuLink);
+    expect(
+      rows.filter((r) => r.status === "done" && r.menu === "richmenu-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+    ).toHaveLength(2000);
+  });
+
+  it("a menu published while its users are being linked links them again to the new one, each once more", {
+    timeout: 120_000,
+  }, async () => {
+    await publishMember(one.db, "richmenu-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    const line = countingLine();
+    const first = applyRichMenuLinks({ db: one.db, richMenus: line.client, batchSize: 500 });
+    // While the first worker is inside its calls: a newer menu, and a second instance's worker.
+    await new Promise((r) => setTimeout(r, 10));
+    await publishMember(two.db, "richmenu-cccccccccccccccccccccccccccccccc");
+    await Promise.all([first, applyRichMenuLinks({ db: two.db, richMenus: line.client, batchSize: 500 })]);
+    // Whatever the first pass took, a last pass finds the rows it left pending (queued again while sending).
+    await applyRichMenuLinks({ db: one.db, richMenus: line.client });
+    const rows = await one.db.select({ status: richMenuLink.status, menu: richMenuLink.linkedMenu }).from(richMenuLink);
+    expect(rows.filter((r) => r.status !== "done")).toEqual([]);
+    expect(rows.every((r) => r.menu === "richmenu-cccccccccccccccccccccccccccccccc")).toBe(true);
+    // No user was linked to the same menu twice.
+    for (const menus of line.linked.values()) expect(new Set(menus).size).toBe(menus.length);
+  });
+});
