@@ -17,6 +17,6 @@ export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";
 export * from "@platform/db/schema/quotes";
 export * from "@platform/db/schema/reports";
-export * from "@platform/db/schema/samples";
 export * from "@platform/db/schema/rich-menus";
+export * from "@platform/db/schema/samples";
 export * from "@platform/db/schema/staff";
