@@ -223,8 +223,8 @@ export async function loadVisitFollowUps(db: Database, input: DashboardInput): P
 const rangeStart = (from: string) => sql`(${from}::date::timestamp at time zone 'Asia/Taipei')`;
 const rangeEnd = (to: string) => sql`((${to}::date + 1)::timestamp at time zone 'Asia/Taipei')`;
 
-function sumInto<T extends Record<string, number>>(total: T, row: T) {
-  for (const k of Object.keys(total) as (keyof T)[]) total[k] = (total[k] + row[k]) as T[keyof T];
+function sumInto<K extends string>(total: Record<K, number>, row: Record<K, number>) {
+  for (const k of Object.keys(total) as K[]) total[k] += row[k];
 }
 
 /**
@@ -249,7 +249,7 @@ export async function loadSamples(db: Database, input: DashboardInput): Promise<
     .filter((r) => r.handedOut + r.out > 0)
     .sort((a, b) => a.storeId.localeCompare(b.storeId));
   const total: SampleCounts = { handedOut: 0, out: 0, overdue: 0 };
-  for (const r of rows) sumInto(total, r);
+  for (const r of rows) sumInto<keyof typeof total>(total, r);
   return { rows, total };
 }
 
@@ -316,7 +316,7 @@ export async function loadQuotes(db: Database, input: DashboardInput): Promise<S
   }
   const rows = [...groups.values()].sort((a, b) => a.storeId.localeCompare(b.storeId));
   const total = emptyQuotes();
-  for (const r of rows) sumInto(total, r);
+  for (const r of rows) sumInto<keyof typeof total>(total, r);
   return { rows, total };
 }
 
