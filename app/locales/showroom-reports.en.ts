@@ -51,7 +51,8 @@ export const showroomReportsEn = {
   "console.dashboard.showroom.quotes.share": "Bought within 30 days",
   "console.dashboard.showroom.quotes.amount": "Amount within 30 days",
   "console.dashboard.showroom.quotes.empty": "No quotes requested or answered in this period",
-  "console.dashboard.showroom.quotes.open": "The 30 days after {open} of the answers have not ended yet; the share may still rise.",
+  "console.dashboard.showroom.quotes.open":
+    "The 30 days after {open} of the answers have not ended yet; the share may still rise.",
   "console.messages.audience.showroom": "Showroom",
   "console.messages.audience.showroomHint": "By the materials members saved and the stores they came to lately.",
   "console.messages.audience.favouriteCategory": "Saved a material of this category",

@@ -279,7 +279,7 @@ export async function loadQuotes(db: Database, input: DashboardInput): Promise<S
         select q.id as quote_id, q.store_id, p.id as purchase_id, (p.net_amount - p.refunded_amount) as net
           from q
           join purchase p on p.member_id = q.member_id and p.store_id = q.store_id and p.purchased_at >= q.answered_at
-           and p.purchased_at < ((((q.answered_at at time zone 'Asia/Taipei')::date) + ${QUOTE_FOLLOW_UP_DAYS})::timestamp
+           and p.purchased_at < ((((q.answered_at at time zone 'Asia/Taipei')::date) + ${QUOTE_FOLLOW_UP_DAYS}::int)::timestamp
                                  at time zone 'Asia/Taipei')
          where q.answered_in
       ), pa as (
