@@ -54,12 +54,15 @@ export const showroomReportsEn = {
   "console.dashboard.showroom.quotes.open":
     "The 30 days after {open} of the answers have not ended yet; the share may still rise.",
   "console.messages.audience.showroom": "Showroom",
-  "console.messages.audience.showroomHint": "By the materials members saved and the stores they came to lately.",
+  "console.messages.audience.showroomHint":
+    "By the materials members saved, their open quotes and the stores they came to lately.",
   "console.messages.audience.favouriteCategory": "Saved a material of this category",
   "console.messages.audience.visitedStore": "Came to this store",
   "console.messages.audience.visitedDays": "Within the last days (1–365)",
   "console.messages.audience.visitedHint":
     "A checked-in appointment or a purchase at that store counts as a visit (Taipei days).",
+  "console.messages.audience.quoteOpen": "Quote",
+  "console.messages.audience.quoteOpenYes": "Has an open quote (awaiting or answered)",
   "console.messages.error.visitedDays": "Enter a whole number of days from 1 to 365",
   "console.messages.error.visitedDaysWithoutStore": "Choose the store too",
   "console.messages.error.visitedStoreWithoutDays": "Enter within how many days",
