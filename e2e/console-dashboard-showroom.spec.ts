@@ -52,6 +52,9 @@ test("the showroom section shows appointments by store and kind and the purchase
   await expect(rows.nth(1)).toContainText("設計諮詢");
   await expect(rows.nth(3)).toContainText("合計");
   await expect(page.locator('[data-panel="visits"] tbody tr')).toHaveCount(3);
+  // Samples and quotes: their panels after these (no quote of that month; samples out now may be anyone's).
+  await expect(section.getByRole("heading", { level: 3, name: "樣品借用" })).toBeVisible();
+  await expect(page.locator('[data-panel="quotes"]')).toContainText("這段期間沒有詢價或回覆");
   await expectAccessible(page);
   await screenshotSizes(page, "console-dashboard-showroom");
   for (const [label, size] of [
@@ -67,6 +70,9 @@ test("the showroom section shows appointments by store and kind and the purchase
   const text = await csv.text();
   expect(text).toContain('"tainan"');
   expect(text).toContain('"","total","",4,0,2,1,1');
+  const quotes = await page.request.get(`/admin/dashboard/export?panel=quotes&${query}`);
+  expect(quotes.status()).toBe(200);
+  expect(await quotes.text()).toContain('"","total",0,0,0,,0,0,0');
 
   // English.
   await page.context().addCookies([{ name: "locale", value: "en", url: base }]);
@@ -75,5 +81,6 @@ test("the showroom section shows appointments by store and kind and the purchase
   await expect(section.getByRole("heading", { level: 2, name: "Showroom" })).toBeVisible();
   await expect(page.getByTestId("kpi-showroom-kept")).toContainText("Booked 4 · no-show 1 · cancelled 1");
   await expect(page.locator('[data-panel="appointments"] tbody tr').nth(1)).toContainText("Design consultation");
+  await expect(section.getByRole("heading", { level: 3, name: "Quotes and the purchases after them" })).toBeVisible();
   await expectAccessible(page);
 });
