@@ -31,6 +31,11 @@ test("the showroom section shows appointments by store and kind and the purchase
     ],
   });
   expect(seed.status()).toBe(200);
+  // A quote at 台南 answered on the 3rd, followed by the purchase there on the 5th.
+  const quote = await page.request.post("/__test/report-quote", {
+    data: { userId: a.userId, storeId: "tainan", askedAt: at("02"), answeredAt: at("03") },
+  });
+  expect(quote.status()).toBe(200);
   await bookHistory(page.request, a.userId, {
     welcomeAt: null,
     purchases: [{ storeId: "tainan", receiptNumber: `SH-${Date.now()}`, netAmount: 6_000, at: at("05") }],
@@ -52,9 +57,13 @@ test("the showroom section shows appointments by store and kind and the purchase
   await expect(rows.nth(1)).toContainText("設計諮詢");
   await expect(rows.nth(3)).toContainText("合計");
   await expect(page.locator('[data-panel="visits"] tbody tr')).toHaveCount(3);
-  // Samples and quotes: their panels after these (no quote of that month; samples out now may be anyone's).
+  // Samples and quotes: their panels after these (samples out now may be anyone's).
   await expect(section.getByRole("heading", { level: 3, name: "樣品借用" })).toBeVisible();
-  await expect(page.locator('[data-panel="quotes"]')).toContainText("這段期間沒有詢價或回覆");
+  const quoteRows = page.locator('[data-panel="quotes"] tbody tr');
+  await expect(quoteRows).toHaveCount(2);
+  await expect(quoteRows.nth(0)).toContainText("台南");
+  await expect(quoteRows.nth(0)).toContainText("100% (1)");
+  await expect(quoteRows.nth(0)).toContainText("NT$6,000");
   await expectAccessible(page);
   await screenshotSizes(page, "console-dashboard-showroom");
   for (const [label, size] of [
@@ -72,7 +81,7 @@ test("the showroom section shows appointments by store and kind and the purchase
   expect(text).toContain('"","total","",4,0,2,1,1');
   const quotes = await page.request.get(`/admin/dashboard/export?panel=quotes&${query}`);
   expect(quotes.status()).toBe(200);
-  expect(await quotes.text()).toContain('"","total",0,0,0,,0,0,0');
+  expect(await quotes.text()).toContain('"","total",1,1,1,1,1,6000,0');
 
   // English.
   await page.context().addCookies([{ name: "locale", value: "en", url: base }]);
