@@ -31,6 +31,11 @@ test("the showroom section shows appointments by store and kind and the purchase
     ],
   });
   expect(seed.status()).toBe(200);
+  // A quote at 台南 answered on the 3rd, followed by the purchase there on the 5th.
+  const quote = await page.request.post("/__test/report-quote", {
+    data: { userId: a.userId, storeId: "tainan", askedAt: at("02"), answeredAt: at("03") },
+  });
+  expect(quote.status()).toBe(200);
   await bookHistory(page.request, a.userId, {
     welcomeAt: null,
     purchases: [{ storeId: "tainan", receiptNumber: `SH-${Date.now()}`, netAmount: 6_000, at: at("05") }],
@@ -52,6 +57,13 @@ test("the showroom section shows appointments by store and kind and the purchase
   await expect(rows.nth(1)).toContainText("設計諮詢");
   await expect(rows.nth(3)).toContainText("合計");
   await expect(page.locator('[data-panel="visits"] tbody tr')).toHaveCount(3);
+  // Samples and quotes: their panels after these (samples out now may be anyone's).
+  await expect(section.getByRole("heading", { level: 3, name: "樣品借用" })).toBeVisible();
+  const quoteRows = page.locator('[data-panel="quotes"] tbody tr');
+  await expect(quoteRows).toHaveCount(2);
+  await expect(quoteRows.nth(0)).toContainText("台南");
+  await expect(quoteRows.nth(0)).toContainText("100% (1)");
+  await expect(quoteRows.nth(0)).toContainText("NT$6,000");
   await expectAccessible(page);
   await screenshotSizes(page, "console-dashboard-showroom");
   for (const [label, size] of [
@@ -67,6 +79,9 @@ test("the showroom section shows appointments by store and kind and the purchase
   const text = await csv.text();
   expect(text).toContain('"tainan"');
   expect(text).toContain('"","total","",4,0,2,1,1');
+  const quotes = await page.request.get(`/admin/dashboard/export?panel=quotes&${query}`);
+  expect(quotes.status()).toBe(200);
+  expect(await quotes.text()).toContain('"","total",1,1,1,1,1,6000,0');
 
   // English.
   await page.context().addCookies([{ name: "locale", value: "en", url: base }]);
@@ -75,5 +90,6 @@ test("the showroom section shows appointments by store and kind and the purchase
   await expect(section.getByRole("heading", { level: 2, name: "Showroom" })).toBeVisible();
   await expect(page.getByTestId("kpi-showroom-kept")).toContainText("Booked 4 · no-show 1 · cancelled 1");
   await expect(page.locator('[data-panel="appointments"] tbody tr').nth(1)).toContainText("Design consultation");
+  await expect(section.getByRole("heading", { level: 3, name: "Quotes and the purchases after them" })).toBeVisible();
   await expectAccessible(page);
 });

@@ -10,6 +10,7 @@ import {
   staffSession,
 } from "@platform/db/schema";
 import { isUploadedPhoto } from "@platform/db/schema/catalog";
+import { quoteRequest } from "@platform/db/schema/quotes";
 import { eq } from "drizzle-orm";
 import express, { type Router } from "express";
 import { z } from "zod";
@@ -519,6 +520,30 @@ export function testHooks({
         checkedInAt: r.status === "checked_in" ? r.startsAt : null,
       });
     }
+    res.json({ ok: true });
+  });
+
+  // An answered quote as it ended up (ADR 048: the dashboard's quotes figures), straight in the table; asking and
+  // answering have their own pages.
+  router.post("/report-quote", async (req, res) => {
+    const r = z
+      .object({ userId: z.string().min(1), storeId: z.string().min(1).max(200), askedAt: instant, answeredAt: instant })
+      .parse(req.body);
+    const [found] = await db.select({ id: member.id }).from(member).where(eq(member.userId, r.userId));
+    if (!found) {
+      res.status(404).json({ error: { code: "member_not_found" } });
+      return;
+    }
+    await db.insert(quoteRequest).values({
+      reference: crypto.randomUUID().slice(0, 8).toUpperCase(),
+      memberId: found.id,
+      storeId: r.storeId,
+      status: "answered",
+      createdAt: r.askedAt,
+      answeredAt: r.answeredAt,
+      validUntil: taipeiIsoDate(new Date(r.answeredAt.getTime() + 30 * 86_400_000)),
+      total: 6_000,
+    });
     res.json({ ok: true });
   });
 

@@ -130,6 +130,8 @@ function audienceShape(t: Translate, choices: AudienceChoices) {
       0,
       "console.messages.error.visitedDays",
     ),
+    // "1": only members with an open quote; empty: anyone.
+    quoteOpen: choice(t, (raw) => (raw === "1" ? true : undefined)),
   };
 }
 
@@ -171,6 +173,7 @@ const audienceOf = (a: AudienceFields): CampaignAudience => ({
   favouriteCategory: a.favouriteCategory,
   visitedStoreId: a.visitedStore || null,
   visitedDays: a.visitedDays || null,
+  quoteOpen: a.quoteOpen || null,
 });
 
 /** The live count's filters (a query string): the audience alone. */

@@ -18,10 +18,11 @@ export const AUDIENCE_FIELDS = [
   "balanceMax",
   "birthdayMonth",
   "reachable",
-  // Showroom filters (ADR 048); "quote open" goes after them.
+  // Showroom filters (ADR 048).
   "favouriteCategory",
   "visitedStore",
   "visitedDays",
+  "quoteOpen",
 ] as const;
 
 const CAMPAIGN_FIELDS = [
@@ -59,6 +60,7 @@ export function audienceParams(a: CampaignAudience): URLSearchParams {
   if (a.favouriteCategory) p.set("favouriteCategory", a.favouriteCategory);
   if (a.visitedStoreId) p.set("visitedStore", a.visitedStoreId);
   if (a.visitedDays) p.set("visitedDays", String(a.visitedDays));
+  if (a.quoteOpen) p.set("quoteOpen", "1");
   return p;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { appointment, auditLog, material, materialCategory, materialFavourite } from "@platform/db/schema";
 import type { AppointmentStatus } from "@platform/db/schema/appointments";
+import { type QuoteStatus, quoteRequest } from "@platform/db/schema/quotes";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
@@ -104,7 +105,27 @@ beforeAll(async () => {
   await visit("S1", ids.f, "2026-06-12T11:00:00", "checked_in"); // in for N = 9 and 10
   await buy(ids.c, "S1", "2026-06-11T00:30:00"); // a purchase there counts as a visit
   await buy(ids.d, "S2", "2026-06-19T23:30:00"); // another store
+  // Quotes: open while asked or answered (ADR 047).
+  await quote(ids.a, "requested"); // open
+  await quote(ids.a, "withdrawn"); // and one withdrawn: a counted once
+  await quote(ids.b, "answered"); // open
+  await quote(ids.c, "accepted");
+  await quote(ids.d, "closed");
+  await quote(ids.f, "withdrawn");
 });
+
+async function quote(memberId: string, status: QuoteStatus) {
+  const answered = status !== "requested" && status !== "withdrawn";
+  await db.insert(quoteRequest).values({
+    reference: randomUUID().slice(0, 8).toUpperCase(),
+    memberId,
+    storeId: "S1",
+    status,
+    answeredAt: answered ? taipei("2026-06-15T10:00:00") : null,
+    validUntil: answered ? "2026-06-30" : null,
+    total: answered ? 5_000 : null,
+  });
+}
 
 describe("showroom audience filters", () => {
   it("count members who saved a material of a category, once each", async () => {
@@ -123,6 +144,13 @@ describe("showroom audience filters", () => {
     expect(await count({ visitedStoreId: "S1", visitedDays: 10, favouriteCategory: "tile", city: "臺東縣" })).toBe(0);
   });
 
+  it("count members with an open quote (asked or answered), once each", async () => {
+    expect(await count({ quoteOpen: true })).toBe(2); // a, b
+    expect(await count({ quoteOpen: true, favouriteCategory: "tile" })).toBe(2); // a, b
+    expect(await count({ quoteOpen: true, visitedStoreId: "S1", visitedDays: 10 })).toBe(1); // a
+    expect(await count({ quoteOpen: null })).toBe(await count({}));
+  });
+
   it("refuse bad values beside their field", async () => {
     const schema = audienceSchema(catalogT("zh-TW"), await audienceChoices(db));
     const problems = (fields: Record<string, string>) => {
@@ -137,6 +165,13 @@ describe("showroom audience filters", () => {
     expect(problems({ visitedStore: "S1" })).toEqual({ visitedDays: "請輸入幾天內到過" });
     expect(problems({ visitedDays: "30" })).toEqual({ visitedStore: "請同時選擇門市" });
     expect(problems({ favouriteCategory: "stone" })).toEqual({ favouriteCategory: "請從選項中選擇" });
+    for (const bad of ["0", "2", "yes", "1\u0000"]) {
+      expect(problems({ quoteOpen: bad }), bad).toEqual({ quoteOpen: "請從選項中選擇" });
+    }
+    const open = schema.safeParse(campaignFormValues(new URLSearchParams({ quoteOpen: "1" })));
+    expect(open.success && open.data.quoteOpen).toBe(true);
+    const anyone = schema.safeParse(campaignFormValues(new URLSearchParams({ quoteOpen: "" })));
+    expect(anyone.success && anyone.data.quoteOpen).toBe(null);
     const ok = schema.safeParse(
       campaignFormValues(new URLSearchParams({ visitedStore: "S1", visitedDays: "３６５", favouriteCategory: "wood" })),
     );
@@ -145,7 +180,7 @@ describe("showroom audience filters", () => {
 
   it("are saved with the campaign and audited with it", async () => {
     const { actor, audit } = testAdminActor("showroom-audience-admin");
-    const audience = { tiers: [], favouriteCategory: "tile", visitedStoreId: "S1", visitedDays: 30 };
+    const audience = { tiers: [], favouriteCategory: "tile", visitedStoreId: "S1", visitedDays: 30, quoteOpen: true };
     const c = await createCampaign(
       db,
       actor,
@@ -157,5 +192,6 @@ describe("showroom audience filters", () => {
     const [row] = await db.select().from(auditLog).where(eq(auditLog.targetId, c.id));
     expect(row?.action).toBe("campaign.created");
     expect(JSON.stringify(row?.changes?.audience?.after)).toContain('\\"visitedDays\\":30');
+    expect(JSON.stringify(row?.changes?.audience?.after)).toContain('\\"quoteOpen\\":true');
   });
 });

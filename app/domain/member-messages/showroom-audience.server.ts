@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import { type CampaignAudience, member, store } from "@platform/db/schema";
 import { materialCategory } from "@platform/db/schema/catalog";
+import { OPEN_QUOTE_STATUSES } from "@platform/db/schema/quotes";
 import { asc, type SQL, sql } from "drizzle-orm";
 import { addIsoDays } from "~/domain/reports/filters";
 import { taipeiIsoDate } from "~/lib/time";
@@ -13,7 +14,8 @@ import { taipeiIsoDate } from "~/lib/time";
  * - visited store in the last N Taipei days (today and the N − 1 days before it): a checked-in appointment there
  *   (`appointment_store_day_idx`) or a purchase there (`report_member_store`, the member's last purchase day per
  *   store, by its covering index; the dashboard's active members read the same rows).
- * A "quote open" filter joins `showroomConditions` here when the quote list exists.
+ * - quote open: a `quote_request` of the member in the quotes domain's open states (`OPEN_QUOTE_STATUSES`:
+ *   asked or answered, not yet accepted, closed or withdrawn; ADR 047), by `quote_request_member_idx`.
  */
 
 export const VISITED_DAYS_MAX = 365;
@@ -25,6 +27,12 @@ export function showroomConditions(a: CampaignAudience, now: Date): (SQL | undef
               join material m on m.id = f.material_id where m.category_id = ${a.favouriteCategory})`
       : undefined,
     a.visitedStoreId && a.visitedDays ? visitedStore(a.visitedStoreId, a.visitedDays, now) : undefined,
+    a.quoteOpen
+      ? sql`${member.id} in (select q.member_id from quote_request q where q.status in (${sql.join(
+          OPEN_QUOTE_STATUSES.map((s) => sql`${s}`),
+          sql`, `,
+        )}))`
+      : undefined,
   ];
 }
 

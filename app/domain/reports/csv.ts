@@ -11,9 +11,11 @@ export const DASHBOARD_PANELS = [
   "moves",
   "rewards",
   "cohorts",
-  // 展示廳 (ADR 048): samples and quotes add their panels after these.
+  // 展示廳 (ADR 048).
   "appointments",
   "visits",
+  "samples",
+  "quotes",
 ] as const;
 export type DashboardPanel = (typeof DASHBOARD_PANELS)[number];
 
@@ -113,6 +115,40 @@ export function panelRows(d: Dashboard, panel: DashboardPanel, storeName: (id: s
         ...d.showroom.visits.rows.map((r) => [r.storeId, storeName(r.storeId), r.kind, ...visitCells(r)]),
         ["", "total", "", ...visitCells(d.showroom.visits.total)],
       ];
+    case "samples": {
+      const cells = (c: Dashboard["showroom"]["samples"]["total"]): Cell[] => [c.handedOut, c.out, c.overdue];
+      return [
+        ["store_id", "store", "handed_out", "out_now", "overdue_now"],
+        ...d.showroom.samples.rows.map((r) => [r.storeId, storeName(r.storeId), ...cells(r)]),
+        ["", "total", ...cells(d.showroom.samples.total)],
+      ];
+    }
+    case "quotes": {
+      const cells = (c: Dashboard["showroom"]["quotes"]["total"]): Cell[] => [
+        c.requested,
+        c.answered,
+        c.bought,
+        share(c.bought, c.answered),
+        c.purchases,
+        c.amount,
+        c.open,
+      ];
+      return [
+        [
+          "store_id",
+          "store",
+          "requested",
+          "answered",
+          "bought_30d",
+          "share_30d",
+          "purchases_30d",
+          "amount_30d_ntd",
+          "window_open_30d",
+        ],
+        ...d.showroom.quotes.rows.map((r) => [r.storeId, storeName(r.storeId), ...cells(r)]),
+        ["", "total", ...cells(d.showroom.quotes.total)],
+      ];
+    }
   }
 }
 

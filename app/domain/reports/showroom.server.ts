@@ -8,8 +8,8 @@ import { addIsoDays } from "./filters";
 /**
  * The dashboard's showroom section (issue 37 part 5, ADR 048): live indexed queries over `appointment` and
  * `purchase` for the range's Taipei days, not summary tables (the figures are small: a showroom's visits, not a
- * programme's ledger). Each part of the section is one statement and one key of `Showroom`; samples and quotes add
- * their own keys and loaders beside these (`loadShowroom`).
+ * programme's ledger). Each part of the section is one statement and one key of `Showroom` (appointments, visits,
+ * samples, quotes), read by `loadShowroom`.
  */
 
 /** How many days after a kept visit a purchase counts as following it (Taipei days, the visit's day included). */
@@ -46,8 +46,37 @@ export type VisitRow = VisitFollowUp & { storeId: string; kind: AppointmentKind 
 export type Showroom = {
   appointments: { rows: AppointmentRow[]; total: AppointmentCounts };
   visits: { rows: VisitRow[]; total: VisitFollowUp };
-  // Samples out / overdue and quotes answered / turned into purchases join here (one key and one loader each).
+  samples: { rows: SampleRow[]; total: SampleCounts };
+  quotes: { rows: QuoteRow[]; total: QuoteCounts };
 };
+
+export type SampleCounts = {
+  /** Samples handed out on the range's Taipei days (whatever became of them since). */
+  handedOut: number;
+  /** Out now (handed out, not returned), whenever they were handed out. */
+  out: number;
+  /** Of those, due back before today (Taipei): the samples domain's "overdue". */
+  overdue: number;
+};
+export type SampleRow = SampleCounts & { storeId: string };
+
+/** How many Taipei days after the answer (its day included) a purchase counts as following a quote. */
+export const QUOTE_FOLLOW_UP_DAYS = 30;
+
+export type QuoteCounts = {
+  /** Quote requests made on the range's Taipei days. */
+  requested: number;
+  /** Quotes answered on the range's Taipei days (whenever they were asked). */
+  answered: number;
+  /** Of those answered, the ones whose 30-day window has not ended yet (today is inside it). */
+  open: number;
+  /** Answered quotes followed by a purchase of that member at that store within 30 days of the answer. */
+  bought: number;
+  /** The purchases that followed (each once, even after two quotes), and their NT$ net of refunds so far. */
+  purchases: number;
+  amount: number;
+};
+export type QuoteRow = QuoteCounts & { storeId: string };
 
 const n = (v: unknown) => Number(v ?? 0);
 const kindOrder = (k: string) => APPOINTMENT_KINDS.indexOf(k as AppointmentKind);
@@ -190,9 +219,112 @@ export async function loadVisitFollowUps(db: Database, input: DashboardInput): P
   return { rows: [...groups.values()].sort(byStoreAndKind), total };
 }
 
+/** 00:00 Taipei of the range's first day and of the day after its last: the range as instants. */
+const rangeStart = (from: string) => sql`(${from}::date::timestamp at time zone 'Asia/Taipei')`;
+const rangeEnd = (to: string) => sql`((${to}::date + 1)::timestamp at time zone 'Asia/Taipei')`;
+
+function sumInto<K extends string>(total: Record<K, number>, row: Record<K, number>) {
+  for (const k of Object.keys(total) as K[]) total[k] += row[k];
+}
+
+/**
+ * Samples by store: handed out on the range's Taipei days (`handed_out_at`), and out / overdue now (status
+ * `handed_out`, overdue when `due_back_on` is before today, Taipei), from `sample_request_store_idx`.
+ */
+export async function loadSamples(db: Database, input: DashboardInput): Promise<Showroom["samples"]> {
+  const start = rangeStart(input.from);
+  const end = rangeEnd(input.to);
+  const found = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      select store_id,
+             count(*) filter (where handed_out_at >= ${start} and handed_out_at < ${end})::float8 as handed_out,
+             count(*) filter (where status = 'handed_out')::float8 as out,
+             count(*) filter (where status = 'handed_out' and due_back_on < ${input.today}::date)::float8 as overdue
+        from sample_request
+       where status in ('handed_out', 'returned') and ${storeCondition(input.scope)}
+       group by store_id`),
+  );
+  const rows: SampleRow[] = found
+    .map((r) => ({ storeId: String(r.store_id), handedOut: n(r.handed_out), out: n(r.out), overdue: n(r.overdue) }))
+    .filter((r) => r.handedOut + r.out > 0)
+    .sort((a, b) => a.storeId.localeCompare(b.storeId));
+  const total: SampleCounts = { handedOut: 0, out: 0, overdue: 0 };
+  for (const r of rows) sumInto<keyof typeof total>(total, r);
+  return { rows, total };
+}
+
+const emptyQuotes = (): QuoteCounts => ({ requested: 0, answered: 0, open: 0, bought: 0, purchases: 0, amount: 0 });
+
+/**
+ * Quotes by store: asked (`created_at`) and answered (`answered_at`) on the range's Taipei days, and the answered
+ * ones followed by a purchase of that member at that store, at or after the answer and before 00:00 Taipei of the
+ * answer's day + 30 (the 30 Taipei days that start on the answer's day), found through `purchase_member_idx`. A
+ * purchase's amount is `net_amount − refunded_amount`, as the visits' figure; a purchase after two quotes counts
+ * once. A purchase has one store, so the total is the stores' sum.
+ */
+export async function loadQuotes(db: Database, input: DashboardInput): Promise<Showroom["quotes"]> {
+  const start = rangeStart(input.from);
+  const end = rangeEnd(input.to);
+  const openSince = addIsoDays(input.today, -(QUOTE_FOLLOW_UP_DAYS - 1));
+  const found = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      with q as (
+        select id, store_id, member_id, answered_at,
+               created_at >= ${start} and created_at < ${end} as asked_in,
+               coalesce(answered_at >= ${start} and answered_at < ${end}, false) as answered_in
+          from quote_request
+         where ((created_at >= ${start} and created_at < ${end}) or (answered_at >= ${start} and answered_at < ${end}))
+           and ${storeCondition(input.scope)}
+      ), m as (
+        select q.id as quote_id, q.store_id, p.id as purchase_id, (p.net_amount - p.refunded_amount) as net
+          from q
+          join purchase p on p.member_id = q.member_id and p.store_id = q.store_id and p.purchased_at >= q.answered_at
+           and p.purchased_at < ((((q.answered_at at time zone 'Asia/Taipei')::date) + ${QUOTE_FOLLOW_UP_DAYS}::int)::timestamp
+                                 at time zone 'Asia/Taipei')
+         where q.answered_in
+      ), pa as (
+        select purchase_id, max(store_id) as store_id, max(net) as net from m group by purchase_id
+      )
+      select 'quotes' as what, store_id, count(*) filter (where asked_in)::float8 as a,
+             count(*) filter (where answered_in)::float8 as b,
+             count(*) filter (where answered_in
+                              and (answered_at at time zone 'Asia/Taipei')::date >= ${openSince}::date)::float8 as c
+        from q group by store_id
+      union all
+      select 'bought', store_id, count(distinct quote_id)::float8, null, null from m group by store_id
+      union all
+      select 'purchases', store_id, count(*)::float8, coalesce(sum(net), 0)::float8, null from pa group by store_id`),
+  );
+  const groups = new Map<string, QuoteRow>();
+  for (const r of found) {
+    const storeId = String(r.store_id);
+    let row = groups.get(storeId);
+    if (!row) {
+      row = { storeId, ...emptyQuotes() };
+      groups.set(storeId, row);
+    }
+    if (r.what === "quotes") {
+      row.requested = n(r.a);
+      row.answered = n(r.b);
+      row.open = n(r.c);
+    } else if (r.what === "bought") {
+      row.bought = n(r.a);
+    } else {
+      row.purchases = n(r.a);
+      row.amount = n(r.b);
+    }
+  }
+  const rows = [...groups.values()].sort((a, b) => a.storeId.localeCompare(b.storeId));
+  const total = emptyQuotes();
+  for (const r of rows) sumInto<keyof typeof total>(total, r);
+  return { rows, total };
+}
+
 /** The showroom section: each of its parts from its own loader. */
 export async function loadShowroom(db: Database, input: DashboardInput): Promise<Showroom> {
   const appointments = await loadAppointments(db, input);
   const visits = await loadVisitFollowUps(db, input);
-  return { appointments, visits };
+  const samples = await loadSamples(db, input);
+  const quotes = await loadQuotes(db, input);
+  return { appointments, visits, samples, quotes };
 }

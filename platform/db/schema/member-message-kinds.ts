@@ -62,4 +62,6 @@ export type CampaignAudience = {
   /** Came to this store (a checked-in appointment or a purchase there) in the last `visitedDays` Taipei days. */
   visitedStoreId?: string | null;
   visitedDays?: number | null;
+  /** Has a quote request still open (asked or answered, not accepted, closed or withdrawn; ADR 047). */
+  quoteOpen?: boolean | null;
 };

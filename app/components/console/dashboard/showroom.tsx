@@ -8,7 +8,7 @@ import { FigureTable, Kpi, Panel } from "./panel";
 
 /**
  * The dashboard's 展示廳 section (ADR 048): headline figures, then one panel per part (appointments, purchases
- * after a visit), each with its CSV. Samples and quotes add their panels at the end of this section.
+ * after a visit, samples, quotes), each with its CSV.
  */
 export function ShowroomSection({
   showroom: s,
@@ -37,6 +37,16 @@ export function ShowroomSection({
   ];
   const appointmentCells = (r: Showroom["appointments"]["total"]) =>
     [r.booked, r.upcoming, r.kept, r.noShow, r.cancelled].map(f.n);
+  const store = (id: string) => storeName.get(id) || id;
+  const sm = s.samples.total;
+  const q = s.quotes.total;
+  const sampleCells = (r: Showroom["samples"]["total"]) => [r.handedOut, r.out, r.overdue].map(f.n);
+  const quoteCells = (r: Showroom["quotes"]["total"]) => [
+    f.n(r.requested),
+    f.n(r.answered),
+    shareCell(r.bought, r.answered),
+    f.ntd(r.amount),
+  ];
   return (
     <section
       className="grid gap-4 rounded-2xl border border-line bg-sand/30 p-4 sm:p-5"
@@ -123,7 +133,53 @@ export function ShowroomSection({
           </p>
         ) : null}
       </Panel>
-      {/* Samples out / overdue and quotes answered / bought: their panels go here. */}
+
+      <Panel
+        id="samples"
+        level="h3"
+        title={t("console.dashboard.showroom.samples.title")}
+        csv={csv("samples")}
+        lead={t("console.dashboard.showroom.samples.lead")}
+      >
+        <FigureTable
+          head={(["store", "handedOut", "out", "overdue"] as const).map((c) =>
+            t(`console.dashboard.showroom.samples.${c}`),
+          )}
+          rows={
+            s.samples.rows.length
+              ? [...s.samples.rows.map((r) => [store(r.storeId), ...sampleCells(r)]), [total, ...sampleCells(sm)]]
+              : []
+          }
+          minWidth="28rem"
+          empty={t("console.dashboard.showroom.samples.empty")}
+        />
+      </Panel>
+
+      <Panel
+        id="quotes"
+        level="h3"
+        title={t("console.dashboard.showroom.quotes.title")}
+        csv={csv("quotes")}
+        lead={t("console.dashboard.showroom.quotes.lead")}
+      >
+        <FigureTable
+          head={(["store", "requested", "answered", "share", "amount"] as const).map((c) =>
+            t(`console.dashboard.showroom.quotes.${c}`),
+          )}
+          rows={
+            s.quotes.rows.length
+              ? [...s.quotes.rows.map((r) => [store(r.storeId), ...quoteCells(r)]), [total, ...quoteCells(q)]]
+              : []
+          }
+          minWidth="34rem"
+          empty={t("console.dashboard.showroom.quotes.empty")}
+        />
+        {q.open > 0 ? (
+          <p className="mt-3 text-sm text-muted" data-testid="showroom-quotes-open">
+            {t("console.dashboard.showroom.quotes.open", { open: f.n(q.open) })}
+          </p>
+        ) : null}
+      </Panel>
     </section>
   );
 }

@@ -18,7 +18,7 @@ export type ShowroomChoices = {
 
 /**
  * The composer's audience (issue 16 item 4): tiers, city, last purchase, balance, birthday month, reachable; then
- * the showroom filters (favourited category, visited store in the last N days; ADR 048).
+ * the showroom filters (favourited category, quote open, visited store in the last N days; ADR 048).
  */
 export function AudienceFields({
   initial,
@@ -116,7 +116,9 @@ export function AudienceFields({
             "console.messages.audience.favouriteCategory",
             showroom.categories.map((c) => ({ value: c.id, label: c.name })),
           )}
-          {/* A "quote open" filter goes here when the quote list exists. */}
+          {select("quoteOpen", "console.messages.audience.quoteOpen", [
+            { value: "1", label: t("console.messages.audience.quoteOpenYes") },
+          ])}
         </div>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           {select(
