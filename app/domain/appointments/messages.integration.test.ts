@@ -97,6 +97,32 @@ describe("a booking's messages", () => {
     expect(sms.filter((s) => s.to === late.phoneNumber)).toHaveLength(1);
   });
 
+  it("tries a message that failed again on the next pass, and sends it once", async () => {
+    const m = await newMember(db);
+    const noon = new Date("2026-12-09T04:00:00Z"); // 12:00 Taipei
+    const booked = await book({ memberId: m.id, phone: m.phoneNumber }, "2026-12-24", "14:00", noon);
+    const { deps, sms } = fakes();
+    const send = deps.sms.send;
+    let down = true;
+    deps.sms.send = async (message) => {
+      if (down && message.to === m.phoneNumber) throw new Error("provider down");
+      return send(message);
+    };
+    await sendAppointmentMessages(deps, noon);
+    expect(sms.filter((s) => s.to === m.phoneNumber)).toHaveLength(0);
+    const [row] = await db.select().from(appointment).where(eq(appointment.id, booked.id));
+    expect(row?.confirmationSentAt).toBeNull();
+    down = false;
+    const later = new Date("2026-12-09T04:01:00Z");
+    await sendAppointmentMessages(deps, later);
+    await sendAppointmentMessages(deps, new Date("2026-12-09T04:02:00Z"));
+    const mine = sms.filter((s) => s.to === m.phoneNumber);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.idempotencyKey).toBe(`${booked.id}:confirmation`);
+    const [after] = await db.select().from(appointment).where(eq(appointment.id, booked.id));
+    expect(after?.confirmationSentAt?.toISOString()).toBe(later.toISOString());
+  });
+
   it("goes by LINE when the member linked LINE and follows, at night too, with the page and the .ics links", async () => {
     const m = await newMember(db);
     const lineUserId = `U${m.id.replaceAll("-", "")}`;

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { appointment, authAccount, lineFriend, member, store } from "@platform/db/schema";
 import type { JobQueue } from "@platform/jobs/queue";
@@ -192,7 +192,7 @@ async function sendOne(deps: AppointmentMessageDeps, row: Due, channel: Channel,
     await deps.line.push(
       row.lineUserId,
       [{ type: "text", text: `${message.title}\n${message.text}${links}` }],
-      randomUUID(),
+      retryKey(key),
     );
     return;
   }
@@ -215,6 +215,22 @@ async function sendOne(deps: AppointmentMessageDeps, row: Due, channel: Channel,
   }
 }
 
+/** LINE's X-Line-Retry-Key is a UUID: the same one for every try of one booking's message (RFC 4122 layout). */
+function retryKey(key: string): string {
+  const hex = createHash("sha256").update(`appointment-message:${key}`).digest("hex");
+  const variant = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A send that failed: its stamp is cleared (only the one this pass set), so the booking is due again. */
+async function unclaim(deps: AppointmentMessageDeps, id: string, occasion: Occasion, stamped: Date): Promise<void> {
+  const column = occasion === "confirmation" ? appointment.confirmationSentAt : appointment.reminderSentAt;
+  await deps.db
+    .update(appointment)
+    .set(occasion === "confirmation" ? { confirmationSentAt: null } : { reminderSentAt: null })
+    .where(and(eq(appointment.id, id), eq(column, stamped)));
+}
+
 /** One pass: the due confirmations, then the due reminders. Returns how many of each went out. */
 export async function sendAppointmentMessages(
   deps: AppointmentMessageDeps,
@@ -230,9 +246,13 @@ export async function sendAppointmentMessages(
         if (occasion === "confirmation") counts.confirmations++;
         else counts.reminders++;
       } catch (error) {
+        // Not sent: the stamp the claim set is taken back, so the next pass (every minute) tries again until the
+        // appointment begins. The keys make a retry of a send the provider did take a no-op (SMS and e-mail by their
+        // idempotency key, LINE by its retry key), so a member gets the message once.
+        await unclaim(deps, row.id, occasion, now);
         deps.logger?.warn(
           { err: (error as Error).message, appointment: row.id, occasion },
-          "appointment message not sent",
+          "appointment message not sent; retried on the next pass",
         );
       }
     }
