@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { z } from "zod";
 import { consultantAction, isConsultantForm } from "~/adapters/clerk.server";
 import { consoleAudit } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
@@ -47,6 +48,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { searchParams } = new URL(request.url);
   const now = requestNow(request, app.config);
   const canBind = hasPermission(actor, "member.consultant");
+  // The path's id before any query: a member id is a UUID, anything else is no member (never a database error).
+  if (!z.uuid().safeParse(params.memberId).success) throw data(null, { status: 404 });
   // The clerk on the sale (ADR 042): the member's consultant, and whom this staff member may bind them to.
   const [page, current, choices, overdue, appointments] = await Promise.all([
     memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now),
