@@ -2,6 +2,8 @@ import type { quotesZhTW } from "./quotes.zh-TW";
 
 /** Quote lists: the member center and the console (issue 37 part 4, ADR 047). */
 export const quotesEn: Record<keyof typeof quotesZhTW, string> = {
+  "console.audit.target.quote": "Quote",
+  "console.audit.act.quote.answered": "Quote answered",
   "member.center.favourites.askQuote": "Ask for a quote",
   "member.center.favourites.myQuotes": "My quotes",
 

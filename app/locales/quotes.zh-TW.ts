@@ -1,5 +1,7 @@
 /** Quote lists: the member center and the console (issue 37 part 4, ADR 047). */
 export const quotesZhTW = {
+  "console.audit.target.quote": "報價單",
+  "console.audit.act.quote.answered": "回覆報價單",
   "member.center.favourites.askQuote": "用收藏詢價",
   "member.center.favourites.myQuotes": "我的報價單",
 

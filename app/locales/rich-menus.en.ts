@@ -2,6 +2,9 @@ import type { richMenusZhTW } from "./rich-menus.zh-TW";
 
 /** The LINE rich menus by member state in the console (issue 38 part 3, ADR 049). */
 export const richMenusEn = {
+  "console.audit.target.rich_menu": "LINE rich menu",
+  "console.audit.act.rich_menu.published": "LINE rich menu published",
+  "console.audit.act.rich_menu.removed": "LINE rich menu removed",
   "console.permission.line.richmenu": "Publish LINE rich menus",
   "console.nav.richMenus": "LINE rich menus",
   "console.richMenus.title": "LINE rich menus",

@@ -1,5 +1,8 @@
 /** The LINE rich menus by member state in the console (issue 38 part 3, ADR 049). */
 export const richMenusZhTW = {
+  "console.audit.target.rich_menu": "LINE 圖文選單",
+  "console.audit.act.rich_menu.published": "發布 LINE 圖文選單",
+  "console.audit.act.rich_menu.removed": "移除 LINE 圖文選單",
   "console.permission.line.richmenu": "LINE 圖文選單",
   "console.nav.richMenus": "LINE 圖文選單",
   "console.richMenus.title": "LINE 圖文選單",

@@ -20,7 +20,11 @@ export const AUDIT_TARGET_TYPES = [
   "permission",
   "point_adjustment",
   "purchase",
+  // Quote lists (issue 37 part 4, ADR 047).
+  "quote",
   "reward",
+  // LINE rich menus (issue 38 part 3, ADR 049).
+  "rich_menu",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
   "staff",
