@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { logBackgroundFailure } from "@platform/db/availability";
 import { type Database, rowsOf } from "@platform/db/client";
+import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
 import type { Logger } from "@platform/logger";
 import { sql } from "drizzle-orm";
 import { DeliveryError } from "../messaging/errors";
@@ -190,57 +190,20 @@ export async function richMenuLinkCounts(db: Database) {
   return { waiting: Number(row?.waiting ?? 0), failed: Number(row?.failed ?? 0), done: Number(row?.done ?? 0) };
 }
 
-export type RichMenuDispatcher = { kick(): void; idle(): Promise<void>; stop(): Promise<void> };
+export type RichMenuDispatcher = WokenWorker;
 
 /**
  * The per-instance worker: woken by the outbox's notification (`richmenu` on the cache bus) and every 15 s
  * (retries, a lost notification); several instances share the rows through `skip locked`.
  */
-export function startRichMenuDispatcher(
-  deps: RichMenuLinkDeps,
-  options: {
-    subscribe: (listener: (payload: string) => void) => () => void;
-    logger: Pick<Logger, "debug" | "warn" | "error">;
-    intervalMs?: number;
-  },
-): RichMenuDispatcher {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const pass = async () => {
-    do {
-      again = false;
-      try {
-        await applyRichMenuLinks(deps, new Date());
-      } catch (error) {
-        logBackgroundFailure(options.logger, "error", { error }, { err: error }, "rich menu link pass failed");
-      }
-    } while (again && !stopped);
-    running = null;
-  };
-  const kick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass();
-  };
-  const unsubscribe = options.subscribe((payload) => {
-    if (payload === "richmenu" || payload === "*") kick();
-  });
-  const timer = setInterval(kick, options.intervalMs ?? RICH_MENU_DISPATCH_INTERVAL_MS);
-  timer.unref?.();
-  return {
-    kick,
-    async idle() {
-      while (running) await running;
+export function startRichMenuDispatcher(deps: RichMenuLinkDeps, options: WokenWorkerOptions): RichMenuDispatcher {
+  return startWokenWorker(
+    {
+      pass: () => applyRichMenuLinks(deps, new Date()),
+      wakeOn: "richmenu",
+      intervalMs: RICH_MENU_DISPATCH_INTERVAL_MS,
+      failure: "rich menu link pass failed",
     },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      unsubscribe();
-      while (running) await running;
-    },
-  };
+    options,
+  );
 }

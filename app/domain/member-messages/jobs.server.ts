@@ -1,7 +1,6 @@
-import { logBackgroundFailure } from "@platform/db/availability";
 import type { Database } from "@platform/db/client";
 import type { JobQueue } from "@platform/jobs/queue";
-import type { Logger } from "@platform/logger";
+import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
 import { type DeliveryDeps, deliverDue } from "./delivery.server";
 import { recordExpiringCoupons, recordExpiringPoints } from "./occasions.server";
 
@@ -30,61 +29,19 @@ export async function registerReminderJobs(jobs: JobQueue, db: Database): Promis
   await jobs.schedule(REMINDERS_QUEUE, REMINDERS_CRON);
 }
 
-export type Dispatcher = {
-  /** Runs a delivery pass now (or right after the one running). */
-  kick(): void;
-  /** Resolves when no pass is running (tests). */
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-};
+/** The delivery's per-instance worker (platform/jobs/woken-worker.ts). */
+export type Dispatcher = WokenWorker;
 
 export const DISPATCH_INTERVAL_MS = 15_000;
 
-export function startDispatcher(
-  deps: DeliveryDeps,
-  options: {
-    subscribe: (listener: (payload: string) => void) => () => void;
-    logger: Pick<Logger, "debug" | "warn" | "error">;
-    intervalMs?: number;
-  },
-): Dispatcher {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const pass = async () => {
-    do {
-      again = false;
-      try {
-        await deliverDue(deps, new Date());
-      } catch (error) {
-        logBackgroundFailure(options.logger, "error", { error }, { err: error }, "message delivery pass failed");
-      }
-    } while (again && !stopped);
-    running = null;
-  };
-  const kick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass();
-  };
-  const unsubscribe = options.subscribe((payload) => {
-    if (payload === "msg" || payload === "*") kick();
-  });
-  const timer = setInterval(kick, options.intervalMs ?? DISPATCH_INTERVAL_MS);
-  timer.unref?.();
-  return {
-    kick,
-    async idle() {
-      while (running) await running;
+export function startDispatcher(deps: DeliveryDeps, options: WokenWorkerOptions): Dispatcher {
+  return startWokenWorker(
+    {
+      pass: () => deliverDue(deps, new Date()),
+      wakeOn: "msg",
+      intervalMs: DISPATCH_INTERVAL_MS,
+      failure: "message delivery pass failed",
     },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      unsubscribe();
-      while (running) await running;
-    },
-  };
+    options,
+  );
 }
