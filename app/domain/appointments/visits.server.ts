@@ -21,6 +21,7 @@ import { credit, entryByKey, lockAccountOf, type Tx } from "../loyalty/ledger.se
 import { currentRules, lotExpiry } from "../loyalty/rules.server";
 import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
+import { actorFirstByName } from "../staff/clerk.server";
 import { requirePermission } from "../staff/guard.server";
 import { hasPermission, storesFor } from "../staff/permissions";
 import { VISIT_NOTE_MAX } from "./limits";
@@ -439,13 +440,7 @@ export async function consultantsOf(
         sql`(${authUser.role} = 'admin' or (${authUser.role} in ('staff', 'manager') and ${staffStore.storeId} = ${storeId}))`,
       ),
     );
-  return rows.sort((a, b) =>
-    a.userId === actor.userId
-      ? -1
-      : b.userId === actor.userId
-        ? 1
-        : a.displayName.localeCompare(b.displayName, "zh-TW") || a.userId.localeCompare(b.userId),
-  );
+  return actorFirstByName(rows, actor);
 }
 
 /**

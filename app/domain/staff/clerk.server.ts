@@ -197,6 +197,14 @@ export async function consultantChoices(
         : or(inArray(staffStore.storeId, [...stores]), eq(staffAccount.userId, actor.userId)),
     ),
   );
+  return actorFirstByName(rows, actor);
+}
+
+/** A staff picker's order: the person choosing first, then by name (zh-TW collation), then by id. */
+export function actorFirstByName<Row extends { userId: string; displayName: string }>(
+  rows: Row[],
+  actor: Pick<StaffActor, "userId">,
+): Row[] {
   return rows.sort((a, b) =>
     a.userId === actor.userId
       ? -1
