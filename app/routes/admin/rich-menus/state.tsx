@@ -30,7 +30,7 @@ import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { useFormState } from "~/lib/use-form-state";
 import type { Route } from "./+types/state";
-import { stateHintKey, stateKey } from "./rich-menus";
+import { maxLength, rowsSent, stateHintKey, stateKey } from "./rich-menus";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "console.richMenus.title");
 
@@ -63,11 +63,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         }
       : null,
   };
-}
-
-/** How many area rows the form sent (its `a{i}kind` fields), within LINE's limit. */
-function rowsSent(values: Record<string, string>): number {
-  return Math.min(Object.keys(values).filter((k) => /^a\d{1,6}kind$/.test(k)).length, AREA_ROWS_MAX);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -137,13 +132,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return consoleFailure(error, form, t, { answer: { rows } });
   }
-}
-
-function maxLength(field: string, values: Record<string, string>): number {
-  if (field === "title") return RICH_MENU_RULES.titleMax;
-  if (field === "chatBarText") return RICH_MENU_RULES.chatBarMax;
-  const row = /^a(\d+)value$/.exec(field)?.[1];
-  return values[`a${row}kind`] === "uri" ? RICH_MENU_RULES.uriMax : RICH_MENU_RULES.messageMax;
 }
 
 export default function RichMenuEditor({ loaderData }: Route.ComponentProps) {

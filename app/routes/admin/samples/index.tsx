@@ -7,6 +7,7 @@ import { counterFailure } from "~/adapters/counter.server";
 import { ConsoleList, FilterBar } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
 import { FindForm, ScanOrFind } from "~/components/console/counter/forms";
+import { StepButton } from "~/components/console/samples/step-button";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -129,33 +130,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   back.searchParams.delete("index");
   back.searchParams.set("done", sent.data.intent);
   return redirect(`/admin/samples?${back.searchParams}`);
-}
-
-type Row = Route.ComponentProps["loaderData"]["rows"][number];
-
-const STEP_OF: Partial<Record<Row["status"], SampleStep>> = {
-  requested: "ready",
-  ready: "hand_out",
-  handed_out: "return",
-};
-
-function StepButton({ row, busy }: { row: Row; busy: boolean }) {
-  const t = useConsoleT();
-  const step = STEP_OF[row.status];
-  if (!step) return null;
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={step} />
-      <input type="hidden" name="id" value={row.id} />
-      <Button type="submit" size="sm" variant={step === "hand_out" ? "primary" : "secondary"} disabled={busy}>
-        {t(`console.samples.step.${step}` as MessageKey)}
-        <span className="sr-only">
-          {" "}
-          {row.material} · {row.memberName}
-        </span>
-      </Button>
-    </Form>
-  );
 }
 
 export default function Samples({ loaderData: d }: Route.ComponentProps) {
