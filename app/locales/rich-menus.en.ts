@@ -5,6 +5,11 @@ export const richMenusEn = {
   "console.audit.target.rich_menu": "LINE rich menu",
   "console.audit.act.rich_menu.published": "LINE rich menu published",
   "console.audit.act.rich_menu.removed": "LINE rich menu removed",
+  "console.audit.act.rich_menu.retried": "Failed LINE rich-menu work retried",
+  "console.richMenus.failedHint":
+    "{links} friends' menu changes failed and {menus} old menus could not be deleted at LINE.",
+  "console.richMenus.retry": "Retry all",
+  "console.richMenus.retried": "{count} failed items are queued again.",
   "console.permission.line.richmenu": "Publish LINE rich menus",
   "console.nav.richMenus": "LINE rich menus",
   "console.richMenus.title": "LINE rich menus",

@@ -292,6 +292,93 @@ describe("rich menus at the LINE fake", () => {
   });
 });
 
+describe("replaced menus and failed work", () => {
+  const listed = async () =>
+    ((await (await fetch(`${base}/__line/messaging/richmenu`)).json()) as { menus: { richMenuId: string }[] }).menus.map(
+      (m) => m.richMenuId,
+    );
+  async function retired(id: string) {
+    const result = await db.execute(
+      sql`select deleted_at, error, attempts from rich_menu_retired where line_rich_menu_id = ${id}`,
+    );
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+      deleted_at: string | Date | null;
+      error: string | null;
+      attempts: number;
+    }>;
+    return rows[0] ?? null;
+  }
+
+  it("deletes a replaced menu at LINE once nobody is linked to it, not before", async () => {
+    await publish("member", "會員選單 v2.5");
+    const { userId } = await linkedMember();
+    await work();
+    const old = (await shown(userId)).linked as string;
+    expect(old).toBeTruthy();
+    const next = (await publish("member", "會員選單 v3")).lineRichMenuId;
+    // The relink has not run: members still see the old menu, so it stays at LINE.
+    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(0);
+    expect(await listed()).toContain(old);
+    expect((await retired(old))?.deleted_at).toBeNull();
+    const report = await work();
+    expect(report.deleted).toBeGreaterThanOrEqual(1);
+    expect((await shown(userId)).linked).toBe(next);
+    expect(await listed()).not.toContain(old);
+    expect((await retired(old))?.deleted_at).not.toBeNull();
+    expect(await listed()).toContain(next);
+  });
+
+  it("keeps a deletion LINE refuses for an admin's retry, which also requeues failed links, audited", async () => {
+    const { userId } = await linkedMember();
+    await work();
+    const old = (await shown(userId)).linked as string;
+    await publish("member", "會員選單 v4");
+    await work(); // relinks everyone; the deletion of the old menu comes last in the pass
+    // Publish again and make LINE refuse the next deletion (a 400 is not retried by itself).
+    const v4 = (await shown(userId)).linked as string;
+    expect(v4).not.toBe(old);
+    await publish("member", "會員選單 v5");
+    const now = new Date();
+    await links.applyRichMenuLinks({ db, richMenus }, now, { maxBatches: 100 });
+    expect((await retired(v4))?.deleted_at).not.toBeNull();
+    const v5 = (await shown(userId)).linked as string;
+    await publish("member", "會員選單 v6");
+    await work();
+    await fetch(`${base}/__line/messaging/richmenu/fail`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ count: 1, status: 400 }),
+    });
+    // v5 is retired and no longer linked: its deletion is tried, refused, and waits (not retried by the next pass).
+    await db.execute(sql`update rich_menu_retired set due_at = now(), deleted_at = null, error = null
+      where line_rich_menu_id = ${v5}`);
+    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(0);
+    expect((await retired(v5))?.error).toMatch(/400/);
+    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date(Date.now() + 86_400_000))).toBe(0);
+    // A failed link too.
+    const stuck = lineUser();
+    await db.execute(sql`insert into rich_menu_link (line_user_id, status, attempts, error)
+      values (${stuck}, 'failed', 8, 'line: 400')`);
+    expect((await links.richMenuLinkCounts(db)).menusFailed).toBe(1);
+    const counts = await links.retryFailedRichMenus(db, admin, audit);
+    expect(counts.links).toBeGreaterThanOrEqual(1);
+    expect(counts.menus).toBe(1);
+    expect((await linkRow(stuck))?.status).toBe("pending");
+    const audited = await db.execute(
+      sql`select changes from audit_log where action = 'rich_menu.retried' order by pos desc limit 1`,
+    );
+    expect((Array.isArray(audited) ? audited : (audited as { rows: unknown[] }).rows)[0]).toMatchObject({
+      changes: { links: { after: counts.links }, menus: { after: 1 } },
+    });
+    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(1);
+    expect(await listed()).not.toContain(v5);
+    // A manager cannot retry.
+    await expect(
+      links.retryFailedRichMenus(db, { ...admin, role: "manager", storeIds: ["xinyi-flagship"] }, audit),
+    ).rejects.toThrow();
+  });
+});
+
 describe("the console's rich-menu pages", () => {
   const cookie = (staff: TestStaff) => `han_console=${staff.token}`;
   function postForm(state: string, fields: Record<string, string>, staff: TestStaff, image?: Uint8Array) {
@@ -320,6 +407,30 @@ describe("the console's rich-menu pages", () => {
     const result = await db.execute(sql`select count(*)::int as n from rich_menu where state = 'basic'`);
     return Number(((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows)[0] as { n: number }).n);
   };
+
+  it("全部重試 requeues failed links from the list page (admins only), with a notice", async () => {
+    const stuck = lineUser();
+    await db.execute(sql`insert into rich_menu_link (line_user_id, status, attempts, error)
+      values (${stuck}, 'failed', 8, 'line: 400')`);
+    const page = await (await fetch(`${base}/admin/rich-menus`, { headers: { cookie: cookie(adminStaff) } })).text();
+    expect(page).toContain('data-testid="rich-menu-retry"');
+    const post = (staff: TestStaff) =>
+      fetch(`${base}/admin/rich-menus?index`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "retry" }),
+        headers: { origin: base, cookie: cookie(staff) },
+        redirect: "manual",
+      });
+    expect((await post(managerStaff)).status).toBe(403);
+    const res = await post(adminStaff);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/^\/admin\/rich-menus\?retried=\d+$/);
+    expect((await linkRow(stuck))?.status).toBe("pending");
+    const after = await (
+      await fetch(`${base}${res.headers.get("location")}`, { headers: { cookie: cookie(adminStaff) } })
+    ).text();
+    expect(after).toMatch(/已將 \d+ 個失敗項目重新排入佇列/);
+  });
 
   it("is for admins: a manager gets 403, a state that does not exist 404", async () => {
     expect((await fetch(`${base}/admin/rich-menus`, { headers: { cookie: cookie(managerStaff) } })).status).toBe(403);

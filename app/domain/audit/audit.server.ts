@@ -90,6 +90,7 @@ export const AUDIT_ACTIONS = [
   // The LINE rich menus by member state (ADR 049).
   "rich_menu.published",
   "rich_menu.removed",
+  "rich_menu.retried",
   "rules.scheduled",
   // Samples (issue 37 part 3, ADR 046).
   "sample.handed_out",

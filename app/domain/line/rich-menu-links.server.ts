@@ -3,7 +3,10 @@ import { type Database, rowsOf } from "@platform/db/client";
 import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
 import type { Logger } from "@platform/logger";
 import { sql } from "drizzle-orm";
+import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { DeliveryError } from "../messaging/errors";
+import type { StaffActor } from "../staff/actor";
+import { requirePermission } from "../staff/guard.server";
 import { LINE_RICH_MENU_BULK_MAX, type LineRichMenuClient } from "./rich-menu-client.server";
 import { richMenusFor } from "./rich-menus.server";
 
@@ -41,6 +44,8 @@ export type RichMenuLinkReport = {
   retried: number;
   failed: number;
   calls: number;
+  /** Replaced menus deleted at LINE in this pass (nobody linked to them any more). */
+  deleted: number;
 };
 
 type Claimed = { lineUserId: string; generation: number; attempts: number; linkedMenu: string | null };
@@ -63,6 +68,7 @@ export async function applyRichMenuLinks(
     retried: 0,
     failed: 0,
     calls: 0,
+    deleted: 0,
   };
   const claimer = randomUUID();
   for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
@@ -73,7 +79,58 @@ export async function applyRichMenuLinks(
     await record(deps.db, claimer, outcomes, now);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  report.deleted = await deleteRetiredMenus(deps, now);
   return report;
+}
+
+const RETIRED_BATCH = 20;
+
+/**
+ * Deletes replaced menus at LINE once no user is linked to them (ADR 049), so a channel never reaches LINE's 1,000
+ * menus. A menu still linked to someone (a relink waiting, failed or not yet run) stays until it is not. The rows are
+ * claimed with `skip locked` by pushing their due time on, so two instances never delete the same menu at once; a
+ * menu LINE no longer knows (404) counts as deleted; a failure waits with the pushes' back-off.
+ */
+export async function deleteRetiredMenus(deps: Pick<RichMenuLinkDeps, "db" | "richMenus" | "logger">, now: Date) {
+  const at = now.toISOString();
+  const claimedUntil = new Date(now.getTime() + STALE_CLAIM_MS).toISOString();
+  const claimed = rowsOf<{ line_rich_menu_id: string; attempts: number }>(
+    await deps.db.execute(sql`
+      update rich_menu_retired r
+         set due_at = ${claimedUntil}::timestamptz, attempts = r.attempts + 1
+        from (select line_rich_menu_id from rich_menu_retired t
+               where t.deleted_at is null and t.due_at <= ${at}::timestamptz
+                 and not exists (select 1 from rich_menu_link l where l.linked_menu = t.line_rich_menu_id)
+               order by t.due_at
+               limit ${RETIRED_BATCH}
+               for update skip locked) c
+       where r.line_rich_menu_id = c.line_rich_menu_id
+      returning r.line_rich_menu_id, r.attempts`),
+  );
+  let deleted = 0;
+  for (const row of claimed) {
+    let error: string | null = null;
+    let again = false;
+    try {
+      await deps.richMenus.remove(row.line_rich_menu_id);
+    } catch (e) {
+      const gone = e instanceof DeliveryError && e.status === 404;
+      if (!gone) error = (e as Error).message.slice(0, 300);
+      again = e instanceof DeliveryError && e.retryable && Number(row.attempts) < RICH_MENU_MAX_ATTEMPTS;
+    }
+    if (error === null) deleted++;
+    else deps.logger?.warn({ err: error, richMenuId: row.line_rich_menu_id }, "retired LINE rich menu not deleted");
+    // A refusal, or the last attempt, waits for an admin's "try again" (retryFailedRichMenus).
+    const due = again
+      ? new Date(now.getTime() + richMenuBackoffSeconds(Number(row.attempts)) * 1000).toISOString()
+      : "infinity";
+    await deps.db.execute(sql`
+      update rich_menu_retired
+         set deleted_at = ${error === null ? at : null}::timestamptz, error = ${error}::text,
+             due_at = ${error === null ? at : due}::timestamptz
+       where line_rich_menu_id = ${row.line_rich_menu_id}`);
+  }
+  return deleted;
 }
 
 async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
@@ -179,15 +236,60 @@ async function record(db: Database, claimer: string, outcomes: Outcome[], now: D
      where r.line_user_id = v.line_user_id and r.claim_job = ${claimer}::uuid`);
 }
 
+/**
+ * An admin's "try again" (ADR 049): every failed link and every retired menu whose deletion gave up go back in the
+ * queue at once, audited in the same transaction with the counts. Returns the counts.
+ */
+export async function retryFailedRichMenus(
+  db: Database,
+  actor: StaffActor,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<{ links: number; menus: number }> {
+  requirePermission(actor, "line.richmenu");
+  const at = now.toISOString();
+  const counts = await auditedTx(db, audit, now, async (tx, record) => {
+    const links = rowsOf<{ n: number }>(
+      await tx.execute(sql`
+        with retried as (
+          update rich_menu_link set status = 'pending', attempts = 0, error = null,
+                 due_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+           where status = 'failed'
+          returning 1)
+        select count(*)::int as n from retried`),
+    );
+    const menus = rowsOf<{ n: number }>(
+      await tx.execute(sql`
+        with retried as (
+          update rich_menu_retired set attempts = 0, due_at = ${at}::timestamptz
+           where deleted_at is null and error is not null
+          returning 1)
+        select count(*)::int as n from retried`),
+    );
+    const result = { links: Number(links[0]?.n ?? 0), menus: Number(menus[0]?.n ?? 0) };
+    await record("rich_menu.retried", ["rich_menu", "links"], { after: result });
+    return result;
+  });
+  await db.execute(sql`select pg_notify('han_cache', 'richmenu')`);
+  return counts;
+}
+
 /** What the console shows: how many users wait, failed, and are done. */
 export async function richMenuLinkCounts(db: Database) {
   const result = await db.execute(sql`
     select count(*) filter (where status in ('pending', 'sending'))::int as waiting,
            count(*) filter (where status = 'failed')::int as failed,
-           count(*) filter (where status = 'done')::int as done
+           count(*) filter (where status = 'done')::int as done,
+           (select count(*)::int from rich_menu_retired where deleted_at is null and error is not null) as menus_failed
       from rich_menu_link`);
-  const [row] = rowsOf<{ waiting: number; failed: number; done: number }>(result);
-  return { waiting: Number(row?.waiting ?? 0), failed: Number(row?.failed ?? 0), done: Number(row?.done ?? 0) };
+  const [row] = rowsOf<{ waiting: number; failed: number; done: number; menus_failed: number }>(result);
+  return {
+    waiting: Number(row?.waiting ?? 0),
+    failed: Number(row?.failed ?? 0),
+    done: Number(row?.done ?? 0),
+    /** Replaced menus LINE refused to delete (they wait for "try again"). */
+    menusFailed: Number(row?.menus_failed ?? 0),
+  };
 }
 
 export type RichMenuDispatcher = WokenWorker;

@@ -7,6 +7,7 @@ import {
   type RichMenuAreaRecord,
   type RichMenuState,
   richMenu,
+  richMenuRetired,
   TIERS,
   type Tier,
 } from "@platform/db/schema";
@@ -209,6 +210,7 @@ export async function publishRichMenu(
         before: current ? auditView(current) : null,
         after: auditView(row as RichMenuRow),
       });
+      if (current) await retireMenu(tx, current, now);
       await queueRelink(tx, input.state);
       return row as RichMenuRow;
     });
@@ -235,8 +237,20 @@ export async function removeRichMenu(
   await auditedTx(deps.db, audit, now, async (tx, record) => {
     await tx.delete(richMenu).where(eq(richMenu.state, state));
     await record("rich_menu.removed", ["rich_menu", state], { before: auditView(current), after: null });
+    await retireMenu(tx, current, now);
     await queueRelink(tx, state);
   });
+}
+
+/**
+ * Keeps a replaced or removed menu for deletion at LINE (`rich_menu_retired`, ADR 049): the rich-menu worker deletes
+ * it once no user is linked to it any more.
+ */
+async function retireMenu(db: Database, menu: Pick<RichMenuRow, "lineRichMenuId" | "state">, now: Date) {
+  await db
+    .insert(richMenuRetired)
+    .values({ lineRichMenuId: menu.lineRichMenuId, state: menu.state, retiredAt: now, dueAt: now })
+    .onConflictDoNothing();
 }
 
 function auditView(row: RichMenuRow) {

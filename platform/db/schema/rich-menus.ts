@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { customType, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /** PostgreSQL `bytea`: a Buffer from postgres.js, a Uint8Array from PGlite; both read as Uint8Array. */
@@ -66,5 +67,28 @@ export const richMenuLink = pgTable(
     error: text("error"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("rich_menu_link_due_idx").on(t.dueAt)],
+  (t) => [
+    index("rich_menu_link_due_idx").on(t.dueAt),
+    // "Is a replaced menu still linked to anyone?" (the retired menus' clean-up) asks by menu.
+    index("rich_menu_link_menu_idx").on(t.linkedMenu),
+  ],
+);
+
+/**
+ * Menus replaced or removed in the console (ADR 049): LINE keeps a channel's menus until they are deleted (at most
+ * 1,000 a channel), so each one is kept here, in the transaction that replaced it, until no user is linked to it any
+ * more; then the rich-menu worker deletes it at LINE and stamps `deleted_at`.
+ */
+export const richMenuRetired = pgTable(
+  "rich_menu_retired",
+  {
+    lineRichMenuId: text("line_rich_menu_id").primaryKey(),
+    state: text("state", { enum: RICH_MENU_STATES }).notNull(),
+    retiredAt: timestamp("retired_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (t) => [index("rich_menu_retired_due_idx").on(t.dueAt).where(sql`deleted_at is null`)],
 );

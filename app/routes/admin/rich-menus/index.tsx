@@ -1,12 +1,19 @@
+import { redirect, useNavigation } from "react-router";
+import { consoleAudit } from "~/adapters/console.server";
+import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsoleList, RowLink } from "~/components/console/console-list";
 import { ConsolePage } from "~/components/console/console-page";
-import { PageNotices } from "~/components/console/staff/post-forms";
+import { HiddenForm, PageNotices } from "~/components/console/staff/post-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
-import { richMenuLinkCounts } from "~/domain/line/rich-menu-links.server";
+import { Button } from "~/components/ui/button";
+import { retryFailedRichMenus, richMenuLinkCounts } from "~/domain/line/rich-menu-links.server";
 import { isRichMenuState, listRichMenus, RICH_MENU_STATE_ORDER } from "~/domain/line/rich-menus.server";
 import { requirePermission } from "~/domain/staff/guard.server";
+import { requestNow } from "~/lib/clock.server";
+import { readForm } from "~/lib/forms.server";
 import { useLocale } from "~/lib/i18n";
+import { serverT } from "~/lib/i18n.server";
 import { pageMeta } from "~/lib/meta";
 import { formatTaipei } from "~/lib/time";
 import type { Route } from "./+types/index";
@@ -24,7 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const value = query.get(name) ?? "";
     return isRichMenuState(value) ? value : null;
   };
+  const retried = /^\d{1,9}$/.test(query.get("retried") ?? "") ? Number(query.get("retried")) : null;
   return {
+    retried,
     published: notice("published"),
     removed: notice("removed"),
     links,
@@ -46,10 +55,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** "Try again": failed links and refused deletions go back in the queue (audited, ADR 049). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const actor = requirePermission(context, "line.richmenu");
+  const app = getApp(context);
+  const form = await readForm(request);
+  try {
+    const counts = await retryFailedRichMenus(
+      app.db,
+      actor,
+      consoleAudit(context, request),
+      requestNow(request, app.config),
+    );
+    return redirect(`/admin/rich-menus?retried=${counts.links + counts.menus}`);
+  } catch (error) {
+    return consoleFailure(error, form, serverT(request));
+  }
+}
+
 export default function RichMenus({ loaderData }: Route.ComponentProps) {
   const t = useConsoleT();
   const locale = useLocale();
-  const { published, removed, links } = loaderData;
+  const { published, removed, retried, links } = loaderData;
+  const pending = useNavigation().state === "submitting";
   return (
     <ConsolePage
       width="5xl"
@@ -62,7 +90,9 @@ export default function RichMenus({ loaderData }: Route.ComponentProps) {
               ? t("console.richMenus.published", { state: t(stateKey(published)) })
               : removed
                 ? t("console.richMenus.removed", { state: t(stateKey(removed)) })
-                : null
+                : retried !== null
+                  ? t("console.richMenus.retried", { count: retried.toLocaleString("en-US") })
+                  : null
           }
           error={null}
         />
@@ -131,6 +161,23 @@ export default function RichMenus({ loaderData }: Route.ComponentProps) {
           },
         ]}
       />
+      {links.failed + links.menusFailed > 0 ? (
+        <HiddenForm
+          fields={{ intent: "retry" }}
+          className="mt-4 flex flex-wrap items-center gap-3"
+          testId="rich-menu-retry"
+        >
+          <p className="text-sm text-muted">
+            {t("console.richMenus.failedHint", {
+              links: links.failed.toLocaleString("en-US"),
+              menus: links.menusFailed.toLocaleString("en-US"),
+            })}
+          </p>
+          <Button type="submit" variant="secondary" pending={pending}>
+            {t("console.richMenus.retry")}
+          </Button>
+        </HiddenForm>
+      ) : null}
     </ConsolePage>
   );
 }
