@@ -294,9 +294,9 @@ describe("rich menus at the LINE fake", () => {
 
 describe("replaced menus and failed work", () => {
   const listed = async () =>
-    ((await (await fetch(`${base}/__line/messaging/richmenu`)).json()) as { menus: { richMenuId: string }[] }).menus.map(
-      (m) => m.richMenuId,
-    );
+    (
+      (await (await fetch(`${base}/__line/messaging/richmenu`)).json()) as { menus: { richMenuId: string }[] }
+    ).menus.map((m) => m.richMenuId);
   async function retired(id: string) {
     const result = await db.execute(
       sql`select deleted_at, error, attempts from rich_menu_retired where line_rich_menu_id = ${id}`,
