@@ -33,7 +33,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { CSV_MAP, expectedRejects, writeCsv, writeFirebaseMembers, writeFirebaseUsers } from "./import-data.js";
 import { cookieHeader, testHooks } from "./member.js";
-import { startBuiltServer } from "./process.js";
+import { adminStatement, databaseUrl, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -61,20 +61,9 @@ const GOAL_P95_RATIO = 1.5;
 const GOAL_RSS_MB = 300;
 
 const log = (...args) => console.error("[bench:import]", ...args);
-const dbUrl = (name) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+const dbUrl = (name) => databaseUrl(name, ADMIN_URL);
 
-async function admin(statement) {
-  const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement) => adminStatement(statement, ADMIN_URL);
 
 /** Peak resident set (MB) of a running process so far: VmHWM from /proc; null once it is gone. */
 function peakRssMb(pid) {

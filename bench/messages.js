@@ -30,7 +30,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { totp } from "./demo-app.js";
 import { cookieHeader, testHooks } from "./member.js";
-import { processCpuMs, startBuiltServer } from "./process.js";
+import { adminStatement, databaseUrl, processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -56,20 +56,9 @@ const GOAL_DELIVER_S = 300;
 const GOAL_SLOWDOWN = 1.1;
 
 const log = (...args) => console.error("[bench:messages]", ...args);
-const dbUrl = (name) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+const dbUrl = (name) => databaseUrl(name, ADMIN_URL);
 
-async function admin(statement) {
-  const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement) => adminStatement(statement, ADMIN_URL);
 
 function startApp(databaseUrl) {
   return startBuiltServer({

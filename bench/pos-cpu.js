@@ -25,6 +25,7 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { seedPos } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
+import { databaseUrl } from "./process.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -44,11 +45,7 @@ const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" 
 const log = (...args) => console.error("[bench:pos-cpu]", ...args);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const dbUrl = (name) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+const dbUrl = (name) => databaseUrl(name, ADMIN_URL);
 
 function ticksOf(pid) {
   try {

@@ -31,10 +31,9 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import postgres from "postgres";
 import { purchaseRequest, seedPos } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
-import { freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
+import { adminStatement, databaseUrl, freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -64,22 +63,11 @@ const PGBENCH = process.env.PGBENCH || "pgbench";
 /** The first non-201 answers, for the error message. */
 const failures = [];
 
-const dbUrl = (name) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+const dbUrl = (name) => databaseUrl(name, ADMIN_URL);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const log = (...args) => console.error("[bench:pos]", ...args);
 
-async function admin(sql) {
-  const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement) => adminStatement(statement, ADMIN_URL);
 
 function pgbench(args, database = `${PREFIX}_pgbench`) {
   const url = new URL(dbUrl(database));

@@ -107,3 +107,24 @@ export async function startBuiltServer({ label, env, nodeArgs = [], readyMs = 60
   child.kill("SIGTERM");
   throw new Error(`the app did not become ready:\n${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-3000)}`);
 }
+
+/** The benches' PostgreSQL server: BENCH_PG_URL, an admin URL (default the local server's `postgres` database). */
+export const BENCH_ADMIN_URL = process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** The URL of database `name` on the admin URL's server. */
+export function databaseUrl(name, adminUrl = BENCH_ADMIN_URL) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs one statement on the admin URL (create or drop the bench's database), on a connection of its own. */
+export async function adminStatement(statement, adminUrl = BENCH_ADMIN_URL) {
+  const { default: postgres } = await import("postgres");
+  const client = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(statement);
+  } finally {
+    await client.end();
+  }
+}

@@ -20,7 +20,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { cookieHeader, testHooks } from "./member.js";
-import { startBuiltServer } from "./process.js";
+import { adminStatement, databaseUrl, startBuiltServer } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: opts } = parseArgs({
@@ -37,20 +37,9 @@ const HOOKS_SECRET = randomBytes(24).toString("base64url");
 const GOAL_S = 300;
 
 const log = (...args) => console.error("[bench:richmenu]", ...args);
-const dbUrl = (name) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+const dbUrl = (name) => databaseUrl(name, ADMIN_URL);
 
-async function admin(statement) {
-  const client = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement) => adminStatement(statement, ADMIN_URL);
 
 /** A PNG's signature and IHDR chunk: all that LINE's size checks and ours read. */
 function png(width, height) {
