@@ -91,6 +91,10 @@ export const AUDIT_ACTIONS = [
   "rich_menu.published",
   "rich_menu.removed",
   "rules.scheduled",
+  // Saved segments (ADR 056).
+  "segment.archived",
+  "segment.created",
+  "segment.updated",
   // Samples (issue 37 part 3, ADR 046).
   "sample.handed_out",
   "sample.ready",
