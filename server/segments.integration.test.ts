@@ -73,7 +73,8 @@ describe("segments over HTTP", () => {
     expect((await get("/admin/segments/not-a-uuid")).status).toBe(404);
     // A NUL byte in a path is refused before routing (400, server/bad-url), never a 500.
     expect([400, 404]).toContain((await get("/admin/segments/%00")).status);
-    expect((await get("/admin/messages/campaigns/new?segment=%00")).status).toBe(404);
+    expect((await get("/admin/messages/campaigns/new?segment=%00")).status).toBe(400);
+    expect((await get("/admin/messages/campaigns/new?segment=nope")).status).toBe(404);
     expect((await get("/admin/messages/campaigns/new?segment=00000000-0000-4000-8000-000000000000")).status).toBe(404);
   });
 

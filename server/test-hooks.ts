@@ -28,6 +28,7 @@ import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tok
 import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
+import { refreshRfm } from "../app/domain/segments/rfm.server";
 import { startDueCampaigns } from "../app/domain/member-messages/campaigns.server";
 import { type DeliveryDeps, deliverDue } from "../app/domain/member-messages/delivery.server";
 import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/member-messages/occasions.server";
@@ -263,6 +264,12 @@ export function testHooks({
       return;
     }
     res.json(row);
+  });
+
+  // The nightly RFM summary (ADR 056) as of a given instant's Taipei day.
+  router.post("/rfm/refresh", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    res.json(await refreshRfm(db, at ?? new Date()));
   });
 
   router.post("/messages/reminders", async (req, res) => {
