@@ -28,12 +28,12 @@ import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tok
 import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
-import { refreshRfm } from "../app/domain/segments/rfm.server";
 import { startDueCampaigns } from "../app/domain/member-messages/campaigns.server";
 import { type DeliveryDeps, deliverDue } from "../app/domain/member-messages/delivery.server";
 import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/member-messages/occasions.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
+import { refreshRfm } from "../app/domain/segments/rfm.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";

@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { auditLog, campaign, memberRfm } from "@platform/db/schema";
+import { auditLog, type CampaignAudience, campaign, memberRfm } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { and, eq } from "drizzle-orm";
@@ -106,7 +106,7 @@ describe("the nightly RFM summary", () => {
 
 describe("segment counts", () => {
   const sms = { lineText: null, smsText: "x", emailSubject: null, emailBody: null };
-  const filters = [
+  const filters: CampaignAudience[] = [
     { rfmGroup: "champions" },
     { rfmGroup: "hibernating" },
     { rfmGroup: "lost" },
@@ -117,7 +117,7 @@ describe("segment counts", () => {
     { rfmGroup: "at-risk", tiers: ["basic"] },
     { lastPurchaseDays: 30 },
     {},
-  ] as const;
+  ];
   const expected = [1, 2, 1, 1, 2, 3, 2, 1, 4, 9];
 
   it("name the members the campaign audience names for the same filter", async () => {
@@ -155,13 +155,29 @@ describe("saving segments", () => {
     expect(taken).toBeInstanceOf(SegmentError);
     expect(isRefusal(taken, "segments") && taken.code === "name_taken" && taken.field === "name").toBe(true);
     const other = await createSegment(db, actor, { name: "Others", audience: {} }, audit);
-    const renamed = await updateSegment(db, actor, other.id, other.version, { name: "BIG SPENDERS", audience: {} }, audit)
+    const renamed = await updateSegment(
+      db,
+      actor,
+      other.id,
+      other.version,
+      { name: "BIG SPENDERS", audience: {} },
+      audit,
+    )
       .then(() => null)
       .catch((e) => e);
     expect((renamed as SegmentError).code).toBe("name_taken");
-    const stale = await updateSegment(db, actor, s.id, s.version + 5, { name: "x", audience: {} }, audit).catch((e) => e);
+    const stale = await updateSegment(db, actor, s.id, s.version + 5, { name: "x", audience: {} }, audit).catch(
+      (e) => e,
+    );
     expect(isRefusal(stale) && stale.code).toBe("version_conflict");
-    const changed = await updateSegment(db, actor, s.id, s.version, { name: "Big spenders", audience: { rfmM: 4 } }, audit);
+    const changed = await updateSegment(
+      db,
+      actor,
+      s.id,
+      s.version,
+      { name: "Big spenders", audience: { rfmM: 4 } },
+      audit,
+    );
     expect(changed.version).toBe(s.version + 1);
     await archiveSegment(db, actor, s.id, audit);
     // Archived: its name is free again.

@@ -56,6 +56,7 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
         rows={loaderData.segments}
         rowKey={(s) => s.id}
         rowTestId="segment-row"
+        stack
         columns={[
           {
             key: "name",
