@@ -74,6 +74,11 @@ export default [
       route("messages/campaigns/new", "routes/admin/messages/campaign.tsx", { id: "console-campaign-new" }),
       route("messages/campaigns/:campaignId", "routes/admin/messages/campaign.tsx", { id: "console-campaign" }),
       route("messages/audience", "routes/admin/messages/audience.ts"),
+      // Saved segments (issue 38 part 6, ADR 056).
+      route("segments", "routes/admin/segments/index.tsx"),
+      route("segments/new", "routes/admin/segments/segment.tsx", { id: "console-segment-new" }),
+      route("segments/count", "routes/admin/segments/count.ts"),
+      route("segments/:segmentId", "routes/admin/segments/segment.tsx", { id: "console-segment" }),
       route("api-keys", "routes/admin/api-keys/index.tsx"),
       route("rewards", "routes/admin/rewards/index.tsx"),
       route("rewards/new", "routes/admin/rewards/new.tsx"),

@@ -41,6 +41,7 @@ import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/d
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { registerSampleJobs } from "../app/domain/samples/samples.server";
+import { registerRfmJob } from "../app/domain/segments/rfm.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
 import { catalogFileAt } from "../app/lib/i18n.server";
 import { redactUrl } from "../app/lib/redact-url";
@@ -183,6 +184,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerImportJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
+      registerRfmJob(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
       registerReminderJobs(jobs, database.db),
       registerSampleJobs(jobs, database.db),

@@ -33,6 +33,7 @@ import { type DeliveryDeps, deliverDue } from "../app/domain/member-messages/del
 import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/member-messages/occasions.server";
 import { confirmMemberEmail, createMember } from "../app/domain/members/members.server";
 import { createApiKey } from "../app/domain/pos/api-keys.server";
+import { refreshRfm } from "../app/domain/segments/rfm.server";
 import { INVITATION_PATH, inviteStaff } from "../app/domain/staff/accounts.server";
 import { staffAuditContext } from "../app/domain/staff/actor";
 import { createTestStaff } from "../app/domain/staff/testing.server";
@@ -263,6 +264,12 @@ export function testHooks({
       return;
     }
     res.json(row);
+  });
+
+  // The nightly RFM summary (ADR 056) as of a given instant's Taipei day.
+  router.post("/rfm/refresh", async (req, res) => {
+    const { at } = z.object({ at: instant.optional() }).parse(req.body);
+    res.json(await refreshRfm(db, at ?? new Date()));
   });
 
   router.post("/messages/reminders", async (req, res) => {

@@ -180,6 +180,12 @@ export const CONSOLE_REFUSALS = {
     line_off: { status: 409, message: "console.richMenus.error.lineOff" },
     not_found: { status: 404, message: "console.richMenus.error.notFound" },
   },
+  // Saved segments (issue 38 part 6, ADR 056).
+  segments: {
+    not_found: { status: 404, message: "console.segments.error.notFound" },
+    version_conflict: { status: 409, message: "console.segments.error.conflict" },
+    name_taken: { status: 409, message: "console.segments.error.nameTaken", fix: "console.segments.error.fix" },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

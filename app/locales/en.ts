@@ -19,6 +19,7 @@ import { programmeEn } from "./programme.en";
 import { quotesEn } from "./quotes.en";
 import { richMenusEn } from "./rich-menus.en";
 import { samplesEn } from "./samples.en";
+import { segmentsEn } from "./segments.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
@@ -46,6 +47,8 @@ export const en = {
   ...grantsEn,
   // The LINE rich menus (ADR 049)
   ...richMenusEn,
+  // Saved segments (ADR 056)
+  ...segmentsEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
   // The showroom reports and audience filters (ADR 048)

@@ -19,6 +19,7 @@ import { programmeZhTW } from "./programme.zh-TW";
 import { quotesZhTW } from "./quotes.zh-TW";
 import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { samplesZhTW } from "./samples.zh-TW";
+import { segmentsZhTW } from "./segments.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
@@ -46,6 +47,8 @@ export const zhTW = {
   ...grantsZhTW,
   // The LINE rich menus (ADR 049)
   ...richMenusZhTW,
+  // Saved segments (ADR 056)
+  ...segmentsZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
   // The showroom reports and audience filters (ADR 048)

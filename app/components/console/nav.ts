@@ -30,6 +30,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/grants", label: "console.nav.grants", permission: "points.bulk", group: "daily" },
   // Messages to members: automatic messages and campaigns (issue 16, ADR 034).
   { to: "/admin/messages", label: "console.nav.messages", permission: "messages.manage", group: "daily" },
+  // Saved segments and RFM (issue 38 part 6, ADR 056).
+  { to: "/admin/segments", label: "console.nav.segments", permission: "messages.manage", group: "daily" },
   // The LINE rich menus by member state (issue 38, ADR 049): admins only.
   { to: "/admin/rich-menus", label: "console.nav.richMenus", permission: "line.richmenu", group: "admin" },
   { to: "/admin/rewards", label: "console.nav.rewards", permission: "programme.edit", group: "catalog" },

@@ -92,6 +92,10 @@ export const AUDIT_ACTIONS = [
   "rich_menu.removed",
   "rich_menu.retried",
   "rules.scheduled",
+  // Saved segments (ADR 056).
+  "segment.archived",
+  "segment.created",
+  "segment.updated",
   // Samples (issue 37 part 3, ADR 046).
   "sample.handed_out",
   "sample.ready",

@@ -25,6 +25,8 @@ export const AUDIT_TARGET_TYPES = [
   "reward",
   // LINE rich menus (issue 38 part 3, ADR 049).
   "rich_menu",
+  // Saved segments (issue 38 part 6, ADR 056).
+  "segment",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
   "staff",

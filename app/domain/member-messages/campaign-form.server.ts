@@ -7,6 +7,7 @@ import { fromTaipeiWallClock } from "~/lib/time";
 import { TIER_ORDER as TIERS } from "../loyalty/tier-names";
 import { TAIWAN_CITIES } from "../members/address";
 import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
+import { isRfmGroup, RFM_SCORES } from "../segments/rfm";
 import { type ComposerFrame, campaignFormValues, LAST_PURCHASE_CHOICES } from "./campaign-values";
 import { type CampaignInput, scheduleRefusal } from "./campaigns.server";
 import { campaignChannels, campaignSmsText } from "./compose.server";
@@ -91,6 +92,8 @@ function whole(raw: string): number | undefined {
   return /^\d{1,9}$/.test(normalised) ? Number(normalised) : undefined;
 }
 
+const rfmScore = (raw: string) => RFM_SCORES.find((s) => String(s) === raw) as number | undefined;
+
 /** The member filters (tiers as one comma-separated list; an unknown tier is refused, the known ones kept). */
 function audienceShape(t: Translate, choices: AudienceChoices) {
   const categoryIds = choices.categories.map((c) => c.id);
@@ -132,6 +135,11 @@ function audienceShape(t: Translate, choices: AudienceChoices) {
     ),
     // "1": only members with an open quote; empty: anyone.
     quoteOpen: choice(t, (raw) => (raw === "1" ? true : undefined)),
+    // RFM filters (saved segments, ADR 056): a score 1–5 each, or a group of the grid.
+    rfmR: choice(t, rfmScore),
+    rfmF: choice(t, rfmScore),
+    rfmM: choice(t, rfmScore),
+    rfmGroup: choice(t, (raw) => (isRfmGroup(raw) ? raw : undefined)),
   };
 }
 
@@ -174,6 +182,10 @@ const audienceOf = (a: AudienceFields): CampaignAudience => ({
   visitedStoreId: a.visitedStore || null,
   visitedDays: a.visitedDays || null,
   quoteOpen: a.quoteOpen || null,
+  rfmR: a.rfmR,
+  rfmF: a.rfmF,
+  rfmM: a.rfmM,
+  rfmGroup: a.rfmGroup,
 });
 
 /** The live count's filters (a query string): the audience alone. */
@@ -182,6 +194,14 @@ export function audienceSchema(t: Translate, choices: AudienceChoices) {
     .object(audienceShape(t, choices))
     .superRefine((a, ctx) => audienceRule(t, a, ctx), always)
     .transform(audienceOf);
+}
+
+/** A saved segment's form (ADR 056): its name and the same filters as a campaign's audience. */
+export function segmentSchema(t: Translate, choices: AudienceChoices, nameMax: number) {
+  return z
+    .object({ name: text(t, nameMax, true), ...audienceShape(t, choices) })
+    .superRefine((a, ctx) => audienceRule(t, a, ctx), always)
+    .transform((v) => ({ name: v.name ?? "", audience: audienceOf(v) }));
 }
 
 /**

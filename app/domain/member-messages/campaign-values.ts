@@ -23,6 +23,11 @@ export const AUDIENCE_FIELDS = [
   "visitedStore",
   "visitedDays",
   "quoteOpen",
+  // RFM filters (saved segments, ADR 056).
+  "rfmR",
+  "rfmF",
+  "rfmM",
+  "rfmGroup",
 ] as const;
 
 const CAMPAIGN_FIELDS = [
@@ -61,6 +66,7 @@ export function audienceParams(a: CampaignAudience): URLSearchParams {
   if (a.visitedStoreId) p.set("visitedStore", a.visitedStoreId);
   if (a.visitedDays) p.set("visitedDays", String(a.visitedDays));
   if (a.quoteOpen) p.set("quoteOpen", "1");
+  for (const k of ["rfmR", "rfmF", "rfmM", "rfmGroup"] as const) if (a[k]) p.set(k, String(a[k]));
   return p;
 }
 

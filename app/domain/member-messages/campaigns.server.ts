@@ -12,6 +12,7 @@ import {
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { type AuditContext, type AuditWriter, auditedTx } from "../audit/audit.server";
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
+import { rfmConditions } from "../segments/rfm.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import type { AudienceCount } from "./campaign-values";
@@ -66,6 +67,8 @@ export function audienceWhere(a: CampaignAudience, now: Date): SQL {
     // "sms": every member has a phone number (member.phone_number is not null), so no condition.
     // Favourited category, visited store (ADR 048; "quote open" joins them there).
     ...showroomConditions(a, now),
+    // RFM scores and groups (saved segments, ADR 056).
+    rfmConditions(a),
   ];
   return and(...conditions) as SQL;
 }

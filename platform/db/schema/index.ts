@@ -19,4 +19,5 @@ export * from "@platform/db/schema/quotes";
 export * from "@platform/db/schema/reports";
 export * from "@platform/db/schema/rich-menus";
 export * from "@platform/db/schema/samples";
+export * from "@platform/db/schema/segments";
 export * from "@platform/db/schema/staff";

@@ -64,4 +64,20 @@ export type CampaignAudience = {
   visitedDays?: number | null;
   /** Has a quote request still open (asked or answered, not accepted, closed or withdrawn; ADR 047). */
   quoteOpen?: boolean | null;
+  /** RFM filters (saved segments, ADR 056): a recency, frequency or money score 1–5, or a group of the grid. */
+  rfmR?: number | null;
+  rfmF?: number | null;
+  rfmM?: number | null;
+  rfmGroup?: RfmGroupName | null;
 };
+
+/** The RFM groups (app/domain/segments/rfm.ts holds their rules). */
+export type RfmGroupName =
+  | "champions"
+  | "loyal"
+  | "potential"
+  | "new"
+  | "at-risk"
+  | "cant-lose"
+  | "hibernating"
+  | "lost";

@@ -3,6 +3,7 @@ import { Field } from "~/components/ui/field";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { TIER_ORDER as TIERS } from "~/domain/loyalty/tier-names";
 import { type CampaignFormValues, LAST_PURCHASE_CHOICES } from "~/domain/member-messages/campaign-values";
+import { RFM_GROUPS, RFM_SCORES } from "~/domain/segments/rfm";
 import { type MessageKey, useLocale } from "~/lib/i18n";
 import { useFormState } from "~/lib/use-form-state";
 import { DetailSection } from "../detail-section";
@@ -18,7 +19,8 @@ export type ShowroomChoices = {
 
 /**
  * The composer's audience (issue 16 item 4): tiers, city, last purchase, balance, birthday month, reachable; then
- * the showroom filters (favourited category, quote open, visited store in the last N days; ADR 048).
+ * the showroom filters (favourited category, quote open, visited store in the last N days; ADR 048); the RFM scores
+ * and groups (ADR 056). The campaign composer and the segment builder both show it.
  */
 export function AudienceFields({
   initial,
@@ -132,6 +134,26 @@ export function AudienceFields({
             errors={form.errors("visitedDays")}
             inputProps={{ name: "visitedDays", inputMode: "numeric", maxLength: 6, defaultValue: initial.visitedDays }}
           />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend className="text-sm font-medium">{t("console.segments.rfm.title")}</legend>
+        <p className="mt-1 text-sm text-muted">{t("console.segments.rfm.lead")}</p>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          {(["rfmR", "rfmF", "rfmM"] as const).map((name) => (
+            <div key={name}>
+              {select(
+                name,
+                `console.segments.rfm.${name.slice(3).toLowerCase()}` as MessageKey,
+                RFM_SCORES.map((score) => ({ value: score, label: t("console.segments.rfm.score", { score }) })),
+              )}
+            </div>
+          ))}
+          {select(
+            "rfmGroup",
+            "console.segments.rfm.group",
+            RFM_GROUPS.map((g) => ({ value: g, label: t(`console.segments.rfm.group.${g}` as MessageKey) })),
+          )}
         </div>
       </fieldset>
     </DetailSection>

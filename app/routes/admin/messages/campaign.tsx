@@ -9,6 +9,7 @@ import { ConsolePage } from "~/components/console/console-page";
 import { CampaignResults } from "~/components/console/messages/campaign-results";
 import { Composer } from "~/components/console/messages/composer";
 import type { SendReview } from "~/components/console/messages/schedule-fields";
+import { SegmentPicker } from "~/components/console/segments/segment-picker";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { campaignFormData, campaignSchema, composerFrame } from "~/domain/member-messages/campaign-form.server";
@@ -29,6 +30,7 @@ import { audienceChoices } from "~/domain/member-messages/showroom-audience.serv
 import { testSendCampaign } from "~/domain/member-messages/test-send.server";
 import { TAIWAN_CITIES } from "~/domain/members/address";
 import { isVersionConflict } from "~/domain/refusals";
+import { listSegments, segmentById } from "~/domain/segments/segments.server";
 import { hasRecentSecondFactor, requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -70,7 +72,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     tested: url.searchParams.get("tested"),
   };
   if (!params.campaignId) {
-    return { ...common, campaign: null, values: savedCampaignValues(EMPTY), count: null, results: null };
+    // A saved segment's filters as the new campaign's audience (ADR 056): `?segment=<id>` from the picker.
+    const segmentId = url.searchParams.get("segment") || null;
+    const from = segmentId ? await segmentById(app.db, parseParam(idParam, segmentId, request)) : null;
+    if (segmentId && (!from || from.archivedAt)) throw data({ path: url.pathname }, { status: 404 });
+    const segments = (await listSegments(app.db)).map((s) => ({ id: s.id, name: s.name }));
+    const values = savedCampaignValues({ ...EMPTY, audience: from?.audience ?? {} });
+    const segment = from ? { id: from.id, name: from.name } : null;
+    return { ...common, campaign: null, values, count: null, results: null, segments, segment };
   }
   const c = await campaignById(app.db, parseParam(idParam, params.campaignId, request));
   if (!c) throw data({ path: url.pathname }, { status: 404, statusText: "Not Found" });
@@ -87,6 +96,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     values: savedCampaignValues(c),
     count: draft ? await countAudience(app.db, c.audience, c, lineOn, now) : null,
     results: draft ? null : await campaignResults(app.db, c.id),
+    segments: [],
+    segment: null,
   };
 }
 
@@ -218,9 +229,13 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           {noticeText && !form.state ? <Alert tone="success">{noticeText}</Alert> : null}
           {tested && !form.state ? <Alert tone={tested === "none" ? "info" : "success"}>{testedText}</Alert> : null}
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          {loaderData.segment && !form.state ? (
+            <Alert tone="info">{t("console.segments.picker.applied", { name: loaderData.segment.name })}</Alert>
+          ) : null}
         </>
       }
     >
+      {c ? null : <SegmentPicker segments={loaderData.segments} selected={loaderData.segment?.id ?? null} />}
       {c && c.status !== "draft" && loaderData.results ? (
         <CampaignResults
           campaign={c}
@@ -230,6 +245,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         />
       ) : (
         <Composer
+          key={loaderData.segment?.id ?? "composer"}
           values={loaderData.values}
           version={c?.version ?? null}
           count={loaderData.count}
