@@ -12,6 +12,7 @@ import type { SendReview } from "~/components/console/messages/schedule-fields";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { campaignFormData, campaignSchema, composerFrame } from "~/domain/member-messages/campaign-form.server";
+import { campaignOutcomeView } from "~/domain/member-messages/campaign-outcomes.server";
 import { campaignFormValues, savedCampaignValues } from "~/domain/member-messages/campaign-values";
 import {
   type CampaignRow,
@@ -70,7 +71,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     tested: url.searchParams.get("tested"),
   };
   if (!params.campaignId) {
-    return { ...common, campaign: null, values: savedCampaignValues(EMPTY), count: null, results: null };
+    return { ...common, campaign: null, values: savedCampaignValues(EMPTY), count: null, results: null, outcome: null };
   }
   const c = await campaignById(app.db, parseParam(idParam, params.campaignId, request));
   if (!c) throw data({ path: url.pathname }, { status: 404, statusText: "Not Found" });
@@ -87,6 +88,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     values: savedCampaignValues(c),
     count: draft ? await countAudience(app.db, c.audience, c, lineOn, now) : null,
     results: draft ? null : await campaignResults(app.db, c.id),
+    // Clicks, attributed purchases and the uplift (ADR 055), computed now from the deliveries and purchases.
+    outcome: draft ? null : await campaignOutcomeView(app.db, c.id),
   };
 }
 
@@ -225,6 +228,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         <CampaignResults
           campaign={c}
           results={loaderData.results}
+          outcome={loaderData.outcome}
           values={loaderData.values}
           frame={loaderData.frame}
         />
