@@ -199,6 +199,8 @@ export const messagesEn: Record<keyof typeof messagesZhTW, string> = {
   "console.messages.results.unreachable": "Cannot be reached",
   "console.messages.results.opted-out": "Not opted in",
   "console.messages.results.capped": "Weekly limit reached",
+  "console.messages.confirm.control":
+    "About {percent}% of them are held back as the control group and receive nothing.",
   "console.messages.results.cancelled": "Cancelled",
   "console.messages.results.control": "Control group (not sent)",
   "console.messages.error.controlPercent": "Enter a whole number from 0 to 50",

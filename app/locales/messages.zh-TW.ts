@@ -193,6 +193,7 @@ export const messagesZhTW = {
   "console.messages.results.unreachable": "無法聯絡",
   "console.messages.results.opted-out": "未同意接收",
   "console.messages.results.capped": "本週已達上限",
+  "console.messages.confirm.control": "其中約 {percent}% 的會員會留作對照組，不會收到這則訊息。",
   "console.messages.results.cancelled": "已取消",
   "console.messages.results.control": "對照組（未寄送）",
   "console.messages.error.controlPercent": "請輸入 0 到 50 之間的整數",

@@ -160,6 +160,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       count,
       when: when?.toISOString() ?? null,
       quiet: !when && inQuietHours(now),
+      control: c.controlPercent,
       // The code field beside the send button when sending will ask for it.
       stepUp: askCode !== null || !hasRecentSecondFactor(actor, now),
     };
