@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
-import { campaign, campaignClick, member, memberMessage } from "@platform/db/schema";
+import { authAccount, campaign, campaignClick, lineFriend, member, memberMessage } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { and, eq, inArray } from "drizzle-orm";
@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
 import { testAdminActor } from "~/domain/staff/testing.server";
+import type { LineMessagingClient } from "../line/messaging.server";
 import type { EmailTransport } from "../messaging/email-transport.server";
 import type { SmsProvider } from "../messaging/sms-provider";
 import { campaignOutcome, upliftPoints } from "./campaign-outcomes.server";
@@ -191,6 +192,59 @@ describe("a campaign e-mail with a link and a control group", () => {
     expect(o?.treated.buyers).toBe(2);
     expect(o?.control.buyers).toBe(1);
     expect(upliftPoints(o as NonNullable<typeof o>)).toBeCloseTo((2 / treated.length - 1 / control.length) * 100, 6);
+  });
+});
+
+describe("a LINE campaign with a link", () => {
+  it("goes as one push per member, each with their own click link; without a link, as one multicast", async () => {
+    const city = "連江縣";
+    const calls: Array<{ kind: "push" | "multicast"; to: string[]; text: string; key: string }> = [];
+    const textOf = (messages: unknown[]) => (messages[0] as { text: string }).text;
+    const line = {
+      async push(to: string, messages: unknown[], key: string) {
+        calls.push({ kind: "push", to: [to], text: textOf(messages), key });
+      },
+      async multicast(to: string[], messages: unknown[], key: string) {
+        calls.push({ kind: "multicast", to, text: textOf(messages), key });
+      },
+      async isFollower() {
+        return true;
+      },
+    } as unknown as LineMessagingClient;
+    const members = await Promise.all(Array.from({ length: 3 }, () => newMember(db, { city, marketingLine: true })));
+    for (const m of members) {
+      const lineUserId = `U${randomUUID().replace(/-/g, "")}`;
+      await db.insert(authAccount).values({
+        id: randomUUID(),
+        accountId: lineUserId,
+        providerId: "line",
+        userId: m.userId,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      await db.insert(lineFriend).values({ lineUserId, following: true, changedAt: new Date() });
+    }
+    const send = async (name: string, lineText: string, local: string) => {
+      const at = taipei(local);
+      const draft = await createCampaign(
+        db,
+        admin,
+        { name, audience: { city }, lineText, smsText: null, emailSubject: null, emailBody: null },
+        audit,
+        at,
+      );
+      await scheduleCampaign(db, admin, draft.id, draft.version, null, audit, { lineOn: true }, at);
+      await deliverDue({ ...deps(), line }, new Date(at.getTime() + 60_000));
+    };
+    await send("LINE 連結", "新品看這裡 https://shop.example.test/line", "2027-03-15T10:00:00");
+    expect(calls.map((c) => c.kind)).toEqual(["push", "push", "push"]);
+    expect(new Set(calls.map((c) => c.key)).size).toBe(3);
+    const tokens = calls.map((c) => /\/r\/([A-Za-z0-9_-]{39})/.exec(c.text)?.[1]);
+    expect(new Set(tokens).size).toBe(3);
+    for (const c of calls) expect(c.text).not.toContain("shop.example.test");
+    calls.length = 0;
+    await send("LINE 無連結", "本週末門市活動", "2027-03-16T10:00:00");
+    expect(calls.map((c) => [c.kind, c.to.length])).toEqual([["multicast", 3]]);
   });
 });
 
