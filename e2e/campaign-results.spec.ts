@@ -122,7 +122,10 @@ test("a campaign e-mail with a link: the member clicks it and buys at the counte
   await gotoAndCheck(page, "/admin");
   await page.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "會員訊息" }).click();
   // (The confirmation step saved a draft of the same name before the send: the sent one is the one opened.)
-  await page.getByRole("link", { name }).and(page.locator(`[href="${campaignPath}"]`)).click();
+  await page
+    .getByRole("link", { name })
+    .and(page.locator(`[href="${campaignPath}"]`))
+    .click();
   await expect(page).toHaveURL(new RegExp(`${campaignPath}$`));
   const outcome = page.getByTestId("campaign-outcome");
   await expect(outcome.getByTestId("outcome-delivered")).toContainText("1");
