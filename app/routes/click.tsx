@@ -23,7 +23,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const token = parseParam(tokenParam, params.token, request);
   const click = await recordClick(app.db, app.config.secrets.session, token, requestNow(request, app.config));
-  if (!click) notFound(request);
+  if (!click) {
+    // A well-formed token that names nothing was altered or forged: logged (no member to audit), then the 404 page.
+    app.logger.warn({ path: "/r/:token" }, "campaign click link refused");
+    notFound(request);
+  }
   return redirect(click.url, {
     status: 302,
     headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" },
