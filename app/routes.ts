@@ -165,6 +165,8 @@ export default [
     route("privacy", "routes/privacy.tsx"),
     route("terms", "routes/terms.tsx"),
     route("unsubscribe/:token", "routes/unsubscribe.tsx"),
+    // A campaign message's click link (issue 38 part 5, ADR 055).
+    route("r/:token", "routes/click.tsx"),
     route("test-crud", "routes/test-crud.tsx"),
     route("dev/outbox", "routes/dev/outbox.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -199,7 +199,33 @@ export const messagesEn: Record<keyof typeof messagesZhTW, string> = {
   "console.messages.results.unreachable": "Cannot be reached",
   "console.messages.results.opted-out": "Not opted in",
   "console.messages.results.capped": "Weekly limit reached",
+  "console.messages.confirm.control":
+    "About {percent}% of them are held back as the control group and receive nothing.",
   "console.messages.results.cancelled": "Cancelled",
+  "console.messages.results.control": "Control group (not sent)",
+  "console.messages.error.controlPercent": "Enter a whole number from 0 to 50",
+  "console.messages.error.attributionDays": "Enter a whole number of days from 1 to 30",
+  "console.messages.tracking.title": "Measuring results",
+  "console.messages.tracking.lead":
+    "Links in LINE and e-mail messages go through a short address that records the click; a purchase within the days below after a delivery or a click counts for the last campaign that reached the member.",
+  "console.messages.tracking.controlPercent": "Control group (%)",
+  "console.messages.tracking.controlPercentHint":
+    "This share of the audience receives nothing, to compare against (0 to 50; 0 for none).",
+  "console.messages.tracking.attributionDays": "Attribution window (days)",
+  "console.messages.tracking.attributionDaysHint":
+    "Purchases within this many days (Taipei time) after a delivery or a click count for this campaign; 7 by default, at most 30.",
+  "console.messages.outcome.title": "Results",
+  "console.messages.outcome.lead":
+    "Purchases within {days} days after a delivery or a click, credited to the last campaign that reached the member; each purchase counts for one campaign at most.",
+  "console.messages.outcome.delivered": "Delivered",
+  "console.messages.outcome.clicked": "Clicked",
+  "console.messages.outcome.purchases": "Purchases",
+  "console.messages.outcome.revenue": "Revenue",
+  "console.messages.outcome.pointsUsed": "Points used",
+  "console.messages.outcome.treated": "Campaign audience: {rate} ({buyers} of {members} bought)",
+  "console.messages.outcome.control": "Control group: {rate} ({buyers} of {members} bought)",
+  "console.messages.outcome.uplift": "Uplift: {points} percentage points",
+  "console.messages.outcome.noControl": "This campaign has no control group, so there is no uplift to show.",
   "console.messages.results.byChannel": "Sent by LINE {line}, text {sms}, e-mail {email}",
   "console.messages.results.total": "{count} members in all",
   "console.messages.results.scheduledAt": "Scheduled for {when}",

@@ -8,7 +8,14 @@ import { TIER_ORDER as TIERS } from "../loyalty/tier-names";
 import { TAIWAN_CITIES } from "../members/address";
 import { containsUrl, SMS_MAX_LENGTH } from "../messaging/sms";
 import { isRfmGroup, RFM_SCORES } from "../segments/rfm";
-import { type ComposerFrame, campaignFormValues, LAST_PURCHASE_CHOICES } from "./campaign-values";
+import {
+  type ComposerFrame,
+  campaignFormValues,
+  DEFAULT_ATTRIBUTION_DAYS,
+  LAST_PURCHASE_CHOICES,
+  MAX_ATTRIBUTION_DAYS,
+  MAX_CONTROL_PERCENT,
+} from "./campaign-values";
 import { type CampaignInput, scheduleRefusal } from "./campaigns.server";
 import { campaignChannels, campaignSmsText } from "./compose.server";
 import { CAMPAIGN_NAME_MAX, EMAIL_BODY_MAX, EMAIL_SUBJECT_MAX, LINE_TEXT_MAX } from "./limits";
@@ -217,6 +224,25 @@ export function campaignSchema(t: Translate, choices: AudienceChoices, schedule:
       emailSubject: text(t, EMAIL_SUBJECT_MAX),
       emailBody: text(t, EMAIL_BODY_MAX),
       ...audienceShape(t, choices),
+      // Campaign results (ADR 055): a whole percentage 0–50 (empty: none) and 1–30 Taipei days (empty: 7).
+      controlPercent: given(
+        t,
+        (raw) => {
+          const n = whole(raw.replace(/[%％]$/, ""));
+          return n !== undefined && n <= MAX_CONTROL_PERCENT ? n : undefined;
+        },
+        0,
+        "console.messages.error.controlPercent",
+      ),
+      attributionDays: given(
+        t,
+        (raw) => {
+          const n = whole(raw);
+          return n !== undefined && n >= 1 && n <= MAX_ATTRIBUTION_DAYS ? n : undefined;
+        },
+        DEFAULT_ATTRIBUTION_DAYS,
+        "console.messages.error.attributionDays",
+      ),
       when: z.string().default("now"),
       at: z.string().default(""),
     })
@@ -256,6 +282,8 @@ export function campaignSchema(t: Translate, choices: AudienceChoices, schedule:
         smsText: v.smsText,
         emailSubject: v.emailSubject,
         emailBody: v.emailBody,
+        controlPercent: v.controlPercent ?? 0,
+        attributionDays: v.attributionDays ?? DEFAULT_ATTRIBUTION_DAYS,
       };
       return { campaign, when: when === "bad" ? null : when };
     });

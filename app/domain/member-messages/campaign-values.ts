@@ -8,6 +8,12 @@ import type { CampaignAudience } from "@platform/db/schema/member-message-kinds"
  * (`campaignSchema`, campaign-form.server.ts) and the saved campaign into the form.
  */
 
+/** The attribution window (Taipei days after a delivery or a click, ADR 055): by default 7, at most 30. */
+export const DEFAULT_ATTRIBUTION_DAYS = 7;
+export const MAX_ATTRIBUTION_DAYS = 30;
+/** At most half of an audience is held back as the control group. */
+export const MAX_CONTROL_PERCENT = 50;
+
 export const LAST_PURCHASE_CHOICES = [30, 90, 180, 365, -90, -180, -365] as const;
 
 export const AUDIENCE_FIELDS = [
@@ -37,6 +43,9 @@ const CAMPAIGN_FIELDS = [
   "smsText",
   "emailSubject",
   "emailBody",
+  // Campaign results (ADR 055): the control group's share and the attribution window.
+  "controlPercent",
+  "attributionDays",
   "when",
   "at",
   "version",
@@ -78,6 +87,8 @@ export function savedCampaignValues(c: {
   smsText: string | null;
   emailSubject: string | null;
   emailBody: string | null;
+  controlPercent?: number;
+  attributionDays?: number;
 }): CampaignFormValues {
   const values = campaignFormValues(audienceParams(c.audience));
   return {
@@ -87,6 +98,8 @@ export function savedCampaignValues(c: {
     smsText: c.smsText ?? "",
     emailSubject: c.emailSubject ?? "",
     emailBody: c.emailBody ?? "",
+    controlPercent: String(c.controlPercent ?? 0),
+    attributionDays: String(c.attributionDays ?? DEFAULT_ATTRIBUTION_DAYS),
     when: "now",
   };
 }

@@ -17,6 +17,7 @@ import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import type { AudienceCount } from "./campaign-values";
 import { inQuietHours } from "./channels";
+import { storeCampaignLinks } from "./click-links.server";
 import { type CampaignTexts, campaignChannels } from "./compose.server";
 import { CAMPAIGN_PAGE_SIZE } from "./limits";
 import { showroomConditions } from "./showroom-audience.server";
@@ -30,7 +31,22 @@ export type { AudienceCount };
  * `member_message` row per member (`campaign:<id>`, so never twice); the delivery does the rest.
  */
 
-export type CampaignInput = CampaignTexts & { name: string; audience: CampaignAudience };
+export type CampaignInput = CampaignTexts & {
+  name: string;
+  audience: CampaignAudience;
+  /** The control group's share of the audience (0–50 %) and the attribution window in Taipei days (ADR 055). */
+  controlPercent?: number;
+  attributionDays?: number;
+};
+
+/**
+ * Whether a member of a campaign's audience is held back as its control group: a hash of the campaign and the
+ * member, so the same audience always splits the same way (ADR 055). As SQL over `member`.
+ */
+export function inControlGroup(campaignId: string, percent: number): SQL {
+  if (percent <= 0) return sql`false`;
+  return sql`(('x' || substr(md5(${`${campaignId}:`} || ${member.id}::text), 1, 7))::bit(28)::int % 100) < ${percent}::int`;
+}
 
 const linked = sql`exists (select 1 from ${authAccount} la join ${lineFriend} lf on lf.line_user_id = la.account_id
   where la.user_id = ${member.userId} and la.provider_id = 'line' and lf.following)`;
@@ -136,6 +152,8 @@ function audited(c: CampaignInput | CampaignRow) {
     smsText: c.smsText,
     emailSubject: c.emailSubject,
     emailBody: c.emailBody,
+    controlPercent: c.controlPercent ?? 0,
+    attributionDays: c.attributionDays ?? 7,
   };
 }
 
@@ -290,7 +308,9 @@ export async function cancelCampaign(
 
 /**
  * Campaigns whose time has come: each claimed by one instance (scheduled → sending, a conditional update) and its
- * audience queued in the same transaction, in one statement, whatever its size. Returns how many were started.
+ * audience queued in the same transaction, in one statement, whatever its size — the control group's members
+ * (ADR 055) recorded as `control`, which no delivery claims — and its links stored for the click links. Returns
+ * how many were started.
  */
 export async function startDueCampaigns(db: Database, now = new Date()): Promise<number> {
   const due = await db
@@ -307,17 +327,20 @@ export async function startDueCampaigns(db: Database, now = new Date()): Promise
         .returning();
       if (!claimed) return false;
       const occasion = `campaign:${id}`;
+      await storeCampaignLinks(t, id, claimed);
       const result = await t.execute(sql`
-        insert into ${memberMessage} (member_id, occasion, kind, campaign_id, purpose, due_at, created_at, updated_at)
+        insert into ${memberMessage}
+               (member_id, occasion, kind, campaign_id, purpose, status, due_at, created_at, updated_at)
         select ${member.id}, ${occasion}, 'campaign', ${id}::uuid, 'marketing',
+               case when ${inControlGroup(id, claimed.controlPercent)} then 'control' else 'queued' end,
                ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
           from ${member} left join ${loyaltyAccount} on ${loyaltyAccount.memberId} = ${member.id}
          where ${audienceWhere(claimed.audience, now)}
         on conflict (member_id, occasion) do nothing
-        returning 1`);
+        returning status`);
       await t
         .update(campaign)
-        .set({ queuedCount: rowsOf(result).length })
+        .set({ queuedCount: rowsOf<{ status: string }>(result).filter((r) => r.status === "queued").length })
         .where(eq(campaign.id, id));
       return true;
     });

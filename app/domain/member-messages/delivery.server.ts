@@ -35,6 +35,7 @@ import {
   type Reach,
   taipeiWeekStart,
 } from "./channels";
+import { linksOf, trackedTexts } from "./click-links.server";
 import {
   type CampaignTexts,
   type ComposeContext,
@@ -264,7 +265,8 @@ async function membersOf(db: Database, ids: string[]): Promise<Map<string, Membe
   );
 }
 
-type Campaign = CampaignTexts & { id: string; status: string };
+/** A campaign being delivered, with its tracked links (ADR 055: each member's message carries its own). */
+type Campaign = CampaignTexts & { id: string; status: string; links: string[] };
 
 async function campaignsOf(db: Database, ids: string[]): Promise<Map<string, Campaign>> {
   if (ids.length === 0) return new Map();
@@ -279,7 +281,8 @@ async function campaignsOf(db: Database, ids: string[]): Promise<Map<string, Cam
     })
     .from(campaign)
     .where(inArray(campaign.id, ids));
-  return new Map(rows.map((r) => [r.id, r]));
+  const links = await linksOf(db, ids);
+  return new Map(rows.map((r) => [r.id, { ...r, links: links.get(r.id) ?? [] }]));
 }
 
 async function storeNames(db: Database): Promise<(id: string, locale: Locale) => string> {
@@ -390,7 +393,10 @@ async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): 
   }
 
   // LINE keys before the calls: the groups (multicasts per campaign, pushes otherwise) and their keys are stored.
-  const lineGroups = groupLine(sending.filter((p) => p.channel === "line"));
+  const lineGroups = groupLine(
+    sending.filter((p) => p.channel === "line"),
+    (id) => (campaigns.get(id)?.links.length ?? 0) > 0,
+  );
   await storeChannels(db, sending, lineGroups);
 
   const tasks: Array<() => Promise<void>> = [];
@@ -406,7 +412,11 @@ async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): 
 
 type LineGroup = { key: string; members: Planned[]; campaignId: string | null };
 
-function groupLine(planned: Planned[]): LineGroup[] {
+/**
+ * LINE calls: automatic messages one push each; a campaign's members in multicasts of up to 500 — unless its
+ * message has links, which are each member's own (ADR 055): then one push per member.
+ */
+function groupLine(planned: Planned[], personal: (campaignId: string) => boolean): LineGroup[] {
   const groups: LineGroup[] = [];
   const byKey = new Map<string, LineGroup>();
   // Retries keep their stored key (and so their group).
@@ -432,8 +442,9 @@ function groupLine(planned: Planned[]): LineGroup[] {
     byCampaign.set(p.row.campaignId, list);
   }
   for (const [campaignId, list] of byCampaign) {
-    for (let i = 0; i < list.length; i += LINE_MULTICAST_MAX) {
-      groups.push({ key: randomUUID(), members: list.slice(i, i + LINE_MULTICAST_MAX), campaignId });
+    const size = personal(campaignId) ? 1 : LINE_MULTICAST_MAX;
+    for (let i = 0; i < list.length; i += size) {
+      groups.push({ key: randomUUID(), members: list.slice(i, i + size), campaignId });
     }
   }
   return groups;
@@ -514,7 +525,9 @@ function composeFor(
 ): Outgoing {
   const recipient = recipientOf(p.member);
   if (p.row.campaignId) {
-    const c = campaigns.get(p.row.campaignId) as Campaign;
+    const stored = campaigns.get(p.row.campaignId) as Campaign;
+    // The campaign's links through this member's click links (ADR 055); SMS carries none.
+    const c = trackedTexts(stored, stored.links, ctx, p.row.id);
     if (channel === "line") return { channel, messages: campaignLineMessages(c, ctx) };
     if (channel === "sms") return { channel, text: campaignSmsText(c) };
     return campaignEmail(c, recipient, ctx);
@@ -582,7 +595,10 @@ async function sendLine(
     if (group.campaignId) {
       const ids = group.members.map((p) => p.member.lineUserId as string);
       const messages = composeFor(first, "line", ctx, settings, campaigns) as Extract<Outgoing, { channel: "line" }>;
-      await line.multicast(ids, messages.messages, group.key);
+      // A message with click links is this member's alone: a push (a group of one, ADR 055).
+      if ((campaigns.get(group.campaignId)?.links.length ?? 0) > 0) {
+        await line.push(ids[0] as string, messages.messages, group.key);
+      } else await line.multicast(ids, messages.messages, group.key);
     } else {
       // First attempt of an automatic push: LINE accepts a push to someone who blocked the account and drops
       // it, so ask first; a 404 means blocked — mark it, and let the next channel carry the message.

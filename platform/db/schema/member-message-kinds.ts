@@ -27,7 +27,7 @@ export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
  * `sent`; `failed` (the provider refused for good, or retries ran out); `unreachable` (no channel can reach the
  * member); `opted-out` (marketing the member refused, also when they refused after it was queued); `capped` (the
  * weekly marketing limit); `cancelled` (the automatic message was switched off, or the campaign cancelled, before
- * it went out).
+ * it went out); `control` (held back as the campaign's control group: never sent, counted for the uplift, ADR 055).
  */
 export const MESSAGE_STATUSES = [
   "queued",
@@ -39,6 +39,7 @@ export const MESSAGE_STATUSES = [
   "opted-out",
   "capped",
   "cancelled",
+  "control",
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 

@@ -7,7 +7,20 @@ import {
 } from "@platform/db/schema/member-message-kinds";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 export * from "@platform/db/schema/member-message-kinds";
 
@@ -54,8 +67,19 @@ export const campaign = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),
+    /**
+     * Campaign results (issue 38 part 5, ADR 055): the share of the audience held back as the control group
+     * (0–50 %, chosen deterministically when the audience is taken), and the Taipei days after a delivery or a
+     * click within which a purchase is attributed to the campaign (1–30, default 7).
+     */
+    controlPercent: integer("control_percent").notNull().default(0),
+    attributionDays: integer("attribution_days").notNull().default(7),
   },
-  (t) => [index("campaign_created_idx").on(t.createdAt, t.id)],
+  (t) => [
+    index("campaign_created_idx").on(t.createdAt, t.id),
+    check("campaign_control_percent", sql`${t.controlPercent} between 0 and 50`),
+    check("campaign_attribution_days", sql`${t.attributionDays} between 1 and 30`),
+  ],
 );
 
 /**
@@ -99,5 +123,52 @@ export const memberMessage = pgTable(
     index("member_message_member_idx").on(t.memberId, t.createdAt),
     index("member_message_campaign_idx").on(t.campaignId, t.status),
     index("member_message_due_idx").on(t.dueAt).where(sql`${t.status} in ('queued', 'held', 'sending')`),
+    /** A member's campaign deliveries by time: the touches of the attribution (ADR 055). */
+    index("member_message_touch_idx")
+      .on(t.memberId, t.sentAt)
+      .where(sql`${t.campaignId} is not null and ${t.status} = 'sent'`),
+  ],
+);
+
+/**
+ * The links of a campaign's messages (LINE and e-mail; ADR 055), stored when its audience is taken: a click
+ * link (`/r/<token>`) names a message and the index of one of these, and redirects only to the address stored
+ * here — never to one read from the request.
+ */
+export const campaignLink = pgTable(
+  "campaign_link",
+  {
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaign.id, { onDelete: "cascade" }),
+    idx: smallint("idx").notNull(),
+    url: text("url").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.idx] })],
+);
+
+/**
+ * A member's first click on a link of a campaign message (ADR 055): one row per message (so per member and
+ * campaign), written by one `insert … on conflict do nothing`, whatever the number of clicks and instances.
+ */
+export const campaignClick = pgTable(
+  "campaign_click",
+  {
+    messageId: uuid("message_id")
+      .primaryKey()
+      .references(() => memberMessage.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaign.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    /** The link first clicked (campaign_link.idx). */
+    linkIdx: smallint("link_idx").notNull(),
+    clickedAt: timestamp("clicked_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("campaign_click_member_idx").on(t.memberId, t.clickedAt),
+    index("campaign_click_campaign_idx").on(t.campaignId),
   ],
 );

@@ -16,6 +16,7 @@ import { AudienceFields, type ShowroomChoices } from "./audience-fields";
 import { AudienceCountPanel, CampaignPreviews } from "./campaign-previews";
 import { ContentFields } from "./content-fields";
 import { ConfirmSend, ScheduleFields, type SendReview } from "./schedule-fields";
+import { TrackingFields } from "./tracking-fields";
 
 /**
  * The campaign composer (a draft): name, audience, the message per channel, the time; beside it the live count
@@ -99,6 +100,7 @@ export function Composer({
         </section>
         <AudienceFields initial={initial} cities={cities} showroom={showroom} lineOn={lineOn} />
         <ContentFields initial={initial} lineOn={lineOn} smsLength={smsLength} />
+        <TrackingFields initial={initial} />
         <ScheduleFields when={initial.when ?? "now"} at={initial.at ?? ""} />
         {review ? <ConfirmSend review={review} pending={pendingIntent === "send"} /> : null}
       </div>

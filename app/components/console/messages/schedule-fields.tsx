@@ -9,7 +9,14 @@ import { StepUpField } from "../step-up-field";
 import { useConsoleT } from "../use-console-t";
 
 /** The confirmation before sending: how many, when, and whether the step-up code is asked for. */
-export type SendReview = { count: number; when: string | null; quiet: boolean; stepUp: boolean };
+export type SendReview = {
+  count: number;
+  when: string | null;
+  quiet: boolean;
+  stepUp: boolean;
+  /** The share held back as the control group (ADR 055), 0 for none. */
+  control?: number;
+};
 
 /** When the campaign goes: now, or at a time on the Taipei clock (never in the quiet hours). */
 export function ScheduleFields({ when, at }: { when: string; at: string }) {
@@ -68,6 +75,9 @@ export function ConfirmSend({ review, pending }: { review: SendReview; pending: 
         {t("console.messages.confirm.title")}
       </h2>
       <p className="mt-2">{text}</p>
+      {review.control ? (
+        <p className="mt-1 text-sm">{t("console.messages.confirm.control", { percent: review.control })}</p>
+      ) : null}
       <div className="mt-4">
         <StepUpField show={review.stepUp} errors={form.errors("stepUpCode")} required={false} />
       </div>

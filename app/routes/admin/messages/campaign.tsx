@@ -13,6 +13,7 @@ import { SegmentPicker } from "~/components/console/segments/segment-picker";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { campaignFormData, campaignSchema, composerFrame } from "~/domain/member-messages/campaign-form.server";
+import { campaignOutcomeView } from "~/domain/member-messages/campaign-outcomes.server";
 import { campaignFormValues, savedCampaignValues } from "~/domain/member-messages/campaign-values";
 import {
   type CampaignRow,
@@ -79,7 +80,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const segments = (await listSegments(app.db)).map((s) => ({ id: s.id, name: s.name }));
     const values = savedCampaignValues({ ...EMPTY, audience: from?.audience ?? {} });
     const segment = from ? { id: from.id, name: from.name } : null;
-    return { ...common, campaign: null, values, count: null, results: null, segments, segment };
+    return { ...common, campaign: null, values, count: null, results: null, outcome: null, segments, segment };
   }
   const c = await campaignById(app.db, parseParam(idParam, params.campaignId, request));
   if (!c) throw data({ path: url.pathname }, { status: 404, statusText: "Not Found" });
@@ -98,6 +99,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     results: draft ? null : await campaignResults(app.db, c.id),
     segments: [],
     segment: null,
+    // Clicks, attributed purchases and the uplift (ADR 055), computed now from the deliveries and purchases.
+    outcome: draft ? null : await campaignOutcomeView(app.db, c.id),
   };
 }
 
@@ -168,6 +171,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       count,
       when: when?.toISOString() ?? null,
       quiet: !when && inQuietHours(now),
+      control: c.controlPercent,
       // The code field beside the send button when sending will ask for it.
       stepUp: askCode !== null || !hasRecentSecondFactor(actor, now),
     };
@@ -240,6 +244,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         <CampaignResults
           campaign={c}
           results={loaderData.results}
+          outcome={loaderData.outcome}
           values={loaderData.values}
           frame={loaderData.frame}
         />
