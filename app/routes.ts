@@ -41,6 +41,7 @@ export default [
         index("routes/admin/counter/index.tsx"),
         route("member/:memberId", "routes/admin/counter/member.tsx"),
         route("member/:memberId/purchase", "routes/admin/counter/purchase.tsx"),
+        route("member/:memberId/samples", "routes/admin/counter/samples.tsx"),
         route("refund", "routes/admin/counter/refund.tsx"),
         route("coupon", "routes/admin/counter/coupon.tsx"),
       ]),

@@ -39,6 +39,7 @@ import { registerLoyaltyJobs } from "../app/domain/loyalty/jobs.server";
 import type { DeliveryDeps } from "../app/domain/member-messages/delivery.server";
 import { type Dispatcher, registerReminderJobs, startDispatcher } from "../app/domain/member-messages/jobs.server";
 import { registerPosHousekeeping } from "../app/domain/pos/housekeeping.server";
+import { registerQuoteJobs } from "../app/domain/quotes/quotes.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { registerSampleJobs } from "../app/domain/samples/samples.server";
 import { registerRfmJob } from "../app/domain/segments/rfm.server";
@@ -189,6 +190,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerReminderJobs(jobs, database.db),
       registerSampleJobs(jobs, database.db),
       registerNoShowJob(jobs, database.db),
+      registerQuoteJobs(jobs, database.db),
     ]);
     logger.info({ sms: config.sms.provider, email: config.email.provider }, "job queue and messaging ready");
     return { jobs, messaging };

@@ -200,7 +200,10 @@ describe("the counter over HTTP", () => {
 
     const { token } = cards.issueCardToken(secret, memberId);
     const scanned = await post("/admin/counter?index", { cardToken: token }, clerkCookie);
-    expect(scanned.headers.get("location")).toBe(`/admin/counter/member/${memberId}`);
+    // A scanned card carries the scan proof of this clerk, store and member (ADR 046: the walk-in sample loan).
+    expect(scanned.headers.get("location")).toMatch(
+      new RegExp(`^/admin/counter/member/${memberId}\\?scan=[0-9a-z]+\\.[\\w-]{43}$`),
+    );
   });
 
   it("refuses unknown numbers, expired and forged card tokens with words a clerk can repeat", async () => {

@@ -135,6 +135,9 @@ export const CONSOLE_REFUSALS = {
     no_samples: { status: 400, message: "samples.error.no_samples", fix: "samples.error.form" },
     already_requested: { status: 409, message: "samples.error.already_requested", fix: "samples.error.form" },
     over_limit: { status: 409, message: "samples.error.over_limit", fix: "samples.error.form" },
+    // The walk-in loan at the counter (ADR 046): the member's card must have been scanned; a disabled member.
+    scan_required: { status: 403, message: "console.counter.samples.error.scan_required" },
+    member_unavailable: { status: 409, message: "console.counter.samples.error.member_unavailable" },
   },
   // Showroom visits (issue 37, ADR 045).
   visits: {

@@ -115,6 +115,7 @@ export const quotesEn: Record<keyof typeof quotesZhTW, string> = {
   "console.quotes.status.answered": "Answered",
   "console.quotes.status.accepted": "Accepted by the member",
   "console.quotes.status.closed": "Closed by the member",
+  "console.quotes.status.expired": "Past its validity",
   "console.quotes.status.withdrawn": "Withdrawn by the member",
   "console.quotes.store": "Store",
   "console.quotes.col.reference": "Quote",

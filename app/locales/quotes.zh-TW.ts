@@ -108,6 +108,7 @@ export const quotesZhTW = {
   "console.quotes.status.answered": "已回覆",
   "console.quotes.status.accepted": "會員已接受",
   "console.quotes.status.closed": "會員已結案",
+  "console.quotes.status.expired": "已過有效期限",
   "console.quotes.status.withdrawn": "會員已撤回",
   "console.quotes.store": "門市",
   "console.quotes.col.reference": "報價單號",

@@ -105,4 +105,28 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "notify.action.samples": "See my samples",
   "console.messages.kind.sample-due": "Samples due back",
   "console.messages.when.sample-due": "2 days before samples are due back, at 10 am",
+
+  // The walk-in loan at the counter (ADR 046): after the member's card is scanned.
+  "console.counter.member.lend": "Lend samples",
+  "console.counter.samples.title": "Lend samples to {name}",
+  "console.counter.samples.lead":
+    "Tick the samples the member takes home; they are due back by {date}. At most {limit} at a time.",
+  "console.counter.samples.openCount": "Out and requested: {open} / {limit}",
+  "console.counter.samples.materials": "Materials with samples at this store",
+  "console.counter.samples.taken": "requested or out already",
+  "console.counter.samples.none": "This store has no samples to lend. Tick “has samples” in the material editor.",
+  "console.counter.samples.submit": "Hand out the ticked samples",
+  "console.counter.samples.done": "{count} sample(s) handed out, due back {date}.",
+  "console.counter.samples.scanFirst":
+    "Scan the member card before lending samples (a phone or member number is not enough). A scan is valid for 30 minutes.",
+  "console.counter.samples.toCounter": "Back to the counter to scan the card",
+  "console.counter.samples.toSamples": "This member's samples",
+  "console.counter.samples.error.none_chosen": "Tick at least one sample.",
+  "console.counter.samples.error.scan_required":
+    "Scan the member card before lending samples (a scan is valid for 30 minutes).",
+  "console.counter.samples.error.member_unavailable": "This member's account is disabled; no samples can be lent.",
+  "console.counter.samples.error.no_samples": "This store has no samples of a ticked material. Tick again.",
+  "console.counter.samples.error.already_requested": "The member has requested or borrowed one of these already.",
+  "console.counter.samples.error.over_limit":
+    "A member may have at most {limit} samples at a time. Take some back or tick fewer.",
 };

@@ -98,4 +98,25 @@ export const samplesZhTW = {
   "notify.action.samples": "查看借用樣品",
   "console.messages.kind.sample-due": "樣品歸還提醒",
   "console.messages.when.sample-due": "樣品應還日前 2 天，上午 10 點",
+
+  // The walk-in loan at the counter (ADR 046): after the member's card is scanned.
+  "console.counter.member.lend": "借出樣品",
+  "console.counter.samples.title": "借出樣品給 {name}",
+  "console.counter.samples.lead": "勾選要讓會員帶回家的樣品，交付後請於 {date} 前歸還；同時最多 {limit} 件。",
+  "console.counter.samples.openCount": "借用中與申請中：{open} / {limit} 件",
+  "console.counter.samples.materials": "本門市有樣品的建材",
+  "console.counter.samples.taken": "已申請或借用中",
+  "console.counter.samples.none": "這間門市目前沒有可借的樣品。可在建材編輯頁勾選「有樣品」。",
+  "console.counter.samples.submit": "交付勾選的樣品",
+  "console.counter.samples.done": "已交付 {count} 件樣品，應還日 {date}。",
+  "console.counter.samples.scanFirst":
+    "借出樣品前請先掃描會員卡（以電話或會員編號查詢不能借出）。掃描後 30 分鐘內有效。",
+  "console.counter.samples.toCounter": "回櫃台掃描會員卡",
+  "console.counter.samples.toSamples": "查看這位會員的樣品",
+  "console.counter.samples.error.none_chosen": "請至少勾選一件樣品。",
+  "console.counter.samples.error.scan_required": "請先掃描會員卡再借出樣品（掃描後 30 分鐘內有效）。",
+  "console.counter.samples.error.member_unavailable": "這位會員的帳號已停用，無法借出樣品。",
+  "console.counter.samples.error.no_samples": "所選的建材在這間門市沒有樣品可借，請重新勾選。",
+  "console.counter.samples.error.already_requested": "這位會員已申請或正在借用其中的樣品。",
+  "console.counter.samples.error.over_limit": "每位會員同時最多借用 {limit} 件樣品，請先收回或減少件數。",
 };

@@ -20,6 +20,7 @@ import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { lineTotal, type QuoteAnswerInput } from "./input";
 import { type QuoteView, quoteById } from "./quotes.server";
+import { quoteState, quoteStateIs } from "./status";
 
 /**
  * Quote requests in the console (issue 37 part 4, ADR 047): the list of the stores a person works at, one
@@ -47,6 +48,7 @@ export async function listQuotes(
   db: Database,
   actor: StaffActor,
   filters: QuoteListFilters,
+  now: Date,
 ): Promise<{ rows: QuoteListRow[]; total: number }> {
   requirePermission(actor, "quotes.view");
   const where: SQL[] = [];
@@ -55,7 +57,7 @@ export async function listQuotes(
     where.push(inArray(quoteRequest.storeId, actor.storeIds));
   }
   if (filters.store) where.push(eq(quoteRequest.storeId, filters.store));
-  if (filters.status) where.push(eq(quoteRequest.status, filters.status));
+  if (filters.status) where.push(quoteStateIs(filters.status, now));
   const condition = where.length ? and(...where) : undefined;
   const [rows, [counted]] = await Promise.all([
     db
@@ -67,6 +69,7 @@ export async function listQuotes(
         memberName: member.nameZh,
         createdAt: quoteRequest.createdAt,
         total: quoteRequest.total,
+        validUntil: quoteRequest.validUntil,
         lines: sql<number>`(select count(*)::int from ${quoteLine} where ${quoteLine.quoteId} = ${quoteRequest.id})`,
       })
       .from(quoteRequest)
@@ -78,7 +81,10 @@ export async function listQuotes(
       .offset((filters.page - 1) * QUOTES_PAGE_SIZE),
     db.select({ n: count() }).from(quoteRequest).where(condition),
   ]);
-  return { rows, total: counted?.n ?? 0 };
+  return {
+    rows: rows.map(({ validUntil, ...r }) => ({ ...r, status: quoteState({ status: r.status, validUntil }, now) })),
+    total: counted?.n ?? 0,
+  };
 }
 
 export type StaffQuoteView = QuoteView & { memberName: string; memberNumber: string };

@@ -224,7 +224,7 @@ describe("the staff answer", () => {
     const r = await requestQuote(handle.db, m.id, request(1, "banqiao"), "zh-TW", NOW);
     if (!r.ok) throw new Error(r.refusal.code);
     const xinyi = xinyiClerk;
-    const listed = await listQuotes(handle.db, xinyi, { status: "", store: "", page: 1 });
+    const listed = await listQuotes(handle.db, xinyi, { status: "", store: "", page: 1 }, new Date());
     expect(listed.rows.map((q) => q.id)).not.toContain(r.id);
     const { audit } = testAdminActor();
     const refused = await answerQuote(handle.db, xinyi, r.id, answer([1], { "price.1": "1" }, 1), audit, NOW).catch(
@@ -234,7 +234,9 @@ describe("the staff answer", () => {
     expect((await memberQuote(handle.db, m.id, r.id))?.status).toBe("requested");
     const banqiao = banqiaoClerk;
     expect(
-      (await listQuotes(handle.db, banqiao, { status: "requested", store: "", page: 1 })).rows.map((q) => q.id),
+      (await listQuotes(handle.db, banqiao, { status: "requested", store: "", page: 1 }, new Date())).rows.map(
+        (q) => q.id,
+      ),
     ).toContain(r.id);
   });
 

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import {
   type LocalizedText,
   material,
@@ -11,9 +11,10 @@ import {
   quoteRequest,
   store,
 } from "@platform/db/schema";
+import type { JobQueue } from "@platform/jobs/queue";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { taipeiIsoDate } from "~/lib/time";
 import { OPEN_QUOTE_LIMIT, type QuoteRequestInput } from "./input";
+import { pastValidity, quoteState } from "./status";
 
 /**
  * The member's side of quote lists (issue 37 part 4, ADR 047): ask for prices, read the quotes and their
@@ -70,6 +71,8 @@ export async function requestQuote(
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length > 0) throw new Refused({ code: "unknown_material", field: "lines", materialIds: missing });
 
+      // An answer past its validity holds no place, even before the nightly job has marked it (ADR 051).
+      await expireQuotes(tx, now, memberId);
       // The limit: one statement claims a place on the member's counter row, or returns nothing.
       const claimed = await tx
         .insert(quoteOpenCount)
@@ -225,7 +228,42 @@ export async function memberQuote(db: Database, memberId: string, id: string): P
 
 /** Past its last valid Taipei day. */
 export function isExpired(quote: Pick<QuoteView, "status" | "validUntil">, now: Date): boolean {
-  return quote.status === "answered" && quote.validUntil !== null && quote.validUntil < taipeiIsoDate(now);
+  return quoteState(quote, now) === "expired";
+}
+
+export const QUOTE_EXPIRE_QUEUE = "quotes.expire";
+/** Every day at 00:05 Taipei (16:05 UTC): the answers whose last valid day was yesterday. */
+export const QUOTE_EXPIRE_CRON = "5 16 * * *";
+
+/**
+ * Marks answered quotes past their validity `expired` (ADR 051) and gives their places back on the members'
+ * open-quote counters — one statement, idempotent by the status (a second run, a second instance or a retry marks
+ * nothing twice, and a quote the member closed or accepted meanwhile is not touched). `memberId` narrows it to
+ * one member: the request path runs it first, so an answer expired today never holds a place of the limit.
+ */
+export async function expireQuotes(db: Database, now: Date, memberId?: string): Promise<number> {
+  const result = await db.execute<{ expired: number }>(sql`
+    with gone as (
+      update ${quoteRequest}
+         set status = 'expired', version = version + 1, updated_at = ${now.toISOString()}::timestamptz
+       where ${pastValidity(now)} ${memberId ? sql`and member_id = ${memberId}` : sql``}
+      returning member_id
+    ), per_member as (
+      select member_id, count(*)::int as n from gone group by member_id
+    ), released as (
+      update ${quoteOpenCount} c set open = greatest(c.open - p.n, 0)
+        from per_member p where c.member_id = p.member_id
+      returning c.member_id
+    )
+    select (select count(*)::int from gone) as expired, (select count(*)::int from released) as members`);
+  return Number(rowsOf<{ expired: number }>(result)[0]?.expired ?? 0);
+}
+
+/** Registers the expiry job: once a day just after midnight Taipei (one job per slot across all instances). */
+export async function registerQuoteJobs(jobs: JobQueue, db: Database): Promise<void> {
+  await jobs.define(QUOTE_EXPIRE_QUEUE, { retryLimit: 3, retryDelay: 60, expireInSeconds: 5 * 60 });
+  await jobs.work(QUOTE_EXPIRE_QUEUE, async () => ({ expired: await expireQuotes(db, new Date()) }));
+  await jobs.schedule(QUOTE_EXPIRE_QUEUE, QUOTE_EXPIRE_CRON);
 }
 
 export const MEMBER_DECISIONS = ["accept", "close", "withdraw"] as const;
@@ -233,7 +271,8 @@ export type MemberDecision = (typeof MEMBER_DECISIONS)[number];
 
 const DECISION: Record<MemberDecision, { from: readonly QuoteStatus[]; to: QuoteStatus }> = {
   accept: { from: ["answered"], to: "accepted" },
-  close: { from: ["answered"], to: "closed" },
+  // An expired answer may still be closed; it gave its place back when it expired.
+  close: { from: ["answered", "expired"], to: "closed" },
   withdraw: { from: OPEN_QUOTE_STATUSES, to: "withdrawn" },
 };
 
@@ -271,6 +310,7 @@ export async function decideQuote(
       )
       .returning({ id: quoteRequest.id });
     if (!row) return { ok: false as const, code: "changed" as const };
+    if (current.status === "expired") return { ok: true as const };
     await tx
       .update(quoteOpenCount)
       .set({ open: sql`greatest(${quoteOpenCount.open} - 1, 0)` })

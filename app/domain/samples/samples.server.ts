@@ -114,6 +114,25 @@ export async function replaceSampleStores(tx: Database, materialId: string, stor
   }
 }
 
+/**
+ * Claims `n` of the member's open-sample places (the limit, 5) in the caller's transaction: one statement on the
+ * member's counter row (ADR 018's pattern), so two claims at once queue on the row and one that would pass the
+ * limit changes nothing and throws `over_limit` (the caller's transaction rolls back). The member's online request
+ * and the counter's walk-in loan both call it; nothing else writes the limit up.
+ */
+export async function claimOpenSamples(tx: Database, memberId: string, n: number): Promise<number> {
+  const claimed = rowsOf<{ open: number }>(
+    await tx.execute(sql`
+      insert into ${sampleOpenCount} (member_id, open) values (${memberId}, ${n})
+      on conflict (member_id) do update set open = ${sampleOpenCount}.open + excluded.open
+        where ${sampleOpenCount}.open + excluded.open <= ${SAMPLE_LIMIT}
+      returning open`),
+  );
+  const [row] = claimed;
+  if (!row) throw new SampleError("over_limit", "materials", { limit: String(SAMPLE_LIMIT) });
+  return Number(row.open);
+}
+
 export type SampleRequestInput = { memberId: string; storeId: string; materialIds: string[] };
 
 /**
@@ -147,14 +166,7 @@ export async function requestSamples(db: Database, input: SampleRequestInput, no
       );
     if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
     const n = materialIds.length;
-    const claimed = rowsOf<{ open: number }>(
-      await tx.execute(sql`
-        insert into ${sampleOpenCount} (member_id, open) values (${input.memberId}, ${n})
-        on conflict (member_id) do update set open = ${sampleOpenCount}.open + excluded.open
-          where ${sampleOpenCount}.open + excluded.open <= ${SAMPLE_LIMIT}
-        returning open`),
-    );
-    if (claimed.length === 0) throw new SampleError("over_limit", "materials", { limit: String(SAMPLE_LIMIT) });
+    await claimOpenSamples(tx, input.memberId, n);
     const inserted = await tx
       .insert(sampleRequest)
       .values(

@@ -10,14 +10,15 @@ import { check, date, index, integer, numeric, pgTable, primaryKey, text, timest
  * once: a price per line in whole NT$, the line totals, the validity (a Taipei date) and a message.
  *
  * - Status: `requested` → `answered` (staff) → `accepted` / `closed` (the member); `withdrawn` by the member
- *   before or after the answer. `requested` and `answered` are open.
+ *   before or after the answer; `expired` (the job `quotes.expire`, ADR 051) once an answer is past its validity,
+ *   which the member may still close. `requested` and `answered` are open.
  * - `version` is the optimistic-concurrency counter every change bumps: two staff answering one quote at once,
  *   the second is told (ADR 037's version conflict).
  * - Open quotes per member are counted in `quote_open_count` and claimed by one statement (insert … on conflict
  *   do update … where open < limit returning), like ADR 018's counters; the row is given back when a quote
  *   leaves the open states, in the same transaction.
  */
-export const QUOTE_STATUSES = ["requested", "answered", "accepted", "closed", "withdrawn"] as const;
+export const QUOTE_STATUSES = ["requested", "answered", "accepted", "closed", "withdrawn", "expired"] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 export const OPEN_QUOTE_STATUSES = ["requested", "answered"] as const satisfies readonly QuoteStatus[];
 
@@ -59,7 +60,10 @@ export const quoteRequest = pgTable(
   (t) => [
     index("quote_request_store_idx").on(t.storeId, t.status, t.createdAt),
     index("quote_request_member_idx").on(t.memberId, t.createdAt),
-    check("quote_request_status_ck", sql`${t.status} in ('requested', 'answered', 'accepted', 'closed', 'withdrawn')`),
+    check(
+      "quote_request_status_ck",
+      sql`${t.status} in ('requested', 'answered', 'accepted', 'closed', 'withdrawn', 'expired')`,
+    ),
     check("quote_request_total_ck", sql`${t.total} is null or ${t.total} >= 0`),
     check(
       "quote_request_answer_ck",

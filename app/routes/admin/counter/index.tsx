@@ -16,6 +16,7 @@ import { appointmentsToday, checkIn, checkInScanned } from "~/domain/appointment
 import { counterDay, storeName } from "~/domain/counter/counter.server";
 import { lookupSchema } from "~/domain/counter/forms.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
+import { withScanProof } from "~/domain/samples/counter-loan.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -94,9 +95,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     const page = `/admin/counter/member/${found.id}`;
     // The member's card (scanned, or its code typed or sent by a scanner) checks in their one booking of today.
+    // The scan also proves who the member is for a walk-in sample loan (ADR 046); a typed phone does not.
     if ("cardToken" in parsed.data.query) {
       const done = await checkInScanned(app.db, actor, storeId, found.id, audit, now);
-      if (done) return redirect(checkedInHref(page, done));
+      const subject = { memberId: found.id, storeId, staffUserId: actor.userId };
+      const scanned = withScanProof(done ? checkedInHref(page, done) : page, app.config.secrets.session, subject, now);
+      return redirect(scanned);
     }
     return redirect(page);
   } catch (error) {

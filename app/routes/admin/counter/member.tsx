@@ -22,6 +22,7 @@ import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
 import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
+import { checkScanProof, withScan } from "~/domain/samples/counter-loan.server";
 import { consultantChoices, consultantOf } from "~/domain/staff/clerk.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
@@ -51,8 +52,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     consultantOf(app.db, summary.member.consultantUserId),
     hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
   ]);
+  // The walk-in sample loan (ADR 046): offered only after this clerk scanned the member's card here.
+  const scan = new URL(request.url).searchParams.get("scan");
+  const subject = { memberId: summary.member.id, storeId: storeId ?? "", staffUserId: actor.userId };
+  const canLend =
+    storeId !== null &&
+    hasPermission(actor, "samples.manage", { storeId }) &&
+    checkScanProof(app.config.secrets.session, scan, subject, requestNow(request, app.config)) === "ok";
   return {
     appointments,
+    lend:
+      canLend && !summary.member.disabled ? withScan(`/admin/counter/member/${summary.member.id}/samples`, scan) : null,
     checkedIn: checkedInNotice(new URL(request.url).searchParams),
     consultant: { current: consultant, choices: consultantChoicesHere, me: actor.userId },
     summary: {
@@ -82,7 +92,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       const now = requestNow(request, app.config);
       const done = await checkIn(app.db, actor, storeId, id.data, consoleAudit(context, request), now);
-      return redirect(checkedInHref(`/admin/counter/member/${encodeURIComponent(params.memberId)}`, done));
+      const page = checkedInHref(`/admin/counter/member/${encodeURIComponent(params.memberId)}`, done);
+      return redirect(
+        withScan(page, z.string().max(80).safeParse(new URL(request.url).searchParams.get("scan")).data ?? null),
+      );
     } catch (error) {
       return consoleFailure(error, null, serverT(request));
     }
@@ -183,6 +196,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
                   "primary",
                 )
               : null}
+            {loaderData.lend ? linkButton(loaderData.lend, t("console.counter.member.lend"), "secondary") : null}
             {can.adjust
               ? linkButton(`/admin/members/${member.id}/adjust`, t("console.counter.member.adjust"), "secondary")
               : null}

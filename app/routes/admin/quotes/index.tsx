@@ -7,6 +7,7 @@ import { QuoteStatusBadge } from "~/components/quotes/quote-status";
 import { listQuotes, QUOTES_PAGE_SIZE } from "~/domain/quotes/console.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
+import { requestNow } from "~/lib/clock.server";
 import { formatNumber, useLocale } from "~/lib/i18n";
 import { getLocale } from "~/lib/i18n.server";
 import { listField, pageHrefs, parseListQuery } from "~/lib/list-query";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const parsed = parseListQuery(new URL(request.url), spec);
   const query = parsed.values;
-  const { rows, total } = await listQuotes(db, actor, query);
+  const { rows, total } = await listQuotes(db, actor, query, requestNow(request, getApp(context).config));
   const pages = Math.max(1, Math.ceil(total / QUOTES_PAGE_SIZE));
   const locale = getLocale(request);
   return {

@@ -14,6 +14,7 @@ import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { answerQuote, staffQuote } from "~/domain/quotes/console.server";
 import { MESSAGE_MAX, parseQuoteAnswer } from "~/domain/quotes/input";
+import { quoteState } from "~/domain/quotes/status";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
@@ -52,7 +53,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     messages: routeMessages(locale, "console.quotes.", "member.center.quotes.doc.", "member.center.quotes.unit."),
     id: quote.id,
-    status: quote.status,
+    // One function decides the status (an answer past its validity is expired), as on every surface (ADR 051).
+    status: quoteState(quote, now),
     version: quote.version,
     canAnswer: quote.status === "requested" && hasPermission(actor, "quotes.answer", { storeId: quote.storeId }),
     defaultValidUntil: iso(addDays(taipeiDate(now), 30)),

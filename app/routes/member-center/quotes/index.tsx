@@ -5,7 +5,8 @@ import { Page } from "~/components/layout/page";
 import { QuoteStatusBadge } from "~/components/quotes/quote-status";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
-import { isExpired, memberQuotes } from "~/domain/quotes/quotes.server";
+import { memberQuotes } from "~/domain/quotes/quotes.server";
+import { quoteState } from "~/domain/quotes/status";
 import { requestNow } from "~/lib/clock.server";
 import { formatNumber, useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       quotes: quotes.map((q) => ({
         id: q.id,
         reference: q.reference,
-        state: isExpired(q, now) ? ("expired" as const) : q.status,
+        state: quoteState(q, now),
         store: pick(q.storeName, locale),
         createdAt: q.createdAt.toISOString(),
         total: q.total,

@@ -9,7 +9,8 @@ import { QuoteStatusBadge } from "~/components/quotes/quote-status";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
-import { decideQuote, isExpired, MEMBER_DECISIONS, memberQuote } from "~/domain/quotes/quotes.server";
+import { decideQuote, MEMBER_DECISIONS, memberQuote } from "~/domain/quotes/quotes.server";
+import { quoteState } from "~/domain/quotes/status";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, readForm } from "~/lib/forms.server";
 import { parseParam } from "~/lib/http.server";
@@ -44,7 +45,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       id: quote.id,
       storeId: quote.storeId,
       version: quote.version,
-      state: isExpired(quote, now) ? ("expired" as const) : quote.status,
+      state: quoteState(quote, now),
       ...quoteDocument(quote, locale),
     },
     { headers: { "Cache-Control": "private, no-store" } },

@@ -1,0 +1,58 @@
+import { Form } from "react-router";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/checkbox";
+import { ErrorList } from "~/components/ui/field";
+import { useConsoleT } from "../use-console-t";
+
+/**
+ * The counter's walk-in loan (ADR 046): a box per material with samples at this store (one the member has open
+ * already is shown, not offered), the scan proof carried in the form, the error beside the boxes.
+ */
+export function LendForm({
+  materials,
+  scan,
+  busy,
+  chosen,
+  errors,
+}: {
+  materials: { id: string; name: string; open: boolean }[];
+  scan: string;
+  busy: boolean;
+  /** The boxes ticked when the form was sent (kept after a refusal). */
+  chosen: ReadonlySet<string>;
+  errors: readonly string[] | null;
+}) {
+  const t = useConsoleT();
+  if (materials.length === 0) return <p className="mt-5 text-muted">{t("console.counter.samples.none")}</p>;
+  return (
+    <Form method="post" className="mt-5 space-y-5" noValidate>
+      <input type="hidden" name="scan" value={scan} />
+      <fieldset
+        className="space-y-3 rounded-3xl border border-line bg-white p-5"
+        data-testid="lend-materials"
+        aria-describedby={errors ? "materials-error" : undefined}
+      >
+        <legend className="px-1 text-lg font-semibold">{t("console.counter.samples.materials")}</legend>
+        {materials.map((m) =>
+          m.open ? (
+            <p key={m.id} className="flex min-h-11 items-center gap-2 text-muted">
+              <span className="font-medium text-ink">{m.name}</span>· {t("console.counter.samples.taken")}
+            </p>
+          ) : (
+            <CheckboxField
+              key={m.id}
+              name="materials"
+              value={m.id}
+              defaultChecked={chosen.has(m.id)}
+              label={<span className="font-medium">{m.name}</span>}
+            />
+          ),
+        )}
+        <ErrorList id="materials-error" errors={errors} />
+      </fieldset>
+      <Button type="submit" size="lg" disabled={busy} data-testid="lend-submit">
+        {t("console.counter.samples.submit")}
+      </Button>
+    </Form>
+  );
+}

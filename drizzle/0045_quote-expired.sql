@@ -1,0 +1,2 @@
+ALTER TABLE "quote_request" DROP CONSTRAINT "quote_request_status_ck";--> statement-breakpoint
+ALTER TABLE "quote_request" ADD CONSTRAINT "quote_request_status_ck" CHECK ("quote_request"."status" in ('requested', 'answered', 'accepted', 'closed', 'withdrawn', 'expired'));
