@@ -23,6 +23,7 @@ import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 import { visitsZhTW } from "./visits.zh-TW";
+import { webhooksZhTW } from "./webhooks.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
@@ -46,6 +47,8 @@ export const zhTW = {
   ...grantsZhTW,
   // The LINE rich menus (ADR 049)
   ...richMenusZhTW,
+  // Outbound webhooks (ADR 054)
+  ...webhooksZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
   // The showroom reports and audience filters (ADR 048)

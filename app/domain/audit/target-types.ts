@@ -25,6 +25,8 @@ export const AUDIT_TARGET_TYPES = [
   "reward",
   // LINE rich menus (issue 38 part 3, ADR 049).
   "rich_menu",
+  // Outbound webhooks (issue 38 part 4, ADR 054).
+  "webhook_endpoint",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
   "staff",
