@@ -157,8 +157,8 @@ describe("the outbox", () => {
     await buy(m.id);
     const [p] = await outbox(plain.endpoint.id);
     const [f] = await outbox(full.endpoint.id);
-    const pm = (p?.data as { member: Record<string, unknown> }).member;
-    const fm = (f?.data as { member: Record<string, unknown> }).member;
+    const pm = (p?.data as { member: Record<string, unknown> } | undefined)?.member ?? {};
+    const fm = (f?.data as { member: Record<string, unknown> } | undefined)?.member ?? {};
     expect(Object.keys(pm).sort()).toEqual(["createdAt", "disabled", "id", "memberNumber"]);
     expect(JSON.stringify(p?.data)).not.toContain("林雅婷");
     expect(JSON.stringify(p?.data)).not.toContain(m.phoneNumber);
