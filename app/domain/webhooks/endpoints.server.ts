@@ -1,6 +1,6 @@
 import { type Database, rowsOf } from "@platform/db/client";
-import { webhookAttempt, webhookDelivery, webhookEndpoint, webhookSubscription } from "@platform/db/schema";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { webhookDelivery, webhookEndpoint, webhookSubscription } from "@platform/db/schema";
+import { and, eq, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
@@ -238,32 +238,36 @@ export async function endpointOf(db: Database, id: string): Promise<EndpointRow 
 
 /** The delivery log: the newest deliveries of an endpoint with their latest attempt. */
 export async function deliveryLog(db: Database, endpointId: string, limit = 50) {
-  const rows = await db
-    .select({
-      id: webhookDelivery.id,
-      eventType: webhookDelivery.eventType,
-      status: webhookDelivery.status,
-      attempts: webhookDelivery.attempts,
-      occurredAt: webhookDelivery.occurredAt,
-      dueAt: webhookDelivery.dueAt,
-      lastStatus: webhookDelivery.lastStatus,
-      lastError: webhookDelivery.lastError,
-      lastAt: sql<
-        string | null
-      >`(select max(a.at) from ${webhookAttempt} a where a.delivery_id = ${webhookDelivery.id})`,
-      lastMs: sql<
-        number | null
-      >`(select a.duration_ms from ${webhookAttempt} a where a.delivery_id = ${webhookDelivery.id} order by a.id desc limit 1)`,
-    })
-    .from(webhookDelivery)
-    .where(eq(webhookDelivery.endpointId, endpointId))
-    .orderBy(desc(webhookDelivery.seq))
-    .limit(limit);
-  return rows.map((r) => ({
-    ...r,
-    occurredAt: r.occurredAt.toISOString(),
-    dueAt: r.dueAt.toISOString(),
-    lastAt: r.lastAt ? new Date(r.lastAt).toISOString() : null,
-    lastMs: r.lastMs === null ? null : Number(r.lastMs),
+  const result = await db.execute(sql`
+    select d.id, d.event_type, d.status, d.attempts, d.occurred_at, d.due_at, d.last_status, d.last_error,
+           a.at as last_at, a.duration_ms as last_ms
+      from webhook_delivery d
+      left join lateral (select x.at, x.duration_ms from webhook_attempt x where x.delivery_id = d.id
+                          order by x.id desc limit 1) a on true
+     where d.endpoint_id = ${endpointId}::uuid
+     order by d.seq desc
+     limit ${limit}`);
+  return rowsOf<{
+    id: string;
+    event_type: string;
+    status: "pending" | "sending" | "delivered" | "failed";
+    attempts: number;
+    occurred_at: string | Date;
+    due_at: string | Date;
+    last_status: number | null;
+    last_error: string | null;
+    last_at: string | Date | null;
+    last_ms: number | null;
+  }>(result).map((r) => ({
+    id: r.id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: Number(r.attempts),
+    occurredAt: new Date(r.occurred_at).toISOString(),
+    dueAt: new Date(r.due_at).toISOString(),
+    lastStatus: r.last_status === null ? null : Number(r.last_status),
+    lastError: r.last_error,
+    lastAt: r.last_at ? new Date(r.last_at).toISOString() : null,
+    lastMs: r.last_ms === null ? null : Number(r.last_ms),
   }));
 }

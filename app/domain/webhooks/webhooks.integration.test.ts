@@ -18,7 +18,7 @@ import { isRefusal } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { checkEndpointUrl, isBlockedAddress } from "./address.server";
 import { type DisabledEndpoint, deliverWebhooks, WEBHOOK_RETRY_SECONDS } from "./delivery.server";
-import { createEndpoint, redeliver, rotateSecret, setEndpointEnabled } from "./endpoints.server";
+import { createEndpoint, deliveryLog, redeliver, rotateSecret, setEndpointEnabled } from "./endpoints.server";
 import { createSender } from "./send.server";
 import { verifyWebhook } from "./signing";
 
@@ -212,6 +212,9 @@ describe("delivery", () => {
       data: { purchase: { netAmount: 1200 }, member: { id: m.id } },
     });
     expect(row?.status).toBe("delivered");
+    const [logged] = await deliveryLog(db, endpoint.id);
+    expect(logged).toMatchObject({ id: row?.id, status: "delivered", lastStatus: 204, attempts: 1 });
+    expect(logged?.lastAt).toBe(t0.toISOString());
   });
 
   it("signs with both secrets after a rotation", async () => {

@@ -35,6 +35,9 @@ export function EndpointFields({
   const checked = (name: "events" | "scopes", value: string) =>
     form.state ? form.value(`${name}.${value}`) === "on" : (current?.[name].includes(value) ?? false);
   const eventErrors = form.errors("events");
+  // The events' error marks the first box only (one field to fix, announced once), tied to the message.
+  const invalidBox = (name: string, value: string) =>
+    name === "events" && value === WEBHOOK_EVENTS[0] && Boolean(eventErrors?.length);
   const box = (name: "events" | "scopes", value: string, label: string, hint?: string) => (
     <li key={value}>
       <label className="flex min-h-11 cursor-pointer items-start gap-3 rounded-xl border border-line bg-white px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50/60">
@@ -43,7 +46,8 @@ export function EndpointFields({
           name={name}
           value={value}
           defaultChecked={checked(name, value)}
-          aria-invalid={name === "events" && eventErrors?.length ? true : undefined}
+          aria-invalid={invalidBox(name, value) || undefined}
+          aria-describedby={invalidBox(name, value) ? `${id}-events-error` : undefined}
           className="mt-1 size-5 shrink-0 accent-brand-700"
           data-testid={`webhook-${name}-${value}`}
         />
@@ -87,7 +91,7 @@ export function EndpointFields({
         <ul className="mt-3 grid gap-2 sm:grid-cols-2">
           {WEBHOOK_EVENTS.map((e) => box("events", e, t(`console.webhooks.event.${e}`), e))}
         </ul>
-        <ErrorList errors={eventErrors} />
+        <ErrorList id={`${id}-events-error`} errors={eventErrors} />
       </fieldset>
       <fieldset aria-describedby={`${id}-scopes`}>
         <legend className="text-sm font-medium text-ink">{t("console.webhooks.field.scopes")}</legend>
