@@ -59,7 +59,8 @@ ALTER TABLE "webhook_attempt" ADD CONSTRAINT "webhook_attempt_delivery_id_webhoo
 ALTER TABLE "webhook_delivery" ADD CONSTRAINT "webhook_delivery_endpoint_id_webhook_endpoint_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoint"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_subscription" ADD CONSTRAINT "webhook_subscription_endpoint_id_webhook_endpoint_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoint"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "webhook_attempt_delivery_idx" ON "webhook_attempt" USING btree ("delivery_id","id");--> statement-breakpoint
-CREATE INDEX "webhook_delivery_due_idx" ON "webhook_delivery" USING btree ("due_at") WHERE "webhook_delivery"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_delivery_pending_idx" ON "webhook_delivery" USING btree ("seq") WHERE "webhook_delivery"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_delivery_sending_idx" ON "webhook_delivery" USING btree ("claimed_at") WHERE "webhook_delivery"."status" = 'sending';--> statement-breakpoint
 CREATE INDEX "webhook_delivery_open_idx" ON "webhook_delivery" USING btree ("endpoint_id","member_id","seq") WHERE "webhook_delivery"."status" in ('pending', 'sending');--> statement-breakpoint
 CREATE INDEX "webhook_delivery_endpoint_idx" ON "webhook_delivery" USING btree ("endpoint_id","seq");--> statement-breakpoint
 -- hand-written below

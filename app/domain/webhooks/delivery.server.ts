@@ -66,8 +66,9 @@ export async function deliverWebhooks(
 ): Promise<WebhookDeliveryReport> {
   const report: WebhookDeliveryReport = { claimed: 0, delivered: 0, retried: 0, failed: 0 };
   const claimer = randomUUID();
+  await takeOverStale(deps.db, now);
   for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
-    const rows = await claim(deps.db, claimer, now, deps.batchSize ?? 500);
+    const rows = await claim(deps.db, claimer, now, deps.batchSize ?? 1000);
     if (rows.length === 0) break;
     report.claimed += rows.length;
     const outcomes = await sendAll(deps, rows, now);
@@ -76,15 +77,20 @@ export async function deliverWebhooks(
   return report;
 }
 
+/** Rows an instance claimed and never recorded (it died mid-send): pending again, their attempt counted. */
+async function takeOverStale(db: Database, now: Date): Promise<void> {
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  await db.execute(sql`update webhook_delivery set status = 'pending', claim_job = null
+    where status = 'sending' and claimed_at < ${stale}::timestamptz`);
+}
+
 async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
   const at = now.toISOString();
-  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   const result = await db.execute(sql`
     with c as (
       select d.id from webhook_delivery d
         join webhook_endpoint e on e.id = d.endpoint_id and e.enabled
-       where ((d.status = 'pending' and d.due_at <= ${at}::timestamptz)
-              or (d.status = 'sending' and d.claimed_at < ${stale}::timestamptz))
+       where d.status = 'pending' and d.due_at <= ${at}::timestamptz
          and not exists (select 1 from webhook_delivery p
                           where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
                             and p.status in ('pending', 'sending') and p.seq < d.seq)
@@ -138,7 +144,7 @@ async function sendAll(deps: WebhookDeliveryDeps, rows: Claimed[], now: Date): P
       outcomes[i] = await deps.send(row.url, webhookHeaders(row.secrets, id, timestamp, body), body);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 32, rows.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, rows.length) }, lane));
   return outcomes;
 }
 

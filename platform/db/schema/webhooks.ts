@@ -109,7 +109,10 @@ export const webhookDelivery = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (t) => [
-    index("webhook_delivery_due_idx").on(t.dueAt).where(sql`${t.status} = 'pending'`),
+    /** The worker's claim: pending rows in the order they happened (the due time is a filter). */
+    index("webhook_delivery_pending_idx").on(t.seq).where(sql`${t.status} = 'pending'`),
+    /** Claims of an instance that died mid-send, taken over after five minutes. */
+    index("webhook_delivery_sending_idx").on(t.claimedAt).where(sql`${t.status} = 'sending'`),
     index("webhook_delivery_open_idx")
       .on(t.endpointId, t.memberId, t.seq)
       .where(sql`${t.status} in ('pending', 'sending')`),
