@@ -28,7 +28,7 @@ test("an admin registers a webhook, a purchase is delivered and verified, and th
   context,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const received: Received[] = [];
   const receiver = http.createServer((req, res) => {
     let body = "";
