@@ -107,6 +107,9 @@ export default [
       // The LINE rich menus by member state (issue 38, ADR 049): admins only (`line.richmenu`).
       route("rich-menus", "routes/admin/rich-menus/index.tsx"),
       route("rich-menus/:state", "routes/admin/rich-menus/state.tsx"),
+      // Outbound webhooks (issue 38 part 4, ADR 054): admins only (`webhooks.manage`).
+      route("webhooks", "routes/admin/webhooks/index.tsx"),
+      route("webhooks/:endpointId", "routes/admin/webhooks/endpoint.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

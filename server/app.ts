@@ -10,6 +10,7 @@ import { setAvailabilityLogger } from "@platform/db/availability";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { loadDeferredModules } from "@platform/deferred-modules";
 import { type JobQueue, startJobQueue } from "@platform/jobs/queue";
+import type { WokenWorker } from "@platform/jobs/woken-worker";
 import { createLogger, type Logger } from "@platform/logger";
 import { createRequestGate } from "@platform/request-gate";
 import { createRequestHandler } from "@react-router/express";
@@ -43,6 +44,9 @@ import { registerQuoteJobs } from "../app/domain/quotes/quotes.server";
 import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.server";
 import { registerSampleJobs } from "../app/domain/samples/samples.server";
 import { registerRfmJob } from "../app/domain/segments/rfm.server";
+import { startWebhookDispatcher } from "../app/domain/webhooks/delivery.server";
+import { adminsToldOfDisabled } from "../app/domain/webhooks/notify.server";
+import { createSender } from "../app/domain/webhooks/send.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
 import { catalogFileAt } from "../app/lib/i18n.server";
 import { redactUrl } from "../app/lib/redact-url";
@@ -111,6 +115,8 @@ export type RunningApp = {
   delivery: DeliveryDeps;
   /** This instance's rich-menu linking (ADR 049); null when LINE messages are off. */
   richMenuDispatcher: RichMenuDispatcher | null;
+  /** This instance's share of the outbound webhooks (ADR 054). */
+  webhookDispatcher: WokenWorker;
   /**
    * Loads the native modules that load on first use (sharp, argon2; ADR 030) once the instance is serving, so a
    * broken install is in the log within seconds of the start rather than at the first upload or login.
@@ -230,6 +236,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
         { subscribe: (l) => cacheBus.subscribe(l), logger },
       )
     : null;
+  // Outbound webhooks (ADR 054): this instance's share of the outbox, woken by its triggers' notification.
+  const webhookDispatcher = startWebhookDispatcher(
+    {
+      db: database.db,
+      send: createSender({ production: config.isProduction }),
+      logger,
+      onDisabled: adminsToldOfDisabled(database.db, messaging.messaging),
+    },
+    { subscribe: (l) => cacheBus.subscribe(l), logger },
+  );
 
   // Development reloads the build on every request (HMR); production loads it once, so React
   // Router does not rebuild its route table per request.
@@ -510,6 +526,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     dispatcher,
     delivery,
     richMenuDispatcher,
+    webhookDispatcher,
     async loadDeferredModules() {
       await loadDeferredModules({ sharp: loadSharp, argon2: loadArgon2 }, logger);
     },
@@ -522,6 +539,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       contentVersion.stop();
       await dispatcher.stop();
       await richMenuDispatcher?.stop();
+      await webhookDispatcher.stop();
       await jobs.stop(config.shutdownTimeoutMs);
       messaging.close();
       detachCacheBus(database.db);

@@ -189,6 +189,28 @@ export const CONSOLE_REFUSALS = {
     version_conflict: { status: 409, message: "console.segments.error.conflict" },
     name_taken: { status: 409, message: "console.segments.error.nameTaken", fix: "console.segments.error.fix" },
   },
+  // Outbound webhooks (ADR 054).
+  webhooks: {
+    not_found: { status: 404, message: "console.webhooks.error.notFound" },
+    version_conflict: { status: 409, message: "console.webhooks.error.conflict" },
+    busy: { status: 409, message: "console.webhooks.error.busy" },
+    invalid: { status: 400, message: "console.webhooks.problem.invalid", fix: "console.webhooks.error.form" },
+    httpsRequired: {
+      status: 400,
+      message: "console.webhooks.problem.httpsRequired",
+      fix: "console.webhooks.error.form",
+    },
+    privateAddress: {
+      status: 400,
+      message: "console.webhooks.problem.privateAddress",
+      fix: "console.webhooks.error.form",
+    },
+    unresolvable: {
+      status: 400,
+      message: "console.webhooks.problem.unresolvable",
+      fix: "console.webhooks.error.form",
+    },
+  },
 } as const satisfies Record<string, Record<string, Entry>>;
 
 export type RefusalArea = keyof typeof CONSOLE_REFUSALS;

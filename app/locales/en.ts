@@ -24,6 +24,7 @@ import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { storesEn } from "./stores.en";
 import { visitsEn } from "./visits.en";
+import { webhooksEn } from "./webhooks.en";
 import type { Messages } from "./zh-TW";
 
 export const en = {
@@ -49,6 +50,8 @@ export const en = {
   ...richMenusEn,
   // Saved segments (ADR 056)
   ...segmentsEn,
+  // Outbound webhooks (ADR 054)
+  ...webhooksEn,
   // The clerk on the sale (ADR 042)
   ...clerkEn,
   // The showroom reports and audience filters (ADR 048)

@@ -24,6 +24,7 @@ import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 import { visitsZhTW } from "./visits.zh-TW";
+import { webhooksZhTW } from "./webhooks.zh-TW";
 
 /** zh-TW is the source catalog: every other locale must provide the same keys. */
 export const zhTW = {
@@ -49,6 +50,8 @@ export const zhTW = {
   ...richMenusZhTW,
   // Saved segments (ADR 056)
   ...segmentsZhTW,
+  // Outbound webhooks (ADR 054)
+  ...webhooksZhTW,
   // The clerk on the sale (ADR 042)
   ...clerkZhTW,
   // The showroom reports and audience filters (ADR 048)

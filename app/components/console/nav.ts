@@ -34,6 +34,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/segments", label: "console.nav.segments", permission: "messages.manage", group: "daily" },
   // The LINE rich menus by member state (issue 38, ADR 049): admins only.
   { to: "/admin/rich-menus", label: "console.nav.richMenus", permission: "line.richmenu", group: "admin" },
+  // Outbound webhooks (issue 38 part 4, ADR 054): admins only.
+  { to: "/admin/webhooks", label: "console.nav.webhooks", permission: "webhooks.manage", group: "admin" },
   { to: "/admin/rewards", label: "console.nav.rewards", permission: "programme.edit", group: "catalog" },
   { to: "/admin/rules", label: "console.nav.rules", permission: "programme.edit", group: "catalog" },
   { to: "/admin/images", label: "console.nav.images", permission: "catalog.edit", group: "catalog" },

@@ -127,6 +127,14 @@ export const AUDIT_ACTIONS = [
   "appointment.call_done",
   "appointment.visit_noted",
   "appointment.follow_up_done",
+  // Outbound webhooks (ADR 054).
+  "webhook.created",
+  "webhook.updated",
+  "webhook.secret_rotated",
+  "webhook.enabled",
+  "webhook.disabled",
+  "webhook.auto_disabled",
+  "webhook.redelivered",
   // Showroom appointments (issue 37): a store's kinds, lengths, weekly start times and capacity.
   "store.appointments_changed",
 ] as const;

@@ -27,6 +27,8 @@ export const AUDIT_TARGET_TYPES = [
   "rich_menu",
   // Saved segments (issue 38 part 6, ADR 056).
   "segment",
+  // Outbound webhooks (issue 38 part 4, ADR 054).
+  "webhook_endpoint",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
   "staff",

@@ -53,6 +53,12 @@ const emailMessageSchema = z.discriminatedUnion("template", [
     template: z.literal("email-changed"),
     data: z.object({ newEmail: address }),
   }),
+  z.object({
+    to: address,
+    locale: z.enum(LOCALES),
+    template: z.literal("webhook-disabled"),
+    data: z.object({ url: z.string().min(1).max(2000), since: z.string().min(1).max(100) }),
+  }),
 ]);
 
 /** Checks an e-mail before it is queued (throws MessageRejectedError) and lowercases the address. */
@@ -148,9 +154,31 @@ function renderEmailChanged(locale: EmailMessage["locale"], newEmail: string): R
   return { subject, text, html };
 }
 
+/** To an admin: a webhook endpoint that failed for 24 hours was disabled (ADR 054). */
+function renderWebhookDisabled(locale: EmailMessage["locale"], data: { url: string; since: string }): RenderedEmail {
+  const t = catalogT(locale);
+  const subject = t("email.notice.webhookDisabled.subject");
+  const heading = t("email.notice.webhookDisabled.heading");
+  const intro = t("email.notice.webhookDisabled.intro", data);
+  const action = t("email.notice.webhookDisabled.action");
+  const brandLine = t("email.brandLine");
+  const footer = t("email.footer");
+  const text = [`${BRAND_NAME} ${brandLine}`, "", heading, "", intro, "", action, "", "--", footer, ""].join("\n");
+  const e = escapeHtml;
+  const html = emailLayout(
+    { locale, subject, brandLine, footer },
+    `<h1 style="margin:0 0 12px;font-size:22px;line-height:1.4;font-weight:700;color:${COLORS.ink};">${e(heading)}</h1>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.7;color:${COLORS.ink};">${e(intro)}</p>
+<p style="margin:0;font-size:14px;line-height:1.7;color:${COLORS.muted};">${e(action)}</p>
+`,
+  );
+  return { subject, text, html };
+}
+
 export function renderEmail(message: EmailMessage): RenderedEmail {
   const valid = validateEmailMessage(message);
   if (valid.template === "email-changed") return renderEmailChanged(valid.locale, valid.data.newEmail);
+  if (valid.template === "webhook-disabled") return renderWebhookDisabled(valid.locale, valid.data);
   const { locale, data } = valid;
   const t = catalogT(locale);
   const values = { code: data.code, minutes: data.minutes };

@@ -135,4 +135,19 @@ describe("the e-mail-changed notice", () => {
       }),
     ).toThrow(MessageRejectedError);
   });
+
+  it("tells an admin which webhook endpoint was disabled, and since when, escaped (ADR 054)", () => {
+    for (const locale of ["zh-TW", "en"] as const) {
+      const rendered = renderEmail({
+        to: "admin@example.com",
+        locale,
+        template: "webhook-disabled",
+        data: { url: "https://erp.example.com/hook?a=<b>", since: "2026/12/07 03:33" },
+      });
+      expect(rendered.subject.length).toBeGreaterThan(5);
+      expect(rendered.text).toContain("https://erp.example.com/hook?a=<b>");
+      expect(rendered.text).toContain("2026/12/07 03:33");
+      expect(rendered.html).toContain("https://erp.example.com/hook?a=&lt;b&gt;");
+    }
+  });
 });

@@ -29,6 +29,13 @@ export type EmailMessage =
       locale: Locale;
       template: "email-changed";
       data: { newEmail: string };
+    }
+  | {
+      /** To the admins: a webhook endpoint failing for 24 h was disabled (ADR 054). */
+      to: string;
+      locale: Locale;
+      template: "webhook-disabled";
+      data: { url: string; since: string };
     };
 
 /**

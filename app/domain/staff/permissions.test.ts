@@ -42,6 +42,7 @@ const EXPECTED: Record<Permission, [string, string, string]> = {
   "audit.view": ["-", "-", "OX"],
   "messages.manage": ["-", "-", "OX"],
   "line.richmenu": ["-", "-", "OX"],
+  "webhooks.manage": ["-", "-", "OX"],
   "settings.edit": ["-", "-", "OX"],
   "quotes.view": ["O", "O", "OX"],
   "quotes.answer": ["O", "O", "OX"],

@@ -60,6 +60,8 @@ export const PERMISSIONS = {
   "messages.manage": "global",
   /** The LINE rich menus by member state (ADR 049): publish and remove them. */
   "line.richmenu": "global",
+  /** Outbound webhooks (ADR 054): register endpoints, rotate secrets, redeliver. */
+  "webhooks.manage": "global",
   /** Console settings (the manager's adjustment limit). */
   "settings.edit": "global",
   /** See the quote requests of the stores worked at (issue 37 part 4, ADR 047). */

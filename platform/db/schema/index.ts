@@ -21,3 +21,4 @@ export * from "@platform/db/schema/rich-menus";
 export * from "@platform/db/schema/samples";
 export * from "@platform/db/schema/segments";
 export * from "@platform/db/schema/staff";
+export * from "@platform/db/schema/webhooks";

@@ -1,0 +1,263 @@
+import { randomUUID } from "node:crypto";
+import { type Database, rowsOf } from "@platform/db/client";
+import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
+import type { Logger } from "@platform/logger";
+import { sql } from "drizzle-orm";
+import { recordAudit } from "../audit/audit.server";
+import type { Sender, SendOutcome } from "./send.server";
+import { webhookBody, webhookHeaders, webhookMessageId } from "./signing";
+
+/**
+ * The webhook outbox's worker (ADR 054). Due rows of `webhook_delivery` are claimed with `for update skip locked`
+ * (one instance sends a row, never two), a member's row only when none of their earlier rows for that endpoint is
+ * still open (per-member order), and POSTed with the Standard Webhooks headers. A failure is retried on the
+ * schedule below for three days from the first attempt, then given up; an endpoint failing for 24 h without one
+ * success is disabled and the admins are told. Every attempt is written to the delivery log.
+ */
+export const WEBHOOK_RETRY_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 43_200] as const;
+export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600_000;
+export const WEBHOOK_DISABLE_AFTER_MS = 24 * 3600_000;
+const STALE_CLAIM_MS = 5 * 60_000;
+export const WEBHOOK_DISPATCH_INTERVAL_MS = 15_000;
+
+/** Seconds before the next attempt after `attempts` failed ones. */
+export function webhookBackoffSeconds(attempts: number): number {
+  return WEBHOOK_RETRY_SECONDS[Math.min(Math.max(attempts, 1), WEBHOOK_RETRY_SECONDS.length) - 1] as number;
+}
+
+/** Whether a failed row is retried (its next attempt within three days of its first) and when. */
+export function nextAttempt(firstAttemptAt: Date, attempts: number, now: Date): Date | null {
+  const due = new Date(now.getTime() + webhookBackoffSeconds(attempts) * 1000);
+  return due.getTime() - firstAttemptAt.getTime() <= WEBHOOK_RETRY_WINDOW_MS ? due : null;
+}
+
+export type DisabledEndpoint = { id: string; url: string; failingSince: Date };
+
+export type WebhookDeliveryDeps = {
+  db: Database;
+  send: Sender;
+  logger?: Pick<Logger, "info" | "warn" | "error">;
+  /** Told when an endpoint was disabled after 24 h of failures (the admins' e-mail). */
+  onDisabled?: (endpoints: DisabledEndpoint[]) => Promise<void>;
+  batchSize?: number;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+};
+
+export type WebhookDeliveryReport = { claimed: number; delivered: number; retried: number; failed: number };
+
+type Claimed = {
+  id: string;
+  endpointId: string;
+  eventType: string;
+  data: unknown;
+  occurredAt: Date;
+  attempts: number;
+  firstAttemptAt: Date;
+  url: string;
+  secrets: string[];
+};
+
+/** Sends every due delivery, batch after batch, until none is left. */
+export async function deliverWebhooks(
+  deps: WebhookDeliveryDeps,
+  now = new Date(),
+  options: { maxBatches?: number } = {},
+): Promise<WebhookDeliveryReport> {
+  const report: WebhookDeliveryReport = { claimed: 0, delivered: 0, retried: 0, failed: 0 };
+  const claimer = randomUUID();
+  await takeOverStale(deps.db, now);
+  for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
+    const rows = await claim(deps.db, claimer, now, deps.batchSize ?? 1000);
+    if (rows.length === 0) break;
+    report.claimed += rows.length;
+    const outcomes = await sendAll(deps, rows, now);
+    await record(deps, claimer, rows, outcomes, now, report);
+  }
+  return report;
+}
+
+/** Rows an instance claimed and never recorded (it died mid-send): pending again, their attempt counted. */
+async function takeOverStale(db: Database, now: Date): Promise<void> {
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  await db.execute(sql`update webhook_delivery set status = 'pending', claim_job = null
+    where status = 'sending' and claimed_at < ${stale}::timestamptz`);
+}
+
+async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    with c as (
+      select d.id from webhook_delivery d
+        join webhook_endpoint e on e.id = d.endpoint_id and e.enabled
+       where d.status = 'pending' and d.due_at <= ${at}::timestamptz
+         and not exists (select 1 from webhook_delivery p
+                          where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
+                            and p.status in ('pending', 'sending') and p.seq < d.seq)
+       order by d.seq
+       limit ${limit}
+       for update of d skip locked),
+    u as (
+      update webhook_delivery d
+         set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
+             attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
+        from c where d.id = c.id
+      returning d.id, d.endpoint_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at, d.seq)
+    select u.*, e.url, e.secret,
+           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
+      from u join webhook_endpoint e on e.id = u.endpoint_id
+     order by u.seq`);
+  return rowsOf<{
+    id: string;
+    endpoint_id: string;
+    event_type: string;
+    data: unknown;
+    occurred_at: string | Date;
+    attempts: number;
+    first_attempt_at: string | Date;
+    url: string;
+    secret: string;
+    previous_secret: string | null;
+  }>(result).map((r) => ({
+    id: r.id,
+    endpointId: r.endpoint_id,
+    eventType: r.event_type,
+    data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
+    occurredAt: new Date(r.occurred_at),
+    attempts: Number(r.attempts),
+    firstAttemptAt: new Date(r.first_attempt_at),
+    url: r.url,
+    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+  }));
+}
+
+async function sendAll(deps: WebhookDeliveryDeps, rows: Claimed[], now: Date): Promise<SendOutcome[]> {
+  const outcomes: SendOutcome[] = new Array(rows.length);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const i = next++;
+      const row = rows[i] as Claimed;
+      const id = webhookMessageId(row.id);
+      const body = webhookBody(row.eventType, row.occurredAt, row.data);
+      outcomes[i] = await deps.send(row.url, webhookHeaders(row.secrets, id, timestamp, body), body);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, rows.length) }, lane));
+  return outcomes;
+}
+
+/** The outcomes, the log and the endpoints' health in one transaction, only on rows this claim still holds. */
+async function record(
+  deps: WebhookDeliveryDeps,
+  claimer: string,
+  rows: Claimed[],
+  outcomes: SendOutcome[],
+  now: Date,
+  report: WebhookDeliveryReport,
+): Promise<void> {
+  const at = now.toISOString();
+  const ok = new Set<string>();
+  const failing = new Set<string>();
+  const values = rows.map((row, i) => {
+    const o = outcomes[i] as SendOutcome;
+    let status: "delivered" | "pending" | "failed" = "delivered";
+    let due: string = at;
+    if (o.outcome === "ok") {
+      report.delivered++;
+      ok.add(row.endpointId);
+    } else {
+      failing.add(row.endpointId);
+      const next = nextAttempt(row.firstAttemptAt, row.attempts, now);
+      if (next) {
+        status = "pending";
+        due = next.toISOString();
+        report.retried++;
+      } else {
+        status = "failed";
+        report.failed++;
+      }
+    }
+    return sql`(${row.id}::uuid, ${status}::text, ${due}::timestamptz, ${o.statusCode}::int, ${o.error ?? (o.outcome === "ok" ? null : o.outcome)}::text, ${o.outcome}::text, ${o.durationMs}::int, ${row.endpointId}::uuid)`;
+  });
+  for (const id of ok) failing.delete(id);
+  const disabled = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`
+      with v(id, status, due_at, status_code, error, outcome, duration_ms, endpoint_id) as (values ${sql.join(values, sql`, `)}),
+      updated as (
+        update webhook_delivery d
+           set status = v.status, due_at = v.due_at, last_status = v.status_code, last_error = v.error,
+               delivered_at = case when v.status = 'delivered' then ${at}::timestamptz else d.delivered_at end,
+               claim_job = null
+          from v where d.id = v.id and d.claim_job = ${claimer}::uuid
+        returning d.id)
+      insert into webhook_attempt (delivery_id, endpoint_id, at, outcome, status_code, duration_ms, error)
+      select v.id, v.endpoint_id, ${at}::timestamptz, v.outcome, v.status_code, v.duration_ms, v.error
+        from v join updated on updated.id = v.id`);
+    if (ok.size > 0) {
+      await tx.execute(sql`update webhook_endpoint set failing_since = null
+        where id = any(${uuids([...ok])}) and failing_since is not null`);
+    }
+    if (failing.size === 0) return [];
+    const cutoff = new Date(now.getTime() - WEBHOOK_DISABLE_AFTER_MS).toISOString();
+    // Failing since the first failure after the last success; 24 h of that disables the endpoint, once.
+    await tx.execute(sql`update webhook_endpoint set failing_since = ${at}::timestamptz
+      where id = any(${uuids([...failing])}) and failing_since is null`);
+    const result = await tx.execute(sql`
+      update webhook_endpoint e
+         set enabled = false, disabled_reason = 'failing', disabled_at = ${at}::timestamptz,
+             version = e.version + 1, updated_at = ${at}::timestamptz
+       where e.id = any(${uuids([...failing])}) and e.enabled and e.failing_since <= ${cutoff}::timestamptz
+      returning e.id, e.url, e.failing_since`);
+    const off = rowsOf<{ id: string; url: string; failing_since: string | Date }>(result).map((r) => ({
+      id: r.id,
+      url: r.url,
+      failingSince: new Date(r.failing_since),
+    }));
+    if (off.length === 0) return [];
+    await tx.execute(sql`delete from webhook_subscription where endpoint_id = any(${uuids(off.map((e) => e.id))})`);
+    for (const e of off) {
+      await recordAudit(
+        tx,
+        {
+          context: { actorType: "system", label: "webhooks", ip: null, userAgent: null, requestId: null },
+          action: "webhook.auto_disabled",
+          targetType: "webhook_endpoint",
+          targetId: e.id,
+          before: { enabled: true },
+          after: { enabled: false, reason: "failing", failingSince: e.failingSince.toISOString() },
+        },
+        now,
+      );
+    }
+    return off;
+  });
+  if (disabled.length > 0) {
+    deps.logger?.warn({ endpoints: disabled.map((e) => e.id) }, "webhook endpoint disabled after 24 h of failures");
+    await deps
+      .onDisabled?.(disabled)
+      .catch((error) => deps.logger?.error({ err: error }, "admins not told of a disabled webhook endpoint"));
+  }
+}
+
+/** A uuid[] parameter that both drivers take (an array bound as one value is not, on PGlite). */
+function uuids(ids: string[]) {
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]::uuid[]`;
+}
+
+/** The per-instance worker: woken by the outbox's notification (`webhook`) and every 15 s (retries). */
+export function startWebhookDispatcher(deps: WebhookDeliveryDeps, options: WokenWorkerOptions): WokenWorker {
+  return startWokenWorker(
+    {
+      pass: () => deliverWebhooks(deps, new Date()),
+      wakeOn: "webhook",
+      intervalMs: WEBHOOK_DISPATCH_INTERVAL_MS,
+      failure: "webhook delivery pass failed",
+    },
+    options,
+  );
+}

@@ -1,0 +1,411 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Database } from "@platform/db/client";
+import {
+  auditLog,
+  member,
+  webhookAttempt,
+  webhookDelivery,
+  webhookEndpoint,
+  webhookSubscription,
+} from "@platform/db/schema";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recordPurchase, recordPurchaseInTransaction } from "../loyalty/purchases.server";
+import { newMember } from "../loyalty/testing.server";
+import { isRefusal } from "../refusals";
+import type { StaffActor } from "../staff/actor";
+import { checkEndpointUrl, isBlockedAddress } from "./address.server";
+import { type DisabledEndpoint, deliverWebhooks, WEBHOOK_RETRY_SECONDS } from "./delivery.server";
+import { createEndpoint, deliveryLog, redeliver, rotateSecret, setEndpointEnabled } from "./endpoints.server";
+import { createSender } from "./send.server";
+import { verifyWebhook } from "./signing";
+
+/**
+ * Outbound webhooks (issue 38 part 4, ADR 054) on PGlite and PostgreSQL: the outbox written by the triggers in the
+ * event's transaction, the scopes, delivery with the Standard Webhooks signature to a local receiver, retries on
+ * the test clock, per-member order, the 24-hour disable, redelivery, and the SSRF refusals with production rules.
+ */
+let db: Database;
+useMigratedTestDatabase("webhooks", (handle) => {
+  db = handle.db;
+});
+
+const admin: StaffActor = {
+  userId: "staff-admin",
+  role: "admin",
+  displayName: "Admin",
+  storeIds: [],
+  currentStoreId: null,
+  sessionId: "s",
+  secondFactorAt: new Date(),
+};
+const audit = {
+  actorType: "staff" as const,
+  userId: "staff-admin",
+  role: "admin" as const,
+  storeId: null,
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
+const dev = { production: false };
+// After the real clock: the triggers stamp the outbox rows with the database's now(), the worker runs on this clock.
+const t0 = new Date("2030-03-10T04:00:00Z");
+
+type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
+let receiver: http.Server;
+let base: string;
+const received: Received[] = [];
+/** What the receiver answers, by path: a status, a redirect, or a slow answer. */
+const answers = new Map<string, (res: http.ServerResponse) => void>();
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers, body });
+      const answer = answers.get(req.url ?? "");
+      if (answer) answer(res);
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  base = `http://localhost:${(receiver.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+beforeEach(async () => {
+  received.length = 0;
+  answers.clear();
+  // Every test starts with no endpoint (the outbox rows go with them).
+  await db.delete(webhookEndpoint);
+});
+
+const send = createSender(dev, { timeoutMs: 500 });
+const deps = (extra: { onDisabled?: (e: DisabledEndpoint[]) => Promise<void> } = {}) => ({ db, send, ...extra });
+
+async function register(path: string, events: string[], scopes: string[] = []) {
+  return createEndpoint(
+    db,
+    admin,
+    { url: `${base}${path}`, description: "", events: events as never, scopes: scopes as never },
+    dev,
+    audit,
+    t0,
+  );
+}
+
+let receipt = 0;
+const buy = (memberId: string, now = t0) =>
+  recordPurchase(
+    db,
+    { memberId, storeId: "S01", receiptNumber: `R${++receipt}`, netAmount: 1200, purchasedAt: now },
+    now,
+  );
+
+async function outbox(endpointId: string) {
+  return db
+    .select()
+    .from(webhookDelivery)
+    .where(eq(webhookDelivery.endpointId, endpointId))
+    .orderBy(asc(webhookDelivery.seq));
+}
+
+describe("the outbox", () => {
+  it("writes nothing when no endpoint takes the event", async () => {
+    const m = await newMember(db);
+    await buy(m.id);
+    expect(await db.select().from(webhookDelivery)).toHaveLength(0);
+  });
+
+  it("writes the purchase's row in its transaction, and none when it rolls back", async () => {
+    const { endpoint } = await register("/hook", ["purchase.created"]);
+    const m = await newMember(db);
+    await buy(m.id);
+    const rows = await outbox(endpoint.id);
+    expect(rows.map((r) => r.eventType)).toEqual(["purchase.created"]);
+    expect(rows[0]?.memberId).toBe(m.id);
+    await expect(
+      db.transaction(async (tx) => {
+        await recordPurchaseInTransaction(
+          tx,
+          { memberId: m.id, storeId: "S01", receiptNumber: "ROLLBACK", netAmount: 500, purchasedAt: t0 },
+          t0,
+        );
+        expect(await tx.select().from(webhookDelivery).where(eq(webhookDelivery.endpointId, endpoint.id))).toHaveLength(
+          2,
+        );
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await outbox(endpoint.id)).toHaveLength(1);
+  });
+
+  it("names a member by number only without the member:pii scope, and in full with it", async () => {
+    const plain = await register("/plain", ["purchase.created", "points.earned"]);
+    const full = await register("/full", ["purchase.created"], ["member:pii"]);
+    const m = await newMember(db, { nameZh: "林雅婷", email: "ya@example.com" });
+    await buy(m.id);
+    const [p] = await outbox(plain.endpoint.id);
+    const [f] = await outbox(full.endpoint.id);
+    const pm = (p?.data as { member: Record<string, unknown> } | undefined)?.member ?? {};
+    const fm = (f?.data as { member: Record<string, unknown> } | undefined)?.member ?? {};
+    expect(Object.keys(pm).sort()).toEqual(["createdAt", "disabled", "id", "memberNumber"]);
+    expect(JSON.stringify(p?.data)).not.toContain("林雅婷");
+    expect(JSON.stringify(p?.data)).not.toContain(m.phoneNumber);
+    expect(fm).toMatchObject({ id: m.id, name: "林雅婷", phone: m.phoneNumber, email: "ya@example.com" });
+    // The purchase earned points: the earned entry is the plain endpoint's second event, in order.
+    expect((await outbox(plain.endpoint.id)).map((r) => r.eventType)).toEqual(["purchase.created", "points.earned"]);
+  });
+
+  it("sends member updates for the member's data only, not a login or a purchase's last store", async () => {
+    const { endpoint } = await register("/m", ["member.created", "member.updated", "member.disabled"]);
+    const m = await newMember(db);
+    await db.update(member).set({ lastLoginAt: t0, lastPurchaseStoreId: "S01" }).where(eq(member.id, m.id));
+    await db.update(member).set({ city: "台北市" }).where(eq(member.id, m.id));
+    await db.update(member).set({ disabled: true }).where(eq(member.id, m.id));
+    expect((await outbox(endpoint.id)).map((r) => r.eventType)).toEqual([
+      "member.created",
+      "member.updated",
+      "member.disabled",
+    ]);
+  });
+
+  it("stops writing for a disabled endpoint", async () => {
+    const { endpoint } = await register("/off", ["purchase.created"]);
+    await setEndpointEnabled(db, admin, endpoint.id, false, audit, t0);
+    expect(await db.select().from(webhookSubscription)).toHaveLength(0);
+    await buy((await newMember(db)).id);
+    expect(await outbox(endpoint.id)).toHaveLength(0);
+  });
+});
+
+describe("delivery", () => {
+  it("posts the Standard Webhooks headers; the receiver verifies them with the endpoint's secret", async () => {
+    const { endpoint, secret } = await register("/hook", ["purchase.created"]);
+    const m = await newMember(db);
+    await buy(m.id);
+    const report = await deliverWebhooks(deps(), t0);
+    expect(report).toMatchObject({ claimed: 1, delivered: 1 });
+    const [got] = received;
+    const [row] = await outbox(endpoint.id);
+    expect(got?.headers["webhook-id"]).toBe(`msg_${row?.id.replaceAll("-", "")}`);
+    expect(got?.headers["webhook-timestamp"]).toBe(String(t0.getTime() / 1000));
+    const headers = {
+      id: String(got?.headers["webhook-id"]),
+      timestamp: String(got?.headers["webhook-timestamp"]),
+      signature: String(got?.headers["webhook-signature"]),
+    };
+    expect(verifyWebhook(secret, headers, got?.body ?? "", t0.getTime() / 1000)).toBe(true);
+    const body = JSON.parse(got?.body ?? "{}");
+    expect(body).toMatchObject({
+      type: "purchase.created",
+      data: { purchase: { netAmount: 1200 }, member: { id: m.id } },
+    });
+    expect(row?.status).toBe("delivered");
+    const [logged] = await deliveryLog(db, endpoint.id);
+    expect(logged).toMatchObject({ id: row?.id, status: "delivered", lastStatus: 204, attempts: 1 });
+    expect(logged?.lastAt).toBe(t0.toISOString());
+  });
+
+  it("signs with both secrets after a rotation", async () => {
+    const { endpoint, secret: old } = await register("/hook", ["purchase.created"]);
+    const next = await rotateSecret(db, admin, endpoint.id, audit, t0);
+    await buy((await newMember(db)).id);
+    await deliverWebhooks(deps(), t0);
+    const got = received[0];
+    const headers = {
+      id: String(got?.headers["webhook-id"]),
+      timestamp: String(got?.headers["webhook-timestamp"]),
+      signature: String(got?.headers["webhook-signature"]),
+    };
+    expect(headers.signature.split(" ")).toHaveLength(2);
+    expect(verifyWebhook(old, headers, got?.body ?? "", t0.getTime() / 1000)).toBe(true);
+    expect(verifyWebhook(next, headers, got?.body ?? "", t0.getTime() / 1000)).toBe(true);
+  });
+
+  it("records a 500, a redirect (not followed) and a slow answer (timeout), and retries on the schedule", async () => {
+    answers.set("/500", (res) => res.writeHead(500).end("down"));
+    answers.set("/redirect", (res) => res.writeHead(302, { location: "http://169.254.169.254/" }).end());
+    answers.set("/slow", (res) => setTimeout(() => res.writeHead(200).end(), 1500).unref());
+    const endpoints = await Promise.all(["/500", "/redirect", "/slow"].map((p) => register(p, ["purchase.created"])));
+    await buy((await newMember(db)).id);
+    const first = await deliverWebhooks(deps(), t0);
+    expect(first).toMatchObject({ claimed: 3, delivered: 0, retried: 3 });
+    const attempts = await db.select().from(webhookAttempt).orderBy(asc(webhookAttempt.id));
+    const byEndpoint = new Map(attempts.map((a) => [a.endpointId, a]));
+    expect(byEndpoint.get(endpoints[0]?.endpoint.id as string)).toMatchObject({
+      outcome: "http_error",
+      statusCode: 500,
+    });
+    expect(byEndpoint.get(endpoints[1]?.endpoint.id as string)).toMatchObject({ outcome: "redirect", statusCode: 302 });
+    expect(byEndpoint.get(endpoints[2]?.endpoint.id as string)).toMatchObject({ outcome: "timeout", statusCode: null });
+    expect(received.filter((r) => r.path === "/").length).toBe(0);
+    // Not due again before the first back-off step; due after it.
+    expect((await deliverWebhooks(deps(), new Date(t0.getTime() + 1000))).claimed).toBe(0);
+    const second = await deliverWebhooks(deps(), new Date(t0.getTime() + (WEBHOOK_RETRY_SECONDS[0] + 1) * 1000));
+    expect(second.claimed).toBe(3);
+  });
+
+  it("gives up three days after the first attempt", async () => {
+    answers.set("/500", (res) => res.writeHead(500).end());
+    const { endpoint } = await register("/500", ["purchase.created"]);
+    await buy((await newMember(db)).id);
+    let now = t0;
+    for (let i = 0; i < 40; i++) {
+      await deliverWebhooks(deps(), now);
+      const [row] = await outbox(endpoint.id);
+      if (row?.status !== "pending") break;
+      now = row.dueAt;
+      // Keep the endpoint on (this test is about the delivery's window, not the endpoint's).
+      await db.update(webhookEndpoint).set({ failingSince: null }).where(eq(webhookEndpoint.id, endpoint.id));
+    }
+    const [row] = await outbox(endpoint.id);
+    expect(row?.status).toBe("failed");
+    expect(row?.firstAttemptAt?.getTime()).toBe(t0.getTime());
+    const last = Math.max(...(await db.select().from(webhookAttempt)).map((a) => a.at.getTime()));
+    expect(last - t0.getTime()).toBeLessThanOrEqual(3 * 24 * 3600_000);
+    expect(last - t0.getTime()).toBeGreaterThan(2 * 24 * 3600_000);
+  });
+
+  it("disables an endpoint failing for 24 hours, audits it and tells the admins", async () => {
+    answers.set("/500", (res) => res.writeHead(500).end());
+    const { endpoint } = await register("/500", ["purchase.created"]);
+    const told: DisabledEndpoint[] = [];
+    const onDisabled = async (e: DisabledEndpoint[]) => {
+      told.push(...e);
+    };
+    const m = await newMember(db);
+    await buy(m.id);
+    await deliverWebhooks(deps({ onDisabled }), t0);
+    // A later event of another member, 23 hours on: still failing, not yet 24 hours.
+    await buy((await newMember(db)).id, new Date(t0.getTime() + 23 * 3600_000));
+    await db.update(webhookDelivery).set({ dueAt: t0 });
+    await deliverWebhooks(deps({ onDisabled }), new Date(t0.getTime() + 23 * 3600_000));
+    expect(told).toHaveLength(0);
+    await db.update(webhookDelivery).set({ dueAt: t0 });
+    await deliverWebhooks(deps({ onDisabled }), new Date(t0.getTime() + 24 * 3600_000 + 1000));
+    expect(told.map((e) => e.id)).toEqual([endpoint.id]);
+    const [after] = await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, endpoint.id));
+    expect(after).toMatchObject({ enabled: false, disabledReason: "failing" });
+    expect(await db.select().from(webhookSubscription)).toHaveLength(0);
+    const logged = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "webhook.auto_disabled"), eq(auditLog.targetId, endpoint.id)));
+    expect(logged).toHaveLength(1);
+    // Nothing is sent while it is off; enabling it sends what waited.
+    answers.clear();
+    expect((await deliverWebhooks(deps(), new Date(t0.getTime() + 25 * 3600_000))).claimed).toBe(0);
+    await setEndpointEnabled(db, admin, endpoint.id, true, audit, t0);
+    await db.update(webhookDelivery).set({ dueAt: t0 });
+    const resumed = await deliverWebhooks(deps(), new Date(t0.getTime() + 25 * 3600_000));
+    expect(resumed.delivered).toBe(2);
+  });
+
+  it("keeps a member's events in order: a later one waits for the earlier one", async () => {
+    let fail = true;
+    answers.set("/order", (res) => res.writeHead(fail ? 503 : 200).end());
+    const { endpoint } = await register("/order", ["purchase.created"]);
+    const a = await newMember(db);
+    const b = await newMember(db);
+    await buy(a.id);
+    await buy(a.id);
+    await buy(b.id);
+    const first = await deliverWebhooks(deps(), t0);
+    // A's first and B's only: A's second waits behind A's first.
+    expect(first.claimed).toBe(2);
+    const later = new Date(t0.getTime() + 10_000);
+    fail = false;
+    await deliverWebhooks(deps(), later);
+    await deliverWebhooks(deps(), later);
+    const rows = await outbox(endpoint.id);
+    expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered"]);
+    const aIds = rows.filter((r) => r.memberId === a.id).map((r) => `msg_${r.id.replaceAll("-", "")}`);
+    const order = received.filter((r) => r.headers["webhook-id"] && aIds.includes(String(r.headers["webhook-id"])));
+    expect(order.map((r) => r.headers["webhook-id"])).toEqual([aIds[0], aIds[0], aIds[1]]);
+  });
+
+  it("redelivers with the same webhook-id and a new signature", async () => {
+    const { endpoint, secret } = await register("/hook", ["purchase.created"]);
+    await buy((await newMember(db)).id);
+    await deliverWebhooks(deps(), t0);
+    const [row] = await outbox(endpoint.id);
+    await redeliver(db, admin, endpoint.id, row?.id as string, audit, t0);
+    const later = new Date(t0.getTime() + 60_000);
+    await deliverWebhooks(deps(), later);
+    expect(received).toHaveLength(2);
+    expect(received[1]?.headers["webhook-id"]).toBe(received[0]?.headers["webhook-id"]);
+    expect(received[1]?.headers["webhook-timestamp"]).toBe(String(later.getTime() / 1000));
+    const headers = {
+      id: String(received[1]?.headers["webhook-id"]),
+      timestamp: String(received[1]?.headers["webhook-timestamp"]),
+      signature: String(received[1]?.headers["webhook-signature"]),
+    };
+    expect(verifyWebhook(secret, headers, received[1]?.body ?? "", later.getTime() / 1000)).toBe(true);
+    const logged = await db.select().from(auditLog).where(eq(auditLog.action, "webhook.redelivered"));
+    expect(logged.length).toBeGreaterThan(0);
+  });
+});
+
+describe("no SSRF (production rules)", () => {
+  const prod = { production: true };
+
+  it("refuses private, loopback and link-local addresses and plain http at registration", async () => {
+    expect(isBlockedAddress("10.1.2.3")).toBe(true);
+    expect(isBlockedAddress("169.254.169.254")).toBe(true);
+    expect(isBlockedAddress("::ffff:127.0.0.1")).toBe(true);
+    expect(isBlockedAddress("fd00::1")).toBe(true);
+    expect(isBlockedAddress("8.8.8.8")).toBe(false);
+    expect(await checkEndpointUrl("http://hooks.example.com/", prod)).toBe("httpsRequired");
+    expect(await checkEndpointUrl("http://localhost:3000/", prod)).toBe("httpsRequired");
+    expect(await checkEndpointUrl("https://127.0.0.1/", prod)).toBe("privateAddress");
+    expect(await checkEndpointUrl("https://[::1]/", prod)).toBe("privateAddress");
+    expect(await checkEndpointUrl("https://localhost/", prod)).toBe("privateAddress");
+    const metadata = async () => ["93.184.215.14", "169.254.169.254"];
+    expect(await checkEndpointUrl("https://sneaky.example.com/", prod, metadata)).toBe("privateAddress");
+    expect(await checkEndpointUrl("https://hooks.example.com/", prod, async () => ["93.184.215.14"])).toBeNull();
+    expect(await checkEndpointUrl("http://localhost:3000/", dev)).toBeNull();
+    expect(await checkEndpointUrl("http://10.0.0.1/", dev)).toBe("httpsRequired");
+    try {
+      await createEndpoint(
+        db,
+        admin,
+        { url: "https://127.0.0.1/hook", description: "", events: ["purchase.created"], scopes: [] },
+        prod,
+        audit,
+        t0,
+      );
+      expect.unreachable();
+    } catch (error) {
+      expect(isRefusal(error, "webhooks") && error.code).toBe("privateAddress");
+    }
+    expect(await db.select().from(webhookEndpoint)).toHaveLength(0);
+  });
+
+  it("refuses at delivery time after DNS: the receiver is never reached", async () => {
+    const guarded = createSender(prod, { timeoutMs: 2000 });
+    const port = (receiver.address() as AddressInfo).port;
+    const literal = await guarded(`https://127.0.0.1:${port}/x`, {}, "{}");
+    const named = await guarded(`https://localhost:${port}/x`, {}, "{}");
+    expect(literal.outcome).toBe("address_refused");
+    expect(named.outcome).toBe("address_refused");
+    expect(received).toHaveLength(0);
+    // An endpoint registered before its name moved to a private address: the worker records the refusal.
+    const { endpoint } = await register("/x", ["purchase.created"]);
+    await buy((await newMember(db)).id);
+    await deliverWebhooks({ db, send: guarded }, t0);
+    const [attempt] = await db.select().from(webhookAttempt).where(eq(webhookAttempt.endpointId, endpoint.id));
+    expect(attempt?.outcome).toBe("address_refused");
+    expect(received).toHaveLength(0);
+  });
+});

@@ -1,0 +1,113 @@
+import type { DatabaseHandle } from "@platform/db/client";
+import { webhookDelivery } from "@platform/db/schema";
+import { useTwoPostgresInstances } from "@platform/testing/two-instances";
+import { asc, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { StaffActor } from "../staff/actor";
+import { deliverWebhooks } from "./delivery.server";
+import { createEndpoint } from "./endpoints.server";
+import type { Sender } from "./send.server";
+
+/**
+ * The webhook outbox over two instances (ADR 054): both workers claim from one outbox with `skip locked`, so each
+ * event is delivered exactly once, and a member's events still arrive in the order they happened. Only on
+ * PostgreSQL (PGlite serialises everything on one connection).
+ */
+let one: DatabaseHandle;
+let two: DatabaseHandle;
+
+useTwoPostgresInstances("webhooks_conc", (pair) => {
+  ({ one, two } = pair);
+});
+
+const admin: StaffActor = {
+  userId: "staff-admin",
+  role: "admin",
+  displayName: "Admin",
+  storeIds: [],
+  currentStoreId: null,
+  sessionId: "s",
+  secondFactorAt: new Date(),
+};
+const audit = {
+  actorType: "staff" as const,
+  userId: "staff-admin",
+  role: "admin" as const,
+  storeId: null,
+  ip: null,
+  userAgent: null,
+  requestId: null,
+};
+
+/** A receiver stand-in that records every webhook-id in arrival order, slowly (so the two workers overlap). */
+function countingReceiver() {
+  const arrivals: string[] = [];
+  const send: Sender = async (_url, headers) => {
+    await new Promise((r) => setTimeout(r, 2));
+    arrivals.push(headers["webhook-id"] as string);
+    return { outcome: "ok", statusCode: 204, durationMs: 2, error: null };
+  };
+  return { send, arrivals };
+}
+
+describe("webhook delivery over two instances", () => {
+  it("delivers each of 3,000 events once, a member's in order, with two workers at once", {
+    timeout: 180_000,
+  }, async () => {
+    await createEndpoint(
+      one.db,
+      admin,
+      {
+        url: "http://localhost:9/hook",
+        description: "",
+        events: ["member.created", "member.updated"],
+        scopes: [],
+      },
+      { production: false },
+      audit,
+    );
+    // 1,000 members, each created and then changed twice: three events per member.
+    await one.db.execute(sql`
+      with users as (
+        insert into auth_user (id, name, email)
+        select 'wh-' || g, '測試', 'wh-' || g || '@phone.invalid' from generate_series(1, 1000) g
+        returning id)
+      insert into member (user_id, member_number, name_zh, phone_number)
+      select id, 'HW' || lpad(substr(id, 4), 8, '0'), '王小明', '+88697' || lpad(substr(id, 4), 7, '0') from users`);
+    await one.db.execute(sql`update member set city = '台北市' where member_number like 'HW%'`);
+    await one.db.execute(sql`update member set city = '新北市' where member_number like 'HW%'`);
+    const receiver = countingReceiver();
+    const now = new Date(Date.now() + 60_000);
+    const [a, b] = await Promise.all([
+      deliverWebhooks({ db: one.db, send: receiver.send, batchSize: 200 }, now),
+      deliverWebhooks({ db: two.db, send: receiver.send, batchSize: 200 }, now),
+    ]);
+    // A member's later events wait for the earlier ones: passes until nothing is left.
+    for (let i = 0; i < 10; i++) {
+      const [c, d] = await Promise.all([
+        deliverWebhooks({ db: one.db, send: receiver.send, batchSize: 200 }, now),
+        deliverWebhooks({ db: two.db, send: receiver.send, batchSize: 200 }, now),
+      ]);
+      if (c.claimed + d.claimed === 0) break;
+    }
+    expect(a.claimed).toBeGreaterThan(0);
+    expect(b.claimed).toBeGreaterThan(0);
+    const rows = await one.db
+      .select({ id: webhookDelivery.id, memberId: webhookDelivery.memberId, status: webhookDelivery.status })
+      .from(webhookDelivery)
+      .orderBy(asc(webhookDelivery.seq));
+    expect(rows).toHaveLength(3000);
+    expect(rows.every((r) => r.status === "delivered")).toBe(true);
+    expect(receiver.arrivals).toHaveLength(3000);
+    expect(new Set(receiver.arrivals).size).toBe(3000);
+    // Per member: arrival order = the order the events happened.
+    const arrivedAt = new Map(receiver.arrivals.map((id, i) => [id, i]));
+    const byMember = new Map<string, number[]>();
+    for (const r of rows) {
+      const list = byMember.get(r.memberId as string) ?? [];
+      list.push(arrivedAt.get(`msg_${r.id.replaceAll("-", "")}`) as number);
+      byMember.set(r.memberId as string, list);
+    }
+    for (const list of byMember.values()) expect(list).toEqual([...list].sort((x, y) => x - y));
+  });
+});

@@ -1,0 +1,141 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The events an endpoint can subscribe to (issue 38 part 4, ADR 054). Each is written into the outbox by a trigger
+ * on its source table, in the transaction of the change (migration `webhooks`).
+ */
+export const WEBHOOK_EVENTS = [
+  "member.created",
+  "member.updated",
+  "member.disabled",
+  "purchase.created",
+  "purchase.refunded",
+  "points.earned",
+  "points.spent",
+  "points.expired",
+  "tier.changed",
+  "coupon.issued",
+  "coupon.used",
+  "appointment.booked",
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Scopes for personal data: without `member:pii` a payload names a member by id and member number only. */
+export const WEBHOOK_SCOPES = ["member:pii"] as const;
+export type WebhookScope = (typeof WEBHOOK_SCOPES)[number];
+
+/**
+ * A receiver the brand registered in the console. `secret` signs every delivery (`whsec_` + base64); after a
+ * rotation `previousSecret` signs too until `previousSecretUntil`, so both signatures are in the header.
+ * `failingSince`: the first failure since the last success; 24 h of failures disable the endpoint (`disabledReason`
+ * `failing`) and the admins are told.
+ */
+export const webhookEndpoint = pgTable("webhook_endpoint", {
+  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  url: text("url").notNull(),
+  description: text("description").notNull().default(""),
+  events: text("events").array().notNull(),
+  scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+  enabled: boolean("enabled").notNull().default(true),
+  secret: text("secret").notNull(),
+  previousSecret: text("previous_secret"),
+  previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true }),
+  failingSince: timestamp("failing_since", { withTimezone: true }),
+  disabledReason: text("disabled_reason", { enum: ["admin", "failing"] }),
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  version: integer("version").notNull().default(1),
+  createdBy: text("created_by"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Which enabled endpoint takes which event (and whether it may see personal data): the only table the source
+ * tables' triggers read, kept by the console in the endpoint's transaction. No row for an event: the trigger
+ * writes nothing (a purchase with no endpoint costs one index probe).
+ */
+export const webhookSubscription = pgTable(
+  "webhook_subscription",
+  {
+    eventType: text("event_type").notNull(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoint.id, { onDelete: "cascade" }),
+    pii: boolean("pii").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.eventType, t.endpointId] })],
+);
+
+/**
+ * The outbox: one row per event and endpoint, written by the triggers. Its id is the `webhook-id` (`msg_` + the id
+ * without dashes), the same on every retry and redelivery. `seq` orders a member's events per endpoint: the worker
+ * sends a member's later event only once every earlier one is delivered or given up.
+ */
+export const webhookDelivery = pgTable(
+  "webhook_delivery",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoint.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    memberId: uuid("member_id"),
+    data: jsonb("data").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    status: text("status", { enum: ["pending", "sending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The first attempt's time: retries stop three days after it. */
+    firstAttemptAt: timestamp("first_attempt_at", { withTimezone: true }),
+    claimJob: uuid("claim_job"),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [
+    /** The worker's claim: pending rows in the order they happened (the due time is a filter). */
+    index("webhook_delivery_pending_idx").on(t.seq).where(sql`${t.status} = 'pending'`),
+    /** Claims of an instance that died mid-send, taken over after five minutes. */
+    index("webhook_delivery_sending_idx").on(t.claimedAt).where(sql`${t.status} = 'sending'`),
+    index("webhook_delivery_open_idx")
+      .on(t.endpointId, t.memberId, t.seq)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index("webhook_delivery_endpoint_idx").on(t.endpointId, t.seq),
+  ],
+);
+
+/** Every attempt of a delivery, for the console's delivery log: the answer, or why there was none. */
+export const webhookAttempt = pgTable(
+  "webhook_attempt",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDelivery.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    /** ok | http_error | redirect | timeout | network | address_refused */
+    outcome: text("outcome").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    manual: boolean("manual").notNull().default(false),
+  },
+  (t) => [index("webhook_attempt_delivery_idx").on(t.deliveryId, t.id)],
+);
