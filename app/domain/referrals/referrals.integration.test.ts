@@ -8,6 +8,7 @@ import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
 import { changeRules, lotExpiry } from "../loyalty/rules.server";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
 import { linkReferral, referralSummary, referralsOf, topReferrers } from "./referrals.server";
+import { referralImpact } from "./rules.server";
 
 /** Referrals (issue 38, ADR 053) on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set. */
 let db: Database;
@@ -147,6 +148,15 @@ describe("rewards", () => {
       await link(next.id, referrer.referralCode);
       await buy(next.id, 3_000, new Date("2026-03-31T16:00:00Z"));
       expect(await balance(referrer.id)).toBe(900);
+      // The rules page's preview over those decisions (the last 30 days): with the limit of 2 in force, 2 of the 3
+      // March decisions and the April one are rewarded; a limit of 3 would have rewarded all four, a minimum above
+      // NT$3,000 none of them (other tests' bigger purchases may still count).
+      const at = new Date("2026-04-02T04:00:00Z");
+      const impact = await referralImpact(db, { referralMonthlyCap: 3 }, at);
+      const mine = await referralImpact(db, { referralMinAmount: 3_001 }, at);
+      expect(impact.rewardedProposed - impact.rewardedCurrent).toBe(1);
+      expect(mine.rewardedProposed).toBeLessThanOrEqual(impact.rewardedCurrent - 3);
+      expect(impact.pointsCurrent).toBe(impact.rewardedCurrent * 600);
     } finally {
       await changeRules(db, { referralMonthlyCap: 5 }, new Date(t0.getTime() - 500));
     }
