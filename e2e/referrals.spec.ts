@@ -126,20 +126,49 @@ test("a friend signs up through a member's link, buys at the counter, both are r
   await expectAccessible(bPage);
 
   // A refund of the purchase takes both rewards back.
-  await gotoAndCheck(counter, "/admin/counter/refund");
-  await counter.getByLabel("發票或收據號碼").fill(receipt);
-  await counter.getByRole("button", { name: "查詢" }).click();
-  await expect(counter.getByTestId("refund-purchase")).toBeVisible();
-  await counter.getByLabel("退貨金額（新台幣元）").fill("3000");
-  await counter.getByRole("button", { name: "預覽退點" }).click();
-  await counter.getByRole("button", { name: "確認退貨 NT$ 3,000" }).click();
-  await expect(counter.getByTestId("refund-done")).toBeVisible();
+  // On a fresh page: the purchase's confirmation may still be revalidating its data on the first one.
+  const refund = await counterContext.newPage();
+  await gotoAndCheck(refund, "/admin/counter/refund");
+  await refund.getByLabel("發票或收據號碼").fill(receipt);
+  await refund.getByRole("button", { name: "查詢" }).click();
+  await expect(refund.getByTestId("refund-purchase")).toBeVisible();
+  await refund.getByLabel("退貨金額（新台幣元）").fill("3000");
+  await refund.getByRole("button", { name: "預覽退點" }).click();
+  await refund.getByRole("button", { name: "確認退貨 NT$ 3,000" }).click();
+  await expect(refund.getByTestId("refund-done")).toBeVisible();
   await aPage.goto("/member-center/invite");
   await expect(aPage.getByTestId("referral-friends")).toContainText("已因退貨收回");
   await expect(aPage.getByTestId("referral-summary")).toHaveText("已加入 1 位，已獲獎勵 0 位，共 0 點");
   await aPage.goto("/member-center/points");
   await expect(aPage.getByTestId("history").getByRole("row", { name: /推薦獎勵退回/ })).toContainText("−300");
   await expectAccessible(aPage);
+
+  // The console: the referrals on A's member page, A among the top referrers, the programme's rules with the
+  // referral group and its impact preview.
+  const adminContext = await browser.newContext({
+    baseURL: base,
+    locale: "zh-TW",
+    timezoneId: "Asia/Taipei",
+    viewport: { width: 1280, height: 800 },
+  });
+  await loginStaffByCookie(page.request, adminContext, base, { role: "admin", displayName: "管理者推薦" });
+  const admin = await adminContext.newPage();
+  await gotoAndCheck(admin, `/admin/members/${a.memberId}`);
+  await expect(admin.getByTestId("member-referrals")).toContainText(code);
+  await expect(admin.getByTestId("member-referral")).toContainText("陳好友");
+  await expect(admin.getByTestId("member-referral")).toContainText("已因退貨收回");
+  await expectAccessible(admin);
+  await gotoAndCheck(admin, "/admin/referrals");
+  await expect(admin.getByTestId("top-referrer").filter({ hasText: a.memberNumber })).toContainText("林推薦");
+  await screenshotSizes(admin, "referrals-console");
+  await gotoAndCheck(admin, "/admin/rules");
+  await expect(admin.getByRole("group", { name: "推薦好友" })).toBeVisible();
+  await expect(admin.getByLabel("好友首次消費門檻（NT$）")).toHaveValue("3000");
+  await waitForHydration(admin);
+  await admin.getByRole("button", { name: "預覽影響" }).click();
+  await expect(admin.getByTestId("impact-referrals")).toContainText("現行規則");
+  await expectAccessible(admin);
+  await adminContext.close();
 
   await aContext.close();
   await bContext.close();
