@@ -106,6 +106,8 @@ export default [
       route("samples", "routes/admin/samples/index.tsx"),
       // The LINE rich menus by member state (issue 38, ADR 049): admins only (`line.richmenu`).
       route("rich-menus", "routes/admin/rich-menus/index.tsx"),
+      // Top referrers (issue 38, ADR 053).
+      route("referrals", "routes/admin/referrals.tsx"),
       route("rich-menus/:state", "routes/admin/rich-menus/state.tsx"),
       // Outbound webhooks (issue 38 part 4, ADR 054): admins only (`webhooks.manage`).
       route("webhooks", "routes/admin/webhooks/index.tsx"),
@@ -120,6 +122,8 @@ export default [
     route("our-store", "routes/our-store.tsx"),
     route("materials", "routes/materials.tsx"),
     route("member-login", "routes/member-login.tsx"),
+    // A referral link (issue 38, ADR 053).
+    route("join/:code", "routes/referral.tsx"),
     // Booking a showroom appointment (issue 37).
     route("appointments/book", "routes/appointments/book.tsx"),
     // The terms gate of imported members (ADR 038 "Consents") runs for every page below.
@@ -147,6 +151,8 @@ export default [
         route("quotes/:quoteId", "routes/member-center/quotes/quote.tsx"),
         // Samples (issue 37 part 3, ADR 046).
         route("samples", "routes/member-center/samples.tsx"),
+        // Invite friends (issue 38, ADR 053).
+        route("invite", "routes/member-center/invite.tsx"),
         route("samples/new", "routes/member-center/samples-new.tsx"),
         // Showroom appointments (issue 37): 我的預約, one booking, its calendar file.
         route("appointments", "routes/member-center/appointments/index.tsx"),

@@ -30,6 +30,8 @@ export const ROUTE_NAMESPACES = [
   // Samples (issue 37 part 3): the member's samples pages.
   "samples.",
   "appointments.",
+  // Referrals (issue 38, ADR 053): the link's landing page and the invite page.
+  "referrals.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

@@ -17,6 +17,7 @@ import { memberEn } from "./member.en";
 import { messagesEn } from "./messages.en";
 import { programmeEn } from "./programme.en";
 import { quotesEn } from "./quotes.en";
+import { referralsEn } from "./referrals.en";
 import { richMenusEn } from "./rich-menus.en";
 import { samplesEn } from "./samples.en";
 import { segmentsEn } from "./segments.en";
@@ -59,6 +60,8 @@ export const en = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesEn,
   ...samplesEn,
+  // Referrals (issue 38, ADR 053)
+  ...referralsEn,
   // At the showroom (issue 37, ADR 045)
   ...visitsEn,
   ...appointmentsEn,

@@ -5,6 +5,8 @@ export const liffEn = {
   "liff.share.done": "Shared with your friends",
   "liff.share.storeCta": "View showroom",
   "liff.share.materialCta": "View material",
+  "liff.share.invite": "Invitation",
+  "liff.share.inviteCta": "Join",
   "liff.share.altText": "Han Living | {name}",
 
   "liff.shortcut.button": "Add my member card to the home screen",

@@ -8,6 +8,8 @@ export const liffZhTW = {
   "liff.share.done": "已分享給好友",
   "liff.share.storeCta": "查看門市",
   "liff.share.materialCta": "查看建材",
+  "liff.share.invite": "邀請好友",
+  "liff.share.inviteCta": "加入會員",
   "liff.share.altText": "漢生活｜{name}",
 
   "liff.shortcut.button": "將會員卡加入主畫面",

@@ -17,6 +17,7 @@ import { memberZhTW } from "./member.zh-TW";
 import { messagesZhTW } from "./messages.zh-TW";
 import { programmeZhTW } from "./programme.zh-TW";
 import { quotesZhTW } from "./quotes.zh-TW";
+import { referralsZhTW } from "./referrals.zh-TW";
 import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { samplesZhTW } from "./samples.zh-TW";
 import { segmentsZhTW } from "./segments.zh-TW";
@@ -59,6 +60,8 @@ export const zhTW = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesZhTW,
   ...samplesZhTW,
+  // Referrals (issue 38, ADR 053)
+  ...referralsZhTW,
   // At the showroom (issue 37, ADR 045)
   ...visitsZhTW,
   ...appointmentsZhTW,

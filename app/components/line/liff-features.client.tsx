@@ -109,7 +109,8 @@ function ActionButton({
 }
 
 export type SharedPageProps = {
-  kind: "store" | "material";
+  /** A store or material page, or the member's invitation (issue 38, ADR 053). */
+  kind: "store" | "material" | "invite";
   name: string;
   /** One line under the name in the message (address; category and series). */
   detail?: string | null;
@@ -128,12 +129,18 @@ function ShareButton({ kind, name, detail, image, path, className }: SharedPageP
     () =>
       share([
         sharedPageMessage({
-          kind: t(kind === "store" ? "nav.stores" : "nav.materials"),
+          kind: t(kind === "store" ? "nav.stores" : kind === "invite" ? "liff.share.invite" : "nav.materials"),
           name,
           detail,
           image,
           url: linkTo(path),
-          cta: t(kind === "store" ? "liff.share.storeCta" : "liff.share.materialCta"),
+          cta: t(
+            kind === "store"
+              ? "liff.share.storeCta"
+              : kind === "invite"
+                ? "liff.share.inviteCta"
+                : "liff.share.materialCta",
+          ),
           altText: t("liff.share.altText", { name }),
         }),
       ]),

@@ -82,6 +82,10 @@ export const AUDIT_ACTIONS = [
   "quote.answered",
   "purchase.refunded",
   "refund.recorded",
+  // Referrals (issue 38, ADR 053): a referral's reward, its month's limit reached, its reversal by a refund.
+  "referral.capped",
+  "referral.reversed",
+  "referral.rewarded",
   "reward.created",
   "reward.reactivated",
   "reward.retired",

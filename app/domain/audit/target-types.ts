@@ -23,6 +23,8 @@ export const AUDIT_TARGET_TYPES = [
   // Quote lists (issue 37 part 4, ADR 047).
   "quote",
   "reward",
+  // Referrals (issue 38, ADR 053).
+  "referral",
   // LINE rich menus (issue 38 part 3, ADR 049).
   "rich_menu",
   // Saved segments (issue 38 part 6, ADR 056).

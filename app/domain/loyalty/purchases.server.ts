@@ -5,6 +5,7 @@ import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { type AuditContext, audited } from "../audit/audit.server";
 import { recordOccasion } from "../member-messages/occasions.server";
+import { auditReferral, decideReferral, reverseReferral } from "../referrals/referrals.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
 import {
@@ -237,6 +238,17 @@ async function bookPurchase(
   if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
     await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
   }
+  // A referred member's pending referral (ADR 053): the flag came with the account's lock, so a purchase of anyone
+  // else sends nothing more; the qualifying purchase takes the decision's round trips, once in the friend's life.
+  const referralDecision = account.referralPending
+    ? await decideReferral(
+        tx,
+        account,
+        { id: booked.id, netAmount: input.netAmount, purchasedAt: input.purchasedAt },
+        rules,
+        now,
+      )
+    : null;
   // The rest needs no answer from the database to go on, so it goes out at once, pipelined on the
   // transaction's connection (ADR 030, "Later (2026-11-27, pipelining)"): the points, the last purchase,
   // the receipt message, the caller's stored answer, and last the audit row, whose statement locks the
@@ -316,6 +328,14 @@ async function bookPurchase(
     ),
   );
   if (beforeAudit) writes.push(beforeAudit(result));
+  if (referralDecision) {
+    writes.push(
+      auditReferral(tx, input.audit, now, `referral.${referralDecision.state}`, {
+        ...referralDecision,
+        purchaseId: booked.id,
+      }),
+    );
+  }
   // Last: the audit chain's head stays locked from this statement to the commit, for every writer.
   if (input.audit) {
     writes.push(
@@ -494,6 +514,15 @@ export async function refundPurchase(db: Database, input: RefundInput, now = new
           },
           now,
         );
+      }
+      // A refund of a referral's qualifying purchase within its window takes both rewards back (ADR 053).
+      const referralReversed = await reverseReferral(tx, account, current.id, now);
+      if (referralReversed) {
+        await auditReferral(tx, input.audit, now, "referral.reversed", {
+          ...referralReversed,
+          friendId: current.memberId,
+          purchaseId: current.id,
+        });
       }
       const [updated] = await tx
         .update(purchase)

@@ -2,6 +2,7 @@ import { type Database, rowsOf } from "@platform/db/client";
 import { authUser, member, memberConsent } from "@platform/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { attachGuestAppointments } from "../appointments/appointments.server";
+import { linkReferral } from "../referrals/referrals.server";
 
 export type Member = typeof member.$inferSelect;
 export type ConsentKind = (typeof memberConsent.$inferInsert)["kind"];
@@ -85,6 +86,8 @@ export async function createMember(
     ip: string | null;
     /** The language of the member's messages: the site's at sign-up. */
     locale?: "zh-TW" | "en";
+    /** The referral code the visitor came with and the codes this browser's own members opened (ADR 053). */
+    referral?: { code: string; ownCodes: readonly string[] } | null;
   },
 ): Promise<Member> {
   const { profile } = input;
@@ -135,6 +138,8 @@ export async function createMember(
     if (!created) throw new Error("member insert returned nothing");
     // A guest's bookings made with this (verified) phone become the new member's (issue 37).
     await attachGuestAppointments(tx, created.id, input.phoneNumber);
+    // Linked to the referrer in the same transaction (issue 38, ADR 053); a refused code links nothing.
+    if (input.referral) await linkReferral(tx, { friendId: created.id, ...input.referral });
     return created;
   });
 }

@@ -110,4 +110,37 @@ describe("rules form", () => {
     expect(off.ok && off.value.rules.keptVisitEnabled).toBe(false);
     expect(off.ok && "keptVisitPoints" in off.value.rules).toBe(false);
   });
+
+  it("reads the referral programme when the form sends it, and refuses bad values beside their fields", () => {
+    const referral = {
+      referralEnabled: "on",
+      referralPoints: "300",
+      referralMinAmount: "3,000",
+      referralMonthlyCap: "5",
+      referralWindowDays: "30",
+    };
+    const on = parseRulesForm({ ...rules, ...referral }, { now, latestScheduled: null });
+    expect(on.ok && on.value.rules).toMatchObject({
+      referralEnabled: true,
+      referralPoints: 300,
+      referralMinAmount: 3000,
+      referralMonthlyCap: 5,
+      referralWindowDays: 30,
+    });
+    // A form without the group keeps the programme as it was.
+    const absent = parseRulesForm(rules, { now, latestScheduled: null });
+    expect(absent.ok && "referralPoints" in absent.value.rules).toBe(false);
+    expect(
+      codes(
+        parseRulesForm(
+          { ...rules, ...referral, referralMinAmount: "0", referralMonthlyCap: "1.5", referralWindowDays: "400" },
+          { now, latestScheduled: null },
+        ),
+      ),
+    ).toEqual({
+      referralMinAmount: ["tooSmall"],
+      referralMonthlyCap: ["notWholeNumber"],
+      referralWindowDays: ["tooLarge"],
+    });
+  });
 });

@@ -27,6 +27,12 @@ export type RuleFields = {
   /** Points for a kept showroom visit (issue 37, ADR 045); absent: as in the version before. */
   keptVisitEnabled?: boolean;
   keptVisitPoints?: number;
+  /** The referral programme (issue 38, ADR 053); absent: as in the version before. */
+  referralEnabled?: boolean;
+  referralPoints?: number;
+  referralMinAmount?: number;
+  referralMonthlyCap?: number;
+  referralWindowDays?: number;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -47,6 +53,11 @@ const FIELDS = [
   "maxSpendPercent",
   "keptVisitEnabled",
   "keptVisitPoints",
+  "referralEnabled",
+  "referralPoints",
+  "referralMinAmount",
+  "referralMonthlyCap",
+  "referralWindowDays",
   "note",
   "effectiveDate",
 ] as const;
@@ -134,6 +145,17 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
     const keptVisitEnabled = form.keptVisitEnabled === "on";
     const keptVisitPoints =
       keptVisitEnabled || form.keptVisitPoints.trim() ? int("keptVisitPoints", 0, 100_000) : undefined;
+    // The referral programme (issue 38): read when the form sends it (a form without it keeps it as it was).
+    const referralSent = form.referralPoints.trim() !== "";
+    const referral = referralSent
+      ? {
+          referralEnabled: form.referralEnabled === "on",
+          referralPoints: int("referralPoints", 0, 100_000),
+          referralMinAmount: int("referralMinAmount", 1, 100_000_000),
+          referralMonthlyCap: int("referralMonthlyCap", 0, 1_000),
+          referralWindowDays: int("referralWindowDays", 0, 365),
+        }
+      : null;
     const note = form.note.trim();
     if ([...note].length > NOTE_MAX) add("note", "tooLong", NOTE_MAX);
     const effectiveDate = form.effectiveDate.trim() ? parseIsoDate(form.effectiveDate.trim(), 2000) : null;
@@ -163,6 +185,15 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
         maxSpendPercent: maxSpendPercent as number,
         keptVisitEnabled,
         ...(keptVisitPoints === undefined ? {} : { keptVisitPoints: keptVisitPoints as number }),
+        ...(referral
+          ? {
+              referralEnabled: referral.referralEnabled,
+              referralPoints: referral.referralPoints as number,
+              referralMinAmount: referral.referralMinAmount as number,
+              referralMonthlyCap: referral.referralMonthlyCap as number,
+              referralWindowDays: referral.referralWindowDays as number,
+            }
+          : {}),
       },
       effectiveDate: effectiveDate as CalendarDate,
       note,

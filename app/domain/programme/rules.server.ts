@@ -102,6 +102,12 @@ export async function scheduleRules(
         // The kept-visit rule (issue 37) carries over when the form did not send it.
         keptVisitEnabled: before.keptVisitEnabled,
         keptVisitPoints: before.keptVisitPoints,
+        // The referral programme (issue 38, ADR 053) carries over the same way.
+        referralEnabled: before.referralEnabled,
+        referralPoints: before.referralPoints,
+        referralMinAmount: before.referralMinAmount,
+        referralMonthlyCap: before.referralMonthlyCap,
+        referralWindowDays: before.referralWindowDays,
         ...input.rules,
         effectiveFrom,
         createdBy: actor.userId,

@@ -121,7 +121,21 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
           </Suspense>
         </Section>
 
-        <Section id="rewards" title={t("member.center.rewards.title")} className="lg:col-span-2 lg:row-start-3">
+        <Section
+          id="rewards"
+          title={t("member.center.rewards.title")}
+          className="lg:col-span-2 lg:row-start-3"
+          action={
+            // Invite friends (issue 38, ADR 053).
+            <Link
+              to="/member-center/invite"
+              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline"
+              data-testid="invite-friends"
+            >
+              {t("member.center.inviteFriends")}
+            </Link>
+          }
+        >
           <p className="-mt-1 mb-4 text-muted">{t("member.center.rewards.lead")}</p>
           {actionData && !actionData.ok ? (
             <Alert tone="error" className="mb-4">

@@ -2,6 +2,7 @@ import { isUniqueViolation } from "@platform/db/errors";
 import { Form, redirect, useNavigation } from "react-router";
 import { requestOrigin } from "~/adapters/code-step.server";
 import { authDeps, getApp, toastSettings } from "~/adapters/context.server";
+import { ownCodesCookie, referralCookie } from "~/adapters/referral-cookie.server";
 import { ProfileFields } from "~/components/auth/profile-fields";
 import { SignupSteps } from "~/components/auth/steps";
 import { Page } from "~/components/layout/page";
@@ -52,12 +53,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (!session.phoneNumber) return fieldFailure(form, "form", t("notice.signupRestart"));
+  // The referral link the visitor came through, whichever way they signed up (issue 38, ADR 053).
+  const referred = await referralCookie.read(context, request);
   const created = await createMember(app.db, {
     userId: session.userId,
     phoneNumber: session.phoneNumber,
     signupMethod: (await hasLineLogin(app.db, session.userId)) ? "line" : "phone",
     ip: app.ip,
     locale: getLocale(request),
+    referral: referred ? { code: referred.code, ownCodes: (await ownCodesCookie.read(context, request)) ?? [] } : null,
     profile: {
       ...profile,
       postalCode:
@@ -87,15 +91,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       ...requestOrigin(context, request),
       memberUserId: session.userId,
     });
-    return redirectWithToast(toastSettings(context), links.verifyEmail(), {
-      type: "success",
-      message: "notice.welcome",
-    });
+    return redirectWithToast(
+      toastSettings(context),
+      links.verifyEmail(),
+      { type: "success", message: "notice.welcome" },
+      referred ? { headers: { "Set-Cookie": await referralCookie.clear(context) } } : undefined,
+    );
   }
-  return redirectWithToast(toastSettings(context), links["member-center"](), {
-    type: "success",
-    message: "notice.welcome",
-  });
+  return redirectWithToast(
+    toastSettings(context),
+    links["member-center"](),
+    { type: "success", message: "notice.welcome" },
+    referred ? { headers: { "Set-Cookie": await referralCookie.clear(context) } } : undefined,
+  );
 }
 
 export default function SignupCreateMemberInfoPage({ loaderData }: Route.ComponentProps) {

@@ -16,6 +16,7 @@ export * from "@platform/db/schema/members";
 export * from "@platform/db/schema/messaging";
 export * from "@platform/db/schema/pos";
 export * from "@platform/db/schema/quotes";
+export * from "@platform/db/schema/referrals";
 export * from "@platform/db/schema/reports";
 export * from "@platform/db/schema/rich-menus";
 export * from "@platform/db/schema/samples";

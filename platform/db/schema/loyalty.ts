@@ -41,6 +41,10 @@ export const ENTRY_KINDS = [
   "spend-return",
   /** Points for a kept showroom visit (issue 37, ADR 045): one per appointment checked in, key `visit:<id>`. */
   "visit",
+  /** A referral's reward (issue 38, ADR 053): to the referrer and to the friend, keys `referral:<id>:<side>`. */
+  "referral",
+  /** A referral's reward taken back by the refund of its qualifying purchase (ADR 053). */
+  "referral-reversal",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
@@ -71,6 +75,16 @@ export const loyaltyRules = pgTable("loyalty_rules", {
   /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
   keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
   keptVisitPoints: integer("kept_visit_points").notNull().default(50),
+  /**
+   * Referrals (issue 38, ADR 053; PRODUCT.md §12): after the friend's first purchase of at least
+   * referralMinAmount NT$, referralPoints to each; at most referralMonthlyCap rewarded referrals per referrer per
+   * Taipei month; a refund within referralWindowDays of that purchase takes both back.
+   */
+  referralEnabled: boolean("referral_enabled").notNull().default(true),
+  referralPoints: integer("referral_points").notNull().default(300),
+  referralMinAmount: integer("referral_min_amount").notNull().default(3000),
+  referralMonthlyCap: integer("referral_monthly_cap").notNull().default(5),
+  referralWindowDays: integer("referral_window_days").notNull().default(30),
   effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
   /** Staff user id of the admin who made the change; null for the seeded defaults. */
   createdBy: text("created_by"),
@@ -94,6 +108,11 @@ export const loyaltyAccount = pgTable("loyalty_account", {
    * purchase, under this row's lock; its store is member.last_purchase_store_id (ADR 024 addendum).
    */
   lastPurchaseAt: timestamp("last_purchase_at", { withTimezone: true }),
+  /**
+   * The member signed up through a referral not yet decided (ADR 053): read by the purchase's lock statement, so a
+   * purchase of anyone else pays nothing for referrals. Cleared by the statement that decides the referral.
+   */
+  referralPending: boolean("referral_pending").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

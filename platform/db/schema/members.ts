@@ -90,6 +90,11 @@ export const member = pgTable(
      * console (audited). No foreign key, like the other staff references: a person's later deletion is not blocked.
      */
     consultantUserId: text("consultant_user_id"),
+    /**
+     * The member's referral code (issue 38, ADR 053): 10 random characters from an alphabet without look-alikes,
+     * made by the database for every member (the migration gives existing members theirs).
+     */
+    referralCode: text("referral_code").notNull().unique().default(sql`member_referral_code()`),
   },
   (t) => [
     index("member_created_idx").on(t.createdAt),

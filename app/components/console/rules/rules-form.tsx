@@ -72,6 +72,22 @@ export function RulesForm({
           <p className="mt-1 text-sm text-muted">{t("console.programme.rules.keptVisitHint")}</p>
         </div>
       </Group>
+      {/* The referral programme (issue 38, ADR 053). */}
+      <Group legend={t("console.programme.rules.referralTitle")}>
+        <label className="flex items-center gap-2 text-sm sm:col-span-3">
+          <input
+            type="checkbox"
+            name="referralEnabled"
+            defaultChecked={typed ? form.value("referralEnabled") === "on" : defaults.referralEnabled === "on"}
+            className="size-4 accent-brand-700"
+          />
+          {t("console.programme.rules.referralEnabled")}
+        </label>
+        {num("referralMinAmount")}
+        {num("referralPoints")}
+        {num("referralMonthlyCap")}
+        {num("referralWindowDays", t("console.programme.rules.referralWindowHint"))}
+      </Group>
       <Group legend={t("console.programme.rules.valueTitle")}>
         {num("pointValue", t("console.programme.rules.pointValueHint"))}
         {num("maxSpendPercent", t("console.programme.rules.maxSpendPercentHint"))}

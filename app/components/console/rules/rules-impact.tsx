@@ -8,6 +8,15 @@ export type RulesPreview = {
   purchases: number;
   pointsCurrent: number;
   pointsProposed: number;
+  /** The referral programme's rewards over the last 30 days (issue 38, ADR 053). */
+  referrals?: {
+    decided: number;
+    pending: number;
+    rewardedCurrent: number;
+    rewardedProposed: number;
+    pointsCurrent: number;
+    pointsProposed: number;
+  };
   token: string;
 };
 
@@ -72,6 +81,22 @@ export function RulesImpact({ preview }: { preview: RulesPreview }) {
         })}
       </p>
       <p className="mt-1 text-xs text-muted">{t("console.programme.rules.impactPointsHint")}</p>
+      {preview.referrals ? (
+        <>
+          <h4 className="mt-4 font-medium">
+            {t("console.programme.rules.impactReferrals", { decided: preview.referrals.decided })}
+          </h4>
+          <p className="mt-1 text-sm tabular-nums" data-testid="impact-referrals">
+            {t("console.programme.rules.impactReferralsLine", {
+              current: preview.referrals.rewardedCurrent,
+              proposed: preview.referrals.rewardedProposed,
+              pointsCurrent: preview.referrals.pointsCurrent.toLocaleString("en-US"),
+              pointsProposed: preview.referrals.pointsProposed.toLocaleString("en-US"),
+              pending: preview.referrals.pending,
+            })}
+          </p>
+        </>
+      ) : null}
     </section>
   );
 }

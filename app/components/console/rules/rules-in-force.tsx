@@ -24,6 +24,13 @@ export function RulesInForce({
     ["keptVisitPoints", v.keptVisitEnabled ? v.keptVisitPoints : off],
     ["pointValue", `NT$${v.pointValue}`],
     ["maxSpendPercent", `${v.maxSpendPercent}%`],
+    // The referral programme (issue 38, ADR 053).
+    [
+      "referralTitle",
+      v.referralEnabled
+        ? `NT$${Number(v.referralMinAmount).toLocaleString("en-US")} → ${v.referralPoints} · ≤ ${v.referralMonthlyCap} · ${v.referralWindowDays}d`
+        : off,
+    ],
   ] as const;
   return (
     <DetailSection id="current-title" title={t("console.programme.rules.current")} className="mt-6">

@@ -11,6 +11,7 @@ import { MemberHistory } from "~/components/console/members/member-history";
 import { MemberNotes } from "~/components/console/members/member-notes";
 import { MemberPoints } from "~/components/console/members/member-points";
 import { MemberProfile } from "~/components/console/members/member-profile";
+import { MemberReferrals } from "~/components/console/referrals/member-referrals";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { MemberAppointments } from "~/components/console/visits/member-appointments";
 import { Alert } from "~/components/ui/alert";
@@ -26,6 +27,7 @@ import {
   resendMemberEmailVerification,
   setMemberDisabled,
 } from "~/domain/members/console.server";
+import { memberReferralView } from "~/domain/referrals/referrals.server";
 import { overdueSamplesOf } from "~/domain/samples/samples.server";
 import { consultantChoices, consultantOfMember } from "~/domain/staff/clerk.server";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -51,7 +53,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The path's id before any query: a member id is a UUID, anything else is no member (never a database error).
   if (!z.uuid().safeParse(params.memberId).success) throw data(null, { status: 404 });
   // The clerk on the sale (ADR 042): the member's consultant, and whom this staff member may bind them to.
-  const [page, current, choices, overdue, appointments] = await Promise.all([
+  const [page, current, choices, overdue, appointments, referrals] = await Promise.all([
     memberPageData(app.db, actor, params.memberId, searchParams, getLocale(request), now),
     consultantOfMember(app.db, params.memberId),
     canBind ? consultantChoices(app.db, actor, null) : [],
@@ -59,12 +61,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     overdueSamplesOf(app.db, params.memberId, now, storesFor(actor, "samples.manage")),
     // Showroom appointments (issue 37): kept, no-show, cancelled.
     memberAppointments(app.db, actor, params.memberId),
+    // Referrals (issue 38, ADR 053).
+    memberReferralView(app.db, params.memberId),
   ]);
   if (!page) throw data(null, { status: 404 });
   const locale = getLocale(request);
   return {
     ...page,
     appointments,
+    referrals,
     consultant: { current, choices, me: actor.userId, canBind },
     overdueSamples: overdue.map((o) => ({
       id: o.id,
@@ -231,6 +236,7 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
       <MemberCoupons member={m} confirmCancel={loaderData.confirmCancel} />
       <MemberHistory member={m} storeNames={loaderData.storeNames} />
       <MemberAppointments rows={loaderData.appointments} />
+      {loaderData.referrals ? <MemberReferrals data={loaderData.referrals} /> : null}
       <MemberNotes member={m} canAudit={loaderData.canAudit} />
     </ConsolePage>
   );

@@ -20,6 +20,7 @@ import {
   scheduleRules,
 } from "~/domain/programme/rules.server";
 import { formatCents, formatPermille, rulesSchema } from "~/domain/programme/rules-form";
+import { referralImpact, referralValues } from "~/domain/referrals/rules.server";
 import { isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -51,6 +52,7 @@ function versionValues(r: Version): Record<string, string> {
     maxSpendPercent: String(r.maxSpendPercent),
     keptVisitEnabled: r.keptVisitEnabled ? "on" : "",
     keptVisitPoints: String(r.keptVisitPoints),
+    ...referralValues(r),
   };
 }
 
@@ -103,7 +105,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.programme.error.fix") });
   const { rules, effectiveDate } = parsed.data;
   const token = previewToken({ rules, date: effectiveDate });
-  const preview = async () => ({ ...(await rulesImpact(app.db, rules, now)), token });
+  const preview = async () => ({
+    ...(await rulesImpact(app.db, rules, now)),
+    referrals: await referralImpact(app.db, rules, now),
+    token,
+  });
   if (form.get("intent") !== "save" || form.get("previewToken") !== token) {
     return data({ preview: await preview(), values: { ...values, previewToken: token } });
   }

@@ -1,0 +1,380 @@
+import { type Database, rowsOf } from "@platform/db/client";
+import { loyaltyAccount, member, pointEntry, type ReferralState, referral } from "@platform/db/schema";
+import { desc, eq, sql } from "drizzle-orm";
+import { taipeiParts } from "~/lib/time";
+import { type AuditContext, audited } from "../audit/audit.server";
+import { type Account, credit, debit, lockAccount, type Tx } from "../loyalty/ledger.server";
+import { type LoyaltyRules, lotExpiry } from "../loyalty/rules.server";
+import { normaliseReferralCode } from "./code";
+
+/**
+ * Referrals (issue 38, ADR 053). A member's code is `member.referral_code`; a friend who signs up with it is linked
+ * (`linkReferral`, in the sign-up's transaction); the friend's first purchase of at least the minimum decides the
+ * referral in one statement (`decideReferral`, called by the purchase only when the friend's account is flagged);
+ * a refund of that purchase within the window takes both rewards back (`reverseReferral`).
+ */
+
+export type LinkOutcome =
+  | { linked: true; referralId: string; referrerId: string }
+  | { linked: false; reason: "unknown_code" | "referrer_disabled" | "self" | "already_linked" };
+
+/** The device marks a browser keeps of the codes its own members opened on their invite page (see routes). */
+export type LinkInput = { friendId: string; code: string; ownCodes?: readonly string[] };
+
+/**
+ * Links a new member to the owner of `code`, in the sign-up's transaction. One statement decides it: the referrer
+ * exists, is neither disabled nor deleted, is not the friend, shares neither phone, e-mail nor address with the
+ * friend, the browser is not one the referrer opened their own invite page on, and the friend has no referral yet
+ * (the unique friend_id). Nothing is linked otherwise; the reason is read after, for the message.
+ */
+export async function linkReferral(tx: Tx, input: LinkInput, now = new Date()): Promise<LinkOutcome> {
+  const code = normaliseReferralCode(input.code);
+  if (!code) return { linked: false, reason: "unknown_code" };
+  if ((input.ownCodes ?? []).some((c) => normaliseReferralCode(c) === code)) return { linked: false, reason: "self" };
+  const rows = rowsOf<{ id: string; referrer_id: string }>(
+    await tx.execute(sql`
+    with friend as (select * from ${member} where id = ${input.friendId}::uuid),
+    referrer as (
+      select r.id from ${member} r, friend f
+       where r.referral_code = ${code} and not r.disabled and r.deleted_at is null and r.id <> f.id
+         and r.phone_number <> f.phone_number
+         and (r.email is null or coalesce(f.email, f.pending_email) is null or r.email <> coalesce(f.email, f.pending_email))
+         and not (r.street is not null and f.street is not null
+                  and lower(regexp_replace(coalesce(r.city, '') || coalesce(r.district, '') || r.street, '\\s', '', 'g'))
+                    = lower(regexp_replace(coalesce(f.city, '') || coalesce(f.district, '') || f.street, '\\s', '', 'g')))
+    ), linked as (
+      insert into ${referral} (referrer_id, friend_id, code, created_at)
+      select id, ${input.friendId}::uuid, ${code}, ${now.toISOString()}::timestamptz from referrer
+      on conflict (friend_id) do nothing
+      returning id, referrer_id
+    ), flag as (
+      insert into ${loyaltyAccount} (member_id, referral_pending)
+      select ${input.friendId}::uuid, true from linked
+      on conflict (member_id) do update set referral_pending = true
+    )
+    select id, referrer_id from linked`),
+  );
+  const [row] = rows;
+  if (row) return { linked: true, referralId: row.id, referrerId: row.referrer_id };
+  const [already] = await tx.select({ id: referral.id }).from(referral).where(eq(referral.friendId, input.friendId));
+  if (already) return { linked: false, reason: "already_linked" };
+  const [owner] = await tx
+    .select({ disabled: member.disabled, deletedAt: member.deletedAt })
+    .from(member)
+    .where(eq(member.referralCode, code));
+  if (!owner) return { linked: false, reason: "unknown_code" };
+  if (owner.disabled || owner.deletedAt) return { linked: false, reason: "referrer_disabled" };
+  return { linked: false, reason: "self" };
+}
+
+/** The owner of a code who may refer (the landing page's check; the link itself decides again at sign-up). */
+export async function referrerByCode(
+  db: Database,
+  raw: string,
+): Promise<{ id: string; nameZh: string; usable: boolean } | null> {
+  const code = normaliseReferralCode(raw);
+  if (!code) return null;
+  const [owner] = await db
+    .select({ id: member.id, nameZh: member.nameZh, disabled: member.disabled, deletedAt: member.deletedAt })
+    .from(member)
+    .where(eq(member.referralCode, code));
+  if (!owner) return null;
+  return { id: owner.id, nameZh: owner.nameZh, usable: !owner.disabled && !owner.deletedAt };
+}
+
+/** A Taipei month, YYYY-MM: the monthly limit's period. */
+export function taipeiMonth(at: Date): string {
+  const p = taipeiParts(at);
+  return `${p.year}-${String(p.month).padStart(2, "0")}`;
+}
+
+export type ReferralDecision = {
+  id: string;
+  referrerId: string;
+  friendId: string;
+  state: Extract<ReferralState, "rewarded" | "capped">;
+  points: number;
+};
+
+/**
+ * The friend's purchase decides their pending referral, when it reaches the minimum (called by the purchase under
+ * the friend's account lock, only when that account is flagged). One statement claims the referral (still
+ * pending), claims a slot of the referrer's Taipei month (`rewarded < cap`, on conflict do update), clears the flag
+ * and writes the outcome: of two purchases at once the second finds nothing pending, of two friends at once the
+ * month's last slot goes to one. A rewarded referral books the points to both (lots with the usual expiry); the
+ * referrer's account is locked after the friend's (a referrer signed up before the friend, so locks always go from
+ * the newer member to the older: no cycle).
+ */
+export async function decideReferral(
+  tx: Tx,
+  friendAccount: Account,
+  purchaseInfo: { id: string; netAmount: number; purchasedAt: Date },
+  rules: Pick<
+    LoyaltyRules,
+    "referralEnabled" | "referralPoints" | "referralMinAmount" | "referralMonthlyCap" | "referralWindowDays"
+  >,
+  now: Date,
+): Promise<ReferralDecision | null> {
+  if (!rules.referralEnabled || purchaseInfo.netAmount < rules.referralMinAmount) return null;
+  const until = new Date(purchaseInfo.purchasedAt.getTime() + rules.referralWindowDays * 86_400_000);
+  const points = Math.max(0, rules.referralPoints);
+  const [decided] = rowsOf<{ id: string; referrer_id: string; state: "rewarded" | "capped"; points: number }>(
+    await tx.execute(sql`
+    with r as (
+      select id, referrer_id from ${referral}
+       where friend_id = ${friendAccount.memberId}::uuid and state = 'pending' for update
+    ), slot as (
+      insert into referral_month (referrer_id, month, rewarded)
+      select referrer_id, ${taipeiMonth(now)}, 1 from r where ${rules.referralMonthlyCap}::int > 0 and ${points}::int > 0
+      on conflict (referrer_id, month) do update set rewarded = referral_month.rewarded + 1
+       where referral_month.rewarded < ${rules.referralMonthlyCap}::int
+      returning referrer_id
+    ), flag as (
+      update ${loyaltyAccount} set referral_pending = false where member_id = ${friendAccount.memberId}::uuid
+    )
+    update ${referral} set
+      state = case when exists (select 1 from slot) then 'rewarded' else 'capped' end,
+      points = case when exists (select 1 from slot) then ${points}::int else 0 end,
+      purchase_id = ${purchaseInfo.id}::uuid,
+      reversible_until = ${until.toISOString()}::timestamptz,
+      decided_at = ${now.toISOString()}::timestamptz
+     where id in (select id from r)
+    returning id, referrer_id, state, points`),
+  );
+  friendAccount.referralPending = false;
+  if (!decided) return null;
+  const decision: ReferralDecision = {
+    id: decided.id,
+    referrerId: decided.referrer_id,
+    friendId: friendAccount.memberId,
+    state: decided.state,
+    points: Number(decided.points),
+  };
+  if (decision.state === "rewarded") {
+    const expiresAt = lotExpiry(now);
+    await credit(
+      tx,
+      friendAccount,
+      {
+        kind: "referral",
+        key: `referral:${decision.id}:friend`,
+        amount: decision.points,
+        expiresAt,
+        purchaseId: purchaseInfo.id,
+        reason: "referral: friend",
+      },
+      now,
+    );
+    const referrerAccount = await lockAccount(tx, decision.referrerId);
+    await credit(
+      tx,
+      referrerAccount,
+      {
+        kind: "referral",
+        key: `referral:${decision.id}:referrer`,
+        amount: decision.points,
+        expiresAt,
+        purchaseId: purchaseInfo.id,
+        reason: "referral: referrer",
+      },
+      now,
+    );
+  }
+  return decision;
+}
+
+/**
+ * A refund of a referral's qualifying purchase before its window ends takes both rewards back, once: one statement
+ * moves the referral from rewarded to reversed; then each side's points are debited as a refund reverses earned
+ * points (the reward's own lot first, the balance may go below zero and is flagged). Called under the friend's
+ * account lock (the refund's); the referrer's is locked after it.
+ */
+export async function reverseReferral(
+  tx: Tx,
+  friendAccount: Account,
+  purchaseId: string,
+  now: Date,
+): Promise<{ id: string; referrerId: string; points: number } | null> {
+  const [reversed] = rowsOf<{ id: string; referrer_id: string; points: number }>(
+    await tx.execute(sql`
+    update ${referral} set state = 'reversed', reversed_at = ${now.toISOString()}::timestamptz
+     where purchase_id = ${purchaseId}::uuid and state = 'rewarded'
+       and reversible_until > ${now.toISOString()}::timestamptz
+    returning id, referrer_id, points`),
+  );
+  if (!reversed) return null;
+  const points = Number(reversed.points);
+  if (points > 0) {
+    for (const [account, side] of [
+      [friendAccount, "friend"],
+      [await lockAccount(tx, reversed.referrer_id), "referrer"],
+    ] as const) {
+      const [earned] = await tx
+        .select({ id: pointEntry.id })
+        .from(pointEntry)
+        .where(eq(pointEntry.idempotencyKey, `referral:${reversed.id}:${side}`));
+      await debit(
+        tx,
+        account,
+        {
+          kind: "referral-reversal",
+          key: `referral-reversal:${reversed.id}:${side}`,
+          amount: points,
+          allowNegative: true,
+          preferLot: earned?.id ?? null,
+          purchaseId,
+          reason: `referral reversed: ${side}`,
+        },
+        now,
+      );
+    }
+  }
+  return { id: reversed.id, referrerId: reversed.referrer_id, points };
+}
+
+/** The audit row of a referral's decision or reversal, in its purchase's or refund's transaction. */
+export function auditReferral(
+  tx: Tx,
+  context: AuditContext | undefined,
+  now: Date,
+  action: "referral.rewarded" | "referral.capped" | "referral.reversed",
+  target: { id: string; referrerId: string; friendId: string; points: number; purchaseId: string },
+): Promise<unknown> {
+  const ctx: AuditContext = context ?? {
+    actorType: "system",
+    label: "referrals",
+    ip: null,
+    userAgent: null,
+    requestId: null,
+  };
+  return audited(tx, ctx, now)(action, ["referral", target.id], {
+    after: {
+      referrerId: target.referrerId,
+      friendId: target.friendId,
+      points: target.points,
+      purchaseId: target.purchaseId,
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export type ReferralRow = {
+  id: string;
+  friendId: string;
+  friendName: string;
+  friendNumber: string;
+  referrerId: string;
+  referrerName: string;
+  referrerNumber: string;
+  state: ReferralState;
+  points: number;
+  createdAt: Date;
+  decidedAt: Date | null;
+};
+
+/** A member's referrals as referrer (newest first) and who referred them, if anyone. */
+export async function referralsOf(
+  db: Database,
+  memberId: string,
+): Promise<{ referred: ReferralRow[]; referredBy: ReferralRow | null }> {
+  const rows = rowsOf<{
+    id: string;
+    friend_id: string;
+    friend_name: string;
+    friend_number: string;
+    referrer_id: string;
+    referrer_name: string;
+    referrer_number: string;
+    state: ReferralState;
+    points: number;
+    created_at: string | Date;
+    decided_at: string | Date | null;
+  }>(
+    await db.execute(sql`
+    select x.id, x.friend_id, f.name_zh as friend_name, f.member_number as friend_number,
+           x.referrer_id, r.name_zh as referrer_name, r.member_number as referrer_number,
+           x.state, x.points, x.created_at, x.decided_at
+      from ${referral} x join ${member} f on f.id = x.friend_id join ${member} r on r.id = x.referrer_id
+     where x.referrer_id = ${memberId}::uuid or x.friend_id = ${memberId}::uuid
+     order by x.created_at desc limit 500`),
+  );
+  const mapped = rows.map(
+    (r): ReferralRow => ({
+      id: r.id,
+      friendId: r.friend_id,
+      friendName: r.friend_name,
+      friendNumber: r.friend_number,
+      referrerId: r.referrer_id,
+      referrerName: r.referrer_name,
+      referrerNumber: r.referrer_number,
+      state: r.state,
+      points: Number(r.points),
+      createdAt: new Date(r.created_at),
+      decidedAt: r.decided_at ? new Date(r.decided_at) : null,
+    }),
+  );
+  return {
+    referred: mapped.filter((r) => r.referrerId === memberId),
+    referredBy: mapped.find((r) => r.friendId === memberId) ?? null,
+  };
+}
+
+/** What the member center shows: the count of friends linked, rewarded, and the points the rewards brought. */
+export function referralSummary(rows: readonly ReferralRow[]): { friends: number; rewarded: number; points: number } {
+  const rewarded = rows.filter((r) => r.state === "rewarded");
+  return { friends: rows.length, rewarded: rewarded.length, points: rewarded.reduce((n, r) => n + r.points, 0) };
+}
+
+export type TopReferrer = { memberId: string; name: string; memberNumber: string; friends: number; rewarded: number };
+
+/** Members by rewarded referrals (then linked friends), for the console's list. */
+export async function topReferrers(db: Database, limit = 50): Promise<TopReferrer[]> {
+  const rows = await db
+    .select({
+      memberId: referral.referrerId,
+      name: member.nameZh,
+      memberNumber: member.memberNumber,
+      friends: sql<number>`count(*)::int`,
+      rewarded: sql<number>`(count(*) filter (where ${referral.state} = 'rewarded'))::int`,
+    })
+    .from(referral)
+    .innerJoin(member, eq(member.id, referral.referrerId))
+    .groupBy(referral.referrerId, member.nameZh, member.memberNumber)
+    .orderBy(
+      desc(sql`count(*) filter (where ${referral.state} = 'rewarded')`),
+      desc(sql`count(*)`),
+      member.memberNumber,
+    )
+    .limit(limit);
+  return rows.map((r) => ({ ...r, friends: Number(r.friends), rewarded: Number(r.rewarded) }));
+}
+
+/** The member's own code. */
+export async function referralCodeOf(db: Database, memberId: string): Promise<string | null> {
+  const [row] = await db.select({ code: member.referralCode }).from(member).where(eq(member.id, memberId));
+  return row?.code ?? null;
+}
+
+/** The console member page's section: the member's code, who referred them and whom they referred. */
+export async function memberReferralView(db: Database, memberId: string) {
+  const [code, rows] = await Promise.all([referralCodeOf(db, memberId), referralsOf(db, memberId)]);
+  if (!code) return null;
+  const by = rows.referredBy;
+  return {
+    code,
+    referredBy: by
+      ? { memberId: by.referrerId, name: by.referrerName, number: by.referrerNumber, state: by.state }
+      : null,
+    friends: rows.referred.map((r) => ({
+      id: r.id,
+      memberId: r.friendId,
+      name: r.friendName,
+      number: r.friendNumber,
+      state: r.state,
+      points: r.points,
+      at: r.createdAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,60 @@
+import { member } from "@platform/db/schema/members";
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Referrals (issue 38, ADR 053).
+ *
+ * - `member.referral_code` (members.ts) is the member's code; the link is `/r/<code>`.
+ * - `referral`: a friend who signed up through a referrer's link (one per friend), `pending` until the friend's
+ *   first purchase of at least the minimum, then `rewarded` (both got their points) or `capped` (the referrer had
+ *   reached the month's limit: linked, no reward); `reversed` when that purchase was refunded within the window.
+ * - `referral_month`: rewarded referrals per referrer and Taipei month, the row the monthly limit is claimed on by
+ *   one statement (`… on conflict do update set rewarded = rewarded + 1 where rewarded < cap returning`).
+ */
+export const REFERRAL_STATES = ["pending", "rewarded", "capped", "reversed"] as const;
+export type ReferralState = (typeof REFERRAL_STATES)[number];
+
+export const referral = pgTable(
+  "referral",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    referrerId: uuid("referrer_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    friendId: uuid("friend_id")
+      .notNull()
+      .unique()
+      .references(() => member.id, { onDelete: "cascade" }),
+    /** The code the friend came with (the referrer's code then). */
+    code: text("code").notNull(),
+    state: text("state", { enum: REFERRAL_STATES }).notNull().default("pending"),
+    /** The qualifying purchase (set when decided). */
+    purchaseId: uuid("purchase_id"),
+    /** Points booked to each side (0 when capped). */
+    points: integer("points").notNull().default(0),
+    /** The purchase's time + the rules' window: a refund before it reverses the rewards. */
+    reversibleUntil: timestamp("reversible_until", { withTimezone: true }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    reversedAt: timestamp("reversed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("referral_referrer_idx").on(t.referrerId, t.createdAt),
+    index("referral_purchase_idx").on(t.purchaseId).where(sql`${t.purchaseId} is not null`),
+    check("referral_not_self", sql`${t.referrerId} <> ${t.friendId}`),
+  ],
+);
+
+export const referralMonth = pgTable(
+  "referral_month",
+  {
+    referrerId: uuid("referrer_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    /** Taipei month, YYYY-MM. */
+    month: text("month").notNull(),
+    rewarded: integer("rewarded").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.referrerId, t.month] })],
+);
