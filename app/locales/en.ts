@@ -21,6 +21,7 @@ import { richMenusEn } from "./rich-menus.en";
 import { samplesEn } from "./samples.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
+import { showroomSettingsEn } from "./showroom-settings.en";
 import { storesEn } from "./stores.en";
 import { visitsEn } from "./visits.en";
 import type { Messages } from "./zh-TW";
@@ -53,6 +54,8 @@ export const en = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesEn,
   ...samplesEn,
+  // The showroom settings (issue 37, ADR 050)
+  ...showroomSettingsEn,
   // At the showroom (issue 37, ADR 045)
   ...visitsEn,
   ...appointmentsEn,

@@ -31,7 +31,8 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "samples.new.atStores": "Available at: {stores}",
   "samples.new.without": "No samples of these saved materials right now: {names}",
   "samples.new.store": "Collect at",
-  "samples.new.terms": "Please return them to the same showroom within {days} days; we remind you 2 days before.",
+  "samples.new.terms":
+    "Please return them to the same showroom within {days} days; we remind you {reminderDays} days before.",
   "samples.new.submit": "Send request",
   "samples.error.form": "Please fix the fields marked below and send again.",
   "samples.error.none_chosen": "Tick at least one sample.",

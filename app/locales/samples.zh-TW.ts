@@ -27,7 +27,7 @@ export const samplesZhTW = {
   "samples.new.atStores": "可借門市：{stores}",
   "samples.new.without": "以下收藏目前沒有樣品可借：{names}",
   "samples.new.store": "領取門市",
-  "samples.new.terms": "領取後請於 {days} 天內歸還至同一門市，到期前 2 天會提醒您。",
+  "samples.new.terms": "領取後請於 {days} 天內歸還至同一門市，到期前 {reminderDays} 天會提醒您。",
   "samples.new.submit": "送出申請",
   "samples.error.form": "請依欄位旁的說明修正後再送出。",
   "samples.error.none_chosen": "請至少勾選一件樣品。",

@@ -21,6 +21,7 @@ import { richMenusZhTW } from "./rich-menus.zh-TW";
 import { samplesZhTW } from "./samples.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
+import { showroomSettingsZhTW } from "./showroom-settings.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 import { visitsZhTW } from "./visits.zh-TW";
 
@@ -53,6 +54,8 @@ export const zhTW = {
   // Quote lists (issue 37 part 4, ADR 047)
   ...quotesZhTW,
   ...samplesZhTW,
+  // The showroom settings (issue 37, ADR 050)
+  ...showroomSettingsZhTW,
   // At the showroom (issue 37, ADR 045)
   ...visitsZhTW,
   ...appointmentsZhTW,

@@ -16,6 +16,7 @@ import { hoursOn } from "~/domain/stores/hours";
 import { addDays, type CalendarDate, fromTaipeiWallClock, taipeiIsoDate } from "~/lib/time";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
 import { Refusal, type RefusalCode } from "../refusals";
+import { showroomSettings } from "../showroom/settings.server";
 import {
   canChange,
   DAILY_BOOKING_LIMIT,
@@ -155,8 +156,9 @@ export async function freeTimes(
 ): Promise<FreeTime[]> {
   const from = fromTaipeiWallClock(date);
   const to = fromTaipeiWallClock(addDays(date, 1));
-  const [settings, exception, counters] = await Promise.all([
+  const [settings, window, exception, counters] = await Promise.all([
     kindSettings(db, storeId, kind),
+    showroomSettings(db),
     exceptionOn(db, storeId, date),
     db
       .select({ startsAt: appointmentSlot.startsAt, booked: appointmentSlot.booked })
@@ -172,7 +174,7 @@ export async function freeTimes(
   ]);
   if (!settings) return [];
   const booked = new Map(counters.map((c) => [c.startsAt.getTime(), c.booked]));
-  return freeTimesOn(date, settings, exception, booked, now);
+  return freeTimesOn(date, settings, exception, booked, now, window);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -235,7 +237,14 @@ async function checkedStart(
   if (!settings) refuse("not_offered");
   const date = parseDay(day);
   if (!date) refuse("in_past");
-  const problem = timeProblem(date, time, settings, await exceptionOn(db, storeId, date), now);
+  const problem = timeProblem(
+    date,
+    time,
+    settings,
+    await exceptionOn(db, storeId, date),
+    now,
+    await showroomSettings(db),
+  );
   if (problem) refuse(problem);
   const startsAt = slotInstant(date, time);
   return { settings, date, startsAt, endsAt: new Date(startsAt.getTime() + settings.durationMinutes * 60_000) };
@@ -355,7 +364,7 @@ export async function rescheduleAppointment(
 ): Promise<AppointmentRow> {
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, owner, id);
-    if (!canChange(row.startsAt, now)) refuse("past_cutoff");
+    if (!canChange(row.startsAt, now, (await showroomSettings(tx)).changeCutoffMinutes)) refuse("past_cutoff");
     const next = await checkedStart(tx, row.storeId, row.kind, target.date, target.time, now);
     if (next.startsAt.getTime() === row.startsAt.getTime()) return row;
     await claimPlace(tx, row.storeId, row.kind, next.startsAt, next.settings.capacity);
@@ -384,7 +393,7 @@ export async function rescheduleAppointment(
 export async function cancelAppointment(db: Database, owner: Owner, id: string, now: Date): Promise<AppointmentRow> {
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, owner, id);
-    if (!canChange(row.startsAt, now)) refuse("past_cutoff");
+    if (!canChange(row.startsAt, now, (await showroomSettings(tx)).changeCutoffMinutes)) refuse("past_cutoff");
     await releasePlace(tx, row.storeId, row.kind, row.startsAt);
     const [cancelled] = await tx
       .update(appointment)

@@ -13,11 +13,12 @@ import { renderMemberEmail } from "../messaging/email-templates.server";
 import type { EmailTransport } from "../messaging/email-transport.server";
 import { composeSms } from "../messaging/sms";
 import type { SmsProvider } from "../messaging/sms-provider";
+import { showroomSettings } from "../showroom/settings.server";
 import { whenText } from "./display";
 
 /**
- * The messages of a booking (issue 37, ADR 044): a confirmation at once and a reminder the day before at 10:00
- * Taipei, by the member's channel — LINE (linked and following) → SMS → e-mail; a guest gets SMS. They are
+ * The messages of a booking (issue 37, ADR 044): a confirmation at once and a reminder the day before from the
+ * reminder hour (a showroom setting, ADR 050; 10:00 by default) Taipei, by the member's channel — LINE (linked and following) → SMS → e-mail; a guest gets SMS. They are
  * transactional, not marketing: no opt-in, no weekly cap, the confirmation is not held by the marketing quiet hours
  * — but no text message goes 21:00–09:00 Taipei: a booking whose channel is SMS waits until 09:00 (the next pass
  * after it). LINE and e-mail carry the booking's page and its calendar file; a text message carries no link (the
@@ -76,13 +77,17 @@ export function channelFor(
   return null;
 }
 
-/** The first instant a reminder for a booking of `localDate` may go: 10:00 Taipei the day before. */
-export function reminderTime(startsAt: Date): Date {
-  return fromTaipeiWallClock(addDays(taipeiDate(startsAt), -1), 10);
+/**
+ * The first instant a reminder for a booking may go: the reminder hour (the showroom setting, 10 by default)
+ * Taipei, the day before.
+ */
+export function reminderTime(startsAt: Date, reminderHour: number): Date {
+  return fromTaipeiWallClock(addDays(taipeiDate(startsAt), -1), reminderHour);
 }
 
 async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date) {
   const lineOn = deps.line !== null;
+  const { reminderHour } = await showroomSettings(deps.db);
   return deps.db.transaction(async (tx) => {
     const open = eq(appointment.status, "booked");
     const where =
@@ -92,11 +97,12 @@ async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date
             open,
             isNull(appointment.reminderSentAt),
             gte(appointment.startsAt, now),
-            // Bookings of tomorrow (Taipei) once it is 10:00 today; one booked after 10:00 has its confirmation.
+            // Bookings of tomorrow (Taipei) once it is the reminder hour today; one booked after that hour the day
+            // before has its confirmation.
             lt(appointment.startsAt, fromTaipeiWallClock(addDays(taipeiDate(now), 2))),
             lt(
               appointment.createdAt,
-              sql`(date_trunc('day', ${appointment.startsAt} at time zone 'Asia/Taipei') - interval '14 hours') at time zone 'Asia/Taipei'`,
+              sql`(date_trunc('day', ${appointment.startsAt} at time zone 'Asia/Taipei') - make_interval(hours => ${24 - reminderHour}::int)) at time zone 'Asia/Taipei'`,
             ),
           );
     const candidates = await tx
@@ -106,7 +112,10 @@ async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date
       .orderBy(appointment.startsAt)
       .limit(BATCH)
       .for("update", { skipLocked: true });
-    const ready = occasion === "confirmation" ? candidates : candidates.filter((c) => reminderTime(c.startsAt) <= now);
+    const ready =
+      occasion === "confirmation"
+        ? candidates
+        : candidates.filter((c) => reminderTime(c.startsAt, reminderHour) <= now);
     if (ready.length === 0) return [];
     const rows: Due[] = await tx
       .select({
@@ -261,7 +270,7 @@ export async function sendAppointmentMessages(
 }
 
 export const APPOINTMENT_MESSAGES_QUEUE = "appointments.messages";
-/** Every minute (Taipei): held text messages go at 09:00, reminders from 10:00; a booking also sends one at once. */
+/** Every minute (Taipei): held text messages go at 09:00, reminders from the reminder hour; a booking sends at once. */
 export const APPOINTMENT_MESSAGES_CRON = "* * * * *";
 
 export async function registerAppointmentJobs(jobs: JobQueue, deps: AppointmentMessageDeps): Promise<void> {

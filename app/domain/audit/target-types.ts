@@ -27,6 +27,8 @@ export const AUDIT_TARGET_TYPES = [
   "rich_menu",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
+  // The showroom settings (issue 37, ADR 050).
+  "showroom_settings",
   "staff",
   "staff_invitation",
   "staff_session",

@@ -26,6 +26,7 @@ import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.serve
 import { bookableDays, parseDay } from "~/domain/appointments/rules";
 import { listFavourites } from "~/domain/materials/favourites.server";
 import { formatTaiwanMobile, normalizeTaiwanMobile } from "~/domain/members/taiwan";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { CITIES } from "~/domain/stores/cities";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
@@ -92,7 +93,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = chosen.kinds.find((k) => k.kind === q.kind);
   if (!settings) return { ...base, step: "kind" as const, store, changeStoreHref, kinds };
 
-  const days = bookableDays(now, settings).map((d) => isoDate(d));
+  const { bookingHorizonDays } = await showroomSettings(db);
+  const days = bookableDays(now, settings, bookingHorizonDays).map((d) => isoDate(d));
   const date = q.date && days.includes(q.date) ? q.date : (days[0] ?? "");
   const day = parseDay(date);
   const times = day ? await freeTimes(db, chosen.id, settings.kind, day, now) : [];

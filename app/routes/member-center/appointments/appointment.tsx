@@ -23,6 +23,7 @@ import { calendarEventOf } from "~/domain/appointments/calendar-event.server";
 import { dayLabel, taipeiClock, whenText } from "~/domain/appointments/display";
 import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, canChange, parseDay } from "~/domain/appointments/rules";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -60,13 +61,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!row) throw data(null, { status: 404 });
   const url = new URL(request.url);
   const names = await materialNames(app.db, row.materialIds);
-  const changeable = row.status === "booked" && canChange(row.startsAt, now);
+  const showroom = await showroomSettings(app.db);
+  const changeable = row.status === "booked" && canChange(row.startsAt, now, showroom.changeCutoffMinutes);
   let reschedule = null;
   if (changeable) {
     const settings = await bookableStore(app.db, row.storeId);
     const kind = settings?.kinds.find((k) => k.kind === row.kind);
     if (kind) {
-      const days = bookableDays(now, kind).map((d) => isoDate(d));
+      const days = bookableDays(now, kind, showroom.bookingHorizonDays).map((d) => isoDate(d));
       const asked = url.searchParams.get("date");
       const date = asked && days.includes(asked) ? asked : row.localDate;
       const day = parseDay(date);
