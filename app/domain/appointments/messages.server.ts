@@ -13,6 +13,7 @@ import { renderMemberEmail } from "../messaging/email-templates.server";
 import type { EmailTransport } from "../messaging/email-transport.server";
 import { composeSms } from "../messaging/sms";
 import type { SmsProvider } from "../messaging/sms-provider";
+import { cutoffText } from "../showroom/settings";
 import { showroomSettings } from "../showroom/settings.server";
 import { whenText } from "./display";
 
@@ -171,7 +172,12 @@ function localeOf(row: Due): Locale {
 export type ComposedMessage = { title: string; text: string; pageUrl: string; icsUrl: string };
 
 /** The words of one booking's message in the reader's language. */
-export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBaseUrl: string): ComposedMessage {
+export function composeAppointmentMessage(
+  row: Due,
+  occasion: Occasion,
+  publicBaseUrl: string,
+  cutoffMinutes: number,
+): ComposedMessage {
   const locale = localeOf(row);
   const t = catalogT(locale);
   const base = publicBaseUrl.replace(/\/$/, "");
@@ -181,6 +187,7 @@ export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBa
     when: whenText(row.startsAt, row.endsAt, locale),
     reference: row.reference,
     phone: row.storePhone,
+    cutoff: cutoffText(cutoffMinutes, t),
   };
   return {
     title: t(`notify.appointments.${occasion}.title` as MessageKey),
@@ -190,8 +197,14 @@ export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBa
   };
 }
 
-async function sendOne(deps: AppointmentMessageDeps, row: Due, channel: Channel, occasion: Occasion): Promise<void> {
-  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl);
+async function sendOne(
+  deps: AppointmentMessageDeps,
+  row: Due,
+  channel: Channel,
+  occasion: Occasion,
+  cutoffMinutes: number,
+): Promise<void> {
+  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl, cutoffMinutes);
   const t = catalogT(localeOf(row));
   const key = `${row.id}:${occasion}`;
   if (channel === "line" && deps.line && row.lineUserId) {
@@ -246,12 +259,14 @@ export async function sendAppointmentMessages(
   now = new Date(),
 ): Promise<{ confirmations: number; reminders: number }> {
   const counts = { confirmations: 0, reminders: 0 };
+  // The cut-off the messages name: the showroom setting in force (ADR 050).
+  const { changeCutoffMinutes } = await showroomSettings(deps.db);
   for (const occasion of ["confirmation", "reminder"] as const) {
     const planned = await claim(deps, occasion, now);
     for (const { row, channel } of planned) {
       if (!channel) continue;
       try {
-        await sendOne(deps, row, channel, occasion);
+        await sendOne(deps, row, channel, occasion, changeCutoffMinutes);
         if (occasion === "confirmation") counts.confirmations++;
         else counts.reminders++;
       } catch (error) {

@@ -121,9 +121,9 @@ describe("the showroom settings", () => {
     expect(rows[0]).toMatchObject({
       targetType: "showroom_settings",
       targetId: String(saved.id),
-      userId: admin.userId,
+      actorUserId: admin.userId,
     });
-    expect(rows[0]?.changes).toEqual({ before: { bookingHorizonDays: 60 }, after: { bookingHorizonDays: 30 } });
+    expect(rows[0]?.changes).toEqual({ bookingHorizonDays: { before: 60, after: 30 } });
     expect((await verifyAuditChain(db)).ok).toBe(true);
     // The same values again: no version, no audit row.
     expect((await save({})).id).toBe(saved.id);

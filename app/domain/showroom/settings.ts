@@ -70,6 +70,13 @@ export function validShowroomSettings(values: ShowroomSettings): boolean {
   );
 }
 
+/** The cut-off as people say it: "2 小時" / "2 hours" when whole hours, else "90 分鐘" / "90 minutes". */
+export function cutoffText(minutes: number, t: Translate): string {
+  return minutes > 0 && minutes % 60 === 0
+    ? t("appointments.duration.hours", { n: minutes / 60 })
+    : t("appointments.duration.minutes", { n: minutes });
+}
+
 const WHOLE = /^\d{1,6}$/;
 
 function wholeNumber(field: ShowroomField, t: Translate) {

@@ -136,6 +136,8 @@ type GuestBooked = {
   kind: string;
   icsHref: string;
   googleHref: string;
+  /** The hour of the day-before reminder (a showroom setting, ADR 050). */
+  reminderHour: number;
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -235,6 +237,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         kind: booked.kind,
         icsHref: `data:text/calendar;charset=utf-8,${encodeURIComponent(icsFile(event))}`,
         googleHref: googleCalendarLink(event),
+        reminderHour: (await showroomSettings(app.db)).reminderHour,
       },
     } satisfies GuestAnswer);
   }
@@ -556,7 +559,11 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
 /** A guest's booking, done: no member center to show it in, so the answer is the confirmation itself. */
 function GuestConfirmation({ t, booked }: { t: ReturnType<typeof useT>; booked: GuestBooked }) {
   return (
-    <Page title={t("appointments.confirmed.title")} lead={t("appointments.confirmed.lead")} width="narrow">
+    <Page
+      title={t("appointments.confirmed.title")}
+      lead={t("appointments.confirmed.lead", { hour: booked.reminderHour })}
+      width="narrow"
+    >
       <section className="rounded-3xl border border-line bg-white p-5" aria-label={t("appointments.detail.title")}>
         <dl className="space-y-3">
           <div>
