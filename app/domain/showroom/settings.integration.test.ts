@@ -22,7 +22,7 @@ import { isVersionConflict } from "../refusals";
 import { moveSamples, requestSamples, SampleError } from "../samples/samples.server";
 import { staffAuditContext } from "../staff/actor";
 import { createTestStaff, type TestStaff } from "../staff/testing.server";
-import { DEFAULT_SHOWROOM_SETTINGS, type ShowroomSettings, showroomSettingsSchema } from "./settings";
+import { cutoffText, DEFAULT_SHOWROOM_SETTINGS, type ShowroomSettings, showroomSettingsSchema } from "./settings";
 import { currentShowroomSettings, saveShowroomSettings, showroomSettings } from "./settings.server";
 
 /**
@@ -152,6 +152,9 @@ describe("every surface reads the version in force", () => {
     // 7 December + 30 = 6 January; + 31 = 7 January.
     expect(await codeOf(bookAppointment(db, await member(), booking("2027-01-07"), NOW))).toBe("beyond_horizon");
     expect(await freeTimes(db, STORE, "consultation", parseDay("2027-01-07") as never, NOW)).toEqual([]);
+    // The refusal names the horizon in force, which the page words ("最多只能預約 30 天內的時間。").
+    const refused = await bookAppointment(db, await member(), booking("2027-01-07"), NOW).catch((e: unknown) => e);
+    expect((refused as { params?: Record<string, string> }).params).toMatchObject({ days: "30" });
     const kept = await bookAppointment(db, await member(), booking("2027-01-06"), NOW);
     expect(kept.localDate).toBe("2027-01-06");
     await save({ bookingHorizonDays: 60 });
@@ -236,6 +239,12 @@ describe("the form (Zod, before any work)", () => {
   ])("refuses %s = %j beside the field, in zh-TW and English", (field, value) => {
     expect(errorOf(schema, field, value)).toMatch(/^請輸入 \d+ 到 \d+ 之間的整數$/);
     expect(errorOf(en, field, value)).toMatch(/^Enter a whole number from \d+ to \d+$/);
+  });
+
+  it("words the cut-off in hours when whole, else in minutes", () => {
+    expect(cutoffText(120, catalogT("zh-TW"))).toBe("2 小時");
+    expect(cutoffText(90, catalogT("en"))).toBe("90 minutes");
+    expect(cutoffText(240, catalogT("en"))).toBe("4 hours");
   });
 
   it("refuses an empty field, and a reminder not before the due day", () => {

@@ -207,7 +207,7 @@ export default function NewSampleRequest({ loaderData: d }: Route.ComponentProps
                   defaultChecked={store === s.id}
                   aria-invalid={storeErrors ? true : undefined}
                   aria-describedby={storeErrors ? "storeId-error" : undefined}
-                  className="size-5 accent-ink"
+                  className="size-6 shrink-0 accent-ink"
                 />
                 <span>{s.name}</span>
               </label>
