@@ -98,6 +98,8 @@ test("an admin sets the sample limit to 1 from the navigation; a member is then 
   await member.getByRole("button", { name: "送出申請" }).click();
   await expect(member.locator("#materials-error")).toContainText("同時最多借用 1 件樣品");
   await expectAccessible(member);
+  // From the top (the focus moved to the error scrolled a store's radio under the sticky header).
+  await member.evaluate(() => window.scrollTo(0, 0));
   await screenshotSizes(member, "showroom-settings-member-refused", { restore: PHONE });
   // One is within the limit.
   await member.getByLabel(MATERIALS[1]?.name ?? "").uncheck();
