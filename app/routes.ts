@@ -66,6 +66,8 @@ export default [
       route("stores/:storeId", "routes/admin/stores/edit.tsx"),
       route("stores/:storeId/appointments", "routes/admin/stores/appointments.tsx"),
       route("settings", "routes/admin/settings/index.tsx"),
+      // The showroom settings (issue 37, ADR 050): admins only (`settings.edit`).
+      route("showroom", "routes/admin/showroom/index.tsx"),
       route("staff", "routes/admin/staff/index.tsx"),
       route("staff/invite", "routes/admin/staff/invite.tsx"),
       route("staff/:userId", "routes/admin/staff/member.tsx"),

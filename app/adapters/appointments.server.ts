@@ -1,6 +1,7 @@
 import { APPOINTMENT_KINDS } from "@platform/db/schema/appointments";
 import { z } from "zod";
 import { isRefusal } from "~/domain/refusals";
+import { cutoffText } from "~/domain/showroom/settings";
 import { formFailure, formValues } from "~/lib/forms.server";
 import { slugId } from "~/lib/http.server";
 import type { Translate } from "~/lib/i18n";
@@ -75,7 +76,12 @@ export function materialIdsOf(form: FormData): string[] | null {
 /** A booking refusal as the form's answer; anything else is thrown on. */
 export function appointmentFailure(error: unknown, form: FormData, t: Translate) {
   if (!isRefusal(error, "appointments")) throw error;
-  const message = t(error.messageKey);
+  // The cut-off in words ("2 小時" / "90 minutes") where the refusal names it.
+  const minutes = Number(error.params?.cutoffMinutes ?? "");
+  const message = t(error.messageKey, {
+    ...error.params,
+    ...(error.params && Number.isSafeInteger(minutes) ? { cutoff: cutoffText(minutes, t) } : {}),
+  });
   const values = formValues(form);
   if (error.field) {
     return formFailure(

@@ -171,6 +171,10 @@ export const CONSOLE_REFUSALS = {
     not_open: { status: 409, message: "appointments.error.not_open" },
     bad_slots: { status: 400, message: "appointments.error.bad_slots", fix: "appointments.error.fix" },
   },
+  // The showroom settings (issue 37, ADR 050).
+  showroom: {
+    version_conflict: { status: 409, message: "console.showroom.error.conflict" },
+  },
   // The LINE rich menus (ADR 049).
   richMenus: {
     image_required: {

@@ -10,10 +10,10 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "member.center.settings.appointmentsHint": "Showroom visits, consultations and measuring; reschedule or cancel",
   "notify.appointments.confirmation.title": "You're booked",
   "notify.appointments.confirmation.text":
-    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel in the member center up to 2 hours before; the showroom's phone is {phone}.",
+    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel in the member center up to {cutoff} before; the showroom's phone is {phone}.",
   "notify.appointments.reminder.title": "Your showroom appointment tomorrow",
   "notify.appointments.reminder.text":
-    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to 2 hours before or call {phone}.",
+    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to {cutoff} before or call {phone}.",
   "notify.appointments.page": "Your appointment:",
   "notify.appointments.ics": "Add to calendar:",
   "email.code.appointment.subject": "{code} is your Han Living showroom booking code",
@@ -66,7 +66,7 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "appointments.guest.nameRequired": "Enter your name.",
   "appointments.guest.tooMany": "Too many codes; please try again later.",
   "appointments.confirmed.title": "You're booked",
-  "appointments.confirmed.lead": "We sent you a confirmation and will remind you at 10:00 the day before.",
+  "appointments.confirmed.lead": "We sent you a confirmation and will remind you at {hour}:00 the day before.",
   "appointments.detail.title": "Your appointment",
   "appointments.detail.reference": "Reference",
   "appointments.detail.store": "Showroom",
@@ -83,7 +83,7 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "appointments.detail.cancel": "Cancel appointment",
   "appointments.detail.cancelConfirm": "Cancel this appointment?",
   "appointments.detail.cutoff":
-    "Within 2 hours of the start it can no longer be changed online; please call the showroom.",
+    "Within {cutoff} of the start it can no longer be changed online; please call the showroom.",
   "appointments.detail.rescheduled": "Rescheduled",
   "appointments.detail.cancelled": "Appointment cancelled",
   "appointments.detail.back": "Back to my appointments",
@@ -95,7 +95,7 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "appointments.backToCenter": "Back to the member center",
   "appointments.list.title": "My appointments",
   "appointments.list.lead":
-    "Showroom visits, design consultations and measuring. Reschedule or cancel up to 2 hours before.",
+    "Showroom visits, design consultations and measuring. Reschedule or cancel up to {cutoff} before.",
   "appointments.list.upcoming": "Upcoming",
   "appointments.list.past": "Past",
   "appointments.list.none": "No appointments yet.",
@@ -113,9 +113,9 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "appointments.error.slot_outside": "That time isn't open for booking; please choose one of the times listed.",
   "appointments.error.in_past": "That time has passed; please choose a later day and time.",
   "appointments.error.closed_day": "The showroom is closed that day; please choose another day.",
-  "appointments.error.beyond_horizon": "You can book up to 60 days ahead.",
+  "appointments.error.beyond_horizon": "You can book up to {days} days ahead.",
   "appointments.error.past_cutoff":
-    "Within 2 hours of the start you can't book, move or cancel online; please call the showroom.",
+    "Within {cutoff} of the start you can't book, move or cancel online; please call the showroom.",
   "appointments.error.limit_reached": "You've reached today's limit of 3 bookings; try tomorrow or call the showroom.",
   "appointments.error.bad_address": "Enter a city or county in Taiwan, the district and the address.",
   "appointments.error.bad_material": "Please choose from your favourite materials.",

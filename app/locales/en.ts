@@ -23,6 +23,7 @@ import { samplesEn } from "./samples.en";
 import { segmentsEn } from "./segments.en";
 import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
+import { showroomSettingsEn } from "./showroom-settings.en";
 import { storesEn } from "./stores.en";
 import { visitsEn } from "./visits.en";
 import { webhooksEn } from "./webhooks.en";
@@ -62,6 +63,8 @@ export const en = {
   ...samplesEn,
   // Referrals (issue 38, ADR 053)
   ...referralsEn,
+  // The showroom settings (issue 37, ADR 050)
+  ...showroomSettingsEn,
   // At the showroom (issue 37, ADR 045)
   ...visitsEn,
   ...appointmentsEn,

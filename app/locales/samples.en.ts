@@ -31,7 +31,8 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "samples.new.atStores": "Available at: {stores}",
   "samples.new.without": "No samples of these saved materials right now: {names}",
   "samples.new.store": "Collect at",
-  "samples.new.terms": "Please return them to the same showroom within {days} days; we remind you 2 days before.",
+  "samples.new.terms":
+    "Please return them to the same showroom within {days} days; we remind you {reminderDays} days before.",
   "samples.new.submit": "Send request",
   "samples.error.form": "Please fix the fields marked below and send again.",
   "samples.error.none_chosen": "Tick at least one sample.",
@@ -58,7 +59,7 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "console.audit.target.sample_request": "Sample loan",
   "console.samples.title": "Samples",
   "console.samples.lead":
-    "Samples members asked for: mark them ready, hand them out by scanning the card, take them back. Due back in 14 days.",
+    "Samples members asked for: mark them ready, hand them out by scanning the card, take them back. Due back in {days} days.",
   "console.samples.find.title": "A member collects samples",
   "console.samples.find.lead": "Scan the member card or type a phone or member number to list this member's samples.",
   "console.samples.find.scan": "Open the camera to scan the member card",
@@ -90,7 +91,7 @@ export const samplesEn: Record<keyof typeof samplesZhTW, string> = {
   "console.samples.step.hand_out": "Hand out",
   "console.samples.step.return": "Take back",
   "console.samples.done.ready": "Marked ready.",
-  "console.samples.done.hand_out": "Handed out; due back in 14 days.",
+  "console.samples.done.hand_out": "Handed out; due back in {days} days.",
   "console.samples.done.return": "Sample taken back.",
   "console.samples.overdue.title": "Overdue samples",
   "console.samples.overdue.item": "{material} ({store}), due back on {date}",

@@ -23,6 +23,7 @@ import { samplesZhTW } from "./samples.zh-TW";
 import { segmentsZhTW } from "./segments.zh-TW";
 import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
+import { showroomSettingsZhTW } from "./showroom-settings.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
 import { visitsZhTW } from "./visits.zh-TW";
 import { webhooksZhTW } from "./webhooks.zh-TW";
@@ -62,6 +63,8 @@ export const zhTW = {
   ...samplesZhTW,
   // Referrals (issue 38, ADR 053)
   ...referralsZhTW,
+  // The showroom settings (issue 37, ADR 050)
+  ...showroomSettingsZhTW,
   // At the showroom (issue 37, ADR 045)
   ...visitsZhTW,
   ...appointmentsZhTW,

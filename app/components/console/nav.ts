@@ -51,6 +51,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/api-keys", label: "console.nav.keys", permission: "apikeys.manage", group: "admin" },
   { to: "/admin/audit", label: "console.nav.audit", permission: "audit.view", group: "admin" },
   { to: "/admin/settings", label: "console.nav.settings", permission: "settings.edit", group: "admin" },
+  // The showroom settings: booking horizon, cut-off, reminders, no-shows, sample loans (issue 37, ADR 050).
+  { to: "/admin/showroom", label: "console.nav.showroom", permission: "settings.edit", group: "admin" },
 ];
 
 /** The items a role sees, in their groups (empty groups left out). */

@@ -16,7 +16,9 @@ import { hoursOn } from "~/domain/stores/hours";
 import { addDays, type CalendarDate, fromTaipeiWallClock, taipeiIsoDate } from "~/lib/time";
 import { claimLimitsIn, LimitRefusedError } from "../auth/rate-limits.server";
 import { Refusal, type RefusalCode } from "../refusals";
+import { showroomSettings } from "../showroom/settings.server";
 import {
+  type BookingWindow,
   canChange,
   DAILY_BOOKING_LIMIT,
   type DayException,
@@ -41,8 +43,8 @@ export type AppointmentRow = typeof appointment.$inferSelect;
 
 /** A refused booking change; nothing was stored. */
 export class AppointmentRefusal extends Refusal<"appointments"> {
-  constructor(code: RefusalCode<"appointments">, field?: string) {
-    super("appointments", code, { field });
+  constructor(code: RefusalCode<"appointments">, field?: string, params?: Record<string, string>) {
+    super("appointments", code, { field, params });
     this.name = "AppointmentRefusal";
   }
 }
@@ -59,8 +61,15 @@ const FIELD_OF: Partial<Record<RefusalCode<"appointments">, string>> = {
   bad_material: "materials",
 };
 
-function refuse(code: RefusalCode<"appointments">): never {
-  throw new AppointmentRefusal(code, FIELD_OF[code]);
+/**
+ * `window` (the showroom settings in force) gives the horizon's days and the cut-off's minutes to the messages that
+ * name them (`days`, `cutoffMinutes`: the page words the minutes, app/adapters/appointments.server.ts).
+ */
+function refuse(code: RefusalCode<"appointments">, window?: BookingWindow): never {
+  const params = window
+    ? { days: String(window.bookingHorizonDays), cutoffMinutes: String(window.changeCutoffMinutes) }
+    : undefined;
+  throw new AppointmentRefusal(code, FIELD_OF[code], params);
 }
 
 /** Who acts: a signed-in member, or a guest whose phone (E.164) was verified by a code. */
@@ -155,8 +164,9 @@ export async function freeTimes(
 ): Promise<FreeTime[]> {
   const from = fromTaipeiWallClock(date);
   const to = fromTaipeiWallClock(addDays(date, 1));
-  const [settings, exception, counters] = await Promise.all([
+  const [settings, window, exception, counters] = await Promise.all([
     kindSettings(db, storeId, kind),
+    showroomSettings(db),
     exceptionOn(db, storeId, date),
     db
       .select({ startsAt: appointmentSlot.startsAt, booked: appointmentSlot.booked })
@@ -172,7 +182,7 @@ export async function freeTimes(
   ]);
   if (!settings) return [];
   const booked = new Map(counters.map((c) => [c.startsAt.getTime(), c.booked]));
-  return freeTimesOn(date, settings, exception, booked, now);
+  return freeTimesOn(date, settings, exception, booked, now, window);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -235,8 +245,9 @@ async function checkedStart(
   if (!settings) refuse("not_offered");
   const date = parseDay(day);
   if (!date) refuse("in_past");
-  const problem = timeProblem(date, time, settings, await exceptionOn(db, storeId, date), now);
-  if (problem) refuse(problem);
+  const window = await showroomSettings(db);
+  const problem = timeProblem(date, time, settings, await exceptionOn(db, storeId, date), now, window);
+  if (problem) refuse(problem, window);
   const startsAt = slotInstant(date, time);
   return { settings, date, startsAt, endsAt: new Date(startsAt.getTime() + settings.durationMinutes * 60_000) };
 }
@@ -355,7 +366,8 @@ export async function rescheduleAppointment(
 ): Promise<AppointmentRow> {
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, owner, id);
-    if (!canChange(row.startsAt, now)) refuse("past_cutoff");
+    const window = await showroomSettings(tx);
+    if (!canChange(row.startsAt, now, window.changeCutoffMinutes)) refuse("past_cutoff", window);
     const next = await checkedStart(tx, row.storeId, row.kind, target.date, target.time, now);
     if (next.startsAt.getTime() === row.startsAt.getTime()) return row;
     await claimPlace(tx, row.storeId, row.kind, next.startsAt, next.settings.capacity);
@@ -384,7 +396,8 @@ export async function rescheduleAppointment(
 export async function cancelAppointment(db: Database, owner: Owner, id: string, now: Date): Promise<AppointmentRow> {
   return db.transaction(async (tx) => {
     const row = await lockOwn(tx, owner, id);
-    if (!canChange(row.startsAt, now)) refuse("past_cutoff");
+    const window = await showroomSettings(tx);
+    if (!canChange(row.startsAt, now, window.changeCutoffMinutes)) refuse("past_cutoff", window);
     await releasePlace(tx, row.storeId, row.kind, row.startsAt);
     const [cancelled] = await tx
       .update(appointment)

@@ -144,7 +144,7 @@ describe("a booking's messages", () => {
     const m = await newMember(db);
     const early = new Date("2026-12-07T02:00:00Z");
     const booked = await book({ memberId: m.id, phone: m.phoneNumber }, "2026-12-24", "15:30", early);
-    expect(reminderTime(booked.startsAt).toISOString()).toBe("2026-12-23T02:00:00.000Z");
+    expect(reminderTime(booked.startsAt, 10).toISOString()).toBe("2026-12-23T02:00:00.000Z");
     const { deps, sms } = fakes();
     await sendAppointmentMessages(deps, early); // the confirmation
     const before = new Date("2026-12-23T01:59:00Z"); // 09:59 the day before

@@ -13,11 +13,13 @@ import { renderMemberEmail } from "../messaging/email-templates.server";
 import type { EmailTransport } from "../messaging/email-transport.server";
 import { composeSms } from "../messaging/sms";
 import type { SmsProvider } from "../messaging/sms-provider";
+import { cutoffText } from "../showroom/settings";
+import { showroomSettings } from "../showroom/settings.server";
 import { whenText } from "./display";
 
 /**
- * The messages of a booking (issue 37, ADR 044): a confirmation at once and a reminder the day before at 10:00
- * Taipei, by the member's channel — LINE (linked and following) → SMS → e-mail; a guest gets SMS. They are
+ * The messages of a booking (issue 37, ADR 044): a confirmation at once and a reminder the day before from the
+ * reminder hour (a showroom setting, ADR 050; 10:00 by default) Taipei, by the member's channel — LINE (linked and following) → SMS → e-mail; a guest gets SMS. They are
  * transactional, not marketing: no opt-in, no weekly cap, the confirmation is not held by the marketing quiet hours
  * — but no text message goes 21:00–09:00 Taipei: a booking whose channel is SMS waits until 09:00 (the next pass
  * after it). LINE and e-mail carry the booking's page and its calendar file; a text message carries no link (the
@@ -76,13 +78,17 @@ export function channelFor(
   return null;
 }
 
-/** The first instant a reminder for a booking of `localDate` may go: 10:00 Taipei the day before. */
-export function reminderTime(startsAt: Date): Date {
-  return fromTaipeiWallClock(addDays(taipeiDate(startsAt), -1), 10);
+/**
+ * The first instant a reminder for a booking may go: the reminder hour (the showroom setting, 10 by default)
+ * Taipei, the day before.
+ */
+export function reminderTime(startsAt: Date, reminderHour: number): Date {
+  return fromTaipeiWallClock(addDays(taipeiDate(startsAt), -1), reminderHour);
 }
 
 async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date) {
   const lineOn = deps.line !== null;
+  const { reminderHour } = await showroomSettings(deps.db);
   return deps.db.transaction(async (tx) => {
     const open = eq(appointment.status, "booked");
     const where =
@@ -92,11 +98,12 @@ async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date
             open,
             isNull(appointment.reminderSentAt),
             gte(appointment.startsAt, now),
-            // Bookings of tomorrow (Taipei) once it is 10:00 today; one booked after 10:00 has its confirmation.
+            // Bookings of tomorrow (Taipei) once it is the reminder hour today; one booked after that hour the day
+            // before has its confirmation.
             lt(appointment.startsAt, fromTaipeiWallClock(addDays(taipeiDate(now), 2))),
             lt(
               appointment.createdAt,
-              sql`(date_trunc('day', ${appointment.startsAt} at time zone 'Asia/Taipei') - interval '14 hours') at time zone 'Asia/Taipei'`,
+              sql`(date_trunc('day', ${appointment.startsAt} at time zone 'Asia/Taipei') - make_interval(hours => ${24 - reminderHour}::int)) at time zone 'Asia/Taipei'`,
             ),
           );
     const candidates = await tx
@@ -106,7 +113,10 @@ async function claim(deps: AppointmentMessageDeps, occasion: Occasion, now: Date
       .orderBy(appointment.startsAt)
       .limit(BATCH)
       .for("update", { skipLocked: true });
-    const ready = occasion === "confirmation" ? candidates : candidates.filter((c) => reminderTime(c.startsAt) <= now);
+    const ready =
+      occasion === "confirmation"
+        ? candidates
+        : candidates.filter((c) => reminderTime(c.startsAt, reminderHour) <= now);
     if (ready.length === 0) return [];
     const rows: Due[] = await tx
       .select({
@@ -162,7 +172,12 @@ function localeOf(row: Due): Locale {
 export type ComposedMessage = { title: string; text: string; pageUrl: string; icsUrl: string };
 
 /** The words of one booking's message in the reader's language. */
-export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBaseUrl: string): ComposedMessage {
+export function composeAppointmentMessage(
+  row: Due,
+  occasion: Occasion,
+  publicBaseUrl: string,
+  cutoffMinutes: number,
+): ComposedMessage {
   const locale = localeOf(row);
   const t = catalogT(locale);
   const base = publicBaseUrl.replace(/\/$/, "");
@@ -172,6 +187,7 @@ export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBa
     when: whenText(row.startsAt, row.endsAt, locale),
     reference: row.reference,
     phone: row.storePhone,
+    cutoff: cutoffText(cutoffMinutes, t),
   };
   return {
     title: t(`notify.appointments.${occasion}.title` as MessageKey),
@@ -181,8 +197,14 @@ export function composeAppointmentMessage(row: Due, occasion: Occasion, publicBa
   };
 }
 
-async function sendOne(deps: AppointmentMessageDeps, row: Due, channel: Channel, occasion: Occasion): Promise<void> {
-  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl);
+async function sendOne(
+  deps: AppointmentMessageDeps,
+  row: Due,
+  channel: Channel,
+  occasion: Occasion,
+  cutoffMinutes: number,
+): Promise<void> {
+  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl, cutoffMinutes);
   const t = catalogT(localeOf(row));
   const key = `${row.id}:${occasion}`;
   if (channel === "line" && deps.line && row.lineUserId) {
@@ -237,12 +259,14 @@ export async function sendAppointmentMessages(
   now = new Date(),
 ): Promise<{ confirmations: number; reminders: number }> {
   const counts = { confirmations: 0, reminders: 0 };
+  // The cut-off the messages name: the showroom setting in force (ADR 050).
+  const { changeCutoffMinutes } = await showroomSettings(deps.db);
   for (const occasion of ["confirmation", "reminder"] as const) {
     const planned = await claim(deps, occasion, now);
     for (const { row, channel } of planned) {
       if (!channel) continue;
       try {
-        await sendOne(deps, row, channel, occasion);
+        await sendOne(deps, row, channel, occasion, changeCutoffMinutes);
         if (occasion === "confirmation") counts.confirmations++;
         else counts.reminders++;
       } catch (error) {
@@ -261,7 +285,7 @@ export async function sendAppointmentMessages(
 }
 
 export const APPOINTMENT_MESSAGES_QUEUE = "appointments.messages";
-/** Every minute (Taipei): held text messages go at 09:00, reminders from 10:00; a booking also sends one at once. */
+/** Every minute (Taipei): held text messages go at 09:00, reminders from the reminder hour; a booking sends at once. */
 export const APPOINTMENT_MESSAGES_CRON = "* * * * *";
 
 export async function registerAppointmentJobs(jobs: JobQueue, deps: AppointmentMessageDeps): Promise<void> {

@@ -9,12 +9,17 @@ import { addDays, type CalendarDate, fromTaipeiWallClock, parseIsoDate, taipeiDa
  * `fromTaipeiWallClock`, so the server's TZ never matters.
  */
 
-/** PRODUCT.md §12: the kinds' lengths, booking up to 60 days ahead, change or cancel until 2 h before. */
+/** PRODUCT.md §12: the kinds' lengths. */
 export const KIND_DEFAULT_MINUTES: Record<AppointmentKind, number> = { visit: 30, consultation: 60, measuring: 90 };
-export const BOOKING_HORIZON_DAYS = 60;
-export const CHANGE_CUTOFF_MINUTES = 120;
 /** Bookings one member, or one phone number, may make in a Taipei day (an atomic counter, ADR 018). */
 export const DAILY_BOOKING_LIMIT = 3;
+
+/**
+ * The showroom settings the booking rules read (ADR 050): how many Taipei days ahead a booking may be made, and
+ * until how many minutes before the start it may be made, moved or cancelled. The caller passes the settings in
+ * force (`showroomSettings`); there is no default here, so no surface can use another value.
+ */
+export type BookingWindow = { bookingHorizonDays: number; changeCutoffMinutes: number };
 
 export type KindSettings = {
   enabled: boolean;
@@ -74,7 +79,7 @@ function closedOn(date: CalendarDate, settings: KindSettings, exception: DayExce
 }
 
 /** The last Taipei date that can be booked from `now`. */
-export function lastBookableDate(now: Date, horizonDays = BOOKING_HORIZON_DAYS): CalendarDate {
+export function lastBookableDate(now: Date, horizonDays: number): CalendarDate {
   return addDays(taipeiDate(now), horizonDays);
 }
 
@@ -92,16 +97,16 @@ export function timeProblem(
   settings: KindSettings,
   exception: DayException,
   now: Date,
-  cutoffMinutes = CHANGE_CUTOFF_MINUTES,
+  window: BookingWindow,
 ): TimeProblem | null {
   if (compareDates(date, taipeiDate(now)) < 0) return "in_past";
-  if (compareDates(date, lastBookableDate(now)) > 0) return "beyond_horizon";
+  if (compareDates(date, lastBookableDate(now, window.bookingHorizonDays)) > 0) return "beyond_horizon";
   if (closedOn(date, settings, exception)) return "closed_day";
   if (!isSlotTime(time) || !startTimesOn(date, settings.weeklySlots).includes(time)) return "slot_outside";
   if (!fitsException(time, settings.durationMinutes, exception)) return "slot_outside";
   const startsAt = slotInstant(date, time);
   if (startsAt.getTime() <= now.getTime()) return "in_past";
-  if (startsAt.getTime() - now.getTime() < cutoffMinutes * 60_000) return "past_cutoff";
+  if (startsAt.getTime() - now.getTime() < window.changeCutoffMinutes * 60_000) return "past_cutoff";
   return null;
 }
 
@@ -116,11 +121,12 @@ export function freeTimesOn(
   exception: DayException,
   booked: ReadonlyMap<number, number>,
   now: Date,
+  window: BookingWindow,
 ): FreeTime[] {
   if (!settings.enabled) return [];
   const out: FreeTime[] = [];
   for (const time of startTimesOn(date, settings.weeklySlots)) {
-    if (timeProblem(date, time, settings, exception, now) !== null) continue;
+    if (timeProblem(date, time, settings, exception, now, window) !== null) continue;
     const startsAt = slotInstant(date, time);
     const left = settings.capacity - (booked.get(startsAt.getTime()) ?? 0);
     if (left > 0) out.push({ time, startsAt, left });
@@ -129,7 +135,7 @@ export function freeTimesOn(
 }
 
 /** Can the member still move or cancel a booking that starts then? */
-export function canChange(startsAt: Date, now: Date, cutoffMinutes = CHANGE_CUTOFF_MINUTES): boolean {
+export function canChange(startsAt: Date, now: Date, cutoffMinutes: number): boolean {
   return startsAt.getTime() - now.getTime() >= cutoffMinutes * 60_000;
 }
 
@@ -139,7 +145,7 @@ export function parseDay(value: string): CalendarDate | null {
 }
 
 /** The bookable days from today: each Taipei date and whether the kind has start times that weekday. */
-export function bookableDays(now: Date, settings: KindSettings, horizonDays = BOOKING_HORIZON_DAYS): CalendarDate[] {
+export function bookableDays(now: Date, settings: KindSettings, horizonDays: number): CalendarDate[] {
   const today = taipeiDate(now);
   const days: CalendarDate[] = [];
   for (let i = 0; i <= horizonDays; i++) {

@@ -20,6 +20,7 @@ import { type AuditContext, type AuditWriter, auditedTx } from "../audit/audit.s
 import { credit, entryByKey, lockAccountOf, type Tx } from "../loyalty/ledger.server";
 import { currentRules, lotExpiry } from "../loyalty/rules.server";
 import { Refusal, VersionConflict } from "../refusals";
+import { showroomSettings } from "../showroom/settings.server";
 import type { StaffActor } from "../staff/actor";
 import { actorFirstByName } from "../staff/clerk.server";
 import { requirePermission } from "../staff/guard.server";
@@ -37,8 +38,6 @@ import { VISIT_NOTE_MAX } from "./limits";
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** How long after a slot ends a booking that nobody checked in becomes a no-show. */
-export const NO_SHOW_GRACE_MINUTES = 30;
 export const APPOINTMENT_LIST_LIMIT = 200;
 
 export type VisitRow = {
@@ -658,10 +657,12 @@ export async function followUps(
 }
 
 /**
- * The no-show job's one statement: every booking still `booked` whose slot ended more than the grace ago becomes
- * `no_show`. Safe to run any time, from any instance (the status in the `where` decides each row once).
+ * The no-show job's one statement: every booking still `booked` whose slot ended more than the grace ago (the
+ * showroom setting in force, ADR 050) becomes `no_show`. Safe to run any time, from any instance (the status in the
+ * `where` decides each row once).
  */
-export async function markNoShows(db: Database, now = new Date(), graceMinutes = NO_SHOW_GRACE_MINUTES) {
+export async function markNoShows(db: Database, now = new Date()) {
+  const graceMinutes = (await showroomSettings(db)).noShowGraceMinutes;
   const cutoff = new Date(now.getTime() - graceMinutes * 60_000);
   const marked = await db
     .update(appointment)

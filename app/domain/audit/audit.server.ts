@@ -105,6 +105,8 @@ export const AUDIT_ACTIONS = [
   "sample.ready",
   "sample.returned",
   "settings.changed",
+  // The showroom settings (issue 37, ADR 050).
+  "showroom.settings_changed",
   "staff.access_changed",
   "staff.code_changed",
   "staff.disabled",

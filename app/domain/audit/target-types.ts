@@ -33,6 +33,8 @@ export const AUDIT_TARGET_TYPES = [
   "webhook_endpoint",
   // Samples (issue 37 part 3, ADR 046).
   "sample_request",
+  // The showroom settings (issue 37, ADR 050).
+  "showroom_settings",
   "staff",
   "staff_invitation",
   "staff_session",

@@ -13,7 +13,8 @@ import { type AuditContext, auditedTx } from "~/domain/audit/audit.server";
 import { recordSecurityEvent } from "~/domain/audit/security-events.server";
 import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
-import { OPEN_STATUSES, SAMPLE_LIMIT } from "./samples";
+import { showroomSettings } from "../showroom/settings.server";
+import { OPEN_STATUSES } from "./samples";
 import { claimOpenSamples, dueBackOn, SampleError } from "./samples.server";
 
 /**
@@ -92,7 +93,7 @@ export type LendableMaterial = { id: string; name: LocalizedText; open: boolean 
  * box), each marked when the member has one open already; the member's open count and the limit.
  */
 export async function lendable(db: Database, storeId: string, memberId: string) {
-  const [materials, open, count] = await Promise.all([
+  const [materials, open, count, settings] = await Promise.all([
     db
       .select({ id: material.id, name: material.name })
       .from(materialSampleStore)
@@ -104,12 +105,13 @@ export async function lendable(db: Database, storeId: string, memberId: string) 
       .from(sampleRequest)
       .where(and(eq(sampleRequest.memberId, memberId), inArray(sampleRequest.status, [...OPEN_STATUSES]))),
     db.select({ open: sampleOpenCount.open }).from(sampleOpenCount).where(eq(sampleOpenCount.memberId, memberId)),
+    showroomSettings(db),
   ]);
   const taken = new Set(open.map((r) => r.materialId));
   return {
     materials: materials.map((m): LendableMaterial => ({ ...m, open: taken.has(m.id) })),
     open: count[0]?.open ?? 0,
-    limit: SAMPLE_LIMIT,
+    limit: settings.sampleLimit,
   };
 }
 
@@ -118,7 +120,8 @@ export type CounterLoan = { memberId: string; storeId: string; materialIds: stri
 /**
  * Hands out samples at the counter, all or nothing: the permission at the store, an active member, every material
  * published with samples at that store and not open for the member already, the places claimed within the limit
- * (the online request's statement), the rows created handed out and due back in 14 Taipei days, audited.
+ * (the online request's statement), the rows created handed out and due back after the loan days (showroom
+ * settings, ADR 050), audited.
  */
 export async function lendSamples(
   db: Database,
@@ -130,10 +133,11 @@ export async function lendSamples(
   requirePermission(actor, "samples.manage", { storeId: loan.storeId });
   const materialIds = [...new Set(loan.materialIds)];
   if (materialIds.length === 0) throw new SampleError("no_samples", "materials");
-  if (materialIds.length > SAMPLE_LIMIT) {
-    throw new SampleError("over_limit", "materials", { limit: String(SAMPLE_LIMIT) });
+  const { sampleLimit, sampleLoanDays } = await showroomSettings(db);
+  if (materialIds.length > sampleLimit) {
+    throw new SampleError("over_limit", "materials", { limit: String(sampleLimit) });
   }
-  const due = dueBackOn(now);
+  const due = dueBackOn(now, sampleLoanDays);
   return auditedTx(db, audit, now, async (tx, record) => {
     const [who] = await tx
       .select({ id: member.id })
@@ -152,7 +156,7 @@ export async function lendSamples(
         ),
       );
     if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
-    await claimOpenSamples(tx, loan.memberId, materialIds.length);
+    await claimOpenSamples(tx, loan.memberId, materialIds.length, sampleLimit);
     const inserted = await tx
       .insert(sampleRequest)
       .values(

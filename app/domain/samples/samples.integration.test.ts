@@ -11,6 +11,7 @@ import {
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_SHOWROOM_SETTINGS } from "~/domain/showroom/settings";
 import { verifyAuditChain } from "../audit/audit.server";
 import { seedCatalog } from "../demo";
 import { newMember } from "../loyalty/testing.server";
@@ -27,10 +28,11 @@ import {
   overdueSamplesOf,
   recordSampleReminders,
   requestSamples,
-  SAMPLE_LIMIT,
   SampleError,
   sampleStoreIds,
 } from "./samples.server";
+
+const SAMPLE_LIMIT = DEFAULT_SHOWROOM_SETTINGS.sampleLimit;
 
 /**
  * Samples (issue 37 part 3, ADR 046) through the domain functions on the demo catalogue: the request and its

@@ -3,10 +3,13 @@ import { auditLog, material, materialSampleStore, sampleOpenCount, sampleRequest
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_SHOWROOM_SETTINGS } from "~/domain/showroom/settings";
 import { seedCatalog } from "../demo";
 import { newMember } from "../loyalty/testing.server";
 import { createTestStaff, testAdminActor } from "../staff/testing.server";
-import { moveSamples, requestSamples, SAMPLE_LIMIT, SampleError } from "./samples.server";
+import { moveSamples, requestSamples, SampleError } from "./samples.server";
+
+const SAMPLE_LIMIT = DEFAULT_SHOWROOM_SETTINGS.sampleLimit;
 
 /**
  * Samples under real concurrency (issue 37 part 3, ADR 046): two database handles stand in for two app instances

@@ -19,35 +19,24 @@ import { requirePermission } from "~/domain/staff/guard.server";
 import { storesFor } from "~/domain/staff/permissions";
 import { addDays, taipeiDate, taipeiIsoDate } from "~/lib/time";
 import { inQuietHours, quietHoursEnd } from "../member-messages/channels";
+import { showroomSettings } from "../showroom/settings.server";
 import {
   CONSOLE_SAMPLE_FILTERS,
   type ConsoleSampleFilter,
   OPEN_STATUSES,
-  SAMPLE_LIMIT,
-  SAMPLE_LOAN_DAYS,
-  SAMPLE_REMINDER_DAYS,
   SAMPLE_STEPS,
   type SampleStep,
 } from "./samples";
 
 /**
  * Samples (issue 37 part 3, ADR 046): a member asks for samples of materials to collect at a store that has
- * them; staff mark them ready, hand them out (due back in 14 Taipei days) and take them back. The limit of open
- * samples per member (5) is claimed on `sample_open_count` by one statement and given back in the transaction
+ * them; staff mark them ready, hand them out (due back in the loan days, a showroom setting: 14 Taipei days by
+ * default, ADR 050) and take them back. The limit of open samples per member (a setting, 5 by default) is claimed on `sample_open_count` by one statement and given back in the transaction
  * that cancels or returns one; every staff step is a conditional update (`where status = <the step's from>`)
  * audited in its transaction, so two staff pressing the same button change the row once.
  */
 
-export {
-  CONSOLE_SAMPLE_FILTERS,
-  type ConsoleSampleFilter,
-  OPEN_STATUSES,
-  SAMPLE_LIMIT,
-  SAMPLE_LOAN_DAYS,
-  SAMPLE_REMINDER_DAYS,
-  SAMPLE_STEPS,
-  type SampleStep,
-};
+export { CONSOLE_SAMPLE_FILTERS, type ConsoleSampleFilter, OPEN_STATUSES, SAMPLE_STEPS, type SampleStep };
 
 export class SampleError extends Refusal<"samples"> {
   constructor(code: RefusalCode<"samples">, field?: string, params?: Record<string, string>) {
@@ -61,9 +50,9 @@ export function taipeiToday(now: Date): string {
   return taipeiIsoDate(now);
 }
 
-/** The due-back day of a sample handed out at `now`: today + 14 (Taipei). */
-export function dueBackOn(now: Date): string {
-  const d = addDays(taipeiDate(now), SAMPLE_LOAN_DAYS);
+/** The due-back day of a sample handed out at `now`: today (Taipei) + the loan days in force. */
+export function dueBackOn(now: Date, loanDays: number): string {
+  const d = addDays(taipeiDate(now), loanDays);
   return `${d.year}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`;
 }
 
@@ -120,16 +109,16 @@ export async function replaceSampleStores(tx: Database, materialId: string, stor
  * limit changes nothing and throws `over_limit` (the caller's transaction rolls back). The member's online request
  * and the counter's walk-in loan both call it; nothing else writes the limit up.
  */
-export async function claimOpenSamples(tx: Database, memberId: string, n: number): Promise<number> {
+export async function claimOpenSamples(tx: Database, memberId: string, n: number, limit: number): Promise<number> {
   const claimed = rowsOf<{ open: number }>(
     await tx.execute(sql`
       insert into ${sampleOpenCount} (member_id, open) values (${memberId}, ${n})
       on conflict (member_id) do update set open = ${sampleOpenCount}.open + excluded.open
-        where ${sampleOpenCount}.open + excluded.open <= ${SAMPLE_LIMIT}
+        where ${sampleOpenCount}.open + excluded.open <= ${limit}::int
       returning open`),
   );
   const [row] = claimed;
-  if (!row) throw new SampleError("over_limit", "materials", { limit: String(SAMPLE_LIMIT) });
+  if (!row) throw new SampleError("over_limit", "materials", { limit: String(limit) });
   return Number(row.open);
 }
 
@@ -144,9 +133,9 @@ export type SampleRequestInput = { memberId: string; storeId: string; materialId
 export async function requestSamples(db: Database, input: SampleRequestInput, now: Date): Promise<string[]> {
   const materialIds = [...new Set(input.materialIds)];
   if (materialIds.length === 0) throw new SampleError("no_samples", "materials");
-  if (materialIds.length > SAMPLE_LIMIT) {
-    throw new SampleError("over_limit", "materials", { limit: String(SAMPLE_LIMIT) });
-  }
+  const { sampleLimit } = await showroomSettings(db);
+  const overLimit = () => new SampleError("over_limit", "materials", { limit: String(sampleLimit) });
+  if (materialIds.length > sampleLimit) throw overLimit();
   return db.transaction(async (tx) => {
     const [shop] = await tx
       .select({ id: store.id })
@@ -166,7 +155,7 @@ export async function requestSamples(db: Database, input: SampleRequestInput, no
       );
     if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
     const n = materialIds.length;
-    await claimOpenSamples(tx, input.memberId, n);
+    await claimOpenSamples(tx, input.memberId, n, sampleLimit);
     const inserted = await tx
       .insert(sampleRequest)
       .values(
@@ -367,7 +356,7 @@ export async function moveSamples(
     const members = new Set(found.map((r) => r.memberId));
     if (members.size !== 1) throw new SampleError("wrong_state");
     const memberId = found[0]?.memberId as string;
-    const due = step === "hand_out" ? dueBackOn(now) : null;
+    const due = step === "hand_out" ? dueBackOn(now, (await showroomSettings(tx)).sampleLoanDays) : null;
     const set =
       step === "ready"
         ? { readyAt: now, readyBy: actor.userId }
@@ -411,7 +400,7 @@ export const SAMPLE_REMINDERS_QUEUE = "samples.reminders";
 export const SAMPLE_REMINDERS_CRON = "0 10 * * *";
 
 /**
- * The "due back soon" reminder (PRODUCT.md §12: 2 days before): samples out whose due day is within the next two
+ * The "due back soon" reminder (PRODUCT.md §12: the sample reminder days before, a showroom setting, 2 by default): samples out whose due day is within that many next
  * Taipei days and not yet reminded are marked, and one automatic message `sample-due` is recorded per member,
  * store and due day — one statement, so a second run, a second instance or a retry records nothing twice. The
  * delivery picks the member's channel (LINE → SMS → e-mail); recorded in the quiet hours it waits until 09:00, so
@@ -419,8 +408,9 @@ export const SAMPLE_REMINDERS_CRON = "0 10 * * *";
  */
 export async function recordSampleReminders(db: Database, now: Date): Promise<number> {
   const today = taipeiToday(now);
+  const { sampleReminderDays } = await showroomSettings(db);
   const until = (() => {
-    const d = addDays(taipeiDate(now), SAMPLE_REMINDER_DAYS);
+    const d = addDays(taipeiDate(now), sampleReminderDays);
     return `${d.year}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`;
   })();
   const dueAt = inQuietHours(now) ? quietHoursEnd(now) : now;

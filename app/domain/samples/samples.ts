@@ -1,9 +1,9 @@
 import type { SampleStatus } from "@platform/db/schema/samples";
 
-/** Samples' rules that pages may import too (no database): PRODUCT.md §12's defaults, the filters, the steps. */
-export const SAMPLE_LIMIT = 5;
-export const SAMPLE_LOAN_DAYS = 14;
-export const SAMPLE_REMINDER_DAYS = 2;
+/**
+ * Samples' rules that pages may import too (no database): the filters, the steps. The limit, the loan days and the
+ * reminder days are showroom settings (`showroomSettings`, ADR 050).
+ */
 
 export const OPEN_STATUSES = ["requested", "ready", "handed_out"] as const satisfies readonly SampleStatus[];
 

@@ -26,6 +26,7 @@ import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.serve
 import { bookableDays, parseDay } from "~/domain/appointments/rules";
 import { listFavourites } from "~/domain/materials/favourites.server";
 import { formatTaiwanMobile, normalizeTaiwanMobile } from "~/domain/members/taiwan";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { CITIES } from "~/domain/stores/cities";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
@@ -92,7 +93,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = chosen.kinds.find((k) => k.kind === q.kind);
   if (!settings) return { ...base, step: "kind" as const, store, changeStoreHref, kinds };
 
-  const days = bookableDays(now, settings).map((d) => isoDate(d));
+  const { bookingHorizonDays } = await showroomSettings(db);
+  const days = bookableDays(now, settings, bookingHorizonDays).map((d) => isoDate(d));
   const date = q.date && days.includes(q.date) ? q.date : (days[0] ?? "");
   const day = parseDay(date);
   const times = day ? await freeTimes(db, chosen.id, settings.kind, day, now) : [];
@@ -134,6 +136,8 @@ type GuestBooked = {
   kind: string;
   icsHref: string;
   googleHref: string;
+  /** The hour of the day-before reminder (a showroom setting, ADR 050). */
+  reminderHour: number;
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -233,6 +237,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         kind: booked.kind,
         icsHref: `data:text/calendar;charset=utf-8,${encodeURIComponent(icsFile(event))}`,
         googleHref: googleCalendarLink(event),
+        reminderHour: (await showroomSettings(app.db)).reminderHour,
       },
     } satisfies GuestAnswer);
   }
@@ -554,7 +559,11 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
 /** A guest's booking, done: no member center to show it in, so the answer is the confirmation itself. */
 function GuestConfirmation({ t, booked }: { t: ReturnType<typeof useT>; booked: GuestBooked }) {
   return (
-    <Page title={t("appointments.confirmed.title")} lead={t("appointments.confirmed.lead")} width="narrow">
+    <Page
+      title={t("appointments.confirmed.title")}
+      lead={t("appointments.confirmed.lead", { hour: booked.reminderHour })}
+      width="narrow"
+    >
       <section className="rounded-3xl border border-line bg-white p-5" aria-label={t("appointments.detail.title")}>
         <dl className="space-y-3">
           <div>

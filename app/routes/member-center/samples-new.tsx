@@ -10,13 +10,8 @@ import { ErrorList } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { listFavourites } from "~/domain/materials/favourites.server";
 import { isRefusal } from "~/domain/refusals";
-import {
-  publishedMaterialNames,
-  requestSamples,
-  SAMPLE_LIMIT,
-  SAMPLE_LOAN_DAYS,
-  sampleStoresOf,
-} from "~/domain/samples/samples.server";
+import { publishedMaterialNames, requestSamples, sampleStoresOf } from "~/domain/samples/samples.server";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -34,10 +29,10 @@ const MATERIAL_ID = /^[a-z0-9]+(?:-[a-z0-9]+){0,10}$/;
 const STORE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** `?material=…` (repeatable, from a material page): the ids that look like ids, at most the limit. */
-function chosenFromQuery(url: URL): string[] {
+function chosenFromQuery(url: URL, limit: number): string[] {
   return [...new Set(url.searchParams.getAll("material"))]
     .filter((id) => id.length <= 80 && MATERIAL_ID.test(id))
-    .slice(0, SAMPLE_LIMIT);
+    .slice(0, limit);
 }
 
 /**
@@ -48,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { member } = requireMember(context, request);
   const locale = getLocale(request);
   const db = getApp(context).db;
-  const chosen = chosenFromQuery(new URL(request.url));
+  const { sampleLimit, sampleLoanDays, sampleReminderDays } = await showroomSettings(db);
+  const chosen = chosenFromQuery(new URL(request.url), sampleLimit);
   const favourites = await listFavourites(db, member.id);
   const ids = [...new Set([...chosen, ...favourites.map((f) => f.id)])];
   const stores = await sampleStoresOf(db, ids);
@@ -70,8 +66,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       messages: routeMessages(locale, "samples.", "member.center.favourites."),
-      limit: SAMPLE_LIMIT,
-      loanDays: SAMPLE_LOAN_DAYS,
+      limit: sampleLimit,
+      loanDays: sampleLoanDays,
+      reminderDays: sampleReminderDays,
       chosen: chosen.filter((id) => materials.some((m) => m.id === id && m.stores.length > 0)),
       materials,
       stores: [...storeList].map(([id, name]) => ({ id, name })),
@@ -80,7 +77,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-function requestSchema(t: ReturnType<typeof serverT>) {
+function requestSchema(t: ReturnType<typeof serverT>, limit: number) {
   return z.object({
     materials: z
       .string()
@@ -91,8 +88,8 @@ function requestSchema(t: ReturnType<typeof serverT>) {
         const message =
           ids.length === 0
             ? t("samples.error.none_chosen")
-            : ids.length > SAMPLE_LIMIT
-              ? t("samples.error.over_limit", { limit: String(SAMPLE_LIMIT) })
+            : ids.length > limit
+              ? t("samples.error.over_limit", { limit: String(limit) })
               : ids.some((id) => id.length > 80 || !MATERIAL_ID.test(id))
                 ? t("samples.error.no_samples")
                 : null;
@@ -116,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = new FormData();
   for (const [key, value] of raw) if (key !== "materials") form.append(key, value);
   form.set("materials", raw.getAll("materials").map(String).join(","));
-  const parsed = parseForm(requestSchema(t), form);
+  const parsed = parseForm(requestSchema(t, (await showroomSettings(app.db)).sampleLimit), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("samples.error.form") });
   try {
     await requestSamples(
@@ -210,14 +207,16 @@ export default function NewSampleRequest({ loaderData: d }: Route.ComponentProps
                   defaultChecked={store === s.id}
                   aria-invalid={storeErrors ? true : undefined}
                   aria-describedby={storeErrors ? "storeId-error" : undefined}
-                  className="size-5 accent-ink"
+                  className="size-6 shrink-0 accent-ink"
                 />
                 <span>{s.name}</span>
               </label>
             ))}
             <ErrorList id="storeId-error" errors={storeErrors} />
           </fieldset>
-          <p className="text-sm text-muted">{t("samples.new.terms", { days: d.loanDays })}</p>
+          <p className="text-sm text-muted">
+            {t("samples.new.terms", { days: d.loanDays, reminderDays: d.reminderDays })}
+          </p>
           <Button type="submit" className="w-full" disabled={pending}>
             {t("samples.new.submit")}
           </Button>

@@ -6,7 +6,8 @@ import { Page } from "~/components/layout/page";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { isRefusal } from "~/domain/refusals";
-import { cancelSample, memberSamples, SAMPLE_LIMIT } from "~/domain/samples/samples.server";
+import { cancelSample, memberSamples } from "~/domain/samples/samples.server";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { readForm } from "~/lib/forms.server";
@@ -39,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       messages: routeMessages(locale, "samples."),
-      limit: SAMPLE_LIMIT,
+      limit: (await showroomSettings(app.db)).sampleLimit,
       open: open.map(view),
       closed: closed.map(view),
     },

@@ -3,6 +3,7 @@ import { member } from "@platform/db/schema/members";
 import { staffAccount } from "@platform/db/schema/staff";
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   date,
@@ -147,5 +148,37 @@ export const appointment = pgTable(
     index("appointment_report_idx").on(t.localDate, t.storeId, t.kind, t.status),
     check("appointment_owner_ck", sql`${t.memberId} is not null or ${t.guestPhone} is not null`),
     check("appointment_address_ck", sql`(${t.kind} = 'measuring') = (${t.address} is not null)`),
+  ],
+);
+
+/**
+ * The showroom's programme settings (issue 37, PRODUCT.md §12, ADR 050): how far ahead a booking may be made, the
+ * change cut-off, the hour of the day-before reminder, the no-show grace, the open samples per member, the loan
+ * days and the days before the due day the reminder goes. Versions, never updated: the newest row is in force at
+ * once, the older ones are the history. No row: the defaults in code (app/domain/showroom/settings.ts).
+ */
+export const showroomSettings = pgTable(
+  "showroom_settings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    bookingHorizonDays: integer("booking_horizon_days").notNull(),
+    changeCutoffMinutes: integer("change_cutoff_minutes").notNull(),
+    reminderHour: integer("reminder_hour").notNull(),
+    noShowGraceMinutes: integer("no_show_grace_minutes").notNull(),
+    sampleLimit: integer("sample_limit").notNull(),
+    sampleLoanDays: integer("sample_loan_days").notNull(),
+    sampleReminderDays: integer("sample_reminder_days").notNull(),
+    /** The admin's user id (kept as written when the staff account goes). */
+    createdBy: text("created_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "showroom_settings_bounds_ck",
+      sql`${t.bookingHorizonDays} between 1 and 365 and ${t.changeCutoffMinutes} between 0 and 4320
+        and ${t.reminderHour} between 9 and 20 and ${t.noShowGraceMinutes} between 1 and 1440
+        and ${t.sampleLimit} between 1 and 50 and ${t.sampleLoanDays} between 1 and 90
+        and ${t.sampleReminderDays} between 1 and 30 and ${t.sampleReminderDays} < ${t.sampleLoanDays}`,
+    ),
   ],
 );

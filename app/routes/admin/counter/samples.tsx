@@ -15,7 +15,8 @@ import {
   lendSamples,
   loanMember,
 } from "~/domain/samples/counter-loan.server";
-import { dueBackOn, SAMPLE_LIMIT } from "~/domain/samples/samples.server";
+import { dueBackOn } from "~/domain/samples/samples.server";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { formFailure, parseForm } from "~/lib/forms.server";
 import { notFound, parseParam } from "~/lib/http.server";
 import type { MessageKey } from "~/lib/i18n";
@@ -48,20 +49,23 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const subject = { memberId, storeId: store, staffUserId: actor.userId };
   const check = checkScanProof(app.config.secrets.session, scan, subject, now);
   const locale = getLocale(request);
-  const offer = check === "ok" ? await lendable(db, store, memberId) : null;
+  const [offer, settings] = await Promise.all([
+    check === "ok" ? lendable(db, store, memberId) : null,
+    showroomSettings(db),
+  ]);
   const lent = Number(url.searchParams.get("lent") ?? "");
   return {
     member: { id: who.id, name: who.name, number: who.memberNumber, disabled: who.disabled },
     scan: check === "ok" ? scan : null,
-    lent: Number.isInteger(lent) && lent > 0 && lent <= SAMPLE_LIMIT ? lent : null,
-    dueBackOn: dueBackOn(now),
-    limit: SAMPLE_LIMIT,
+    lent: Number.isInteger(lent) && lent > 0 && lent <= settings.sampleLimit ? lent : null,
+    dueBackOn: dueBackOn(now, settings.sampleLoanDays),
+    limit: settings.sampleLimit,
     open: offer?.open ?? 0,
     materials: (offer?.materials ?? []).map((m) => ({ id: m.id, name: pick(m.name, locale), open: m.open })),
   };
 }
 
-function loanSchema(t: (key: MessageKey, params?: Record<string, string>) => string) {
+function loanSchema(t: (key: MessageKey, params?: Record<string, string>) => string, limit: number) {
   return z.object({
     scan: z.string().max(80).default(""),
     materials: z
@@ -73,8 +77,8 @@ function loanSchema(t: (key: MessageKey, params?: Record<string, string>) => str
         const message =
           ids.length === 0
             ? t("console.counter.samples.error.none_chosen")
-            : ids.length > SAMPLE_LIMIT
-              ? t("console.counter.samples.error.over_limit", { limit: String(SAMPLE_LIMIT) })
+            : ids.length > limit
+              ? t("console.counter.samples.error.over_limit", { limit: String(limit) })
               : ids.some((id) => id.length > 80 || !MATERIAL_ID.test(id))
                 ? t("console.counter.samples.error.no_samples")
                 : null;
@@ -92,7 +96,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = new FormData();
   for (const [key, value] of desk.form) if (key !== "materials") form.append(key, value);
   form.set("materials", desk.form.getAll("materials").map(String).join(","));
-  const parsed = parseForm(loanSchema(t), form);
+  const parsed = parseForm(loanSchema(t, (await showroomSettings(db)).sampleLimit), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("samples.error.form") });
   const values = { materials: parsed.data.materials.join(",") };
   const wording = {

@@ -16,6 +16,7 @@ import { lookupSchema } from "~/domain/counter/forms.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
 import { CONSOLE_SAMPLE_FILTERS, SAMPLE_STEPS, type SampleStep } from "~/domain/samples/samples";
 import { consoleSamples, moveSamples } from "~/domain/samples/samples.server";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { storeChoicesFor } from "~/domain/staff/store-choices.server";
 import { requestNow } from "~/lib/clock.server";
@@ -68,6 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     query,
     stores,
     member,
+    loanDays: (await showroomSettings(app.db)).sampleLoanDays,
     rows: rows.map((r) => ({
       id: r.id,
       memberId: r.memberId,
@@ -143,12 +145,12 @@ export default function Samples({ loaderData: d }: Route.ComponentProps) {
     <ConsolePage
       width="5xl"
       title={t("console.samples.title")}
-      lead={t("console.samples.lead")}
+      lead={t("console.samples.lead", { days: d.loanDays })}
       notices={
         form.formError ? (
           <Alert tone="error">{form.formError}</Alert>
         ) : d.query.done ? (
-          <Alert tone="success">{t(`console.samples.done.${d.query.done}` as MessageKey)}</Alert>
+          <Alert tone="success">{t(`console.samples.done.${d.query.done}` as MessageKey, { days: d.loanDays })}</Alert>
         ) : null
       }
     >

@@ -23,6 +23,8 @@ import { calendarEventOf } from "~/domain/appointments/calendar-event.server";
 import { dayLabel, taipeiClock, whenText } from "~/domain/appointments/display";
 import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, canChange, parseDay } from "~/domain/appointments/rules";
+import { cutoffText } from "~/domain/showroom/settings";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { isoDate } from "~/domain/stores/hours";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -60,13 +62,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!row) throw data(null, { status: 404 });
   const url = new URL(request.url);
   const names = await materialNames(app.db, row.materialIds);
-  const changeable = row.status === "booked" && canChange(row.startsAt, now);
+  const showroom = await showroomSettings(app.db);
+  const changeable = row.status === "booked" && canChange(row.startsAt, now, showroom.changeCutoffMinutes);
   let reschedule = null;
   if (changeable) {
     const settings = await bookableStore(app.db, row.storeId);
     const kind = settings?.kinds.find((k) => k.kind === row.kind);
     if (kind) {
-      const days = bookableDays(now, kind).map((d) => isoDate(d));
+      const days = bookableDays(now, kind, showroom.bookingHorizonDays).map((d) => isoDate(d));
       const asked = url.searchParams.get("date");
       const date = asked && days.includes(asked) ? asked : row.localDate;
       const day = parseDay(date);
@@ -99,6 +102,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       address: row.address,
     },
     changeable,
+    cutoff: cutoffText(showroom.changeCutoffMinutes, t),
+    reminderHour: showroom.reminderHour,
     reschedule,
     icsHref: links.memberAppointmentIcs(row.id),
     googleHref: googleCalendarLink(event),
@@ -165,7 +170,7 @@ export default function AppointmentPage({ loaderData }: Route.ComponentProps) {
   return (
     <Page
       title={loaderData.booked ? t("appointments.confirmed.title") : t("appointments.detail.title")}
-      lead={loaderData.booked ? t("appointments.confirmed.lead") : undefined}
+      lead={loaderData.booked ? t("appointments.confirmed.lead", { hour: loaderData.reminderHour }) : undefined}
       width="narrow"
     >
       <BackLink to={links.memberAppointments()} label={t("appointments.detail.back")} />
@@ -206,7 +211,9 @@ export default function AppointmentPage({ loaderData }: Route.ComponentProps) {
           ) : null}
         </section>
 
-        {a.status === "booked" && !loaderData.changeable ? <Alert>{t("appointments.detail.cutoff")}</Alert> : null}
+        {a.status === "booked" && !loaderData.changeable ? (
+          <Alert>{t("appointments.detail.cutoff", { cutoff: loaderData.cutoff })}</Alert>
+        ) : null}
 
         {reschedule ? (
           <section id="reschedule" aria-labelledby="reschedule-title" className="space-y-4">

@@ -6,10 +6,12 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { Link } from "~/components/ui/link";
 import { memberAppointments } from "~/domain/appointments/appointments.server";
 import { whenText } from "~/domain/appointments/display";
+import { cutoffText } from "~/domain/showroom/settings";
+import { showroomSettings } from "~/domain/showroom/settings.server";
 import { requestNow } from "~/lib/clock.server";
 import { cn } from "~/lib/cn";
 import { type MessageKey, useT } from "~/lib/i18n";
-import { getLocale, routeMessages } from "~/lib/i18n.server";
+import { getLocale, routeMessages, serverT } from "~/lib/i18n.server";
 import { links } from "~/lib/links";
 import { pick } from "~/lib/localized";
 import { pageMeta } from "~/lib/meta";
@@ -36,7 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   const upcoming = items.filter((i) => i.upcoming).sort((a, b) => a.startsAt - b.startsAt);
   const past = items.filter((i) => !i.upcoming);
-  return { messages: routeMessages(locale, "appointments."), upcoming, past };
+  // The cut-off in force (a showroom setting, ADR 050), in the page's words.
+  const cutoff = cutoffText((await showroomSettings(app.db)).changeCutoffMinutes, serverT(request));
+  return { messages: routeMessages(locale, "appointments."), upcoming, past, cutoff };
 }
 
 type Item = Awaited<ReturnType<typeof loader>>["upcoming"][number];
@@ -78,7 +82,11 @@ export default function MyAppointmentsPage({ loaderData }: Route.ComponentProps)
   const t = useT(loaderData.messages);
   const { upcoming, past } = loaderData;
   return (
-    <Page title={t("appointments.list.title")} lead={t("appointments.list.lead")} width="narrow">
+    <Page
+      title={t("appointments.list.title")}
+      lead={t("appointments.list.lead", { cutoff: loaderData.cutoff })}
+      width="narrow"
+    >
       <BackLink to={links["member-center"]()} label={t("appointments.backToCenter")} />
       <div className="space-y-8">
         <Link to={links.bookAppointment()} className={buttonVariants({ block: true })}>
