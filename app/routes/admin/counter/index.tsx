@@ -15,6 +15,7 @@ import { checkedInHref, checkedInNotice } from "~/domain/appointments/notice";
 import { appointmentsToday, checkIn, checkInScanned } from "~/domain/appointments/visits.server";
 import { counterDay, storeName } from "~/domain/counter/counter.server";
 import { lookupSchema } from "~/domain/counter/forms.server";
+import { signScanPass } from "~/domain/counter/scan-pass.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
@@ -93,10 +94,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       audit,
     });
     const page = `/admin/counter/member/${found.id}`;
-    // The member's card (scanned, or its code typed or sent by a scanner) checks in their one booking of today.
+    // The member's card (scanned, or its code typed or sent by a scanner) checks in their one booking of today,
+    // and its scan pass lets points be spent without the member's code (ADR 052).
     if ("cardToken" in parsed.data.query) {
+      const subject = { memberId: found.id, storeId, userId: actor.userId };
+      const scan = `scan=${signScanPass(app.config.secrets.session, subject, now)}`;
       const done = await checkInScanned(app.db, actor, storeId, found.id, audit, now);
-      if (done) return redirect(checkedInHref(page, done));
+      return redirect(done ? `${checkedInHref(page, done)}&${scan}` : `${page}?${scan}`);
     }
     return redirect(page);
   } catch (error) {

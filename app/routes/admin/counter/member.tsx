@@ -20,6 +20,7 @@ import { checkedInHref, checkedInNotice } from "~/domain/appointments/notice";
 import { checkIn, memberAppointmentsToday } from "~/domain/appointments/visits.server";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
+import { verifyScanPass } from "~/domain/counter/scan-pass.server";
 import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
 import { consultantChoices, consultantOf } from "~/domain/staff/clerk.server";
@@ -38,7 +39,8 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { actor, storeId } = counterActor(context, "member.view");
   const app = getApp(context);
-  const summary = await counterSummary(app.db, params.memberId, storeId, requestNow(request, app.config));
+  const now = requestNow(request, app.config);
+  const summary = await counterSummary(app.db, params.memberId, storeId, now);
   if (!summary) notFound(request);
   const locale = getLocale(request);
   // The member's appointments of today here (issue 37, ADR 045).
@@ -51,8 +53,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     consultantOf(app.db, summary.member.consultantUserId),
     hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
   ]);
+  // The card's scan pass (ADR 052) goes on to the purchase form: a spend of points then needs no code.
+  const scan = new URL(request.url).searchParams.get("scan");
+  const scanned =
+    storeId !== null &&
+    verifyScanPass(
+      app.config.secrets.session,
+      scan,
+      { memberId: summary.member.id, storeId, userId: actor.userId },
+      now,
+    );
   return {
     appointments,
+    scan: scanned ? scan : null,
     checkedIn: checkedInNotice(new URL(request.url).searchParams),
     consultant: { current: consultant, choices: consultantChoicesHere, me: actor.userId },
     summary: {
@@ -178,7 +191,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
           <div className="flex flex-wrap gap-3">
             {can.purchase && !member.disabled
               ? linkButton(
-                  `/admin/counter/member/${member.id}/purchase`,
+                  `/admin/counter/member/${member.id}/purchase${loaderData.scan ? `?scan=${encodeURIComponent(loaderData.scan)}` : ""}`,
                   t("console.counter.member.purchase"),
                   "primary",
                 )
