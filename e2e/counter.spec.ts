@@ -136,7 +136,7 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
     writeFileSync(video, y4mOf(token));
 
     await counter.getByRole("button", { name: "開啟相機掃描會員條碼" }).click();
-    await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+    await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}\?scan=[\w.-]+$/, { timeout: 20_000 });
     await expect(counter.getByTestId("member-name")).toHaveText("張美華");
     await expect(counter.getByTestId("member-number")).toHaveText(created.memberNumber);
     await expect(counter.getByTestId("member-phone")).toHaveText(`••••-•••-${phone.e164.slice(-3)}`);

@@ -94,7 +94,7 @@ test("the member card opens offline, the counter accepts its code, and refuses i
     await counter.getByRole("button", { name: "查詢", exact: true }).click();
   };
   await findByCode(offline);
-  await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}$/);
+  await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}\?scan=[\w.-]+$/);
   await expect(counter.getByTestId("member-number")).toHaveText(created.memberNumber);
   // The same code again (a screenshot shown twice): refused.
   await findByCode(offline);
