@@ -136,7 +136,7 @@ test("a clerk scans a member card with the camera, books a purchase, refunds hal
     writeFileSync(video, y4mOf(token));
 
     await counter.getByRole("button", { name: "開啟相機掃描會員條碼" }).click();
-    // A scanned card carries the scan proof (ADR 046: the walk-in sample loan).
+    // A scanned card carries the scan pass (ADR 052: points without a code; ADR 051: the walk-in sample loan).
     await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}\?scan=[^&]+$/, { timeout: 20_000 });
     await expect(counter.getByTestId("member-name")).toHaveText("張美華");
     await expect(counter.getByTestId("member-number")).toHaveText(created.memberNumber);

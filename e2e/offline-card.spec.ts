@@ -94,7 +94,7 @@ test("the member card opens offline, the counter accepts its code, and refuses i
     await counter.getByRole("button", { name: "查詢", exact: true }).click();
   };
   await findByCode(offline);
-  // A scanned card carries the scan proof (ADR 046: the walk-in sample loan).
+  // A scanned card carries the scan pass (ADR 052: points without a code; ADR 051: the walk-in sample loan).
   await expect(counter).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}\?scan=[^&]+$/);
   await expect(counter.getByTestId("member-number")).toHaveText(created.memberNumber);
   // The same code again (a screenshot shown twice): refused.

@@ -224,7 +224,7 @@ test("a member books a consultation, is checked in, borrows samples, gets a quot
   await waitForHydration(clerk);
   await clerk.getByLabel("手機號碼或會員編號").fill(await cardToken(page));
   await clerk.getByRole("button", { name: "查詢", exact: true }).click();
-  await expect(clerk).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}$/);
+  await expect(clerk).toHaveURL(/\/admin\/counter\/member\/[0-9a-f-]{36}\?scan=[\w.-]+$/);
   await expect(clerk.getByTestId("member-number")).toHaveText(memberNumber);
   await clerk.getByRole("link", { name: "登錄消費" }).click();
   await expect(clerk.getByRole("heading", { level: 1, name: "登錄消費" })).toBeVisible();

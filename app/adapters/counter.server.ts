@@ -2,6 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import type { CounterClerk } from "~/domain/counter/bookings.server";
 import { oncePerForm } from "~/domain/counter/idempotency.server";
+import { verifyScanPass } from "~/domain/counter/scan-pass.server";
 import { LOYALTY_ERRORS, type LoyaltyErrorCode } from "~/domain/loyalty/errors";
 import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
@@ -64,6 +65,38 @@ export async function counterAction(
 }
 
 export type CounterDesk = Pick<Awaited<ReturnType<typeof counterAction>>, "actor" | "db" | "t" | "form">;
+
+/** The clerk asking for a member's code to confirm a spend of points, at their store (ADR 052). */
+export function spendAsker(desk: { actor: StaffActor; store: string; clerk: CounterClerk }) {
+  return { storeId: desk.store, requester: `staff:${desk.actor.userId}`, audit: desk.clerk.audit };
+}
+
+/**
+ * The card's scan pass (ADR 052) if it was signed for this member, this store and this clerk in the last 30
+ * minutes; null otherwise (the member was found by a typed phone or number: a spend needs their code).
+ */
+export function scanPassOf(
+  page: { actor: StaffActor; store: string; app: { config: { secrets: { session: string } } }; now: Date },
+  memberId: string,
+  pass: unknown,
+): string | null {
+  const subject = { memberId, storeId: page.store, userId: page.actor.userId };
+  return verifyScanPass(page.app.config.secrets.session, pass, subject, page.now) ? (pass as string) : null;
+}
+
+/** Where the purchase form shows the engine's refusals of a spend of points and of the member's code. */
+export const SPEND_FIELDS = {
+  invalid_points: "pointsToSpend",
+  points_exceed_balance: "pointsToSpend",
+  points_exceed_share: "pointsToSpend",
+  spend_code_required: "spendCode",
+  spend_code_wrong: "spendCode",
+  spend_code_expired: "spendCode",
+  spend_code_mismatch: "spendCode",
+  spend_code_used: "spendCode",
+  spend_code_locked: "spendCode",
+  spend_code_send_limit: "spendCode",
+} as const;
 
 /**
  * A counter form through `parseForm`. The fields' messages come first; only when they are right does an expired

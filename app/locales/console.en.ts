@@ -406,6 +406,8 @@ export const consoleEn = {
   "console.audit.act.points.bulk_grant_rejected": "Bulk grant rejected",
   "console.audit.act.points.bulk_grant_cancelled": "Bulk grant cancelled before it was applied",
   "console.audit.act.points.bulk_granted": "Points granted in bulk",
+  "console.audit.act.points.spend_code_sent": "Code to confirm a points spend sent",
+  "console.audit.act.points.spend_code_refused": "Code to confirm a points spend refused",
   "console.audit.act.import.cancelled": "Member import cancelled before it started",
   "console.audit.act.import.completed": "Member import finished",
   "console.audit.act.programme.updated": "Programme edited",

@@ -389,6 +389,8 @@ export const consoleZhTW = {
   "console.audit.act.points.bulk_grant_rejected": "退回批次贈點",
   "console.audit.act.points.bulk_grant_cancelled": "批次贈點在入帳前取消",
   "console.audit.act.points.bulk_granted": "批次贈點完成",
+  "console.audit.act.points.spend_code_sent": "傳送點數折抵確認碼",
+  "console.audit.act.points.spend_code_refused": "點數折抵確認碼被拒",
   "console.audit.act.import.cancelled": "會員匯入在開始前取消",
   "console.audit.act.import.completed": "會員匯入結束",
   "console.audit.act.programme.updated": "修改會員方案",

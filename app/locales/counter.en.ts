@@ -175,5 +175,14 @@ export const counterEn = {
   "console.counter.points.spentValue": "NT$ {amount} off",
   "console.counter.points.paid": "To pay",
   "console.counter.points.returned": "Points returned",
+  // A spend the member confirms with a code (ADR 052)
+  "console.counter.spendCode.needed":
+    "The card was not scanned: the member confirms spending points. Send a code; the member sees the 6-digit code in their member center.",
+  "console.counter.spendCode.scanned": "Member card scanned: no code needed to spend points",
+  "console.counter.spendCode.send": "Send the member a code",
+  "console.counter.spendCode.sent":
+    "Code sent ({points} points on NT$ {amount}); ask the member to open their member center and read it out. Valid for {minutes} minutes.",
+  "console.counter.spendCode.label": "Member's code (6 digits)",
+  "console.counter.spendCode.format": "The code is 6 digits",
   "console.counter.points.willReturn": "{points} spent points will be returned",
 } as const satisfies Record<keyof typeof counterZhTW, string>;

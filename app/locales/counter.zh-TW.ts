@@ -173,5 +173,14 @@ export const counterZhTW = {
   "console.counter.points.spentValue": "折抵 NT$ {amount}",
   "console.counter.points.paid": "應付金額",
   "console.counter.points.returned": "退回折抵點數",
+  // A spend the member confirms with a code (ADR 052)
+  "console.counter.spendCode.needed":
+    "未掃描會員卡：折抵點數需由會員確認。請傳送確認碼，會員會在會員中心看到 6 位數確認碼。",
+  "console.counter.spendCode.scanned": "已掃描會員卡，折抵點數不需確認碼",
+  "console.counter.spendCode.send": "傳送確認碼給會員",
+  "console.counter.spendCode.sent":
+    "已傳送確認碼（折抵 {points} 點、消費 NT$ {amount}），請會員打開會員中心唸出確認碼。{minutes} 分鐘內有效。",
+  "console.counter.spendCode.label": "會員確認碼（6 位數）",
+  "console.counter.spendCode.format": "確認碼為 6 位數字",
   "console.counter.points.willReturn": "將退回折抵的 {points} 點",
 } as const;

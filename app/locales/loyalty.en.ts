@@ -35,4 +35,13 @@ export const loyaltyEn = {
   "loyalty.error.invalid_points": "Points to spend must be a whole number, 0 or more",
   "loyalty.error.points_exceed_balance": "More points than the member has",
   "loyalty.error.points_exceed_share": "More points than may pay for this purchase",
+  "loyalty.error.spend_code_required":
+    "Without a scanned member card, spending points needs the member's confirmation code",
+  "loyalty.error.spend_code_wrong": "That confirmation code is not right; ask the member to check it",
+  "loyalty.error.spend_code_expired": "The confirmation code has expired or was not sent; send a new one",
+  "loyalty.error.spend_code_mismatch":
+    "The confirmation code was made for another amount or number of points; send a new one",
+  "loyalty.error.spend_code_used": "This confirmation code has already been used",
+  "loyalty.error.spend_code_locked": "Too many wrong confirmation codes; try again later or scan the member card",
+  "loyalty.error.spend_code_send_limit": "Too many confirmation codes sent; try again later or scan the member card",
 } as const satisfies Record<keyof typeof loyaltyZhTW, string>;

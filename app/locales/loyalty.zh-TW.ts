@@ -37,4 +37,11 @@ export const loyaltyZhTW = {
   "loyalty.error.invalid_points": "折抵點數須為 0 以上的整數",
   "loyalty.error.points_exceed_balance": "折抵點數超過會員目前可用的點數",
   "loyalty.error.points_exceed_share": "折抵點數超過本筆消費可折抵的上限",
+  "loyalty.error.spend_code_required": "未掃描會員卡，折抵點數需要會員的確認碼",
+  "loyalty.error.spend_code_wrong": "確認碼不正確，請會員再看一次",
+  "loyalty.error.spend_code_expired": "確認碼已過期或尚未傳送，請重新傳送",
+  "loyalty.error.spend_code_mismatch": "確認碼是為另一筆金額或點數產生的，請重新傳送",
+  "loyalty.error.spend_code_used": "這個確認碼已經用過了",
+  "loyalty.error.spend_code_locked": "確認碼輸錯太多次，請稍後再試或掃描會員卡",
+  "loyalty.error.spend_code_send_limit": "確認碼傳送次數已達上限，請稍後再試或掃描會員卡",
 } as const satisfies Record<`loyalty.error.${string}`, string>;

@@ -6,6 +6,11 @@ export const memberEn = {
   "member.center.hello": "Hello, {name}",
   "member.center.lead": "Show your member code at the counter to earn points and use your coupons.",
 
+  "member.center.spendCode.ask":
+    "{store} wants to spend {points} of your points on a purchase of NT$ {amount}. Do you agree?",
+  "member.center.spendCode.code": "Code",
+  "member.center.spendCode.hint":
+    "If you agree, read this code to the staff (valid until {time}). If you are not at the till yourself, do not give it.",
   "member.center.card.label": "Han Living member card",
   "member.center.card.qrLabel": "Member barcode, refreshes every {seconds} seconds",
   "member.center.card.refreshIn": "Refreshes in {seconds} s",

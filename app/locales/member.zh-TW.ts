@@ -9,6 +9,9 @@ export const memberZhTW = {
   "member.center.lead": "在門市結帳時出示會員條碼，即可累積點數與使用優惠券。",
 
   "member.center.card.label": "漢生活會員卡",
+  "member.center.spendCode.ask": "{store}要用您的 {points} 點折抵 NT$ {amount} 的消費，確認嗎？",
+  "member.center.spendCode.code": "確認碼",
+  "member.center.spendCode.hint": "同意的話，請把確認碼唸給門市人員（{time} 前有效）。不是您本人在門市結帳，請勿提供。",
   "member.center.card.qrLabel": "會員條碼，每 {seconds} 秒更新",
   "member.center.card.refreshIn": "{seconds} 秒後更新",
   "member.center.card.refreshing": "更新條碼中…",

@@ -76,6 +76,9 @@ export const AUDIT_ACTIONS = [
   "points.bulk_grant_rejected",
   "points.bulk_grant_requested",
   "points.bulk_granted",
+  // A spend of points the member confirms with a code (issue 36, ADR 052).
+  "points.spend_code_refused",
+  "points.spend_code_sent",
   "programme.updated",
   "purchase.recorded",
   // Quote lists (issue 37 part 4, ADR 047).

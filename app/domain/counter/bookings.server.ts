@@ -9,6 +9,7 @@ import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
 import { useCoupon } from "../loyalty/rewards.server";
 import { TIER_ORDER } from "../loyalty/rules.server";
 import { refundReturn } from "../loyalty/spend";
+import type { SpendTicket } from "../loyalty/spend-codes.server";
 import { type CouponAtCounter, couponAtCounter, purchaseForRefund } from "./counter.server";
 
 /**
@@ -36,7 +37,15 @@ export type PurchaseBooked = {
 export async function bookPurchase(
   db: Database,
   clerk: CounterClerk,
-  input: { memberId: string; receiptNumber: string; netAmount: number; pointsToSpend?: number; tierBefore: Tier },
+  input: {
+    memberId: string;
+    receiptNumber: string;
+    netAmount: number;
+    pointsToSpend?: number;
+    /** The member's checked code when the card was not scanned (ADR 052). */
+    spendTicket?: SpendTicket;
+    tierBefore: Tier;
+  },
   now: Date,
   windowDays: number,
 ): Promise<PurchaseBooked> {
@@ -48,6 +57,7 @@ export async function bookPurchase(
       receiptNumber: input.receiptNumber,
       netAmount: input.netAmount,
       pointsToSpend: input.pointsToSpend ?? 0,
+      spendTicket: input.spendTicket,
       purchasedAt: now,
     },
     now,

@@ -113,6 +113,10 @@ export const purchaseSchema = (t: Translate) =>
     receiptNumber: receiptField(t),
     netAmount: amountField(t),
     pointsToSpend: pointsField(t),
+    // The member's confirmation code (ADR 052): empty, or 6 digits (spaces and full-width digits tidied).
+    spendCode: field(t, amountText, (text) =>
+      text === "" || /^\d{6}$/.test(text) ? null : "console.counter.spendCode.format",
+    ),
     formKey: formKeyField(t),
   });
 

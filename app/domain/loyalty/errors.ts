@@ -44,6 +44,14 @@ export const LOYALTY_ERRORS = {
   invalid_points: { status: 400 },
   points_exceed_balance: { status: 409 },
   points_exceed_share: { status: 422 },
+  // A spend the member confirms with a code (ADR 052): the member was not identified by their card.
+  spend_code_required: { status: 422 },
+  spend_code_wrong: { status: 422 },
+  spend_code_expired: { status: 422 },
+  spend_code_mismatch: { status: 422 },
+  spend_code_used: { status: 409 },
+  spend_code_locked: { status: 409 },
+  spend_code_send_limit: { status: 409 },
 } as const satisfies Record<string, { status: 400 | 404 | 409 | 422 }>;
 
 /** Stable codes: the POS API answers them as `error.code`, the console and the member center map them to messages. */

@@ -23,6 +23,7 @@ import type { MediaImageRef } from "~/domain/images/urls";
 import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
 import { type CouponState, couponState } from "./coupon-state";
 import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
+import { tierSpendSql } from "./tier-amount.server";
 
 /**
  * Everything the member center shows, read in one go: a handful of indexed queries run in parallel
@@ -230,7 +231,7 @@ async function readSummaryRow(db: Database, memberId: string, now: Date): Promis
          from ${pointLot} l
          where l.member_id = ${memberId} and l.remaining > 0 and l.expires_at > ${at}::timestamptz
          group by l.expires_at order by l.expires_at limit 1) as expiring,
-      (select json_build_object('spend', coalesce(sum(p.net_amount - p.refunded_amount), 0), 'oldest', min(p.purchased_at))
+      (select json_build_object('spend', ${tierSpendSql("p")}, 'oldest', min(p.purchased_at))
          from ${purchase} p
          where p.member_id = ${memberId} and p.purchased_at >= ${windowStart}::timestamptz
            and p.purchased_at <= ${at}::timestamptz) as spend,

@@ -22,6 +22,8 @@ import {
 } from "./ledger.server";
 import { currentRules, lotExpiry, pointsForAmount, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
 import { decideSpend, refundReturn } from "./spend";
+import { consumeSpendCode, type SpendTicket } from "./spend-codes.server";
+import { tierAmountSql, tierSpendSql } from "./tier-amount.server";
 import { changeTier } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
@@ -57,6 +59,8 @@ export type PurchaseInput = Source & {
   purchasedAt: Date;
   /** Points paying part of it (issue 36, ADR 040): a whole number ≥ 0, at most what decideSpend allows. */
   pointsToSpend?: number;
+  /** The member's confirmation code for the spend, checked (ADR 052): used in this transaction, once. */
+  spendTicket?: SpendTicket;
   /** Who booked it and from where: an audit row is written in the same transaction (not on a replay). */
   audit?: AuditContext;
   /** A POS purchase's Idempotency-Key and its request's hash, kept in the purchase row (ADR 039). */
@@ -147,8 +151,13 @@ async function bookPurchase(
   beforeAudit?: (result: PurchaseResult) => Promise<void>,
   afterAudit?: () => Promise<void>,
 ): Promise<PurchaseResult> {
-  // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock).
-  const [{ account, disabled }, rules] = await Promise.all([lockAccountOf(tx, input.memberId), currentRules(tx, now)]);
+  // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock), with the member's
+  // confirmation code used when the spend has one (ADR 052; a card-scanned spend has none).
+  const [{ account, disabled }, rules, codeUsed] = await Promise.all([
+    lockAccountOf(tx, input.memberId),
+    currentRules(tx, now),
+    input.spendTicket ? consumeSpendCode(tx, input.spendTicket, spendOf(input), now) : true,
+  ]);
   const existingReceipt = async () => {
     const [existing] = await tx
       .select()
@@ -187,6 +196,11 @@ async function bookPurchase(
     }
     throw new LoyaltyError("member_disabled", "The member is disabled");
   }
+  if (!codeUsed) {
+    const replay = await existingReceipt();
+    if (replay) return replay;
+    throw new LoyaltyError("spend_code_used", "This confirmation code has already been used");
+  }
   // Paying with points (ADR 040): the one decision, on the balance read under the lock; a refusal answers a
   // retry of a booked receipt first (its spend has lowered the balance since).
   const spent = decideSpend(rules, account.balance, input.netAmount, input.pointsToSpend ?? 0);
@@ -221,9 +235,11 @@ async function bookPurchase(
     .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
     .returning({
       ...purchaseColumns,
-      spendBefore: sql<string>`(select coalesce(sum(p.net_amount - p.refunded_amount), 0) from ${purchase} p
+      // The spend toward the tier (ADR 052: the money part only, one expression everywhere), and this row's own.
+      spendBefore: sql<string>`(select ${tierSpendSql("p")} from ${purchase} p
         where p.member_id = ${input.memberId}::uuid and p.purchased_at >= ${windowStart.toISOString()}::timestamptz
         and p.purchased_at <= ${now.toISOString()}::timestamptz)`,
+      tierAmount: sql<string>`${tierAmountSql()}`,
     });
   if (!created) {
     // The receipt was booked (or by a transaction we waited for): replay, or conflict.
@@ -231,8 +247,8 @@ async function bookPurchase(
     if (replay) return replay;
     throw new Error("purchase insert returned nothing and no purchase has the receipt");
   }
-  const { spendBefore, ...booked } = created;
-  const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? input.netAmount : 0);
+  const { spendBefore, tierAmount, ...booked } = created;
+  const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? Number(tierAmount) : 0);
   const target = tierForSpend(rules, spend);
   // A tier upgrade (a few purchases in a member's life) takes its own round trips, before the rest.
   if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
@@ -347,6 +363,7 @@ async function bookPurchase(
           netAmount: input.netAmount,
           pointsEarned: points,
           ...(spent.points > 0 ? { pointsSpent: spent.points, pointsSpentValue: spent.value } : {}),
+          ...(input.spendTicket ? { spendCodeId: input.spendTicket.id } : {}),
           tier: account.tier,
         },
       }),
@@ -358,6 +375,13 @@ async function bookPurchase(
   await Promise.all(writes);
   return result;
 }
+
+const spendOf = (input: PurchaseInput) => ({
+  memberId: input.memberId,
+  storeId: input.storeId,
+  points: input.pointsToSpend ?? 0,
+  netAmount: input.netAmount,
+});
 
 function spendRefusal(problem: string, balance: number, maxByShare: number): string {
   if (problem === "points_exceed_balance") return `The member has ${balance} points`;

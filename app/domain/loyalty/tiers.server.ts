@@ -1,6 +1,6 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, purchase, type Tier, tierChange } from "@platform/db/schema";
-import { and, eq, gte, lte, min, sql } from "drizzle-orm";
+import { and, eq, gte, lte, min } from "drizzle-orm";
 import { recordOccasion } from "../member-messages/occasions.server";
 import { type Account, inTransaction, lockAccount, type Tx } from "./ledger.server";
 import {
@@ -12,11 +12,12 @@ import {
   tierForSpend,
   tierThreshold,
 } from "./rules.server";
+import { tierSpendSql } from "./tier-amount.server";
 
-/** Net spend (purchases minus refunds) in the 12 months up to `now`. */
+/** The spend toward the tier (tierAmountSql: the money part, less refunds in proportion) in the 12 months up to `now`. */
 export async function spend12Months(db: Database | Tx, memberId: string, now: Date): Promise<number> {
   const [row] = await db
-    .select({ spend: sql<string>`coalesce(sum(${purchase.netAmount} - ${purchase.refundedAmount}), 0)` })
+    .select({ spend: tierSpendSql() })
     .from(purchase)
     .where(
       and(
@@ -96,7 +97,7 @@ export async function evaluateTiers(db: Database, now = new Date()): Promise<{ u
       memberId: loyaltyAccount.memberId,
       tier: loyaltyAccount.tier,
       lastDowngradeAt: loyaltyAccount.lastDowngradeAt,
-      spend: sql<string>`coalesce(sum(${purchase.netAmount} - ${purchase.refundedAmount}), 0)`,
+      spend: tierSpendSql(),
     })
     .from(loyaltyAccount)
     .leftJoin(

@@ -6,6 +6,7 @@ import { taipeiIsoDate } from "~/lib/time";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import type { EarnRules } from "../loyalty/earn";
 import { currentRules, type LoyaltyRules, spendWindowStart } from "../loyalty/rules.server";
+import { tierSpendSql } from "../loyalty/tier-amount.server";
 import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
@@ -170,7 +171,7 @@ export async function rulesImpact(db: Database, proposed: Thresholds & EarnRules
                                floor(extract(second from l.local)))
                 + (extract(day from l.local)::int - 1) * interval '1 day') at time zone 'Asia/Taipei'
                <= ${at}::timestamptz) as may_downgrade,
-             coalesce(sum(p.net_amount - p.refunded_amount), 0) as spend
+             ${tierSpendSql("p")} as spend
         from ${loyaltyAccount} a
         cross join lateral (select a.last_downgrade_at at time zone 'Asia/Taipei' as local) l
         left join ${purchase} p on p.member_id = a.member_id

@@ -5,9 +5,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "../demo";
 import { newMember } from "../loyalty/testing.server";
+import { DEFAULT_SHOWROOM_SETTINGS } from "../showroom/settings";
 import { createTestStaff, testAdminActor } from "../staff/testing.server";
 import { lendSamples } from "./counter-loan.server";
-import { requestSamples, SAMPLE_LIMIT, SampleError } from "./samples.server";
+import { requestSamples, SampleError } from "./samples.server";
+
+const SAMPLE_LIMIT = DEFAULT_SHOWROOM_SETTINGS.sampleLimit;
 
 /**
  * The walk-in loan at the counter under real concurrency (ADR 046): two database handles stand in for two app

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import {
   type LocalizedText,
@@ -25,51 +24,10 @@ import { claimOpenSamples, dueBackOn, SampleError } from "./samples.server";
  * transaction.
  *
  * The card scan, not a typed phone, says who the member is (as for the check-in, ADR 045): the counter's card
- * lookup hands the member page a **scan proof**, an HMAC over the member, the store, the clerk and an expiry (30
- * minutes), carried in the page's address and in the loan form. A typed phone or member number gets none, so the
+ * lookup hands the member page a **scan pass** (`app/domain/counter/scan-pass.server.ts`, ADR 052: an HMAC over
+ * the member, the store, the clerk and the time, 30 minutes), carried in the page's address and in the loan form. A typed phone or member number gets none, so the
  * loan form is not offered; a proof that does not verify is a refused security event.
  */
-
-export const SCAN_PROOF_MINUTES = 30;
-
-export type ScanSubject = { memberId: string; storeId: string; staffUserId: string };
-
-function proofMac(secret: string, subject: ScanSubject, expires: string): Buffer {
-  return createHmac("sha256", secret)
-    .update(`counter-scan\u0000${subject.memberId}\u0000${subject.storeId}\u0000${subject.staffUserId}\u0000${expires}`)
-    .digest();
-}
-
-/** The proof that this clerk scanned this member's card at this store at `now` (valid 30 minutes). */
-export function scanProof(secret: string, subject: ScanSubject, now: Date): string {
-  const expires = (now.getTime() + SCAN_PROOF_MINUTES * 60_000).toString(36);
-  return `${expires}.${proofMac(secret, subject, expires).toString("base64url")}`;
-}
-
-/** `href` with the scan proof added to its query (`scan=`), after what it has. */
-export function withScanProof(href: string, secret: string, subject: ScanSubject, now: Date): string {
-  return withScan(href, scanProof(secret, subject, now));
-}
-
-/** `href` carrying a proof already made (a page passing it on); unchanged without one. */
-export function withScan(href: string, proof: string | null): string {
-  if (!proof) return href;
-  return `${href}${href.includes("?") ? "&" : "?"}scan=${encodeURIComponent(proof)}`;
-}
-
-export type ScanProofCheck = "ok" | "missing" | "expired" | "forged";
-
-/** Whether `proof` is this clerk's scan of this member at this store, still within its 30 minutes. */
-export function checkScanProof(secret: string, proof: string | null, subject: ScanSubject, now: Date): ScanProofCheck {
-  if (!proof) return "missing";
-  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(proof);
-  if (!match) return "forged";
-  const [, expires = "", mac = ""] = match;
-  const expected = proofMac(secret, subject, expires);
-  const given = Buffer.from(mac, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "forged";
-  return Number.parseInt(expires, 36) > now.getTime() ? "ok" : "expired";
-}
 
 /** A proof that failed to verify (not a stale one): a failed security event, the member as its target. */
 export async function auditForgedScan(db: Database, audit: AuditContext, memberId: string, now: Date) {

@@ -8,6 +8,7 @@ import { couponDay } from "~/domain/loyalty/coupon-state";
 import { LoyaltyError, type LoyaltyErrorCode, loyaltyErrorMessage, loyaltyErrorStatus } from "~/domain/loyalty/errors";
 import { forgetMemberCenterSummary, memberCenterSummary } from "~/domain/loyalty/member-center.server";
 import { redeemReward } from "~/domain/loyalty/rewards.server";
+import { pendingSpendCodes } from "~/domain/loyalty/spend-codes.server";
 import { requestNow } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms.server";
 import { formatNumber } from "~/lib/i18n";
@@ -27,7 +28,17 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
   const { db, config } = getApp(context);
   const now = requestNow(request, config);
   const locale = getLocale(request);
-  const summary = await memberCenterSummary(db, member.id, now);
+  // A store asking the member to confirm a spend of points (ADR 052): shown with the code to read out.
+  const [summary, spendCodes] = await Promise.all([
+    memberCenterSummary(db, member.id, now),
+    pendingSpendCodes(db, config.secrets.session, member.id, now),
+  ]);
+  const clock = new Intl.DateTimeFormat(locale, {
+    timeZone: "Asia/Taipei",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
   const confirm = new URL(request.url).searchParams.get("redeem");
   return data(
     {
@@ -45,7 +56,15 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         "member.center.activity.",
         "member.center.favourites.",
         "member.center.settings.",
+        "member.center.spendCode.",
       ),
+      spendCodes: spendCodes.map((c) => ({
+        code: c.code,
+        points: c.points,
+        netAmount: c.netAmount,
+        store: c.storeName ? pick(c.storeName, locale) : "",
+        until: clock.format(c.expiresAt),
+      })),
       name: member.nameZh,
       memberNumber: member.memberNumber,
       memberSince: member.createdAt.toISOString(),

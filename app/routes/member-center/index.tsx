@@ -7,7 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { Link } from "~/components/ui/link";
 import { afterHydration } from "~/lib/after-hydration";
-import { type MessageKey, useLocale, useT } from "~/lib/i18n";
+import { formatNumber, type MessageKey, useLocale, useT } from "~/lib/i18n";
 import { links } from "~/lib/links";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/index";
@@ -84,6 +84,27 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
         catalogue is) across the full width; the favourites beside the settings. A phone reads the
         document order: card, points, coupons, rewards, activity, favourites, settings.
       */}
+      {d.spendCodes.map((c) => (
+        <div key={c.code} className="mb-5" data-testid="spend-code-request">
+          <Alert tone="info">
+            <p className="font-semibold">
+              {t("member.center.spendCode.ask", {
+                store: c.store,
+                points: formatNumber(c.points, locale),
+                amount: formatNumber(c.netAmount, locale),
+              })}
+            </p>
+            <p className="mt-1">
+              {t("member.center.spendCode.code")}{" "}
+              <span className="font-mono text-2xl font-semibold tracking-[0.3em]" data-testid="spend-code-value">
+                {c.code}
+              </span>
+            </p>
+            <p className="mt-1 text-sm">{t("member.center.spendCode.hint", { time: c.until })}</p>
+          </Alert>
+        </div>
+      ))}
+
       <div className="grid gap-x-8 gap-y-10 lg:grid-cols-[minmax(0,25rem)_minmax(0,1fr)]">
         <div className="space-y-5 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <MemberCard

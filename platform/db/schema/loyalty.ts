@@ -366,3 +366,33 @@ export const coupon = pgTable(
     index("coupon_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'issued'`),
   ],
 );
+
+/**
+ * A code the member confirms a spend of points with (issue 36, ADR 052): a clerk who found the member without
+ * scanning the card (a typed phone or member number) or a till that sent a member number asks for one; the
+ * member sees it in the member center ("門市要折抵 N 點") and reads it out. Bound to the member, the store, who
+ * asked (`staff:<userId>` or `key:<apiKeyId>`), the points and the amount; only its HMAC is stored; good for 5
+ * minutes; used once (a conditional update in the purchase's transaction sets `used_at`). Asking again replaces
+ * the asker's unused code for that member.
+ */
+export const spendCode = pgTable(
+  "spend_code",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    storeId: text("store_id").notNull(),
+    requester: text("requester").notNull(),
+    points: integer("points").notNull(),
+    netAmount: integer("net_amount").notNull(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("spend_code_member_idx").on(t.memberId, t.createdAt),
+    check("spend_code_amounts", sql`${t.points} > 0 and ${t.netAmount} > 0`),
+  ],
+);

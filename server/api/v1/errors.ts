@@ -97,6 +97,14 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "invalid_points",
   "points_exceed_balance",
   "points_exceed_share",
+  // A spend the member confirms with a code (ADR 052).
+  "spend_code_required",
+  "spend_code_wrong",
+  "spend_code_expired",
+  "spend_code_mismatch",
+  "spend_code_used",
+  "spend_code_locked",
+  "spend_code_send_limit",
 ] as const satisfies readonly LoyaltyErrorCode[];
 
 /** Every `error.code` the POS API answers, with its status and a short explanation in both languages, by status. */

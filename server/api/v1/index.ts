@@ -6,7 +6,7 @@ import { DEFAULT_PURCHASE_WINDOW_DAYS } from "../../../app/domain/loyalty/purcha
 import type { ApiContext } from "./context";
 import { redeemCoupon } from "./coupons";
 import { apiErrorHandler, fail } from "./errors";
-import { lookupMember, memberBalance, memberEinvoice, memberPointsQuote } from "./members";
+import { lookupMember, memberBalance, memberEinvoice, memberPointsQuote, sendSpendCode } from "./members";
 import { API_REQUESTS_PER_MINUTE, authenticateKey } from "./middleware/authenticate";
 import { idempotentWrites } from "./middleware/idempotency";
 import { jsonBody } from "./middleware/json-body";
@@ -82,6 +82,7 @@ export function createApiV1Router(options: {
   router.get(API_V1_ROUTES.balance, memberBalance(ctx));
   router.get(API_V1_ROUTES.einvoice, memberEinvoice(ctx));
   router.get(API_V1_ROUTES.pointsQuote, memberPointsQuote(ctx));
+  router.post(API_V1_ROUTES.spendCode, sendSpendCode(ctx));
   router.post(API_V1_ROUTES.purchases, bookPurchase(ctx));
   router.post(API_V1_ROUTES.refunds, bookRefund(ctx));
   router.post(API_V1_ROUTES.redeem, redeemCoupon(ctx));

@@ -8,11 +8,13 @@ import {
 } from "../../../app/domain/loyalty/member-lookup.server";
 import { memberPoints } from "../../../app/domain/loyalty/points.server";
 import { pointsQuote } from "../../../app/domain/loyalty/spend.server";
+import { requestSpendCode } from "../../../app/domain/loyalty/spend-codes.server";
 import { hasScope, recordScopeRefusal } from "../../../app/domain/pos/api-keys.server";
 import { apiHandler, posAudit } from "./context";
-import { ApiError, send } from "./errors";
+import { ApiError, parseBody, send } from "./errors";
+import { keepAfterRollback } from "./middleware/idempotency";
 import { API_V1_ROUTES } from "./middleware/known-paths";
-import { EinvoiceQuery, LookupQuery, PointsQuoteQuery } from "./schemas";
+import { EinvoiceQuery, LookupQuery, PointsQuoteQuery, SpendCodeBody } from "./schemas";
 
 /** GET /members/lookup?cardToken= | memberNumber= | phone= — the member with the name masked. */
 export const lookupMember = apiHandler(async function lookupMember({ db, cardSecret, clock }, req, res, key) {
@@ -73,6 +75,27 @@ export const memberEinvoice = apiHandler(async function memberEinvoice({ db, car
   const asked: MemberQuery = cardToken ? { cardToken } : { memberNumber: memberNumber ?? "" };
   const found = await findMemberAtCounter(db, asked, { cardSecret, now, audit: posAudit(req, res, key) });
   send(res, 200, await readEinvoiceAtTill(db, found.id, posAudit(req, res, key), "api", now));
+});
+
+/**
+ * POST /members/{memberNumber}/spend-code — asks the member to confirm a spend of points (ADR 052): the code shows
+ * in their member center; the purchase sends it as `spendCode`. Checked like the purchase (decideSpend), limited
+ * per member and per key, audited.
+ */
+export const sendSpendCode = apiHandler(async function sendSpendCode({ db, cardSecret, clock }, req, res, key) {
+  const body = parseBody(SpendCodeBody, req.body);
+  const found = await activeMemberByNumber(db, String(req.params.memberNumber));
+  const asker = { storeId: key.storeId, requester: `key:${key.id}`, audit: posAudit(req, res, key) };
+  const spend = { memberId: found.id, points: body.pointsToSpend, netAmount: body.netAmount };
+  const sent = await requestSpendCode(db, cardSecret, asker, spend, clock(), {
+    keepAfterRollback: (work) => keepAfterRollback(res, work),
+  });
+  send(res, 201, {
+    memberNumber: found.memberNumber,
+    pointsToSpend: sent.points,
+    netAmount: sent.netAmount,
+    expiresAt: sent.expiresAt.toISOString(),
+  });
 });
 
 /**

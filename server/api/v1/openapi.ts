@@ -13,6 +13,8 @@ import {
   RedeemCouponBody,
   RefundAnswer,
   RefundBody,
+  SpendCodeAnswer,
+  SpendCodeBody,
 } from "./schemas";
 
 /** The POS API's OpenAPI 3.1 document, generated from the request and answer schemas (schemas.ts). */
@@ -248,17 +250,52 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      "/members/{memberNumber}/spend-code": {
+        post: {
+          operationId: "sendSpendCode",
+          ...texts(
+            [
+              "Ask the member to confirm a spend of points",
+              "A till that found the member by number (no card scanned) needs the member's confirmation to spend points: this shows the member, in their member center, the store, the points and the amount with a 6-digit code. The member reads it out; the purchase sends it as spendCode with the same pointsToSpend and netAmount. The code is good for 5 minutes, for this key only, once; asking again replaces it. At most 5 codes an hour per member (30 per key): spend_code_send_limit. A purchase by cardToken needs no code.",
+            ],
+            [
+              "請會員確認點數折抵",
+              "以會員編號（未掃描會員卡）查到會員時，折抵點數需要會員確認：會員會在會員中心看到門市、點數、金額與 6 位數確認碼，唸給店員；登錄消費時以 spendCode 帶入，pointsToSpend 與 netAmount 須相同。確認碼 5 分鐘內有效，只限這把金鑰、只能用一次；重新索取會取代舊的。每位會員每小時最多 5 次（每把金鑰 30 次）：spend_code_send_limit。以 cardToken 登錄的消費不需確認碼。",
+            ],
+          ),
+          parameters: [
+            {
+              name: "memberNumber",
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              example: EXAMPLE.memberNumber,
+            },
+            idempotencyKey,
+          ],
+          requestBody: body(SpendCodeBody, { netAmount: 3280, pointsToSpend: 500 }),
+          responses: {
+            "201": json(SpendCodeAnswer, "The code is waiting in the member's member center", {
+              memberNumber: EXAMPLE.memberNumber,
+              pointsToSpend: 500,
+              netAmount: 3280,
+              expiresAt: "2026-12-06T10:05:00.000Z",
+            }),
+            ...errors(400, 401, 404, 409, 413, 415, 422, 429),
+          },
+        },
+      },
       "/purchases": {
         post: {
           operationId: "recordPurchase",
           ...texts(
             [
               "Record a purchase",
-              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). With pointsToSpend, points pay part of it in the same transaction (the lots that expire first); only the amount paid in money earns points. The same receipt number at the same store is one purchase: sending it again answers 200 with the first result; the same receipt with other details (pointsToSpend too) is receipt_conflict.",
+              "Books the purchase for the key's store and earns points (1 per NT$100 of net amount × the tier multiplier). With pointsToSpend, points pay part of it in the same transaction (the lots that expire first); only the amount paid in money earns points. The same receipt number at the same store is one purchase: sending it again answers 200 with the first result; the same receipt with other details (pointsToSpend too) is receipt_conflict. The member is given by memberNumber or by cardToken (the card's code as scanned); points spent for a member given by number need the member's spendCode (POST /members/{memberNumber}/spend-code), by card none.",
             ],
             [
               "登錄消費",
-              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。帶 pointsToSpend 時以點數折抵部分金額（同一交易內，先用最早到期的點數）；只有以金錢支付的部分累積點數。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果；同一發票號碼但內容（含折抵點數）不同則回覆 receipt_conflict。",
+              "以金鑰所屬門市登錄消費並累積點數（淨額每滿新台幣 100 元 1 點 × 等級倍數）。帶 pointsToSpend 時以點數折抵部分金額（同一交易內，先用最早到期的點數）；只有以金錢支付的部分累積點數。同一門市的同一發票號碼只算一筆：重送會以 200 回覆第一次的結果；同一發票號碼但內容（含折抵點數）不同則回覆 receipt_conflict。會員以 memberNumber 或 cardToken（掃描的會員卡條碼）指定；以會員編號指定時折抵點數需帶會員的 spendCode（POST /members/{memberNumber}/spend-code），以會員卡指定則不需要。",
             ],
           ),
           parameters: [idempotencyKey],
@@ -268,6 +305,7 @@ export function openApiDocument(): Record<string, unknown> {
             netAmount: 25000,
             purchasedAt: "2026-11-22T10:00:00+08:00",
             pointsToSpend: 500,
+            spendCode: "042917",
           }),
           responses: {
             "201": json(PurchaseAnswer, "Booked", {

@@ -1,16 +1,21 @@
 import { isUniqueViolation } from "@platform/db/errors";
 import { purchase } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
-import { activeMemberByNumber, storePurchase } from "../../../app/domain/loyalty/member-lookup.server";
+import {
+  activeMemberByNumber,
+  findMemberAtCounter,
+  storePurchase,
+} from "../../../app/domain/loyalty/member-lookup.server";
 import {
   type PurchaseResult,
   recordPurchaseInTransaction,
   refundPurchase,
 } from "../../../app/domain/loyalty/purchases.server";
+import { confirmSpend } from "../../../app/domain/loyalty/spend-codes.server";
 import { clerkOfStaffCode } from "../../../app/domain/staff/clerk.server";
 import { apiHandler, posAudit } from "./context";
 import { ApiError, parseBody, send } from "./errors";
-import { commitWithLastBatch, replayPurchase, writeRequestOf } from "./middleware/idempotency";
+import { commitWithLastBatch, keepAfterRollback, replayPurchase, writeRequestOf } from "./middleware/idempotency";
 import { PurchaseBody, RefundBody } from "./schemas";
 
 const purchaseAnswer = (result: PurchaseResult) => ({
@@ -30,14 +35,33 @@ const purchaseAnswer = (result: PurchaseResult) => ({
  * Idempotency-Key, the request's hash and the answer are kept in the purchase row (ADR 039): a retry with the
  * same key and body gets that answer (201, Idempotent-Replayed), the key with another request 409.
  */
-export const bookPurchase = apiHandler(async function bookPurchase({ db, purchaseWindowDays, clock }, req, res, key) {
+export const bookPurchase = apiHandler(async function bookPurchase(
+  { db, purchaseWindowDays, clock, cardSecret },
+  req,
+  res,
+  key,
+) {
   const body = parseBody(PurchaseBody, req.body);
-  // The clerk's code is resolved in the member lookup's round trip (pipelined; none when no code is sent).
+  const now = clock();
+  // The member by number, or by the card's code as scanned (no spend code needed then, ADR 052). The clerk's code
+  // is resolved in the member lookup's round trip (pipelined; none when no code is sent).
   const [found, staffUserId] = await Promise.all([
-    activeMemberByNumber(db, body.memberNumber),
+    body.cardToken
+      ? findMemberAtCounter(db, { cardToken: body.cardToken }, { cardSecret, now, audit: posAudit(req, res, key) })
+      : activeMemberByNumber(db, body.memberNumber ?? ""),
     body.staffCode ? clerkOfStaffCode(db, body.staffCode, key.storeId) : undefined,
   ]);
-  const now = clock();
+  const points = body.pointsToSpend ?? 0;
+  const asker = { storeId: key.storeId, requester: `key:${key.id}`, audit: posAudit(req, res, key) };
+  const spend = { memberId: found.id, points, netAmount: body.netAmount, code: body.spendCode };
+  const spendTicket = await confirmSpend(
+    db,
+    cardSecret,
+    asker,
+    { ...spend, identifiedBy: body.cardToken ? "card" : "typed" },
+    now,
+    { keepAfterRollback: (work) => keepAfterRollback(res, work) },
+  );
   const write = writeRequestOf(res);
   let result: PurchaseResult;
   try {
@@ -49,7 +73,8 @@ export const bookPurchase = apiHandler(async function bookPurchase({ db, purchas
         receiptNumber: body.receiptNumber,
         netAmount: body.netAmount,
         purchasedAt: body.purchasedAt ? new Date(body.purchasedAt) : now,
-        pointsToSpend: body.pointsToSpend ?? 0,
+        pointsToSpend: points,
+        spendTicket,
         apiKeyId: key.id,
         staffUserId,
         audit: posAudit(req, res, key),

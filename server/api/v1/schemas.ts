@@ -21,7 +21,12 @@ const tillText = (max: number, min = 0) =>
 
 export const PurchaseBody = z
   .object({
-    memberNumber: tillText(20, 1),
+    memberNumber: tillText(20, 1).optional().describe("The member, by number (give this or cardToken)"),
+    cardToken: tillText(100, 1)
+      .optional()
+      .describe(
+        "The member, by their card's code as scanned (give this or memberNumber): points spent need no spendCode",
+      ),
     receiptNumber: tillText(100, 1),
     netAmount: amount,
     purchasedAt: z.iso
@@ -44,10 +49,35 @@ export const PurchaseBody = z
       .max(MAX_POINTS_TO_SPEND)
       .optional()
       .describe(
-        "Points paying part of the purchase (default 0): at most the balance and the share of the net amount the programme allows (GET /members/{memberNumber}/points-quote)",
+        "Points paying part of the purchase (default 0): at most the balance and the share of the net amount the programme allows (GET /members/{memberNumber}/points-quote). With memberNumber (no card scanned) it needs spendCode",
+      ),
+    // A spend the member confirms with a code (ADR 052).
+    spendCode: z
+      .string()
+      .regex(/^\d{6}$/, "must be 6 digits")
+      .optional()
+      .describe(
+        "The member's confirmation code (POST /members/{memberNumber}/spend-code sends it to the member) for pointsToSpend with memberNumber; bound to the points and the net amount, 5 minutes, once. Missing: 422 spend_code_required; wrong: spend_code_wrong",
       ),
   })
+  .strict()
+  .refine((b) => (b.memberNumber === undefined) !== (b.cardToken === undefined), {
+    message: "Give exactly one of memberNumber, cardToken",
+  });
+
+/** POST /members/{memberNumber}/spend-code (ADR 052): the spend the member is asked to confirm. */
+export const SpendCodeBody = z
+  .object({
+    netAmount: amount,
+    pointsToSpend: z.number().int().min(1).max(MAX_POINTS_TO_SPEND).describe("The points the purchase will spend"),
+  })
   .strict();
+export const SpendCodeAnswer = z.object({
+  memberNumber: z.string(),
+  pointsToSpend: z.number().int(),
+  netAmount: z.number().int(),
+  expiresAt: z.string().describe("The code is good until then (5 minutes), for this till's key only, once"),
+});
 export const RefundBody = z.object({ amount }).strict();
 export const RedeemCouponBody = z.object({}).strict();
 export const LookupQuery = z

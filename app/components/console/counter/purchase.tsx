@@ -17,12 +17,17 @@ export function PurchaseFields({
   earn,
   spend,
   store,
+  scan,
+  codeSent,
 }: {
   tier: "basic" | "silver" | "gold";
   balance: number;
   earn: EarnRules;
   spend: SpendRules;
   store: string;
+  /** The card's scan pass (ADR 052): with it no code; without it a spend of points needs the member's code. */
+  scan: string | null;
+  codeSent: { points: number; netAmount: number } | null;
 }) {
   const t = useConsoleT();
   const locale = useLocale();
@@ -98,6 +103,10 @@ export function PurchaseFields({
           </Button>
         </div>
       ) : null}
+      {scan ? <input type="hidden" name="scan" value={scan} /> : null}
+      {spend.maxSpendPercent > 0 && (typedPoints ?? 0) > 0 ? (
+        <SpendCodeFields scanned={scan !== null} codeSent={codeSent} />
+      ) : null}
       <p id="points-to-pay" className="text-lg" aria-live="polite" data-testid="points-to-pay">
         {decision && typedPoints !== null && typedPoints > decision.maxPoints
           ? t("console.counter.points.overMax", { points: formatNumber(decision.maxPoints, locale) })
@@ -121,6 +130,67 @@ export function PurchaseFields({
         ]}
       />
     </>
+  );
+}
+
+/**
+ * The member's confirmation of a spend (ADR 052): with the card scanned, a line saying none is needed; otherwise the
+ * button that sends the member a code (to their member center) and the field the clerk types it in.
+ */
+function SpendCodeFields({
+  scanned,
+  codeSent,
+}: {
+  scanned: boolean;
+  codeSent: { points: number; netAmount: number } | null;
+}) {
+  const t = useConsoleT();
+  const locale = useLocale();
+  const form = useFormState();
+  if (scanned) {
+    return (
+      <p className="text-sm text-muted" data-testid="spend-scanned">
+        {t("console.counter.spendCode.scanned")}
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-3 rounded-2xl border border-line p-4" data-testid="spend-code">
+      {codeSent ? (
+        <Alert tone="success">
+          <span data-testid="spend-code-sent">
+            {t("console.counter.spendCode.sent", {
+              points: formatNumber(codeSent.points, locale),
+              amount: formatNumber(codeSent.netAmount, locale),
+              minutes: "5",
+            })}
+          </span>
+        </Alert>
+      ) : (
+        <p className="text-base">{t("console.counter.spendCode.needed")}</p>
+      )}
+      <Button type="submit" name="intent" value="send-code" variant="secondary" size="lg" formNoValidate>
+        {t("console.counter.spendCode.send")}
+      </Button>
+      <CounterField
+        kind="amount"
+        name="spendCode"
+        label={t("console.counter.spendCode.label")}
+        errors={form.errors("spendCode")}
+        input={{
+          required: false,
+          maxLength: 7,
+          autoComplete: "one-time-code",
+          defaultValue: form.value("spendCode"),
+          // Enter here books the purchase (the form's first button would send another code).
+          onKeyDown: (e) => {
+            if (e.key !== "Enter") return;
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          },
+        }}
+      />
+    </div>
   );
 }
 

@@ -15,8 +15,8 @@ import { checkedInHref, checkedInNotice } from "~/domain/appointments/notice";
 import { appointmentsToday, checkIn, checkInScanned } from "~/domain/appointments/visits.server";
 import { counterDay, storeName } from "~/domain/counter/counter.server";
 import { lookupSchema } from "~/domain/counter/forms.server";
+import { signScanPass, withScan } from "~/domain/counter/scan-pass.server";
 import { findMemberAtCounter } from "~/domain/loyalty/member-lookup.server";
-import { withScanProof } from "~/domain/samples/counter-loan.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -94,13 +94,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       audit,
     });
     const page = `/admin/counter/member/${found.id}`;
-    // The member's card (scanned, or its code typed or sent by a scanner) checks in their one booking of today.
-    // The scan also proves who the member is for a walk-in sample loan (ADR 046); a typed phone does not.
+    // The member's card (scanned, or its code typed or sent by a scanner) checks in their one booking of today,
+    // and its scan pass lets points be spent without the member's code (ADR 052) and samples be lent (ADR 051);
+    // a typed phone gets none.
     if ("cardToken" in parsed.data.query) {
+      const subject = { memberId: found.id, storeId, userId: actor.userId };
+      const pass = signScanPass(app.config.secrets.session, subject, now);
       const done = await checkInScanned(app.db, actor, storeId, found.id, audit, now);
-      const subject = { memberId: found.id, storeId, staffUserId: actor.userId };
-      const scanned = withScanProof(done ? checkedInHref(page, done) : page, app.config.secrets.session, subject, now);
-      return redirect(scanned);
+      return redirect(withScan(done ? checkedInHref(page, done) : page, pass));
     }
     return redirect(page);
   } catch (error) {

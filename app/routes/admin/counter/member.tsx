@@ -20,9 +20,9 @@ import { checkedInHref, checkedInNotice } from "~/domain/appointments/notice";
 import { checkIn, memberAppointmentsToday } from "~/domain/appointments/visits.server";
 import { counterSummary, revealPhone } from "~/domain/counter/counter.server";
 import { revealSchema } from "~/domain/counter/forms.server";
+import { verifyScanPass, withScan } from "~/domain/counter/scan-pass.server";
 import { readEinvoiceAtCounter } from "~/domain/einvoice/einvoice.server";
 import { LoyaltyError } from "~/domain/loyalty/errors";
-import { checkScanProof, withScan } from "~/domain/samples/counter-loan.server";
 import { consultantChoices, consultantOf } from "~/domain/staff/clerk.server";
 import { hasPermission } from "~/domain/staff/permissions";
 import { requestNow } from "~/lib/clock.server";
@@ -39,7 +39,8 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { actor, storeId } = counterActor(context, "member.view");
   const app = getApp(context);
-  const summary = await counterSummary(app.db, params.memberId, storeId, requestNow(request, app.config));
+  const now = requestNow(request, app.config);
+  const summary = await counterSummary(app.db, params.memberId, storeId, now);
   if (!summary) notFound(request);
   const locale = getLocale(request);
   // The member's appointments of today here (issue 37, ADR 045).
@@ -52,15 +53,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     consultantOf(app.db, summary.member.consultantUserId),
     hasPermission(actor, "member.consultant", { storeId }) ? consultantChoices(app.db, actor, storeId) : [],
   ]);
-  // The walk-in sample loan (ADR 046): offered only after this clerk scanned the member's card here.
+  // The card's scan pass (ADR 052): it goes on to the purchase form (a spend of points then needs no code) and
+  // offers the walk-in sample loan (ADR 051); a typed phone or number has none.
   const scan = new URL(request.url).searchParams.get("scan");
-  const subject = { memberId: summary.member.id, storeId: storeId ?? "", staffUserId: actor.userId };
-  const canLend =
+  const scanned =
     storeId !== null &&
-    hasPermission(actor, "samples.manage", { storeId }) &&
-    checkScanProof(app.config.secrets.session, scan, subject, requestNow(request, app.config)) === "ok";
+    verifyScanPass(
+      app.config.secrets.session,
+      scan,
+      { memberId: summary.member.id, storeId, userId: actor.userId },
+      now,
+    );
+  const canLend = scanned && storeId !== null && hasPermission(actor, "samples.manage", { storeId });
   return {
     appointments,
+    scan: scanned ? scan : null,
     lend:
       canLend && !summary.member.disabled ? withScan(`/admin/counter/member/${summary.member.id}/samples`, scan) : null,
     checkedIn: checkedInNotice(new URL(request.url).searchParams),
@@ -191,7 +198,7 @@ export default function CounterMember({ loaderData, actionData }: Route.Componen
           <div className="flex flex-wrap gap-3">
             {can.purchase && !member.disabled
               ? linkButton(
-                  `/admin/counter/member/${member.id}/purchase`,
+                  withScan(`/admin/counter/member/${member.id}/purchase`, loaderData.scan),
                   t("console.counter.member.purchase"),
                   "primary",
                 )

@@ -1,5 +1,14 @@
 import { useNavigation } from "react-router";
-import { bookOnce, counterAction, counterForm, counterPage } from "~/adapters/counter.server";
+import {
+  bookOnce,
+  counterAction,
+  counterFailure,
+  counterForm,
+  counterPage,
+  SPEND_FIELDS,
+  scanPassOf,
+  spendAsker,
+} from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { BookingForm } from "~/components/console/counter/forms";
 import { PurchaseDone, PurchaseFields } from "~/components/console/counter/purchase";
@@ -10,6 +19,8 @@ import { bookPurchase } from "~/domain/counter/bookings.server";
 import { counterSummary, storeName } from "~/domain/counter/counter.server";
 import { purchaseSchema } from "~/domain/counter/forms.server";
 import { newFormKey } from "~/domain/counter/idempotency.server";
+import { confirmSpend, requestSpendCode } from "~/domain/loyalty/spend-codes.server";
+import { formValues } from "~/lib/forms.server";
 import { notFound } from "~/lib/http.server";
 import { getLocale } from "~/lib/i18n.server";
 import { pick } from "~/lib/localized";
@@ -21,11 +32,15 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "cons
 
 /** The purchase form: a fresh form key on every render (ADR 022), the member's tier and the earn rules. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { store, db, now } = counterPage(context, request, "counter.purchase");
+  const page = counterPage(context, request, "counter.purchase");
+  const { store, db, now } = page;
   const [summary, name] = await Promise.all([counterSummary(db, params.memberId, store, now), storeName(db, store)]);
   if (!summary) notFound(request);
   const { id, name: memberName, memberNumber, disabled } = summary.member;
+  const scan = new URL(request.url).searchParams.get("scan");
   return {
+    // The card's scan pass (ADR 052): with it, points are spent without the member's code.
+    scan: scanPassOf(page, id, scan),
     member: { id, name: memberName, memberNumber, disabled },
     tier: summary.tier,
     balance: summary.balance,
@@ -41,32 +56,48 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const desk = await counterAction(context, request, "counter.purchase");
   const parsed = counterForm(purchaseSchema(desk.t), desk.form);
   if (!parsed.ok) return parsed.answer;
-  const { receiptNumber, netAmount, pointsToSpend, formKey } = parsed.data;
+  const { receiptNumber, netAmount, pointsToSpend, spendCode, formKey } = parsed.data;
   const before = await counterSummary(desk.db, params.memberId, desk.store, desk.now);
   if (!before) notFound(request);
   const { memberId } = params;
+  const secret = desk.app.config.secrets.session;
+  const asker = spendAsker(desk);
+  // The member's code for a spend without a card scan (ADR 052): sent to their member center.
+  if (desk.form.get("intent") === "send-code") {
+    try {
+      const sent = await requestSpendCode(
+        desk.db,
+        secret,
+        asker,
+        { memberId, points: pointsToSpend, netAmount },
+        desk.now,
+      );
+      return {
+        codeSent: { points: sent.points, netAmount: sent.netAmount },
+        values: formValues(desk.form, ["formKey"]),
+      };
+    } catch (error) {
+      return counterFailure(error, desk, { fields: SPEND_FIELDS });
+    }
+  }
+  const identifiedBy = scanPassOf(desk, memberId, desk.form.get("scan")) ? "card" : "typed";
   return bookOnce(desk, {
     action: "counter.purchase",
     key: formKey,
     fields: { memberId, storeId: desk.store, receipt: receiptNumber, amount: netAmount, points: pointsToSpend },
-    run: () =>
-      bookPurchase(
+    run: async () => {
+      const spend = { memberId, points: pointsToSpend, netAmount, identifiedBy, code: spendCode || undefined } as const;
+      const spendTicket = await confirmSpend(desk.db, secret, asker, spend, desk.now);
+      return bookPurchase(
         desk.db,
         desk.clerk,
-        { memberId, receiptNumber, netAmount, pointsToSpend, tierBefore: before.tier },
+        { memberId, receiptNumber, netAmount, pointsToSpend, spendTicket, tierBefore: before.tier },
         desk.now,
         desk.app.config.pos.purchaseWindowDays,
-      ),
-    answer: (booked) => ({ booked }),
-    failure: {
-      fields: {
-        invalid_amount: "netAmount",
-        receipt_conflict: "receiptNumber",
-        invalid_points: "pointsToSpend",
-        points_exceed_balance: "pointsToSpend",
-        points_exceed_share: "pointsToSpend",
-      },
+      );
     },
+    answer: (booked) => ({ booked }),
+    failure: { fields: { invalid_amount: "netAmount", receipt_conflict: "receiptNumber", ...SPEND_FIELDS } },
   });
 }
 
@@ -76,6 +107,7 @@ export default function CounterPurchase({ loaderData, actionData }: Route.Compon
   const pending = useNavigation().state === "submitting";
   const { member } = loaderData;
   const booked = actionData && "booked" in actionData ? actionData.booked : null;
+  const codeSent = actionData && "codeSent" in actionData ? actionData.codeSent : null;
   const memberPath = `/admin/counter/member/${member.id}`;
   return (
     <ConsolePage
@@ -98,7 +130,7 @@ export default function CounterPurchase({ loaderData, actionData }: Route.Compon
         </Done>
       ) : (
         <BookingForm formKey={loaderData.formKey} formError={form.formError}>
-          <PurchaseFields {...loaderData} />
+          <PurchaseFields {...loaderData} codeSent={codeSent} />
           <Button type="submit" size="lg" block pending={pending} disabled={member.disabled}>
             {t("console.counter.purchase.submit")}
           </Button>

@@ -7,14 +7,9 @@ import { LendForm } from "~/components/console/samples/lend-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Link } from "~/components/ui/link";
+import { checkScanPass } from "~/domain/counter/scan-pass.server";
 import { Refusal } from "~/domain/refusals";
-import {
-  auditForgedScan,
-  checkScanProof,
-  lendable,
-  lendSamples,
-  loanMember,
-} from "~/domain/samples/counter-loan.server";
+import { auditForgedScan, lendable, lendSamples, loanMember } from "~/domain/samples/counter-loan.server";
 import { dueBackOn } from "~/domain/samples/samples.server";
 import { showroomSettings } from "~/domain/showroom/settings.server";
 import { formFailure, parseForm } from "~/lib/forms.server";
@@ -46,8 +41,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!who) notFound(request);
   const url = new URL(request.url);
   const scan = scanSchema.parse(url.searchParams.get("scan"));
-  const subject = { memberId, storeId: store, staffUserId: actor.userId };
-  const check = checkScanProof(app.config.secrets.session, scan, subject, now);
+  const subject = { memberId, storeId: store, userId: actor.userId };
+  const check = checkScanPass(app.config.secrets.session, scan, subject, now);
   const locale = getLocale(request);
   const [offer, settings] = await Promise.all([
     check === "ok" ? lendable(db, store, memberId) : null,
@@ -105,8 +100,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     over_limit: "console.counter.samples.error.over_limit",
   } as const;
   try {
-    const subject = { memberId, storeId: store, staffUserId: actor.userId };
-    const check = checkScanProof(app.config.secrets.session, parsed.data.scan || null, subject, now);
+    const subject = { memberId, storeId: store, userId: actor.userId };
+    const check = checkScanPass(app.config.secrets.session, parsed.data.scan || null, subject, now);
     if (check === "forged") await auditForgedScan(db, clerk.audit, memberId, now);
     if (check !== "ok") throw new Refusal("samples", "scan_required");
     const done = await lendSamples(

@@ -33,10 +33,21 @@ class AnsweredBefore extends Error {
 
 type WriteLocals = {
   writeTx?: Database;
+  /** Work that must be kept although the write is refused (a wrong spend code's counted try, ADR 052). */
+  afterRollback?: ((db: Database) => Promise<void>)[];
   storeAnswer?: (status: number, body: unknown) => Promise<void>;
   writeRequest?: WriteRequest;
   commitEarly?: () => Promise<void>;
 };
+
+/**
+ * Runs `work` on the database after the write was refused and rolled back (before its refusal is kept): what a
+ * refusal must leave behind, such as a wrong spend code's counted try and its audit row (ADR 052).
+ */
+export function keepAfterRollback(res: Response, work: (db: Database) => Promise<void>): void {
+  const locals = res.locals as WriteLocals;
+  locals.afterRollback = [...(locals.afterRollback ?? []), work];
+}
 
 /** The write's Idempotency-Key and its request's hash (what a handler that keeps them in its own row needs). */
 export type WriteRequest = { key: string; requestHash: string };
@@ -222,6 +233,8 @@ export function idempotentWrites(db: Database): RequestHandler {
       if (error instanceof OverLimit) return refuseRateLimited(res, error.retryAfter);
       if (error instanceof AnsweredBefore) return replayStored(res, db, apiKeyId, key, requestHash);
       if (!(error instanceof RolledBack)) return next(error);
+      for (const work of locals.afterRollback ?? []) await work(db);
+      locals.afterRollback = undefined;
       answer = error.answer;
       if (answer.status >= 500 || isKeyReused(answer)) {
         json(answer.body);

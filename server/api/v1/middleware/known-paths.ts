@@ -10,6 +10,7 @@ export const API_V1_ROUTES = {
   balance: "/members/:memberNumber/balance",
   einvoice: "/members/einvoice",
   pointsQuote: "/members/:memberNumber/points-quote",
+  spendCode: "/members/:memberNumber/spend-code",
   purchases: "/purchases",
   refunds: "/purchases/:id/refunds",
   redeem: "/coupons/:code/redeem",
