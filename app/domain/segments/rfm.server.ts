@@ -39,8 +39,9 @@ export async function registerRfmJob(jobs: JobQueue, db: Database): Promise<void
 
 /**
  * The RFM filters as one condition on `member` (none when no RFM filter is set): a semi-join into `member_rfm` by
- * its (r, f, member_id), (f, member_id) or (m, member_id) index. A member without a row (no purchase in the
- * window) is never named by an RFM filter.
+ * its (r, f, member_id), (f, member_id) or (m, member_id) index, which PostgreSQL joins to the active members'
+ * ids by `member_active_id_idx` (both index-only), not by a scan of `member`. A member without a row (no purchase
+ * in the window) is never named by an RFM filter.
  */
 export function rfmConditions(a: CampaignAudience): SQL | undefined {
   const on: SQL[] = [];

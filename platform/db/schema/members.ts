@@ -104,6 +104,11 @@ export const member = pgTable(
       .where(sql`${t.lastPurchaseStoreId} is not null`),
     /** A consultant's list of their members (ADR 042). */
     index("member_consultant_idx").on(t.consultantUserId, t.createdAt).where(sql`${t.consultantUserId} is not null`),
+    /**
+     * The active members' ids (ADR 056): an audience's member rows are these (`audienceWhere`), so a count of RFM
+     * filters joins the matching `member_rfm` rows to this narrow index (index-only) instead of scanning `member`.
+     */
+    index("member_active_id_idx").on(t.id).where(sql`${t.disabled} = false and ${t.deletedAt} is null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "member_active_id_idx" ON "member" USING btree ("id") WHERE "member"."disabled" = false and "member"."deleted_at" is null;
