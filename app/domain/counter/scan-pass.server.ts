@@ -47,8 +47,4 @@ export function verifyScanPass(secret: string, pass: unknown, subject: ScanSubje
   return checkScanPass(secret, pass, subject, now) === "ok";
 }
 
-/** `href` carrying a pass (`scan=`, after what its query has); unchanged without one. */
-export function withScan(href: string, pass: string | null | undefined): string {
-  if (!pass) return href;
-  return `${href}${href.includes("?") ? "&" : "?"}scan=${encodeURIComponent(pass)}`;
-}
+export { withScan } from "./scan-link";
