@@ -14,7 +14,7 @@ import type { StaffActor } from "~/domain/staff/actor";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { showroomSettings } from "../showroom/settings.server";
 import { OPEN_STATUSES } from "./samples";
-import { claimOpenSamples, dueBackOn, SampleError } from "./samples.server";
+import { claimOpenSamples, dueBackOn, requireOffered, SampleError } from "./samples.server";
 
 /**
  * The walk-in loan at the counter (issue 37 part 3, ADR 046 "Borrowing during a visit"): after the member's card
@@ -102,18 +102,7 @@ export async function lendSamples(
       .from(member)
       .where(and(eq(member.id, loan.memberId), eq(member.disabled, false), isNull(member.deletedAt)));
     if (!who) throw new SampleError("member_unavailable");
-    const offered = await tx
-      .select({ id: materialSampleStore.materialId })
-      .from(materialSampleStore)
-      .innerJoin(material, eq(material.id, materialSampleStore.materialId))
-      .where(
-        and(
-          eq(materialSampleStore.storeId, loan.storeId),
-          inArray(materialSampleStore.materialId, materialIds),
-          eq(material.published, true),
-        ),
-      );
-    if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
+    await requireOffered(tx, loan.storeId, materialIds);
     await claimOpenSamples(tx, loan.memberId, materialIds.length, sampleLimit);
     const inserted = await tx
       .insert(sampleRequest)

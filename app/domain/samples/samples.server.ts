@@ -122,6 +122,25 @@ export async function claimOpenSamples(tx: Database, memberId: string, n: number
   return Number(row.open);
 }
 
+/**
+ * Every material is published and has samples at the store (the material editor's box), or `no_samples`: the online
+ * request and the counter's walk-in loan ask it the same way.
+ */
+export async function requireOffered(tx: Database, storeId: string, materialIds: string[]): Promise<void> {
+  const offered = await tx
+    .select({ id: materialSampleStore.materialId })
+    .from(materialSampleStore)
+    .innerJoin(material, eq(material.id, materialSampleStore.materialId))
+    .where(
+      and(
+        eq(materialSampleStore.storeId, storeId),
+        inArray(materialSampleStore.materialId, materialIds),
+        eq(material.published, true),
+      ),
+    );
+  if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
+}
+
 export type SampleRequestInput = { memberId: string; storeId: string; materialIds: string[] };
 
 /**
@@ -142,18 +161,7 @@ export async function requestSamples(db: Database, input: SampleRequestInput, no
       .from(store)
       .where(and(eq(store.id, input.storeId), eq(store.published, true)));
     if (!shop) throw new SampleError("unknown_store", "storeId");
-    const offered = await tx
-      .select({ id: materialSampleStore.materialId })
-      .from(materialSampleStore)
-      .innerJoin(material, eq(material.id, materialSampleStore.materialId))
-      .where(
-        and(
-          eq(materialSampleStore.storeId, input.storeId),
-          inArray(materialSampleStore.materialId, materialIds),
-          eq(material.published, true),
-        ),
-      );
-    if (offered.length !== materialIds.length) throw new SampleError("no_samples", "materials");
+    await requireOffered(tx, input.storeId, materialIds);
     const n = materialIds.length;
     await claimOpenSamples(tx, input.memberId, n, sampleLimit);
     const inserted = await tx
