@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { authAccount, campaign, campaignClick, lineFriend, member, memberMessage } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
@@ -167,6 +167,8 @@ describe("a campaign e-mail with a link and a control group", () => {
       .where(and(eq(memberMessage.campaignId, campaignId), eq(memberMessage.status, "sent")))
       .limit(1);
     const messageId = row?.id as string;
+    // The test above may have clicked this very message: what counts is that nothing more is recorded.
+    const before = await db.select().from(campaignClick).where(eq(campaignClick.messageId, messageId));
     // Signed with another secret; a link number the campaign does not have; a message that does not exist.
     expect(await recordClick(db, SECRET, clickToken("x".repeat(40), messageId, 0))).toBeNull();
     expect(await recordClick(db, SECRET, clickToken(SECRET, messageId, 1))).toBeNull();
@@ -176,7 +178,20 @@ describe("a campaign e-mail with a link and a control group", () => {
     expect(await recordClick(db, SECRET, altered)).toBeNull();
     expect(await recordClick(db, SECRET, "https://evil.example/")).toBeNull();
     const clicks = await db.select().from(campaignClick).where(eq(campaignClick.messageId, messageId));
-    expect(clicks).toHaveLength(0);
+    expect(clicks).toEqual(before);
+    // And a forged link to a message nobody clicked records nothing either.
+    const unclicked = await db.execute(sql`
+      select m.id from member_message m
+       where m.campaign_id = ${campaignId} and m.status = 'sent'
+         and not exists (select 1 from campaign_click c where c.message_id = m.id)
+       limit 1`);
+    const freshId = (rowsOf<{ id: string }>(unclicked)[0]?.id ?? "") as string;
+    expect(freshId).not.toBe("");
+    const fresh = clickToken(SECRET, freshId, 0);
+    expect(
+      await recordClick(db, SECRET, `${fresh.slice(0, 5)}${fresh[5] === "A" ? "B" : "A"}${fresh.slice(6)}`),
+    ).toBeNull();
+    expect(await db.select().from(campaignClick).where(eq(campaignClick.messageId, freshId))).toHaveLength(0);
   });
 
   it("compares the buyers of both groups over the same window", async () => {
