@@ -111,7 +111,7 @@ export const samplesZhTW = {
   "console.counter.samples.done": "已交付 {count} 件樣品，應還日 {date}。",
   "console.counter.samples.scanFirst":
     "借出樣品前請先掃描會員卡（以電話或會員編號查詢不能借出）。掃描後 30 分鐘內有效。",
-  "console.counter.samples.toCounter": "回櫃台掃描會員卡",
+  "console.counter.samples.toCounter": "回櫃檯掃描會員卡",
   "console.counter.samples.toSamples": "查看這位會員的樣品",
   "console.counter.samples.error.none_chosen": "請至少勾選一件樣品。",
   "console.counter.samples.error.scan_required": "請先掃描會員卡再借出樣品（掃描後 30 分鐘內有效）。",
