@@ -23,9 +23,15 @@
 //         at a receiver in this process that answers 204, so the app's worker delivers the events while the
 //         purchases run (the whole cost of an active endpoint); before the next segment the bench waits until the
 //         outbox is delivered. `--growth-delivery off` leaves the endpoint disabled (its subscription row still
-//         there during `growth` segments: the outbox row is written, nothing is delivered): the outbox alone.
-//   - Each round runs every kind for --duration seconds (default 5), in an order rotated each round; the figures
-//     are per-round ratios (purchases/s, p50, p99, app CPU and PostgreSQL CPU per purchase) and their median.
+//         there during `growth` segments: the outbox row is written, nothing is delivered): the outbox alone, but
+//         the app's worker, woken by each event, still scans the segment's pending rows on every pass (the bench
+//         deletes them after each segment), so this overstates the outbox a little.
+//   - Each round (--compare-rounds, default 6) runs every kind for --compare-duration seconds (default 10), in an
+//     order rotated each round; the figures are per-round ratios (purchases/s, p50, p99, app CPU and PostgreSQL CPU
+//     per purchase) and their median. CPU per purchase: the app's process; the app's database's backends (their
+//     /proc time, found in pg_stat_activity by database, the bench's own connection left out: the purchases' work in
+//     PostgreSQL without the WAL writer, checkpointer or other users of a shared server); and every `postgres`
+//     process of the machine (other users' too).
 //
 // Writes bench/results/pos-spend.json or pos-growth.json.
 import { createHmac, createSecretKey, hkdfSync, randomBytes, randomUUID } from "node:crypto";
@@ -163,7 +169,7 @@ function purchaseSegment(url, seconds, connections, nextRequest, failures) {
 /** Runs `--spend` or `--growth` (see the header). `opts`: bench/pos.js's parsed options. */
 export async function comparePurchases(opts, { adminUrl, prefix }) {
   const mode = opts.spend ? "spend" : "growth";
-  const rounds = Number(opts.rounds);
+  const rounds = Number(opts["compare-rounds"]);
   const seconds = Number(opts["compare-duration"]);
   const connections = Number(opts.connections);
   const delivery = opts["growth-delivery"] !== "off";
@@ -241,16 +247,32 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       }
       throw new Error("the webhook outbox was not delivered within 60 s");
     };
+    // The app's database's backends (the app's pool, its workers' connections), not this bench's connection.
+    const backendsCpuMs = async () => {
+      const pids = await sql`select pid from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`;
+      return new Map(pids.map(({ pid }) => [pid, processCpuMs(pid)]));
+    };
+    const backendsUsed = (before, after) => {
+      let ms = 0;
+      for (const [pid, end] of after) if (end !== null) ms += end - (before.get(pid) ?? 0);
+      return ms;
+    };
+    let outboxDeleted = 0;
     const segment = async (kind, round, secs) => {
       if (kind === "growth") await subscribe(true);
+      const backendsBefore = await backendsCpuMs();
       const cpuBefore = processCpuMs(app.child.pid);
       const pgBefore = postgresCpuMs();
       const received = receiver?.state.received ?? 0;
       const result = await purchaseSegment(app.url, secs, connections, kinds[kind], failures);
       const pgAfter = postgresCpuMs();
       const cpuAfter = processCpuMs(app.child.pid);
+      const backendsAfter = await backendsCpuMs();
       if (kind === "growth") await subscribe(false);
       const drainMs = kind === "growth" ? await drained() : 0;
+      // Without delivery the segment's outbox rows stay pending; the app's worker, woken by every event, scans them
+      // on each pass: gone before the next segment, so each growth segment starts with an empty outbox.
+      if (kind === "growth" && !delivery) outboxDeleted += (await sql`delete from webhook_delivery`).count;
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
         throw new Error(
           `${kind}, round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts; ` +
@@ -266,6 +288,7 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         appCpuMs: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ok,
+        backendCpuMs: backendsUsed(backendsBefore, backendsAfter) / ok,
         postgresCpuMs: pgBefore === null || pgAfter === null ? null : Math.max(0, pgAfter - pgBefore) / ok,
         delivered: (receiver?.state.received ?? 0) - received,
         drainMs,
@@ -281,7 +304,8 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
         segments.push(s);
         log(
           `round ${round} ${kind.padEnd(6)} ${s.perSecond.toFixed(0)}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ` +
-            `app CPU ${s.appCpuMs?.toFixed(2)} ms, PostgreSQL CPU ${s.postgresCpuMs?.toFixed(2)} ms per purchase` +
+            `CPU per purchase: app ${s.appCpuMs?.toFixed(2)} ms, its backends ${s.backendCpuMs.toFixed(2)} ms, every ` +
+            `postgres process ${s.postgresCpuMs?.toFixed(2)} ms` +
             (kind === "growth" ? `; ${s.delivered} delivered during it, outbox empty ${s.drainMs} ms after` : ""),
         );
       }
@@ -302,9 +326,9 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
         (select count(*)::int from referral where state = 'capped') as capped,
         (select count(*)::int from webhook_delivery) as outbox,
         (select count(*)::int from webhook_delivery where status = 'delivered') as delivered`;
-      checks = row;
+      checks = { ...row, outbox: row.outbox + outboxDeleted };
       log(
-        `referrals rewarded ${row.rewarded}, capped ${row.capped}; outbox rows ${row.outbox}, delivered ${row.delivered}`,
+        `referrals rewarded ${row.rewarded}, capped ${row.capped}; outbox rows ${checks.outbox}, delivered ${row.delivered}`,
       );
     } else {
       const [row] = await sql`select count(*)::int as spends, coalesce(sum(-amount), 0)::int as points
@@ -346,13 +370,13 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
     for (const [kind, rate] of Object.entries(summary.perSecond))
       console.log(`  ${kind.padEnd(7)} ${rate.toFixed(0)} purchases/s (median of rounds)`);
     console.log(
-      "cost of a purchase, other ÷ base (median of rounds): throughput  p50   p99   app CPU  PostgreSQL CPU   target",
+      "cost of a purchase, other ÷ base (median of rounds): throughput  p50   p99   app CPU  backends CPU  all postgres CPU  target",
     );
     for (const [i, c] of comparisons.entries()) {
       const verdict = i === 0 ? `≤ ${target}  ${summary.pass ? "PASS" : "FAIL"}` : "(reported)";
       console.log(
         `  ${`${c.other} ÷ ${c.base}`.padEnd(48)} ${f(c.throughput).padEnd(11)} ${f(c.p50).padEnd(5)} ${f(c.p99).padEnd(5)} ` +
-          `${f(c.appCpu).padEnd(8)} ${f(c.postgresCpu).padEnd(16)} ${verdict}`,
+          `${f(c.appCpu).padEnd(8)} ${f(c.backendCpu).padEnd(13)} ${f(c.postgresCpu).padEnd(17)} ${verdict}`,
       );
       console.log(`    per round (throughput): ${c.rounds.map((r) => f(r.throughput)).join(", ")}`);
     }

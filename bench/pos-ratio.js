@@ -22,9 +22,10 @@ export function roundOrder(kinds, round) {
 
 /**
  * How much more a purchase of kind `other` costs than one of kind `base`, per round: `throughput` = base's
- * purchases/s ÷ other's (above 1: the other kind is dearer), `p50` and `p99` = other's latency ÷ base's, `appCpu`
- * and `postgresCpu` = other's CPU per purchase ÷ base's. `segments`: `{ kind, round, perSecond, p50Ms, p99Ms,
- * appCpuMs, postgresCpuMs }`. A ratio whose parts are missing or zero is null. Returns the rounds and the medians.
+ * purchases/s ÷ other's (above 1: the other kind is dearer), `p50` and `p99` = other's latency ÷ base's, `appCpu`,
+ * `backendCpu` and `postgresCpu` = other's CPU per purchase ÷ base's. `segments`: `{ kind, round, perSecond, p50Ms,
+ * p99Ms, appCpuMs, backendCpuMs, postgresCpuMs }`. A ratio whose parts are missing or zero is null. Returns the
+ * rounds and the medians.
  */
 export function compareKinds(segments, base, other) {
   const rounds = [...new Set(segments.map((s) => s.round))].sort((a, b) => a - b);
@@ -43,6 +44,7 @@ export function compareKinds(segments, base, other) {
       p50: ratio(o.p50Ms, b.p50Ms),
       p99: ratio(o.p99Ms, b.p99Ms),
       appCpu: ratio(o.appCpuMs, b.appCpuMs),
+      backendCpu: ratio(o.backendCpuMs, b.backendCpuMs),
       postgresCpu: ratio(o.postgresCpuMs, b.postgresCpuMs),
     });
   }
@@ -55,6 +57,7 @@ export function compareKinds(segments, base, other) {
     p50: medianOf("p50"),
     p99: medianOf("p99"),
     appCpu: medianOf("appCpu"),
+    backendCpu: medianOf("backendCpu"),
     postgresCpu: medianOf("postgresCpu"),
   };
 }

@@ -28,6 +28,7 @@ describe("compareKinds", () => {
     p50Ms,
     p99Ms: p50Ms * 2,
     appCpuMs,
+    backendCpuMs: appCpuMs === null ? null : appCpuMs / 2,
     postgresCpuMs: 1,
   });
 
@@ -50,6 +51,7 @@ describe("compareKinds", () => {
     expect(result.p50).toBe(1.2);
     expect(result.p99).toBe(1.2);
     expect(result.appCpu).toBe(1.25);
+    expect(result.backendCpu).toBe(1.25);
     expect(result.postgresCpu).toBe(1);
   });
 
@@ -63,5 +65,6 @@ describe("compareKinds", () => {
     expect(result.throughput).toBe(1.25);
     expect(result.p50).toBeNull();
     expect(result.appCpu).toBeNull();
+    expect(result.backendCpu).toBeNull();
   });
 });

@@ -21,8 +21,9 @@
 //     p99 of a purchase as the till sees it (issue 36: p99 ≤ 25 ms).
 //   - --spend (issue 36) / --growth (issue 38): instead of the rounds above, what a purchase that spends points
 //     (or a referred friend's first purchase with a webhook endpoint taking purchases) costs beside a plain one, in
-//     the same run against the same server: bench/pos-compare.js (its header says how). --compare-duration S
-//     (default 5) per kind and round, --growth-friends N (30,000), --growth-delivery on|off (on).
+//     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
+//     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (30,000), --growth-delivery
+//     on|off (on).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
@@ -55,7 +56,8 @@ const { values: opts } = parseArgs({
     "till-seconds": { type: "string", default: "20" },
     spend: { type: "boolean", default: false },
     growth: { type: "boolean", default: false },
-    "compare-duration": { type: "string", default: "5" },
+    "compare-rounds": { type: "string", default: "6" },
+    "compare-duration": { type: "string", default: "10" },
     "growth-friends": { type: "string", default: "30000" },
     "growth-delivery": { type: "string", default: "on" },
   },
