@@ -26,6 +26,8 @@
 //         there during `growth` segments: the outbox row is written, nothing is delivered): the outbox alone, but
 //         the app's worker, woken by each event, still scans the segment's pending rows on every pass (the bench
 //         deletes them after each segment), so this overstates the outbox a little.
+//     `--growth-parts` adds two kinds, each part alone: `referral` (a friend's first purchase, no endpoint taking
+//     purchases) and `outbox` (a plain member's purchase while the endpoint takes purchases).
 //   - Each round (--compare-rounds, default 6) runs every kind for --compare-duration seconds (default 10), in an
 //     order rotated each round; the figures are per-round ratios (purchases/s, p50, p99, app CPU and PostgreSQL CPU
 //     per purchase) and their median. CPU per purchase: the app's process; the app's database's backends (their
@@ -227,10 +229,17 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       endpointId = endpoint.id;
       let friend = 0;
       kinds.plain = () => base("p", { memberNumber: someMember().member_number, netAmount: randomInt(3000, 20_000) });
-      kinds.growth = () => {
+      const nextFriend = () => {
         if (friend >= friends.length) throw new Error("out of friends with a pending referral: raise --growth-friends");
-        return base("g", { memberNumber: friends[friend++], netAmount: randomInt(3000, 20_000) });
+        return friends[friend++];
       };
+      kinds.growth = () => base("g", { memberNumber: nextFriend(), netAmount: randomInt(3000, 20_000) });
+      if (opts["growth-parts"]) {
+        // Each part alone: a friend's first purchase with no endpoint; a plain member's purchase with the endpoint.
+        kinds.referral = () => base("r", { memberNumber: nextFriend(), netAmount: randomInt(3000, 20_000) });
+        kinds.outbox = () =>
+          base("o", { memberNumber: someMember().member_number, netAmount: randomInt(3000, 20_000) });
+      }
     }
     const subscribe = (on) =>
       on
@@ -259,7 +268,8 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
     };
     let outboxDeleted = 0;
     const segment = async (kind, round, secs) => {
-      if (kind === "growth") await subscribe(true);
+      const writesOutbox = kind === "growth" || kind === "outbox";
+      if (writesOutbox) await subscribe(true);
       const backendsBefore = await backendsCpuMs();
       const cpuBefore = processCpuMs(app.child.pid);
       const pgBefore = postgresCpuMs();
@@ -268,11 +278,11 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       const pgAfter = postgresCpuMs();
       const cpuAfter = processCpuMs(app.child.pid);
       const backendsAfter = await backendsCpuMs();
-      if (kind === "growth") await subscribe(false);
-      const drainMs = kind === "growth" ? await drained() : 0;
+      if (writesOutbox) await subscribe(false);
+      const drainMs = writesOutbox ? await drained() : 0;
       // Without delivery the segment's outbox rows stay pending; the app's worker, woken by every event, scans them
       // on each pass: gone before the next segment, so each growth segment starts with an empty outbox.
-      if (kind === "growth" && !delivery) outboxDeleted += (await sql`delete from webhook_delivery`).count;
+      if (writesOutbox && !delivery) outboxDeleted += (await sql`delete from webhook_delivery`).count;
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
         throw new Error(
           `${kind}, round ${round}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts; ` +
@@ -306,7 +316,9 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
           `round ${round} ${kind.padEnd(6)} ${s.perSecond.toFixed(0)}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ` +
             `CPU per purchase: app ${s.appCpuMs?.toFixed(2)} ms, its backends ${s.backendCpuMs.toFixed(2)} ms, every ` +
             `postgres process ${s.postgresCpuMs?.toFixed(2)} ms` +
-            (kind === "growth" ? `; ${s.delivered} delivered during it, outbox empty ${s.drainMs} ms after` : ""),
+            (kind === "growth" || kind === "outbox"
+              ? `; ${s.delivered} delivered during it, outbox empty ${s.drainMs} ms after`
+              : ""),
         );
       }
     }
@@ -317,7 +329,12 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
             compareKinds(segments, "number", "spend"),
             compareKinds(segments, "number", "card"),
           ]
-        : [compareKinds(segments, "plain", "growth")];
+        : [
+            compareKinds(segments, "plain", "growth"),
+            ...(opts["growth-parts"]
+              ? [compareKinds(segments, "plain", "referral"), compareKinds(segments, "plain", "outbox")]
+              : []),
+          ];
     const target = mode === "spend" ? 1.2 : 1.1;
     let checks = null;
     if (mode === "growth") {

@@ -23,7 +23,7 @@
 //     (or a referred friend's first purchase with a webhook endpoint taking purchases) costs beside a plain one, in
 //     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
 //     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (30,000), --growth-delivery
-//     on|off (on).
+//     on|off (on), --growth-parts (the referral and the outbox each alone too).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
@@ -60,6 +60,7 @@ const { values: opts } = parseArgs({
     "compare-duration": { type: "string", default: "10" },
     "growth-friends": { type: "string", default: "30000" },
     "growth-delivery": { type: "string", default: "on" },
+    "growth-parts": { type: "boolean", default: false },
   },
 });
 const TILL = opts.till || opts["same-work"];
