@@ -254,8 +254,10 @@ async function bookPurchase(
   if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
     await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
   }
+  const writes: Promise<unknown>[] = [];
   // A referred member's pending referral (ADR 053): the flag came with the account's lock, so a purchase of anyone
-  // else sends nothing more; the qualifying purchase takes the decision's round trips, once in the friend's life.
+  // else sends nothing more; the qualifying purchase takes the decision's two round trips, once in the friend's
+  // life (the referrer's credit is only sent there and joins the batch below).
   const referralDecision = account.referralPending
     ? await decideReferral(
         tx,
@@ -263,6 +265,7 @@ async function bookPurchase(
         { id: booked.id, netAmount: input.netAmount, purchasedAt: input.purchasedAt },
         rules,
         now,
+        writes,
       )
     : null;
   // The rest needs no answer from the database to go on, so it goes out at once, pipelined on the
@@ -271,7 +274,6 @@ async function bookPurchase(
   // chain's head to the commit. PostgreSQL runs them in this order (the order they are called in: each
   // function starts its statement at its first await, before control comes back here); the first that
   // fails aborts the transaction and rejects the batch.
-  const writes: Promise<unknown>[] = [];
   // The spend first (it takes from the lots there were before this purchase), then the points earned.
   if (spent.points > 0) {
     writes.push(

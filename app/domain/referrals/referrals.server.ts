@@ -104,6 +104,11 @@ export type ReferralDecision = {
  * month's last slot goes to one. A rewarded referral books the points to both (lots with the usual expiry); the
  * referrer's account is locked after the friend's (a referrer signed up before the friend, so locks always go from
  * the newer member to the older: no cycle).
+ *
+ * Round trips (ADR 053, "Speed"): the decision; then the friend's credit and the referrer's lock together
+ * (pipelined: neither needs the other's answer); then the referrer's credit, which needs nothing back either: with
+ * `pending` (the purchase's batch) it is only sent here and the caller waits for it with the rest of its batch, so
+ * a rewarded referral costs the purchase two round trips, not four.
  */
 export async function decideReferral(
   tx: Tx,
@@ -114,6 +119,7 @@ export async function decideReferral(
     "referralEnabled" | "referralPoints" | "referralMinAmount" | "referralMonthlyCap" | "referralWindowDays"
   >,
   now: Date,
+  pending?: Promise<unknown>[],
 ): Promise<ReferralDecision | null> {
   if (!rules.referralEnabled || purchaseInfo.netAmount < rules.referralMinAmount) return null;
   const until = new Date(purchaseInfo.purchasedAt.getTime() + rules.referralWindowDays * 86_400_000);
@@ -152,21 +158,25 @@ export async function decideReferral(
   };
   if (decision.state === "rewarded") {
     const expiresAt = lotExpiry(now);
-    await credit(
-      tx,
-      friendAccount,
-      {
-        kind: "referral",
-        key: `referral:${decision.id}:friend`,
-        amount: decision.points,
-        expiresAt,
-        purchaseId: purchaseInfo.id,
-        reason: "referral: friend",
-      },
-      now,
-    );
-    const referrerAccount = await lockAccount(tx, decision.referrerId);
-    await credit(
+    // credit() sends its statement when called (it applies the new balance to the account at once), and
+    // lockAccount's follows it on the same connection: one round trip for both. The friend's lock is held already.
+    const [, referrerAccount] = await Promise.all([
+      credit(
+        tx,
+        friendAccount,
+        {
+          kind: "referral",
+          key: `referral:${decision.id}:friend`,
+          amount: decision.points,
+          expiresAt,
+          purchaseId: purchaseInfo.id,
+          reason: "referral: friend",
+        },
+        now,
+      ),
+      lockAccount(tx, decision.referrerId),
+    ]);
+    const referrerCredit = credit(
       tx,
       referrerAccount,
       {
@@ -179,6 +189,8 @@ export async function decideReferral(
       },
       now,
     );
+    if (pending) pending.push(referrerCredit);
+    else await referrerCredit;
   }
   return decision;
 }
