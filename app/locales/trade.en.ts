@@ -53,6 +53,13 @@ export const tradeEn: Record<keyof typeof tradeZhTW, string> = {
   "trade.error.already_decided": "Someone else has already decided this application; reload the page",
   "trade.error.reason_required": "Give a reason when not approving",
   "trade.error.invalid_reason": "The reason must be 1–500 characters",
+  "console.trade.kind.designer": "Interior designer",
+  "console.trade.kind.contractor": "General contractor",
+  "console.trade.kind.tradesman": "Tradesperson",
+  "console.trade.kind.other": "Other",
+  "console.trade.state.pending": "Under review",
+  "console.trade.state.approved": "Approved",
+  "console.trade.state.rejected": "Not approved",
   "console.nav.tradeAccounts": "Trade accounts",
   "console.trade.title": "Trade account applications",
   "console.trade.lead":

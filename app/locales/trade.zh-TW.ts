@@ -49,6 +49,13 @@ export const tradeZhTW = {
   "trade.error.already_decided": "這筆申請已由其他人審核過，請重新整理",
   "trade.error.reason_required": "不核准時請填寫原因",
   "trade.error.invalid_reason": "原因請填 1–500 個字",
+  "console.trade.kind.designer": "室內設計師",
+  "console.trade.kind.contractor": "統包",
+  "console.trade.kind.tradesman": "工班",
+  "console.trade.kind.other": "其他",
+  "console.trade.state.pending": "審核中",
+  "console.trade.state.approved": "已核准",
+  "console.trade.state.rejected": "未核准",
   "console.nav.tradeAccounts": "專業會員申請",
   "console.trade.title": "專業會員申請",
   "console.trade.lead":

@@ -10,10 +10,10 @@ import { ledgerTotals, newMember } from "../loyalty/testing.server";
 import { isRefusal } from "../refusals";
 import { createTestStaff, testAdminActor } from "../staff/testing.server";
 import { linkReferral } from "./referrals.server";
+import { maskClientAmount } from "./trade";
 import {
   applyForTrade,
   decideTradeApplication,
-  maskClientAmount,
   tradeApplications,
   tradeClientPurchases,
   tradeStatusOf,

@@ -17,6 +17,7 @@ import { normaliseDigits } from "../programme/input";
 import { Refusal, type RefusalCode } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
+import { COMPANY_MAX, REASON_MAX } from "./trade";
 
 /**
  * Trade accounts (issue 38 part 2, ADR 057): a setting of the referral programme, not a second programme. A member
@@ -33,9 +34,6 @@ export class TradeError extends Refusal<"trade"> {
     this.name = "TradeError";
   }
 }
-
-export const COMPANY_MAX = 100;
-export const REASON_MAX = 500;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character (a NUL byte) is refused, never stored
 const CONTROL = /[\u0000-\u001F\u007F]/;
@@ -283,15 +281,4 @@ export async function tradeClientPurchases(
     })),
     hasMore: rows.length > CLIENT_PAGE,
   };
-}
-
-/** A client's name as a trade member sees it: the first character only (as the invite page shows friends). */
-export function maskClientName(name: string): string {
-  return `${[...name][0] ?? ""}＊＊`;
-}
-
-/** A client's amount as a trade member sees it: the thousands, the rest hidden ("NT$12,xxx"; under 1,000 "< 1,000"). */
-export function maskClientAmount(amount: number): string {
-  if (amount < 1000) return "< 1,000";
-  return `${Math.floor(amount / 1000).toLocaleString("en-US")},xxx`;
 }

@@ -106,7 +106,7 @@ export default function TradeAccounts({ loaderData: d }: Route.ComponentProps) {
         />
       }
     >
-      <p className="text-sm" data-testid="trade-multiplier">
+      <p className="mt-2 text-sm" data-testid="trade-multiplier">
         {d.multiplier === "1"
           ? t("console.trade.multiplierOff")
           : t("console.trade.multiplierOn", { multiplier: d.multiplier })}{" "}

@@ -147,26 +147,26 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
           title={t("member.center.rewards.title")}
           className="lg:col-span-2 lg:row-start-3"
           action={
-            // Invite friends (issue 38, ADR 053) and trade accounts (issue 38 part 2, ADR 057).
-            <span className="flex flex-wrap gap-x-4">
-              <Link
-                to="/member-center/invite"
-                className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline"
-                data-testid="invite-friends"
-              >
-                {t("member.center.inviteFriends")}
-              </Link>
-              <Link
-                to="/member-center/trade"
-                className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline"
-                data-testid="trade-account"
-              >
-                {t("member.center.tradeAccount")}
-              </Link>
-            </span>
+            // Invite friends (issue 38, ADR 053).
+            <Link
+              to="/member-center/invite"
+              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline"
+              data-testid="invite-friends"
+            >
+              {t("member.center.inviteFriends")}
+            </Link>
           }
         >
-          <p className="-mt-1 mb-4 text-muted">{t("member.center.rewards.lead")}</p>
+          <p className="-mt-1 mb-4 text-muted">
+            {t("member.center.rewards.lead")} {/* Trade accounts (issue 38 part 2, ADR 057). */}
+            <Link
+              to="/member-center/trade"
+              className="font-semibold text-brand-700 underline underline-offset-4"
+              data-testid="trade-account"
+            >
+              {t("member.center.tradeAccount")}
+            </Link>
+          </p>
           {actionData && !actionData.ok ? (
             <Alert tone="error" className="mb-4">
               {actionData.message}

@@ -1,4 +1,4 @@
-import { TRADE_KINDS } from "@platform/db/schema";
+import { TRADE_KINDS } from "@platform/db/schema/referrals";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { getApp, toastSettings } from "~/adapters/context.server";
@@ -12,14 +12,8 @@ import { Link } from "~/components/ui/link";
 import { NativeSelectField } from "~/components/ui/native-select";
 import { currentRules } from "~/domain/loyalty/rules.server";
 import { formatPermille } from "~/domain/programme/rules-form";
-import {
-  applyForTrade,
-  COMPANY_MAX,
-  maskClientAmount,
-  maskClientName,
-  tradeClientPurchases,
-  tradeStatusOf,
-} from "~/domain/referrals/trade.server";
+import { COMPANY_MAX, maskClientAmount, maskClientName } from "~/domain/referrals/trade";
+import { applyForTrade, tradeClientPurchases, tradeStatusOf } from "~/domain/referrals/trade.server";
 import { isRefusal } from "~/domain/refusals";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, formValues, parseForm, readForm } from "~/lib/forms.server";

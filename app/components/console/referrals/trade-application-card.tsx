@@ -59,7 +59,7 @@ export function TradeApplicationCard({
           </p>
           <p className="mt-1 text-sm">
             {row.companyName} · <span className="tabular-nums">{row.taxIdNumber}</span> ·{" "}
-            {t(`trade.kind.${row.kind}` as MessageKey)}
+            {t(`console.trade.kind.${row.kind}` as MessageKey)}
           </p>
           <p className="mt-1 text-sm text-muted">
             {t("console.trade.appliedAt", { date: formatTaipei(row.createdAt, locale, "dateTime") })}
@@ -72,7 +72,7 @@ export function TradeApplicationCard({
           ) : null}
         </div>
         <span className={`rounded-full px-3 py-1 text-sm font-semibold ring-1 ${TONE[row.state]}`}>
-          {t(`trade.state.${row.state}` as MessageKey)}
+          {t(`console.trade.state.${row.state}` as MessageKey)}
         </span>
       </div>
       {row.state === "pending" ? (
