@@ -7,6 +7,7 @@ import { pointsForAmount } from "../loyalty/earn";
 import { recordPurchase } from "../loyalty/purchases.server";
 import { changeRules, DEFAULT_RULES } from "../loyalty/rules.server";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
+import { deleteMemberAccount } from "../members/privacy.server";
 import { isRefusal } from "../refusals";
 import { createTestStaff, testAdminActor } from "../staff/testing.server";
 import { linkReferral } from "./referrals.server";
@@ -180,5 +181,15 @@ describe("clients", () => {
     expect(maskClientAmount(800)).toBe("< 1,000");
     // Another member sees none of them.
     expect((await tradeClientPurchases(db, client.id, 1)).rows).toEqual([]);
+  });
+});
+
+describe("leaving", () => {
+  it("a deleted account's applications (統編, company) go, and it is no trade account any more", async () => {
+    const m = await tradeMember();
+    const result = await deleteMemberAccount(db, { userId: m.userId, ip: null, revokers: [] }, t0);
+    expect(result.ok).toBe(true);
+    expect(await db.select().from(tradeApplication).where(eq(tradeApplication.memberId, m.id))).toEqual([]);
+    expect((await tradeStatusOf(db, m.id)).trade).toBe(false);
   });
 });
