@@ -209,8 +209,9 @@ async function bookPurchase(
     if (replay) return replay;
     throw new LoyaltyError(spent.problem, spendRefusal(spent.problem, account.balance, spent.maxByShare));
   }
-  // Only the part paid in money earns points.
-  const points = pointsForAmount(rules, account.tier, spent.toPay);
+  // Only the part paid in money earns points; a trade account's own purchases earn the trade multiplier too (ADR 057:
+  // the flag came with the account's lock, so it costs no statement).
+  const points = pointsForAmount(rules, account.tier, spent.toPay, account.trade);
   const windowStart = spendWindowStart(now);
   // The spend of the 12 months before this purchase, read in the insert's own statement: after the
   // account lock, so every purchase of this member committed before it is counted (they all hold the

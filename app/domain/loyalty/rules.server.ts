@@ -30,6 +30,7 @@ export const DEFAULT_RULES: LoyaltyRules = {
   referralMinAmount: 3000,
   referralMonthlyCap: 5,
   referralWindowDays: 30,
+  tradeMultiplierPermille: 1000,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: null,

@@ -143,4 +143,21 @@ describe("rules form", () => {
       referralWindowDays: ["tooLarge"],
     });
   });
+
+  it("reads the trade accounts' multiplier (ADR 057) when sent, within 1–3, and keeps it as it was when absent", () => {
+    const on = parseRulesForm({ ...rules, tradeMultiplier: "1.5" }, { now, latestScheduled: null });
+    expect(on.ok && on.value.rules.tradeMultiplierPermille).toBe(1500);
+    const absent = parseRulesForm(rules, { now, latestScheduled: null });
+    expect(absent.ok && "tradeMultiplierPermille" in absent.value.rules).toBe(false);
+    for (const [value, code] of [
+      ["0.9", "tooSmall"],
+      ["3.5", "tooLarge"],
+      ["x", "invalidMoney"],
+      ["1\u00005", "invalidMoney"],
+    ] as const) {
+      expect(codes(parseRulesForm({ ...rules, tradeMultiplier: value }, { now, latestScheduled: null }))).toEqual({
+        tradeMultiplier: [code],
+      });
+    }
+  });
 });

@@ -33,6 +33,8 @@ export type RuleFields = {
   referralMinAmount?: number;
   referralMonthlyCap?: number;
   referralWindowDays?: number;
+  /** Trade accounts' multiplier on their own purchases (issue 38 part 2, ADR 057), ‰; absent: as before. */
+  tradeMultiplierPermille?: number;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -58,6 +60,7 @@ const FIELDS = [
   "referralMinAmount",
   "referralMonthlyCap",
   "referralWindowDays",
+  "tradeMultiplier",
   "note",
   "effectiveDate",
 ] as const;
@@ -156,6 +159,16 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
           referralWindowDays: int("referralWindowDays", 0, 365),
         }
       : null;
+    // The trade accounts' multiplier (issue 38 part 2, ADR 057), a setting of the referral programme: 1–3, read when
+    // the form sends it (a form without it keeps it as it was).
+    let tradeMultiplierPermille: number | undefined;
+    if (form.tradeMultiplier.trim()) {
+      const value = parsePermille(form.tradeMultiplier);
+      if (value === null) add("tradeMultiplier", "invalidMoney");
+      else if (value < 1000) add("tradeMultiplier", "tooSmall", "1");
+      else if (value > 3000) add("tradeMultiplier", "tooLarge", "3");
+      else tradeMultiplierPermille = value;
+    }
     const note = form.note.trim();
     if ([...note].length > NOTE_MAX) add("note", "tooLong", NOTE_MAX);
     const effectiveDate = form.effectiveDate.trim() ? parseIsoDate(form.effectiveDate.trim(), 2000) : null;
@@ -194,6 +207,7 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
               referralWindowDays: referral.referralWindowDays as number,
             }
           : {}),
+        ...(tradeMultiplierPermille === undefined ? {} : { tradeMultiplierPermille }),
       },
       effectiveDate: effectiveDate as CalendarDate,
       note,

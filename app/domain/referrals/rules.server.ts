@@ -2,7 +2,7 @@ import { type Database, rowsOf } from "@platform/db/client";
 import { purchase, referral } from "@platform/db/schema";
 import { sql } from "drizzle-orm";
 import { currentRules, type LoyaltyRules } from "../loyalty/rules.server";
-import type { RuleFields } from "../programme/rules-form";
+import { formatPermille, type RuleFields } from "../programme/rules-form";
 
 /**
  * The referral programme's rules in the programme rules page (issue 38, ADR 053): they are columns of the rules
@@ -14,9 +14,12 @@ type ReferralRules = Pick<
   "referralEnabled" | "referralPoints" | "referralMinAmount" | "referralMonthlyCap" | "referralWindowDays"
 >;
 
-/** A version's referral fields as the form writes them. */
-export function referralValues(r: ReferralRules): Record<string, string> {
+/** A version's referral fields (with the trade accounts' multiplier, ADR 057) as the form writes them. */
+export function referralValues(
+  r: ReferralRules & Pick<LoyaltyRules, "tradeMultiplierPermille">,
+): Record<string, string> {
   return {
+    tradeMultiplier: formatPermille(r.tradeMultiplierPermille),
     referralEnabled: r.referralEnabled ? "on" : "",
     referralPoints: String(r.referralPoints),
     referralMinAmount: String(r.referralMinAmount),

@@ -64,9 +64,19 @@ export default function InvitePage({ loaderData: d }: Route.ComponentProps) {
   const locale = useLocale();
   return (
     <Page title={t("referrals.invite.title")} lead={t("referrals.invite.lead")} width="narrow">
-      <Link to="/member-center" className="text-sm font-semibold text-brand-700 underline underline-offset-4">
-        {t("referrals.invite.toCenter")}
-      </Link>
+      <div className="flex flex-wrap gap-x-6 gap-y-2">
+        <Link to="/member-center" className="text-sm font-semibold text-brand-700 underline underline-offset-4">
+          {t("referrals.invite.toCenter")}
+        </Link>
+        {/* Trade accounts (issue 38 part 2, ADR 057): designers and contractors apply here. */}
+        <Link
+          to="/member-center/trade"
+          className="text-sm font-semibold text-brand-700 underline underline-offset-4"
+          data-testid="to-trade"
+        >
+          {t("referrals.invite.toTrade")}
+        </Link>
+      </div>
       <p className="mt-4 rounded-2xl border border-line bg-white px-4 py-3" data-testid="referral-terms">
         {d.terms.enabled
           ? t("referrals.invite.terms", {

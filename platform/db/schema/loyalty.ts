@@ -52,45 +52,54 @@ export type EntryKind = (typeof ENTRY_KINDS)[number];
  * Every version of the rules an admin can change; the newest row with effectiveFrom ≤ now applies.
  * Multipliers are in permille (1.2 → 1200) so no floating point touches points.
  */
-export const loyaltyRules = pgTable("loyalty_rules", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
-  /** NT$ of net amount per point (before the multiplier). */
-  amountPerPoint: integer("amount_per_point").notNull().default(100),
-  silverSpend: integer("silver_spend").notNull().default(50_000),
-  goldSpend: integer("gold_spend").notNull().default(200_000),
-  basicMultiplierPermille: integer("basic_multiplier_permille").notNull().default(1000),
-  silverMultiplierPermille: integer("silver_multiplier_permille").notNull().default(1200),
-  goldMultiplierPermille: integer("gold_multiplier_permille").notNull().default(1500),
-  welcomeEnabled: boolean("welcome_enabled").notNull().default(true),
-  welcomePoints: integer("welcome_points").notNull().default(100),
-  birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
-  birthdayPoints: integer("birthday_points").notNull().default(200),
-  /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
-  pointValueCents: integer("point_value_cents").notNull().default(100),
-  /**
-   * Paying with points (issue 36, ADR 040): at most this percentage of a purchase's net amount may be paid with
-   * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
-   */
-  maxSpendPercent: integer("max_spend_percent").notNull().default(50),
-  /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
-  keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
-  keptVisitPoints: integer("kept_visit_points").notNull().default(50),
-  /**
-   * Referrals (issue 38, ADR 053; PRODUCT.md §12): after the friend's first purchase of at least
-   * referralMinAmount NT$, referralPoints to each; at most referralMonthlyCap rewarded referrals per referrer per
-   * Taipei month; a refund within referralWindowDays of that purchase takes both back.
-   */
-  referralEnabled: boolean("referral_enabled").notNull().default(true),
-  referralPoints: integer("referral_points").notNull().default(300),
-  referralMinAmount: integer("referral_min_amount").notNull().default(3000),
-  referralMonthlyCap: integer("referral_monthly_cap").notNull().default(5),
-  referralWindowDays: integer("referral_window_days").notNull().default(30),
-  effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
-  /** Staff user id of the admin who made the change; null for the seeded defaults. */
-  createdBy: text("created_by"),
-  note: text("note"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const loyaltyRules = pgTable(
+  "loyalty_rules",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** NT$ of net amount per point (before the multiplier). */
+    amountPerPoint: integer("amount_per_point").notNull().default(100),
+    silverSpend: integer("silver_spend").notNull().default(50_000),
+    goldSpend: integer("gold_spend").notNull().default(200_000),
+    basicMultiplierPermille: integer("basic_multiplier_permille").notNull().default(1000),
+    silverMultiplierPermille: integer("silver_multiplier_permille").notNull().default(1200),
+    goldMultiplierPermille: integer("gold_multiplier_permille").notNull().default(1500),
+    welcomeEnabled: boolean("welcome_enabled").notNull().default(true),
+    welcomePoints: integer("welcome_points").notNull().default(100),
+    birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
+    birthdayPoints: integer("birthday_points").notNull().default(200),
+    /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
+    pointValueCents: integer("point_value_cents").notNull().default(100),
+    /**
+     * Paying with points (issue 36, ADR 040): at most this percentage of a purchase's net amount may be paid with
+     * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
+     */
+    maxSpendPercent: integer("max_spend_percent").notNull().default(50),
+    /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
+    keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
+    keptVisitPoints: integer("kept_visit_points").notNull().default(50),
+    /**
+     * Referrals (issue 38, ADR 053; PRODUCT.md §12): after the friend's first purchase of at least
+     * referralMinAmount NT$, referralPoints to each; at most referralMonthlyCap rewarded referrals per referrer per
+     * Taipei month; a refund within referralWindowDays of that purchase takes both back.
+     */
+    referralEnabled: boolean("referral_enabled").notNull().default(true),
+    referralPoints: integer("referral_points").notNull().default(300),
+    referralMinAmount: integer("referral_min_amount").notNull().default(3000),
+    referralMonthlyCap: integer("referral_monthly_cap").notNull().default(5),
+    referralWindowDays: integer("referral_window_days").notNull().default(30),
+    /**
+     * Trade accounts (issue 38 part 2, ADR 057), a setting of the referral programme: a trade member's own purchases
+     * earn their tier's points times this (‰, 1000 = ×1 = off; 1000–3000).
+     */
+    tradeMultiplierPermille: integer("trade_multiplier_permille").notNull().default(1000),
+    effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
+    /** Staff user id of the admin who made the change; null for the seeded defaults. */
+    createdBy: text("created_by"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("loyalty_rules_trade_multiplier", sql`${t.tradeMultiplierPermille} between 1000 and 3000`)],
+);
 
 /** One row per member: the balance (= ledger sum) and the tier. The row every mutation locks. */
 export const loyaltyAccount = pgTable("loyalty_account", {
@@ -113,6 +122,11 @@ export const loyaltyAccount = pgTable("loyalty_account", {
    * purchase of anyone else pays nothing for referrals. Cleared by the statement that decides the referral.
    */
   referralPending: boolean("referral_pending").notNull().default(false),
+  /**
+   * The member is an approved trade account (ADR 057): read by the purchase's lock statement with the row, so the
+   * trade multiplier costs no extra statement. Set by the approval's statement.
+   */
+  trade: boolean("trade").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -87,6 +87,8 @@ export function RulesForm({
         {num("referralPoints")}
         {num("referralMonthlyCap")}
         {num("referralWindowDays", t("console.programme.rules.referralWindowHint"))}
+        {/* Trade accounts (issue 38 part 2, ADR 057): a setting of the referral programme. */}
+        {num("tradeMultiplier", t("console.programme.rules.tradeMultiplierHint"))}
       </Group>
       <Group legend={t("console.programme.rules.valueTitle")}>
         {num("pointValue", t("console.programme.rules.pointValueHint"))}

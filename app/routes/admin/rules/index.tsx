@@ -170,7 +170,8 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
     earn: (h) => t("console.programme.rules.perPoint", { amount: h.values.amountPerPoint ?? "" }),
     tiers: (h) =>
       `${Number(h.values.silverSpend).toLocaleString("en-US")} / ${Number(h.values.goldSpend).toLocaleString("en-US")}`,
-    multipliers: (h) => `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}`,
+    multipliers: (h) =>
+      `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}${Number(h.values.tradeMultiplier) > 1 ? ` · ${t("console.programme.rules.tradeShort", { multiplier: h.values.tradeMultiplier ?? "" })}` : ""}`,
     gifts: (h) =>
       `${h.values.welcomeEnabled ? h.values.welcomePoints : off} / ${h.values.birthdayEnabled ? h.values.birthdayPoints : off} / ${h.values.keptVisitEnabled ? h.values.keptVisitPoints : off}`,
     value: (h) => `NT$${h.values.pointValue} · ≤ ${h.values.maxSpendPercent}%`,
