@@ -30,6 +30,8 @@ export const DEFAULT_RULES: LoyaltyRules = {
   referralMinAmount: 3000,
   referralMonthlyCap: 5,
   referralWindowDays: 30,
+  referralRewardKind: "points",
+  referralRewardId: null,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: null,

@@ -130,6 +130,8 @@ export async function consoleMemberDetail(
           status: coupon.status,
           name: reward.name,
           pointsCost: coupon.pointsCost,
+          referralId: coupon.referralId,
+          revokedReason: coupon.revokedReason,
           issuedAt: coupon.issuedAt,
           expiresAt: coupon.expiresAt,
           usedAt: coupon.usedAt,

@@ -109,6 +109,8 @@ export async function scheduleRules(
         referralMinAmount: before.referralMinAmount,
         referralMonthlyCap: before.referralMonthlyCap,
         referralWindowDays: before.referralWindowDays,
+        referralRewardKind: before.referralRewardKind,
+        referralRewardId: before.referralRewardId,
         ...input.rules,
         effectiveFrom,
         createdBy: actor.userId,

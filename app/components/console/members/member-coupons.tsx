@@ -91,8 +91,14 @@ export function MemberCoupons({
                   >
                     {t(`console.members.coupon.${c.state}`)}
                   </span>
-                  {`${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
-                  {c.state === "cancelled" ? null : ` · ${day(c)}`}
+                  {c.referralId
+                    ? t("console.members.coupon.fromReferral")
+                    : `${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
+                  {c.state === "cancelled"
+                    ? null
+                    : c.state === "revoked"
+                      ? ` · ${t("console.members.coupon.revokedReferralRefund")}`
+                      : ` · ${day(c)}`}
                 </span>
               </span>
               {c.state === "unused" && m.canManage && !m.deleted ? cancel(c) : null}
