@@ -494,7 +494,9 @@ export async function memberPageData(
     resent: done === "resend-verification",
     minutes: CODE_POLICY.validMinutes,
     confirmCancel: asking?.id ?? null,
-    cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
+    cancelled: cancelled
+      ? { name: cancelled.name, points: cancelled.pointsCost, fromReferral: cancelled.referralId !== null }
+      : null,
   };
 }
 

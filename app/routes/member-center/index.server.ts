@@ -57,6 +57,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         "member.center.favourites.",
         "member.center.settings.",
         "member.center.spendCode.",
+        "member.center.inviteFriends",
       ),
       spendCodes: spendCodes.map((c) => ({
         code: c.code,
