@@ -31,6 +31,8 @@ export const DEFAULT_RULES: LoyaltyRules = {
   referralMonthlyCap: 5,
   referralWindowDays: 30,
   tradeMultiplierPermille: 1000,
+  referralRewardKind: "points",
+  referralRewardId: null,
   effectiveFrom: new Date(0),
   createdBy: null,
   note: null,

@@ -160,4 +160,41 @@ describe("rules form", () => {
       });
     }
   });
+
+  it("reads the referral reward's kind and coupon (ADR 053); a form without the kind keeps it as it was", () => {
+    const referral = {
+      referralEnabled: "on",
+      referralPoints: "300",
+      referralMinAmount: "3000",
+      referralMonthlyCap: "5",
+      referralWindowDays: "30",
+    };
+    const id = "5b7d1c8e-6f0a-4c1e-9d2b-3a4f5e6d7c8b";
+    const coupon = parseRulesForm(
+      { ...rules, ...referral, referralRewardKind: "coupon", referralRewardId: id },
+      { now, latestScheduled: null },
+    );
+    expect(coupon.ok && coupon.value.rules).toMatchObject({ referralRewardKind: "coupon", referralRewardId: id });
+    const points = parseRulesForm(
+      { ...rules, ...referral, referralRewardKind: "points", referralRewardId: id },
+      { now, latestScheduled: null },
+    );
+    expect(points.ok && points.value.rules).toMatchObject({ referralRewardKind: "points", referralRewardId: null });
+    const without = parseRulesForm({ ...rules, ...referral }, { now, latestScheduled: null });
+    expect(without.ok && "referralRewardKind" in without.value.rules).toBe(false);
+    expect(
+      codes(parseRulesForm({ ...rules, ...referral, referralRewardKind: "coupon" }, { now, latestScheduled: null })),
+    ).toEqual({ referralRewardId: ["required"] });
+    expect(
+      codes(
+        parseRulesForm(
+          { ...rules, ...referral, referralRewardKind: "coupon", referralRewardId: "x\u0000" },
+          { now, latestScheduled: null },
+        ),
+      ),
+    ).toEqual({ referralRewardId: ["invalidChoice"] });
+    expect(
+      codes(parseRulesForm({ ...rules, ...referral, referralRewardKind: "gift" }, { now, latestScheduled: null })),
+    ).toEqual({ referralRewardKind: ["invalidChoice"] });
+  });
 });

@@ -35,6 +35,9 @@ export type RuleFields = {
   referralWindowDays?: number;
   /** Trade accounts' multiplier on their own purchases (issue 38 part 2, ADR 057), ‰; absent: as before. */
   tradeMultiplierPermille?: number;
+  /** The referral's reward (ADR 053): points, or a coupon of a catalogue reward (its id). */
+  referralRewardKind?: "points" | "coupon";
+  referralRewardId?: string | null;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -61,6 +64,8 @@ const FIELDS = [
   "referralMonthlyCap",
   "referralWindowDays",
   "tradeMultiplier",
+  "referralRewardKind",
+  "referralRewardId",
   "note",
   "effectiveDate",
 ] as const;
@@ -150,6 +155,21 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
       keptVisitEnabled || form.keptVisitPoints.trim() ? int("keptVisitPoints", 0, 100_000) : undefined;
     // The referral programme (issue 38): read when the form sends it (a form without it keeps it as it was).
     const referralSent = form.referralPoints.trim() !== "";
+    // The reward's kind (a form without it keeps it as it was) and, for a coupon, the reward:
+    // a uuid here; that it is one the catalogue offers is checked by the save (referralRewardChoices).
+    const referralReward = (): Pick<RuleFields, "referralRewardKind" | "referralRewardId"> => {
+      const kind = form.referralRewardKind.trim();
+      if (!kind) return {};
+      if (kind !== "points" && kind !== "coupon") {
+        add("referralRewardKind", "invalidChoice");
+        return {};
+      }
+      if (kind === "points") return { referralRewardKind: "points", referralRewardId: null };
+      const id = form.referralRewardId.trim();
+      if (!id) add("referralRewardId", "required");
+      else if (!z.string().uuid().safeParse(id).success) add("referralRewardId", "invalidChoice");
+      return { referralRewardKind: "coupon", referralRewardId: id };
+    };
     const referral = referralSent
       ? {
           referralEnabled: form.referralEnabled === "on",
@@ -157,6 +177,7 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
           referralMinAmount: int("referralMinAmount", 1, 100_000_000),
           referralMonthlyCap: int("referralMonthlyCap", 0, 1_000),
           referralWindowDays: int("referralWindowDays", 0, 365),
+          ...referralReward(),
         }
       : null;
     // The trade accounts' multiplier (issue 38 part 2, ADR 057), a setting of the referral programme: 1–3, read when
@@ -205,6 +226,12 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
               referralMinAmount: referral.referralMinAmount as number,
               referralMonthlyCap: referral.referralMonthlyCap as number,
               referralWindowDays: referral.referralWindowDays as number,
+              ...(referral.referralRewardKind
+                ? {
+                    referralRewardKind: referral.referralRewardKind,
+                    referralRewardId: referral.referralRewardId ?? null,
+                  }
+                : {}),
             }
           : {}),
         ...(tradeMultiplierPermille === undefined ? {} : { tradeMultiplierPermille }),

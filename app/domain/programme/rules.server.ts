@@ -111,6 +111,8 @@ export async function scheduleRules(
         referralWindowDays: before.referralWindowDays,
         // So does the trade accounts' multiplier (issue 38 part 2, ADR 057).
         tradeMultiplierPermille: before.tradeMultiplierPermille,
+        referralRewardKind: before.referralRewardKind,
+        referralRewardId: before.referralRewardId,
         ...input.rules,
         effectiveFrom,
         createdBy: actor.userId,

@@ -98,6 +98,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         kind: c.kind,
         amountOff: c.amountOff,
         date: couponDay(c, locale),
+        fromReferral: c.fromReferral,
       })),
       rewards: summary.rewards.map(({ image, media, ...r }) => ({
         ...r,

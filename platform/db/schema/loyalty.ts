@@ -2,6 +2,7 @@ import { mediaImage } from "@platform/db/schema/media";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   check,
@@ -12,6 +13,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -47,6 +49,10 @@ export const ENTRY_KINDS = [
   "referral-reversal",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** A referral's reward (ADR 053): points to each side, or a coupon of a catalogue reward to each side. */
+export const REFERRAL_REWARD_KINDS = ["points", "coupon"] as const;
+export type ReferralRewardKind = (typeof REFERRAL_REWARD_KINDS)[number];
 
 /**
  * Every version of the rules an admin can change; the newest row with effectiveFrom ≤ now applies.
@@ -92,13 +98,25 @@ export const loyaltyRules = pgTable(
      * earn their tier's points times this (‰, 1000 = ×1 = off; 1000–3000).
      */
     tradeMultiplierPermille: integer("trade_multiplier_permille").notNull().default(1000),
+    /**
+     * What a referral gives each side (ADR 053, "Later (coupon reward)"): `points` (referralPoints) or `coupon` (a
+     * points-free coupon of the catalogue's reward referralRewardId, to the referrer and to the friend).
+     */
+    referralRewardKind: text("referral_reward_kind", { enum: REFERRAL_REWARD_KINDS }).notNull().default("points"),
+    referralRewardId: uuid("referral_reward_id").references((): AnyPgColumn => reward.id),
     effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
     /** Staff user id of the admin who made the change; null for the seeded defaults. */
     createdBy: text("created_by"),
     note: text("note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check("loyalty_rules_trade_multiplier", sql`${t.tradeMultiplierPermille} between 1000 and 3000`)],
+  (t) => [
+    check("loyalty_rules_trade_multiplier", sql`${t.tradeMultiplierPermille} between 1000 and 3000`),
+    check(
+      "loyalty_rules_referral_coupon_reward",
+      sql`${t.referralRewardKind} = 'points' or ${t.referralRewardId} is not null`,
+    ),
+  ],
 );
 
 /** One row per member: the balance (= ledger sum) and the tier. The row every mutation locks. */
@@ -357,11 +375,19 @@ export const coupon = pgTable(
     memberId: uuid("member_id")
       .notNull()
       .references(() => member.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["issued", "used", "cancelled"] })
+    /** `revoked`: a referral coupon taken back by the refund of the qualifying purchase (ADR 053). */
+    status: text("status", { enum: ["issued", "used", "cancelled", "revoked"] })
       .notNull()
       .default("issued"),
+    /** Points paid for it (0 for a referral coupon). */
     pointsCost: integer("points_cost").notNull(),
-    redeemEntryId: uuid("redeem_entry_id").notNull(),
+    /** The redemption's ledger debit; null for a points-free coupon (a referral's, referralId). */
+    redeemEntryId: uuid("redeem_entry_id"),
+    /**
+     * The referral that gave it (ADR 053), one per member and referral (the unique index: issued once). No foreign
+     * key (the referral table's module imports this one); a member's deletion removes both.
+     */
+    referralId: uuid("referral_id"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
@@ -369,9 +395,14 @@ export const coupon = pgTable(
     usedByStaffUserId: text("used_by_staff_user_id"),
     usedByApiKeyId: text("used_by_api_key_id"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** When and why it was revoked (`referral_refund`: the referral's qualifying purchase was refunded). */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedReason: text("revoked_reason"),
   },
   (t) => [
     index("coupon_member_idx").on(t.memberId, t.rewardId),
+    uniqueIndex("coupon_referral_member_idx").on(t.referralId, t.memberId).where(sql`${t.referralId} is not null`),
+    check("coupon_paid_or_referral", sql`${t.redeemEntryId} is not null or ${t.referralId} is not null`),
     /** A member's coupons newest first (member center, console): no sort of a heavy member's whole list. */
     index("coupon_member_issued_idx").on(t.memberId, t.issuedAt.desc()),
     /** The counter's day list (ADR 022). */

@@ -1,3 +1,4 @@
+import { REFERRAL_REWARD_KINDS, reward } from "@platform/db/schema/loyalty";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
@@ -31,8 +32,11 @@ export const referral = pgTable(
     state: text("state", { enum: REFERRAL_STATES }).notNull().default("pending"),
     /** The qualifying purchase (set when decided). */
     purchaseId: uuid("purchase_id"),
-    /** Points booked to each side (0 when capped). */
+    /** Points booked to each side (0 when capped or when the reward was a coupon). */
     points: integer("points").notNull().default(0),
+    /** What the rules in force at the decision gave (ADR 053): points, or a coupon of `rewardId` to each side. */
+    rewardKind: text("reward_kind", { enum: REFERRAL_REWARD_KINDS }).notNull().default("points"),
+    rewardId: uuid("reward_id").references(() => reward.id),
     /** The purchase's time + the rules' window: a refund before it reverses the rewards. */
     reversibleUntil: timestamp("reversible_until", { withTimezone: true }),
     decidedAt: timestamp("decided_at", { withTimezone: true }),

@@ -28,7 +28,9 @@ export function RulesInForce({
     [
       "referralTitle",
       v.referralEnabled
-        ? `NT$${Number(v.referralMinAmount).toLocaleString("en-US")} → ${v.referralPoints} · ≤ ${v.referralMonthlyCap} · ${v.referralWindowDays}d`
+        ? `NT$${Number(v.referralMinAmount).toLocaleString("en-US")} → ${
+            v.referralRewardName ? `「${v.referralRewardName}」` : v.referralPoints
+          } · ≤ ${v.referralMonthlyCap} · ${v.referralWindowDays}d`
         : off,
     ],
     // Trade accounts (issue 38 part 2, ADR 057).
