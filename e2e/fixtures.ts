@@ -23,7 +23,15 @@ export type AppServer = {
   output(): string;
 };
 
-type WorkerFixtures = { appServer: AppServer };
+type WorkerFixtures = {
+  /**
+   * Which app server (and database) the worker's tests share. A spec that changes what every later test in the
+   * worker would see — the programme rules in force today, say — names its own with `test.use({ serverGroup: … })`:
+   * Playwright runs it in a worker of its own, with a server and a database of its own.
+   */
+  serverGroup: string;
+  appServer: AppServer;
+};
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 // Generous: a loaded 2-core machine has taken over a minute to migrate and seed a fresh database.
@@ -144,9 +152,9 @@ async function runAppServer(
 }
 
 export const test = base.extend<Record<never, never>, WorkerFixtures>({
+  serverGroup: ["shared", { scope: "worker", option: true }],
   appServer: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
-    async ({}, use, workerInfo) => runAppServer(workerInfo.workerIndex, {}, use),
+    async ({ serverGroup: _ }, use, workerInfo) => runAppServer(workerInfo.workerIndex, {}, use),
     { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 30_000 },
   ],
 

@@ -10,6 +10,9 @@ import { loginStaffByCookie } from "./support/staff";
  * counter earns the tier's points times the trade multiplier (×1.5: NT$10,000 → 150 points instead of 100).
  * Every page is checked with axe; screenshots at 390×844 and 1280×800.
  */
+// The rules form shows the newest version: on the shared database that may be a later one another spec scheduled.
+test.use({ serverGroup: "rules-in-force" });
+
 test("a member applies for a trade account, an admin approves, a counter purchase earns the multiplied points", async ({
   page,
   browser,
