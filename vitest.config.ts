@@ -101,8 +101,13 @@ export default defineConfig({
             "**/node_modules/**",
             ...(onPostgres ? ["**/*.embedded.integration.test.ts"] : ["**/*.postgres.integration.test.ts"]),
           ],
-          // On PGlite: the run's migrated database, made once, which each file's databases start from.
+          // The run's migrated database, made once, which each file's databases start from (PGlite or PostgreSQL).
           globalSetup: ["./platform/testing/pglite-template.ts"],
+          // The files a worker runs share one module registry, so they share the worker's Vite dev server
+          // (server/testing/dev-app.ts): about 30 s of CPU a file that starts the app, 49 files, twice a CI run.
+          // No integration file mocks modules, stubs globals or the environment, or sets process listeners;
+          // each opens its own databases and app instances and closes them in afterAll.
+          isolate: false,
           // A file's first test also waits for its Vite dev server: 35–45 s at load 25–30 on 2 cores.
           testTimeout: 90_000,
           hookTimeout: 120_000,
