@@ -47,6 +47,7 @@ export default defineConfig({
             "server/**/*.test.ts",
             "platform/**/*.test.{ts,tsx}",
             "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
           ],
           exclude: ["**/node_modules/**", "**/*.integration.test.ts"],
           setupFiles: unitSetup,

@@ -110,6 +110,8 @@ export default [
       route("rich-menus", "routes/admin/rich-menus/index.tsx"),
       // Top referrers (issue 38, ADR 053).
       route("referrals", "routes/admin/referrals.tsx"),
+      // Trade accounts' applications (issue 38 part 2, ADR 057).
+      route("trade-accounts", "routes/admin/trade-accounts.tsx"),
       route("rich-menus/:state", "routes/admin/rich-menus/state.tsx"),
       // Outbound webhooks (issue 38 part 4, ADR 054): admins only (`webhooks.manage`).
       route("webhooks", "routes/admin/webhooks/index.tsx"),
@@ -155,6 +157,8 @@ export default [
         route("samples", "routes/member-center/samples.tsx"),
         // Invite friends (issue 38, ADR 053).
         route("invite", "routes/member-center/invite.tsx"),
+        // Trade accounts (issue 38 part 2, ADR 057).
+        route("trade", "routes/member-center/trade.tsx"),
         route("samples/new", "routes/member-center/samples-new.tsx"),
         // Showroom appointments (issue 37): 我的預約, one booking, its calendar file.
         route("appointments", "routes/member-center/appointments/index.tsx"),

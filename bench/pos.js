@@ -19,6 +19,11 @@
 //   - --till (also on with --same-work): after the rounds, one till: one connection sends a purchase every 20 ms
 //     (--till-interval) for 20 s (--till-seconds), each waiting for the one before if it is late; prints the p50 and
 //     p99 of a purchase as the till sees it (issue 36: p99 ≤ 25 ms).
+//   - --spend (issue 36) / --growth (issue 38): instead of the rounds above, what a purchase that spends points
+//     (or a referred friend's first purchase with a webhook endpoint taking purchases) costs beside a plain one, in
+//     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
+//     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (30,000), --growth-delivery
+//     on|off (on), --growth-parts (the referral and the outbox each alone too).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
@@ -31,6 +36,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { comparePurchases } from "./pos-compare.js";
 import { purchaseRequest, seedPos } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
 import { adminStatement, databaseUrl, freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
@@ -48,6 +54,13 @@ const { values: opts } = parseArgs({
     till: { type: "boolean", default: false },
     "till-interval": { type: "string", default: "20" },
     "till-seconds": { type: "string", default: "20" },
+    spend: { type: "boolean", default: false },
+    growth: { type: "boolean", default: false },
+    "compare-rounds": { type: "string", default: "6" },
+    "compare-duration": { type: "string", default: "10" },
+    "growth-friends": { type: "string", default: "30000" },
+    "growth-delivery": { type: "string", default: "on" },
+    "growth-parts": { type: "boolean", default: false },
   },
 });
 const TILL = opts.till || opts["same-work"];
@@ -255,6 +268,12 @@ async function runTill(url, data, interval, seconds) {
 }
 
 async function main() {
+  if (opts.spend && opts.growth) throw new Error("--spend and --growth: one at a time");
+  if (!["on", "off"].includes(opts["growth-delivery"])) throw new Error("--growth-delivery: on or off");
+  if (opts.spend || opts.growth) {
+    await comparePurchases(opts, { adminUrl: ADMIN_URL, prefix: PREFIX });
+    return;
+  }
   const which = spawnSync(PGBENCH, ["--version"], { encoding: "utf8" });
   if (which.error) throw new Error(`${PGBENCH} not found: apt-get install postgresql-client (or set PGBENCH)`);
   log(

@@ -28,6 +28,7 @@ import { issueCardToken, resolveCardToken } from "../app/domain/loyalty/card-tok
 import { memberByNumber } from "../app/domain/loyalty/member-lookup.server";
 import { adjustPoints } from "../app/domain/loyalty/points.server";
 import { redeemReward } from "../app/domain/loyalty/rewards.server";
+import { changeRules } from "../app/domain/loyalty/rules.server";
 import { startDueCampaigns } from "../app/domain/member-messages/campaigns.server";
 import { type DeliveryDeps, deliverDue } from "../app/domain/member-messages/delivery.server";
 import { recordExpiringCoupons, recordExpiringPoints } from "../app/domain/member-messages/occasions.server";
@@ -321,6 +322,16 @@ export function testHooks({
       .where(eq(memberMessage.memberId, found.id))
       .orderBy(memberMessage.createdAt);
     res.json({ messages: rows });
+  });
+
+  /**
+   * The trade accounts' multiplier in force from now (ADR 057): a browser test cannot save a rules version for today
+   * through the console when another journey of its worker has already scheduled a later one.
+   */
+  router.post("/rules/trade-multiplier", async (req, res) => {
+    const { permille } = z.object({ permille: z.number().int().min(1000).max(3000) }).parse(req.body);
+    const rules = await changeRules(db, { tradeMultiplierPermille: permille, note: "browser test" });
+    res.json({ id: rules.id });
   });
 
   router.post("/rewards", async (req, res) => {

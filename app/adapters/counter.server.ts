@@ -128,6 +128,7 @@ const COUNTER_WORDING: Partial<Record<LoyaltyErrorCode, MessageKey>> = {
   coupon_used: "console.counter.error.couponUsed",
   coupon_expired: "console.counter.error.couponExpired",
   coupon_cancelled: "console.counter.error.couponCancelled",
+  coupon_revoked: "console.counter.error.couponRevoked",
   coupon_wrong_store: "console.counter.error.couponWrongStore",
   refund_exceeds_purchase: "console.counter.error.refundExceeds",
 };

@@ -127,6 +127,18 @@ export const CONSOLE_REFUSALS = {
     version_conflict: { status: 409, message: "console.quotes.error.conflict" },
     not_open: { status: 409, message: "console.quotes.error.notOpen" },
   },
+  // Trade accounts (issue 38 part 2, ADR 057): the member's application and the admin's decision.
+  trade: {
+    invalid_tax_id: { status: 400, message: "trade.error.invalid_tax_id", fix: "trade.error.form" },
+    invalid_company: { status: 400, message: "trade.error.invalid_company", fix: "trade.error.form" },
+    invalid_kind: { status: 400, message: "trade.error.invalid_kind", fix: "trade.error.form" },
+    already_pending: { status: 409, message: "trade.error.already_pending" },
+    already_trade: { status: 409, message: "trade.error.already_trade" },
+    not_found: { status: 404, message: "trade.error.not_found" },
+    already_decided: { status: 409, message: "trade.error.already_decided" },
+    reason_required: { status: 400, message: "trade.error.reason_required", fix: "trade.error.form" },
+    invalid_reason: { status: 400, message: "trade.error.invalid_reason", fix: "trade.error.form" },
+  },
   // Samples (issue 37 part 3, ADR 046): the member's request and the staff's steps.
   samples: {
     not_found: { status: 404, message: "samples.error.not_found" },

@@ -32,6 +32,8 @@ export const ROUTE_NAMESPACES = [
   "appointments.",
   // Referrals (issue 38, ADR 053): the link's landing page and the invite page.
   "referrals.",
+  // Trade accounts (issue 38 part 2, ADR 057): the member's trade page.
+  "trade.",
 ] as const;
 type RouteNamespace = (typeof ROUTE_NAMESPACES)[number];
 

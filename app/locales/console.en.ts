@@ -518,6 +518,13 @@ export const consoleEn = {
   "console.members.coupon.used": "used",
   "console.members.coupon.expired": "expired",
   "console.members.coupon.cancelled": "cancelled",
+  "console.members.coupon.revoked": "revoked",
+  "console.members.cancelReferralCouponAsk":
+    "Cancel “{name}”? It is a referral reward (no points were spent); the member can no longer use it.",
+  "console.members.cancelReferralCouponConfirm": "Cancel it",
+  "console.members.referralCouponCancelled": "“{name}” cancelled (a referral reward: no points to return)",
+  "console.members.coupon.revokedReferralRefund": "the referred friend’s first purchase was refunded",
+  "console.members.coupon.fromReferral": "referral reward (no points)",
   "console.members.coupon.validUntil": "valid until {date}",
   "console.members.coupon.usedOn": "used on {date}",
   "console.members.coupon.expiredOn": "ended {date}",

@@ -147,6 +147,7 @@ export const counterEn = {
   "console.counter.error.couponUsed": "This coupon has already been used",
   "console.counter.error.couponExpired": "This coupon has expired",
   "console.counter.error.couponCancelled": "This coupon was cancelled",
+  "console.counter.error.couponRevoked": "This coupon was revoked (the referral’s purchase was refunded)",
   "console.counter.error.couponWrongStore": "This coupon is not valid at this store",
   "console.counter.error.refundExceeds": "The refund is more than what can still be refunded",
   // E-invoice carrier at the till (ADR 041).

@@ -145,6 +145,7 @@ export const counterZhTW = {
   "console.counter.error.couponUsed": "這張優惠券已使用過",
   "console.counter.error.couponExpired": "這張優惠券已過期",
   "console.counter.error.couponCancelled": "這張優惠券已取消",
+  "console.counter.error.couponRevoked": "這張優惠券已收回（推薦獎勵的消費已退貨）",
   "console.counter.error.couponWrongStore": "這張優惠券不適用於本門市",
   "console.counter.error.refundExceeds": "退貨金額超過可退金額",
   // E-invoice carrier at the till (ADR 041).

@@ -25,6 +25,7 @@ import { shellEn } from "./shell.en";
 import { showroomReportsEn } from "./showroom-reports.en";
 import { showroomSettingsEn } from "./showroom-settings.en";
 import { storesEn } from "./stores.en";
+import { tradeEn } from "./trade.en";
 import { visitsEn } from "./visits.en";
 import { webhooksEn } from "./webhooks.en";
 import type { Messages } from "./zh-TW";
@@ -63,6 +64,8 @@ export const en = {
   ...samplesEn,
   // Referrals (issue 38, ADR 053)
   ...referralsEn,
+  // Trade accounts (issue 38 part 2, ADR 057)
+  ...tradeEn,
   // The showroom settings (issue 37, ADR 050)
   ...showroomSettingsEn,
   // At the showroom (issue 37, ADR 045)

@@ -15,6 +15,7 @@ export const loyaltyEn = {
   "loyalty.error.limit_reached": "You have redeemed this reward as often as allowed.",
   "loyalty.error.coupon_used": "The coupon was already used",
   "loyalty.error.coupon_cancelled": "The coupon was cancelled",
+  "loyalty.error.coupon_revoked": "The coupon was revoked",
   "loyalty.error.member_disabled": "This member account is disabled",
   "loyalty.error.purchase_too_old": "The purchase is older than the window for booking it; no points can be earned",
   "loyalty.error.refund_exceeds_purchase": "Refunds would exceed the purchase",

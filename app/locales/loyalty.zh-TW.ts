@@ -18,6 +18,7 @@ export const loyaltyZhTW = {
   "loyalty.error.limit_reached": "您已達到這項好禮的兌換上限。",
   "loyalty.error.coupon_used": "優惠券已使用",
   "loyalty.error.coupon_cancelled": "優惠券已取消",
+  "loyalty.error.coupon_revoked": "優惠券已收回",
   "loyalty.error.member_disabled": "此會員帳號已停用",
   "loyalty.error.purchase_too_old": "購買時間超過可補登的期限，無法累積點數",
   "loyalty.error.refund_exceeds_purchase": "退貨總額超過原消費金額",

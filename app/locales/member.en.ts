@@ -42,6 +42,8 @@ export const memberEn = {
   "member.center.coupons.used": "Used",
   "member.center.coupons.expired": "Expired",
   "member.center.coupons.cancelled": "Cancelled",
+  "member.center.coupons.revokedReferralRefund": "Revoked: the referred friend’s first purchase was refunded",
+  "member.center.coupons.fromReferral": "Referral reward",
   "member.center.coupons.emptyUnused":
     "No coupons to use yet. Redeem your points for a reward and its coupon appears here.",
   "member.center.coupons.emptyUsed": "You have not used a coupon yet.",

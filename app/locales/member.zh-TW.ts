@@ -41,6 +41,8 @@ export const memberZhTW = {
   "member.center.coupons.used": "已使用",
   "member.center.coupons.expired": "已過期",
   "member.center.coupons.cancelled": "已取消",
+  "member.center.coupons.revokedReferralRefund": "已收回：推薦好友的首次消費已退貨",
+  "member.center.coupons.fromReferral": "推薦好友獎勵",
   "member.center.coupons.emptyUnused": "目前沒有可使用的優惠券。用點數兌換好禮，優惠券會出現在這裡。",
   "member.center.coupons.emptyUsed": "還沒有使用過優惠券。",
   "member.center.coupons.emptyExpired": "沒有過期的優惠券。",

@@ -21,6 +21,26 @@ export const referralsEn: Record<keyof typeof referralsZhTW, string> = {
   "console.programme.rules.impactReferrals": "Referral rewards ({decided} referrals decided in the last 30 days)",
   "console.programme.rules.impactReferralsLine":
     "Rules in force: {current} rewards, {pointsCurrent} points; new rules: {proposed} rewards, {pointsProposed} points. Waiting for a first purchase: {pending}.",
+  "console.programme.rules.referralRewardKind": "Reward",
+  "console.programme.rules.referralRewardKind.points": "Points (to each)",
+  "console.programme.rules.referralRewardKind.coupon": "A coupon (one to each, no points spent)",
+  "console.programme.rules.referralPointsHint":
+    "Given when the reward is points, and when the chosen coupon's reward can no longer issue one.",
+  "console.programme.rules.referralRewardId": "Referral coupon (from the rewards)",
+  "console.programme.rules.referralRewardIdHint": "Required when the reward is a coupon; takes nothing from the stock.",
+  "console.programme.rules.referralRewardNone": "None chosen",
+  "console.programme.rules.impactGiftPoints": "{n} points",
+  "console.programme.rules.impactGiftCoupons": "{n} “{reward}” coupons",
+  "console.programme.rules.impactReferralsGiftsLine":
+    "Rules in force: {current} rewards, {giftCurrent}; new rules: {proposed} rewards, {giftProposed}. Waiting for a first purchase: {pending}.",
+  "console.referrals.termsCoupon":
+    "Rules in force: after a friend's first purchase of at least NT$ {min}, a “{reward}” coupon to each; at most {cap} rewards per member per month; a refund within {days} days takes them back (unused coupons are revoked).",
+  "console.referrals.state.rewardedCoupon": "Rewarded (a “{reward}” coupon each)",
+  "referrals.invite.termsCoupon":
+    "When a friend joins through your link and makes a first purchase of at least NT$ {min}, you each get a “{reward}” coupon. Rewards for at most {cap} friends a month; if that purchase is refunded within {days} days, unused coupons are revoked.",
+  "referrals.invite.summaryCoupons":
+    "{friends} joined, {rewarded} rewarded, {points} points and {coupons} coupons in all",
+  "referrals.state.rewardedCoupon": "“{reward}” coupon earned",
   "console.nav.referrals": "Referrals",
   "console.referrals.title": "Referrals",
   "console.referrals.lead": "Members by rewarded referrals.",
@@ -47,7 +67,7 @@ export const referralsEn: Record<keyof typeof referralsZhTW, string> = {
   "console.referrals.state.reversed": "Taken back by a refund",
   "referrals.landing.title": "An invitation",
   "referrals.landing.invited":
-    "{name}** invites you to join Han Living. After your first purchase above the minimum, you and your friend both get points.",
+    "{name}** invites you to join Han Living. After your first purchase above the minimum, you and your friend both get a reward.",
   "referrals.landing.unknown": "This invitation link is not valid.",
   "referrals.landing.disabled": "This invitation link can no longer be used.",
   "referrals.landing.member": "You are already a member: an invitation opened after signing up links nothing.",
@@ -56,7 +76,7 @@ export const referralsEn: Record<keyof typeof referralsZhTW, string> = {
   "referrals.landing.toInvite": "Go to invite friends",
   "referrals.landing.home": "Back to the home page",
   "referrals.invite.title": "Invite friends",
-  "referrals.invite.lead": "Share your link: when a friend joins and makes a first purchase, you both get points.",
+  "referrals.invite.lead": "Share your link: when a friend joins and makes a first purchase, you both get a reward.",
   "referrals.invite.toCenter": "Back to the member center",
   "referrals.invite.terms":
     "When a friend joins through your link and makes a first purchase of at least NT$ {min}, you each get {points} points. Rewards for at most {cap} friends a month; if that purchase is refunded within {days} days, both rewards are taken back.",

@@ -19,6 +19,24 @@ export const referralsZhTW = {
   "console.programme.rules.impactReferrals": "推薦獎勵（近 30 天決定的 {decided} 筆推薦）",
   "console.programme.rules.impactReferralsLine":
     "現行規則：{current} 筆獎勵、{pointsCurrent} 點；新規則：{proposed} 筆獎勵、{pointsProposed} 點。等待首次消費：{pending} 筆。",
+  "console.programme.rules.referralRewardKind": "獎勵方式",
+  "console.programme.rules.referralRewardKind.points": "點數（雙方各得）",
+  "console.programme.rules.referralRewardKind.coupon": "優惠券（雙方各一張，不扣點）",
+  "console.programme.rules.referralPointsHint": "獎勵為點數時發放；選了優惠券但該商品已無法發券時，也改發此點數。",
+  "console.programme.rules.referralRewardId": "推薦優惠券（兌換商品）",
+  "console.programme.rules.referralRewardIdHint": "獎勵方式為優惠券時必選；不占商品庫存。",
+  "console.programme.rules.referralRewardNone": "未選擇",
+  "console.programme.rules.impactGiftPoints": "{n} 點",
+  "console.programme.rules.impactGiftCoupons": "{n} 張「{reward}」優惠券",
+  "console.programme.rules.impactReferralsGiftsLine":
+    "現行規則：{current} 筆獎勵、{giftCurrent}；新規則：{proposed} 筆獎勵、{giftProposed}。等待首次消費：{pending} 筆。",
+  "console.referrals.termsCoupon":
+    "目前規則：好友首次消費滿 NT$ {min}，雙方各得一張「{reward}」優惠券；每位會員每月最多 {cap} 筆獎勵；{days} 天內退貨收回（未使用的優惠券作廢）。",
+  "console.referrals.state.rewardedCoupon": "已發獎勵（各一張「{reward}」優惠券）",
+  "referrals.invite.termsCoupon":
+    "好友透過您的連結加入，首次消費滿 NT$ {min} 後，您與好友各得一張「{reward}」優惠券。每月最多 {cap} 位好友的獎勵；該筆消費於 {days} 天內退貨時，未使用的優惠券將收回。",
+  "referrals.invite.summaryCoupons": "已加入 {friends} 位，已獲獎勵 {rewarded} 位，共 {points} 點、{coupons} 張優惠券",
+  "referrals.state.rewardedCoupon": "已獲得「{reward}」優惠券",
   "console.nav.referrals": "推薦好友",
   "console.referrals.title": "推薦好友",
   "console.referrals.lead": "依已發獎勵的推薦數排列的會員。",
@@ -44,7 +62,7 @@ export const referralsZhTW = {
   "console.referrals.state.capped": "當月已達上限，未發獎勵",
   "console.referrals.state.reversed": "已因退貨收回",
   "referrals.landing.title": "好友邀請",
-  "referrals.landing.invited": "{name}＊＊ 邀請您加入漢生活會員。加入後首次消費達門檻，您與好友都可獲得點數。",
+  "referrals.landing.invited": "{name}＊＊ 邀請您加入漢生活會員。加入後首次消費達門檻，您與好友都可獲得獎勵。",
   "referrals.landing.unknown": "這個邀請連結無效。",
   "referrals.landing.disabled": "這個邀請連結已無法使用。",
   "referrals.landing.member": "您已是會員：加入後才開啟的邀請連結不會建立推薦關係。",
@@ -53,7 +71,7 @@ export const referralsZhTW = {
   "referrals.landing.toInvite": "前往邀請好友",
   "referrals.landing.home": "回到首頁",
   "referrals.invite.title": "邀請好友",
-  "referrals.invite.lead": "分享您的連結，好友加入並完成首次消費後，您與好友都能獲得點數。",
+  "referrals.invite.lead": "分享您的連結，好友加入並完成首次消費後，您與好友都能獲得獎勵。",
   "referrals.invite.toCenter": "回到會員中心",
   "referrals.invite.terms":
     "好友透過您的連結加入，首次消費滿 NT$ {min} 後，您與好友各得 {points} 點。每月最多 {cap} 位好友的獎勵；該筆消費於 {days} 天內退貨時，雙方獎勵將收回。",

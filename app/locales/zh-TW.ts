@@ -25,6 +25,7 @@ import { shellZhTW } from "./shell.zh-TW";
 import { showroomReportsZhTW } from "./showroom-reports.zh-TW";
 import { showroomSettingsZhTW } from "./showroom-settings.zh-TW";
 import { storesZhTW } from "./stores.zh-TW";
+import { tradeZhTW } from "./trade.zh-TW";
 import { visitsZhTW } from "./visits.zh-TW";
 import { webhooksZhTW } from "./webhooks.zh-TW";
 
@@ -63,6 +64,8 @@ export const zhTW = {
   ...samplesZhTW,
   // Referrals (issue 38, ADR 053)
   ...referralsZhTW,
+  // Trade accounts (issue 38 part 2, ADR 057)
+  ...tradeZhTW,
   // The showroom settings (issue 37, ADR 050)
   ...showroomSettingsZhTW,
   // At the showroom (issue 37, ADR 045)

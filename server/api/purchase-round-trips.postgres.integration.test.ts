@@ -3,7 +3,7 @@ import { type AddressInfo, Socket } from "node:net";
 import { type CacheBus, startCacheBus } from "@platform/cache/bus";
 import { attachCacheBus } from "@platform/cache/shared-cache";
 import { type DatabaseHandle, openDatabase } from "@platform/db/client";
-import { auditLog, pointEntry, purchase } from "@platform/db/schema";
+import { auditLog, pointEntry, purchase, referral } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { desc, eq, sql } from "drizzle-orm";
@@ -11,8 +11,10 @@ import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { verifyAuditChain } from "../../app/domain/audit/audit.server";
-import { newMember } from "../../app/domain/loyalty/testing.server";
+import { checkLedger } from "../../app/domain/loyalty/ledger-check.server";
+import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
+import { linkReferral } from "../../app/domain/referrals/referrals.server";
 import { createApiV1Router } from "./v1";
 
 /**
@@ -115,4 +117,45 @@ it("books a POS purchase in four round trips to PostgreSQL, every write of it co
     sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
   )) as unknown as { n: number }[];
   expect(sessions[0]?.n).toBe(0);
+});
+
+it("books a referred friend's qualifying purchase in two round trips more than a plain one (ADR 053)", async () => {
+  const db = handle.db;
+  await insertTestStores(db, ["TPE02"]);
+  const { secret } = await createApiKey(db, { storeId: "TPE02", name: "till 2" });
+  const buy = (memberNumber: string, receiptNumber: string) =>
+    fetch(`${base}/purchases`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        "content-type": "application/json",
+        "idempotency-key": `key-${receiptNumber}`,
+      },
+      body: JSON.stringify({ memberNumber, receiptNumber, netAmount: 3_000 }),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const regular = await newMember(db);
+  const referrer = await newMember(db);
+  const [warm, friend] = [await newMember(db), await newMember(db)];
+  for (const f of [warm, friend]) {
+    const linked = await db.transaction((tx) => linkReferral(tx, { friendId: f.id, code: referrer.referralCode }));
+    expect(linked.linked).toBe(true);
+  }
+  // Prepare each kind's statements on the connection first (the first use of a statement describes it).
+  expect((await buy(regular.memberNumber, "F-0")).status).toBe(201);
+  expect((await buy(warm.memberNumber, "F-00")).status).toBe(201);
+  const plain = await writesToDatabase(() => buy(regular.memberNumber, "F-1"));
+  const referred = await writesToDatabase(() => buy(friend.memberNumber, "F-2"));
+  expect(plain.result.status).toBe(201);
+  expect(referred.result).toMatchObject({ status: 201, body: { pointsEarned: 30, balance: 300 + 30 } });
+  // A plain purchase: four round trips in at most six writes (above). The referral adds two: the decision, then the
+  // friend's credit with the referrer's lock; the referrer's credit and the referral's audit row go with the last
+  // batch, one write more when it passes 1 kB. Nine at most (eleven when each of the four statements waited).
+  expect(plain.writes).toBeLessThanOrEqual(6);
+  expect(referred.writes).toBeLessThanOrEqual(9);
+  const [decided] = await db.select().from(referral).where(eq(referral.friendId, friend.id));
+  expect(decided).toMatchObject({ state: "rewarded", points: 300 });
+  expect(await ledgerTotals(db, referrer.id)).toEqual({ balance: 600, ledgerSum: 600, lotsRemaining: 600 });
+  expect(await ledgerTotals(db, friend.id)).toEqual({ balance: 330, ledgerSum: 330, lotsRemaining: 330 });
+  expect((await checkLedger(db)).mismatches).toEqual([]);
+  expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
 });

@@ -40,6 +40,8 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { to: "/admin/rules", label: "console.nav.rules", permission: "programme.edit", group: "catalog" },
   // Top referrers (issue 38, ADR 053).
   { to: "/admin/referrals", label: "console.nav.referrals", permission: "programme.edit", group: "catalog" },
+  // Trade accounts' applications (issue 38 part 2, ADR 057).
+  { to: "/admin/trade-accounts", label: "console.nav.tradeAccounts", permission: "programme.edit", group: "catalog" },
   { to: "/admin/images", label: "console.nav.images", permission: "catalog.edit", group: "catalog" },
   { to: "/admin/stores", label: "console.nav.stores", permission: "store.edit", group: "catalog" },
   // Materials and categories (issue 14 item 2, ADR 033): admins only.

@@ -11,7 +11,7 @@ const TABS = ["unused", "used", "expired"] as const;
 type Tab = (typeof TABS)[number];
 
 function tabOf(c: WalletCouponView): Tab {
-  return c.state === "cancelled" ? "expired" : c.state;
+  return c.state === "cancelled" || c.state === "revoked" ? "expired" : c.state;
 }
 
 /** 26 characters read aloud at a counter: groups of four. */
@@ -20,9 +20,16 @@ export function groupCode(code: string): string {
 }
 
 export function couponLine(c: WalletCouponView, t: Translate): string {
+  const line = stateLine(c, t);
+  return c.fromReferral ? `${t("member.center.coupons.fromReferral")} · ${line}` : line;
+}
+
+function stateLine(c: WalletCouponView, t: Translate): string {
   if (c.state === "unused") return t("member.center.coupons.validUntil", { date: c.date });
   if (c.state === "used") return t("member.center.coupons.usedOn", { date: c.date });
   if (c.state === "cancelled") return t("member.center.coupons.cancelled");
+  // The only reason a coupon is revoked so far: the referral's qualifying purchase was refunded (ADR 053).
+  if (c.state === "revoked") return t("member.center.coupons.revokedReferralRefund");
   return t("member.center.coupons.expiredOn", { date: c.date });
 }
 

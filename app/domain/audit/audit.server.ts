@@ -129,6 +129,9 @@ export const AUDIT_ACTIONS = [
   "store.draft_saved",
   "store.published",
   "store.unpublished",
+  // Trade accounts (issue 38 part 2, ADR 057): an admin's decision on an application.
+  "trade.approved",
+  "trade.rejected",
   // Showroom visits (issue 37, ADR 045).
   "appointment.checked_in",
   "appointment.consultant_assigned",

@@ -37,6 +37,8 @@ export const AUDIT_TARGET_TYPES = [
   "showroom_settings",
   "staff",
   "staff_invitation",
+  // Trade accounts (issue 38 part 2, ADR 057).
+  "trade_application",
   "staff_session",
   "store",
   // Showroom appointments (issue 37, ADR 045).

@@ -152,6 +152,7 @@ export type ShownCoupon = {
 const BLOCKED: Record<string, MessageKey | undefined> = {
   used: "console.counter.error.couponUsed",
   cancelled: "console.counter.error.couponCancelled",
+  revoked: "console.counter.error.couponRevoked",
   expired: "console.counter.error.couponExpired",
 };
 

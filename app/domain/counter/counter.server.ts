@@ -77,6 +77,8 @@ export type CounterSummary = {
     consultantUserId: string | null;
   };
   tier: Tier;
+  /** An approved trade account (ADR 057): its own purchases earn the trade multiplier too. */
+  trade: boolean;
   balance: number;
   expiring: { points: number; expiresAt: string } | null;
   coupons: CounterCoupon[];
@@ -106,6 +108,7 @@ export async function counterSummary(
       disabled: member.disabled,
       consultantUserId: member.consultantUserId,
       tier: loyaltyAccount.tier,
+      trade: loyaltyAccount.trade,
       balance: loyaltyAccount.balance,
     })
     .from(member)
@@ -158,6 +161,7 @@ export async function counterSummary(
       consultantUserId: found.consultantUserId,
     },
     tier: found.tier ?? "basic",
+    trade: found.trade ?? false,
     balance: found.balance ?? 0,
     expiring: soonest ? { points: soonest.points, expiresAt: soonest.expiresAt.toISOString() } : null,
     coupons: coupons.map((c) => ({
@@ -175,6 +179,7 @@ export async function counterSummary(
       basicMultiplierPermille: rules.basicMultiplierPermille,
       silverMultiplierPermille: rules.silverMultiplierPermille,
       goldMultiplierPermille: rules.goldMultiplierPermille,
+      tradeMultiplierPermille: rules.tradeMultiplierPermille,
     },
     spend: { pointValueCents: rules.pointValueCents, maxSpendPercent: rules.maxSpendPercent },
   };

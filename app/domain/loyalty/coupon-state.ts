@@ -4,14 +4,21 @@ import { formatLastValidDay, formatTaipei } from "~/lib/time";
  * A coupon's status as people see it, decided here once for every surface (the member center, the console
  * member page, the counter) and for the engine's own refusals (cancelCoupon): "issued" in the database is
  * "unused" until its exclusive end (`expiresAt`, the first instant it no longer counts), "expired" from then on.
+ * "revoked": a referral's coupon taken back by the refund of the qualifying purchase (ADR 053; the reason is
+ * `coupon.revoked_reason`, told by couponRevokedReasonKey).
  */
-export type CouponState = "unused" | "used" | "expired" | "cancelled";
+export type CouponState = "unused" | "used" | "expired" | "cancelled" | "revoked";
 
 export function couponState(c: { status: string; expiresAt: Date }, now: Date): CouponState {
   if (c.status === "used") return "used";
   if (c.status === "cancelled") return "cancelled";
+  if (c.status === "revoked") return "revoked";
   return c.expiresAt <= now ? "expired" : "unused";
 }
+
+/** Why a coupon was revoked, as a message key's last part (the only reason so far: the referral's refund). */
+export const COUPON_REVOKED_REASONS = ["referral_refund"] as const;
+export type CouponRevokedReason = (typeof COUPON_REVOKED_REASONS)[number];
 
 /**
  * The day a coupon's line names, in the locale: the last valid day of an unused coupon ("有效期限至 2027/01/05"

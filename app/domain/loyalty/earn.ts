@@ -12,6 +12,8 @@ export type EarnRules = {
   basicMultiplierPermille: number;
   silverMultiplierPermille: number;
   goldMultiplierPermille: number;
+  /** A trade account's multiplier on its own purchases (ADR 057), ‰; 1000 (or absent) = off. */
+  tradeMultiplierPermille?: number;
 };
 
 export function multiplierPermille(rules: EarnRules, tier: Tier): number {
@@ -22,10 +24,21 @@ export function multiplierPermille(rules: EarnRules, tier: Tier): number {
       : rules.basicMultiplierPermille;
 }
 
-/** 1 point per NT$100 of net amount (rounded down), times the tier multiplier (rounded down). */
-export function pointsForAmount(rules: EarnRules, tier: Tier, netAmount: number): number {
+/**
+ * 1 point per NT$100 of net amount (rounded down), times the tier multiplier, times the trade multiplier for a trade
+ * account (ADR 057): the two multiply (gold 1.5 × trade 1.5 = 2.25) and the product is rounded down once, so a
+ * non-trade member (or a trade multiplier of 1000) earns exactly what the tier alone gives.
+ */
+export function pointsForAmount(rules: EarnRules, tier: Tier, netAmount: number, trade = false): number {
   const base = Math.floor(netAmount / rules.amountPerPoint);
-  return Math.floor((base * multiplierPermille(rules, tier)) / 1000);
+  const tierPermille = multiplierPermille(rules, tier);
+  if (!trade) return Math.floor((base * tierPermille) / 1000);
+  return Math.floor((base * tierPermille * tradeMultiplierPermille(rules)) / 1_000_000);
+}
+
+/** The trade multiplier in force, within its bounds (1000–3000 ‰; the column's check keeps it there too). */
+export function tradeMultiplierPermille(rules: Pick<EarnRules, "tradeMultiplierPermille">): number {
+  return Math.min(3000, Math.max(1000, rules.tradeMultiplierPermille ?? 1000));
 }
 
 /** What a purchase has earned and given back so far. */

@@ -25,6 +25,7 @@ export const LOYALTY_ERRORS = {
   limit_reached: { status: 409 },
   coupon_used: { status: 409 },
   coupon_cancelled: { status: 409 },
+  coupon_revoked: { status: 409 },
   member_disabled: { status: 422 },
   purchase_too_old: { status: 422 },
   refund_exceeds_purchase: { status: 422 },

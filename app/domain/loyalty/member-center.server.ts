@@ -42,6 +42,9 @@ export type WalletCoupon = {
   issuedAt: Date;
   expiresAt: Date;
   usedAt: Date | null;
+  /** A referral's points-free coupon (ADR 053), and why it was revoked (state "revoked"). */
+  fromReferral: boolean;
+  revokedReason: string | null;
 };
 
 export type CatalogueReward = {
@@ -118,6 +121,8 @@ type SummaryRow = {
       issuedAt: string;
       expiresAt: string;
       usedAt: string | null;
+      referralId: string | null;
+      revokedReason: string | null;
       rewardName: string;
       kind: RewardKind;
       amountOff: number | null;
@@ -238,7 +243,7 @@ async function readSummaryRow(db: Database, memberId: string, now: Date): Promis
       (select coalesce(json_agg(c), '[]'::json) from (
          select c.id, c.code, c.status, c.reward_id as "rewardId", c.points_cost as "pointsCost",
                 c.issued_at as "issuedAt", c.expires_at as "expiresAt", c.used_at as "usedAt",
-                rw.name as "rewardName", rw.kind, rw.amount_off as "amountOff"
+                c.referral_id as "referralId", c.revoked_reason as "revokedReason", rw.name as "rewardName", rw.kind, rw.amount_off as "amountOff"
            from ${coupon} c join ${reward} rw on rw.id = c.reward_id
           where c.member_id = ${memberId}
           order by c.issued_at desc limit ${WALLET_LIMIT}) c) as coupons,
@@ -317,10 +322,13 @@ function shapeSummary(row: SummaryRow | undefined, now: Date): MemberCenterSumma
     issuedAt: c.issuedAt,
     expiresAt: c.expiresAt,
     usedAt: c.usedAt,
+    fromReferral: c.referralId !== null,
+    revokedReason: c.revokedReason,
   }));
   const heldPerReward = new Map<string, number>();
   for (const c of coupons) {
-    if (c.status !== "cancelled") heldPerReward.set(c.rewardId, (heldPerReward.get(c.rewardId) ?? 0) + 1);
+    if (c.status !== "cancelled" && c.status !== "revoked")
+      heldPerReward.set(c.rewardId, (heldPerReward.get(c.rewardId) ?? 0) + 1);
   }
 
   return {

@@ -209,8 +209,9 @@ async function bookPurchase(
     if (replay) return replay;
     throw new LoyaltyError(spent.problem, spendRefusal(spent.problem, account.balance, spent.maxByShare));
   }
-  // Only the part paid in money earns points.
-  const points = pointsForAmount(rules, account.tier, spent.toPay);
+  // Only the part paid in money earns points; a trade account's own purchases earn the trade multiplier too (ADR 057:
+  // the flag came with the account's lock, so it costs no statement).
+  const points = pointsForAmount(rules, account.tier, spent.toPay, account.trade);
   const windowStart = spendWindowStart(now);
   // The spend of the 12 months before this purchase, read in the insert's own statement: after the
   // account lock, so every purchase of this member committed before it is counted (they all hold the
@@ -254,8 +255,10 @@ async function bookPurchase(
   if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
     await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
   }
+  const writes: Promise<unknown>[] = [];
   // A referred member's pending referral (ADR 053): the flag came with the account's lock, so a purchase of anyone
-  // else sends nothing more; the qualifying purchase takes the decision's round trips, once in the friend's life.
+  // else sends nothing more; the qualifying purchase takes the decision's two round trips, once in the friend's
+  // life (the referrer's credit is only sent there and joins the batch below).
   const referralDecision = account.referralPending
     ? await decideReferral(
         tx,
@@ -263,6 +266,7 @@ async function bookPurchase(
         { id: booked.id, netAmount: input.netAmount, purchasedAt: input.purchasedAt },
         rules,
         now,
+        writes,
       )
     : null;
   // The rest needs no answer from the database to go on, so it goes out at once, pipelined on the
@@ -271,7 +275,6 @@ async function bookPurchase(
   // chain's head to the commit. PostgreSQL runs them in this order (the order they are called in: each
   // function starts its statement at its first await, before control comes back here); the first that
   // fails aborts the transaction and rejects the batch.
-  const writes: Promise<unknown>[] = [];
   // The spend first (it takes from the lots there were before this purchase), then the points earned.
   if (spent.points > 0) {
     writes.push(

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { coupon, pointEntry, reward } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
 import { type AuditContext, audited } from "../audit/audit.server";
 import { couponState } from "./coupon-state";
@@ -64,7 +64,13 @@ export async function redeemReward(
       const [row] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(coupon)
-        .where(and(eq(coupon.memberId, input.memberId), eq(coupon.rewardId, item.id), ne(coupon.status, "cancelled")));
+        .where(
+          and(
+            eq(coupon.memberId, input.memberId),
+            eq(coupon.rewardId, item.id),
+            notInArray(coupon.status, ["cancelled", "revoked"]),
+          ),
+        );
       if ((row?.n ?? 0) >= item.perMemberLimit) {
         throw new LoyaltyError("limit_reached", "The member has redeemed this reward as often as allowed");
       }
@@ -164,6 +170,7 @@ export async function useCoupon(
     const [latest] = await tx.select().from(coupon).where(eq(coupon.id, found.id));
     if (latest?.status === "used") throw new LoyaltyError("coupon_used", "This coupon was already used");
     if (latest?.status === "cancelled") throw new LoyaltyError("coupon_cancelled", "This coupon was cancelled");
+    if (latest?.status === "revoked") throw new LoyaltyError("coupon_revoked", "This coupon was revoked");
     throw new LoyaltyError("coupon_expired", "This coupon has expired");
   });
 }
@@ -189,6 +196,16 @@ export async function cancelCoupon(
     if (state === "cancelled") return { coupon: current, balance: account.balance, replayed: true };
     if (state === "used") throw new LoyaltyError("coupon_used", "A used coupon cannot be cancelled");
     if (state === "expired") throw new LoyaltyError("coupon_expired", "An expired coupon cannot be cancelled");
+    if (state === "revoked") throw new LoyaltyError("coupon_revoked", "A revoked coupon cannot be cancelled");
+    if (current.redeemEntryId === null) {
+      // A points-free coupon (a referral's, ADR 053): nothing to give back, no stock was taken.
+      const [cancelled] = await tx
+        .update(coupon)
+        .set({ status: "cancelled", cancelledAt: now })
+        .where(eq(coupon.id, current.id))
+        .returning();
+      return { coupon: cancelled ?? current, balance: account.balance, replayed: false };
+    }
     const [debitEntry] = await tx.select().from(pointEntry).where(eq(pointEntry.id, current.redeemEntryId));
     if (!debitEntry) throw new Error("coupon without its redeem entry");
     await reverseDebit(

@@ -130,6 +130,8 @@ export async function consoleMemberDetail(
           status: coupon.status,
           name: reward.name,
           pointsCost: coupon.pointsCost,
+          referralId: coupon.referralId,
+          revokedReason: coupon.revokedReason,
           issuedAt: coupon.issuedAt,
           expiresAt: coupon.expiresAt,
           usedAt: coupon.usedAt,
@@ -492,7 +494,9 @@ export async function memberPageData(
     resent: done === "resend-verification",
     minutes: CODE_POLICY.validMinutes,
     confirmCancel: asking?.id ?? null,
-    cancelled: cancelled ? { name: cancelled.name, points: cancelled.pointsCost } : null,
+    cancelled: cancelled
+      ? { name: cancelled.name, points: cancelled.pointsCost, fromReferral: cancelled.referralId !== null }
+      : null,
   };
 }
 

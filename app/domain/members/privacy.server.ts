@@ -19,6 +19,7 @@ import {
   rateLimitCounter,
   reward,
   tierChange,
+  tradeApplication,
 } from "@platform/db/schema";
 import { and, asc, desc, eq, gt, inArray, like, or } from "drizzle-orm";
 import { adjustPoints } from "../loyalty/points.server";
@@ -321,6 +322,9 @@ export async function deleteMemberAccount(
     // The consent history stays as evidence of what was agreed and when, without the IP addresses.
     await tx.update(memberConsent).set({ ipAddress: null }).where(eq(memberConsent.userId, m.userId));
     await tx.delete(materialFavourite).where(eq(materialFavourite.memberId, m.id));
+    // A trade account's applications carry the 統編 and the company (ADR 057); the account is no trade account now.
+    await tx.delete(tradeApplication).where(eq(tradeApplication.memberId, m.id));
+    await tx.update(loyaltyAccount).set({ trade: false }).where(eq(loyaltyAccount.memberId, m.id));
     // Traces keyed by the phone number or e-mail address.
     if (contacts.length > 0) {
       await tx.delete(oneTimeCode).where(inArray(oneTimeCode.target, contacts));

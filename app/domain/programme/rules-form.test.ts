@@ -143,4 +143,58 @@ describe("rules form", () => {
       referralWindowDays: ["tooLarge"],
     });
   });
+
+  it("reads the trade accounts' multiplier (ADR 057) when sent, within 1–3, and keeps it as it was when absent", () => {
+    const on = parseRulesForm({ ...rules, tradeMultiplier: "1.5" }, { now, latestScheduled: null });
+    expect(on.ok && on.value.rules.tradeMultiplierPermille).toBe(1500);
+    const absent = parseRulesForm(rules, { now, latestScheduled: null });
+    expect(absent.ok && "tradeMultiplierPermille" in absent.value.rules).toBe(false);
+    for (const [value, code] of [
+      ["0.9", "tooSmall"],
+      ["3.5", "tooLarge"],
+      ["x", "invalidMoney"],
+      ["1\u00005", "invalidMoney"],
+    ] as const) {
+      expect(codes(parseRulesForm({ ...rules, tradeMultiplier: value }, { now, latestScheduled: null }))).toEqual({
+        tradeMultiplier: [code],
+      });
+    }
+  });
+
+  it("reads the referral reward's kind and coupon (ADR 053); a form without the kind keeps it as it was", () => {
+    const referral = {
+      referralEnabled: "on",
+      referralPoints: "300",
+      referralMinAmount: "3000",
+      referralMonthlyCap: "5",
+      referralWindowDays: "30",
+    };
+    const id = "5b7d1c8e-6f0a-4c1e-9d2b-3a4f5e6d7c8b";
+    const coupon = parseRulesForm(
+      { ...rules, ...referral, referralRewardKind: "coupon", referralRewardId: id },
+      { now, latestScheduled: null },
+    );
+    expect(coupon.ok && coupon.value.rules).toMatchObject({ referralRewardKind: "coupon", referralRewardId: id });
+    const points = parseRulesForm(
+      { ...rules, ...referral, referralRewardKind: "points", referralRewardId: id },
+      { now, latestScheduled: null },
+    );
+    expect(points.ok && points.value.rules).toMatchObject({ referralRewardKind: "points", referralRewardId: null });
+    const without = parseRulesForm({ ...rules, ...referral }, { now, latestScheduled: null });
+    expect(without.ok && "referralRewardKind" in without.value.rules).toBe(false);
+    expect(
+      codes(parseRulesForm({ ...rules, ...referral, referralRewardKind: "coupon" }, { now, latestScheduled: null })),
+    ).toEqual({ referralRewardId: ["required"] });
+    expect(
+      codes(
+        parseRulesForm(
+          { ...rules, ...referral, referralRewardKind: "coupon", referralRewardId: "x\u0000" },
+          { now, latestScheduled: null },
+        ),
+      ),
+    ).toEqual({ referralRewardId: ["invalidChoice"] });
+    expect(
+      codes(parseRulesForm({ ...rules, ...referral, referralRewardKind: "gift" }, { now, latestScheduled: null })),
+    ).toEqual({ referralRewardKind: ["invalidChoice"] });
+  });
 });

@@ -33,6 +33,11 @@ export type RuleFields = {
   referralMinAmount?: number;
   referralMonthlyCap?: number;
   referralWindowDays?: number;
+  /** Trade accounts' multiplier on their own purchases (issue 38 part 2, ADR 057), ‰; absent: as before. */
+  tradeMultiplierPermille?: number;
+  /** The referral's reward (ADR 053): points, or a coupon of a catalogue reward (its id). */
+  referralRewardKind?: "points" | "coupon";
+  referralRewardId?: string | null;
 };
 
 export type RulesInput = { rules: RuleFields; effectiveDate: CalendarDate; note: string };
@@ -58,6 +63,9 @@ const FIELDS = [
   "referralMinAmount",
   "referralMonthlyCap",
   "referralWindowDays",
+  "tradeMultiplier",
+  "referralRewardKind",
+  "referralRewardId",
   "note",
   "effectiveDate",
 ] as const;
@@ -147,6 +155,21 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
       keptVisitEnabled || form.keptVisitPoints.trim() ? int("keptVisitPoints", 0, 100_000) : undefined;
     // The referral programme (issue 38): read when the form sends it (a form without it keeps it as it was).
     const referralSent = form.referralPoints.trim() !== "";
+    // The reward's kind (a form without it keeps it as it was) and, for a coupon, the reward:
+    // a uuid here; that it is one the catalogue offers is checked by the save (referralRewardChoices).
+    const referralReward = (): Pick<RuleFields, "referralRewardKind" | "referralRewardId"> => {
+      const kind = form.referralRewardKind.trim();
+      if (!kind) return {};
+      if (kind !== "points" && kind !== "coupon") {
+        add("referralRewardKind", "invalidChoice");
+        return {};
+      }
+      if (kind === "points") return { referralRewardKind: "points", referralRewardId: null };
+      const id = form.referralRewardId.trim();
+      if (!id) add("referralRewardId", "required");
+      else if (!z.string().uuid().safeParse(id).success) add("referralRewardId", "invalidChoice");
+      return { referralRewardKind: "coupon", referralRewardId: id };
+    };
     const referral = referralSent
       ? {
           referralEnabled: form.referralEnabled === "on",
@@ -154,8 +177,19 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
           referralMinAmount: int("referralMinAmount", 1, 100_000_000),
           referralMonthlyCap: int("referralMonthlyCap", 0, 1_000),
           referralWindowDays: int("referralWindowDays", 0, 365),
+          ...referralReward(),
         }
       : null;
+    // The trade accounts' multiplier (issue 38 part 2, ADR 057), a setting of the referral programme: 1–3, read when
+    // the form sends it (a form without it keeps it as it was).
+    let tradeMultiplierPermille: number | undefined;
+    if (form.tradeMultiplier.trim()) {
+      const value = parsePermille(form.tradeMultiplier);
+      if (value === null) add("tradeMultiplier", "invalidMoney");
+      else if (value < 1000) add("tradeMultiplier", "tooSmall", "1");
+      else if (value > 3000) add("tradeMultiplier", "tooLarge", "3");
+      else tradeMultiplierPermille = value;
+    }
     const note = form.note.trim();
     if ([...note].length > NOTE_MAX) add("note", "tooLong", NOTE_MAX);
     const effectiveDate = form.effectiveDate.trim() ? parseIsoDate(form.effectiveDate.trim(), 2000) : null;
@@ -192,8 +226,15 @@ export function rulesSchema(t: Translate, context: { now: Date; latestScheduled:
               referralMinAmount: referral.referralMinAmount as number,
               referralMonthlyCap: referral.referralMonthlyCap as number,
               referralWindowDays: referral.referralWindowDays as number,
+              ...(referral.referralRewardKind
+                ? {
+                    referralRewardKind: referral.referralRewardKind,
+                    referralRewardId: referral.referralRewardId ?? null,
+                  }
+                : {}),
             }
           : {}),
+        ...(tradeMultiplierPermille === undefined ? {} : { tradeMultiplierPermille }),
       },
       effectiveDate: effectiveDate as CalendarDate,
       note,

@@ -109,6 +109,10 @@ export async function scheduleRules(
         referralMinAmount: before.referralMinAmount,
         referralMonthlyCap: before.referralMonthlyCap,
         referralWindowDays: before.referralWindowDays,
+        // So does the trade accounts' multiplier (issue 38 part 2, ADR 057).
+        tradeMultiplierPermille: before.tradeMultiplierPermille,
+        referralRewardKind: before.referralRewardKind,
+        referralRewardId: before.referralRewardId,
         ...input.rules,
         effectiveFrom,
         createdBy: actor.userId,

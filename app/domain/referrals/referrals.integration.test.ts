@@ -94,7 +94,7 @@ describe("rewards", () => {
     const rows = await referralsOf(db, referrer.id);
     expect(rows.referred).toHaveLength(1);
     expect(rows.referred[0]).toMatchObject({ state: "rewarded", points: 300 });
-    expect(referralSummary(rows.referred)).toEqual({ friends: 1, rewarded: 1, points: 300 });
+    expect(referralSummary(rows.referred)).toEqual({ friends: 1, rewarded: 1, points: 300, coupons: 0 });
     // A second qualifying purchase rewards nothing more.
     await buy(friend.id, 5_000);
     expect(await balance(referrer.id)).toBe(300);

@@ -1,9 +1,19 @@
 import { type Database, rowsOf } from "@platform/db/client";
-import { loyaltyAccount, member, pointEntry, type ReferralState, referral } from "@platform/db/schema";
+import {
+  coupon,
+  loyaltyAccount,
+  member,
+  pointEntry,
+  type ReferralRewardKind,
+  type ReferralState,
+  referral,
+  reward,
+} from "@platform/db/schema";
 import { desc, eq, sql } from "drizzle-orm";
-import { taipeiParts } from "~/lib/time";
+import { addDays, fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
 import { type AuditContext, audited } from "../audit/audit.server";
 import { type Account, credit, debit, lockAccount, type Tx } from "../loyalty/ledger.server";
+import { newCouponCode } from "../loyalty/rewards.server";
 import { type LoyaltyRules, lotExpiry } from "../loyalty/rules.server";
 import { normaliseReferralCode } from "./code";
 
@@ -94,7 +104,44 @@ export type ReferralDecision = {
   friendId: string;
   state: Extract<ReferralState, "rewarded" | "capped">;
   points: number;
+  /** What was given (ADR 053): points (`points` to each), or a coupon of `rewardId` to each (`coupons`). */
+  rewardKind: ReferralRewardKind;
+  rewardId: string | null;
+  coupons: { id: string; memberId: string }[];
 };
+
+type DecisionRules = Pick<
+  LoyaltyRules,
+  | "referralEnabled"
+  | "referralPoints"
+  | "referralMinAmount"
+  | "referralMonthlyCap"
+  | "referralWindowDays"
+  | "referralRewardKind"
+  | "referralRewardId"
+>;
+
+/**
+ * The coupon a referral would give now: the rules' reward when they choose a coupon and that reward still issues
+ * one (its validity has not ended; a retired reward's coupons stay valid, ADR 029, so `active` is not asked), with
+ * the coupon's end as a redemption's (the end of the Taipei day couponValidDays ahead, never past validUntil).
+ * Null: points (the rules say so, or the reward chosen can no longer issue a coupon: the points of the rule then).
+ */
+async function referralCoupon(
+  tx: Tx,
+  rules: DecisionRules,
+  now: Date,
+): Promise<{ rewardId: string; expiresAt: Date } | null> {
+  if (rules.referralRewardKind !== "coupon" || !rules.referralRewardId) return null;
+  const [item] = await tx
+    .select({ id: reward.id, validUntil: reward.validUntil, couponValidDays: reward.couponValidDays })
+    .from(reward)
+    .where(eq(reward.id, rules.referralRewardId));
+  if (!item || (item.validUntil && item.validUntil <= now)) return null;
+  let expiresAt = fromTaipeiWallClock(addDays(taipeiDate(now), item.couponValidDays + 1));
+  if (item.validUntil && item.validUntil < expiresAt) expiresAt = item.validUntil;
+  return { rewardId: item.id, expiresAt };
+}
 
 /**
  * The friend's purchase decides their pending referral, when it reaches the minimum (called by the purchase under
@@ -104,20 +151,25 @@ export type ReferralDecision = {
  * month's last slot goes to one. A rewarded referral books the points to both (lots with the usual expiry); the
  * referrer's account is locked after the friend's (a referrer signed up before the friend, so locks always go from
  * the newer member to the older: no cycle).
+ *
+ * Round trips (ADR 053, "Speed"): the decision; then the friend's credit and the referrer's lock together
+ * (pipelined: neither needs the other's answer); then the referrer's credit, which needs nothing back either: with
+ * `pending` (the purchase's batch) it is only sent here and the caller waits for it with the rest of its batch, so
+ * a rewarded referral costs the purchase two round trips, not four.
  */
 export async function decideReferral(
   tx: Tx,
   friendAccount: Account,
   purchaseInfo: { id: string; netAmount: number; purchasedAt: Date },
-  rules: Pick<
-    LoyaltyRules,
-    "referralEnabled" | "referralPoints" | "referralMinAmount" | "referralMonthlyCap" | "referralWindowDays"
-  >,
+  rules: DecisionRules,
   now: Date,
+  pending?: Promise<unknown>[],
 ): Promise<ReferralDecision | null> {
   if (!rules.referralEnabled || purchaseInfo.netAmount < rules.referralMinAmount) return null;
   const until = new Date(purchaseInfo.purchasedAt.getTime() + rules.referralWindowDays * 86_400_000);
-  const points = Math.max(0, rules.referralPoints);
+  const gift = await referralCoupon(tx, rules, now);
+  const points = gift ? 0 : Math.max(0, rules.referralPoints);
+  const rewardKind: ReferralRewardKind = gift ? "coupon" : "points";
   const [decided] = rowsOf<{ id: string; referrer_id: string; state: "rewarded" | "capped"; points: number }>(
     await tx.execute(sql`
     with r as (
@@ -125,7 +177,8 @@ export async function decideReferral(
        where friend_id = ${friendAccount.memberId}::uuid and state = 'pending' for update
     ), slot as (
       insert into referral_month (referrer_id, month, rewarded)
-      select referrer_id, ${taipeiMonth(now)}, 1 from r where ${rules.referralMonthlyCap}::int > 0 and ${points}::int > 0
+      select referrer_id, ${taipeiMonth(now)}, 1 from r
+       where ${rules.referralMonthlyCap}::int > 0 and (${points}::int > 0 or ${gift !== null}::boolean)
       on conflict (referrer_id, month) do update set rewarded = referral_month.rewarded + 1
        where referral_month.rewarded < ${rules.referralMonthlyCap}::int
       returning referrer_id
@@ -135,6 +188,8 @@ export async function decideReferral(
     update ${referral} set
       state = case when exists (select 1 from slot) then 'rewarded' else 'capped' end,
       points = case when exists (select 1 from slot) then ${points}::int else 0 end,
+      reward_kind = ${rewardKind},
+      reward_id = case when exists (select 1 from slot) then ${gift?.rewardId ?? null}::uuid end,
       purchase_id = ${purchaseInfo.id}::uuid,
       reversible_until = ${until.toISOString()}::timestamptz,
       decided_at = ${now.toISOString()}::timestamptz
@@ -149,24 +204,34 @@ export async function decideReferral(
     friendId: friendAccount.memberId,
     state: decided.state,
     points: Number(decided.points),
+    rewardKind,
+    rewardId: decided.state === "rewarded" ? (gift?.rewardId ?? null) : null,
+    coupons: [],
   };
-  if (decision.state === "rewarded") {
+  if (decision.state === "rewarded" && gift) {
+    // A points-free coupon to each side, in one statement; the unique (referral_id, member_id) issues it once.
+    decision.coupons = await issueReferralCoupons(tx, decision, gift, now);
+  } else if (decision.state === "rewarded") {
     const expiresAt = lotExpiry(now);
-    await credit(
-      tx,
-      friendAccount,
-      {
-        kind: "referral",
-        key: `referral:${decision.id}:friend`,
-        amount: decision.points,
-        expiresAt,
-        purchaseId: purchaseInfo.id,
-        reason: "referral: friend",
-      },
-      now,
-    );
-    const referrerAccount = await lockAccount(tx, decision.referrerId);
-    await credit(
+    // credit() sends its statement when called (it applies the new balance to the account at once), and
+    // lockAccount's follows it on the same connection: one round trip for both. The friend's lock is held already.
+    const [, referrerAccount] = await Promise.all([
+      credit(
+        tx,
+        friendAccount,
+        {
+          kind: "referral",
+          key: `referral:${decision.id}:friend`,
+          amount: decision.points,
+          expiresAt,
+          purchaseId: purchaseInfo.id,
+          reason: "referral: friend",
+        },
+        now,
+      ),
+      lockAccount(tx, decision.referrerId),
+    ]);
+    const referrerCredit = credit(
       tx,
       referrerAccount,
       {
@@ -179,9 +244,42 @@ export async function decideReferral(
       },
       now,
     );
+    if (pending) pending.push(referrerCredit);
+    else await referrerCredit;
   }
   return decision;
 }
+
+/** The referral's coupons, one to the friend and one to the referrer (no ledger entry, no stock: ADR 053). */
+async function issueReferralCoupons(
+  tx: Tx,
+  decision: Pick<ReferralDecision, "id" | "friendId" | "referrerId">,
+  gift: { rewardId: string; expiresAt: Date },
+  now: Date,
+): Promise<{ id: string; memberId: string }[]> {
+  const rows = rowsOf<{ id: string; member_id: string }>(
+    await tx.execute(sql`
+    insert into ${coupon} (code, reward_id, member_id, points_cost, referral_id, issued_at, expires_at)
+    values
+      (${newCouponCode()}, ${gift.rewardId}::uuid, ${decision.friendId}::uuid, 0, ${decision.id}::uuid,
+       ${now.toISOString()}::timestamptz, ${gift.expiresAt.toISOString()}::timestamptz),
+      (${newCouponCode()}, ${gift.rewardId}::uuid, ${decision.referrerId}::uuid, 0, ${decision.id}::uuid,
+       ${now.toISOString()}::timestamptz, ${gift.expiresAt.toISOString()}::timestamptz)
+    on conflict (referral_id, member_id) where referral_id is not null do nothing
+    returning id, member_id`),
+  );
+  return rows.map((r) => ({ id: r.id, memberId: r.member_id }));
+}
+
+export type ReferralReversal = {
+  id: string;
+  referrerId: string;
+  points: number;
+  rewardKind: ReferralRewardKind;
+  /** Coupons revoked now (unused ones), and coupons already used, which stay used: nothing more is taken. */
+  revokedCoupons: string[];
+  keptCoupons: string[];
+};
 
 /**
  * A refund of a referral's qualifying purchase before its window ends takes both rewards back, once: one statement
@@ -194,16 +292,41 @@ export async function reverseReferral(
   friendAccount: Account,
   purchaseId: string,
   now: Date,
-): Promise<{ id: string; referrerId: string; points: number } | null> {
-  const [reversed] = rowsOf<{ id: string; referrer_id: string; points: number }>(
+): Promise<ReferralReversal | null> {
+  const [reversed] = rowsOf<{ id: string; referrer_id: string; points: number; reward_kind: ReferralRewardKind }>(
     await tx.execute(sql`
     update ${referral} set state = 'reversed', reversed_at = ${now.toISOString()}::timestamptz
      where purchase_id = ${purchaseId}::uuid and state = 'rewarded'
        and reversible_until > ${now.toISOString()}::timestamptz
-    returning id, referrer_id, points`),
+    returning id, referrer_id, points, reward_kind`),
   );
   if (!reversed) return null;
   const points = Number(reversed.points);
+  if (reversed.reward_kind === "coupon") {
+    // One statement revokes each side's coupon that is not used (a use beside it waits on the row and then finds
+    // it revoked, or this finds it used); a used coupon stays used and nothing more is taken (ADR 053).
+    const rows = rowsOf<{ id: string; revoked: boolean }>(
+      await tx.execute(sql`
+      with revoked as (
+        update ${coupon} set status = 'revoked', revoked_at = ${now.toISOString()}::timestamptz,
+               revoked_reason = 'referral_refund'
+         where referral_id = ${reversed.id}::uuid and status = 'issued'
+        returning id
+      )
+      select id, true as revoked from revoked
+      union all
+      select id, false from ${coupon}
+       where referral_id = ${reversed.id}::uuid and status = 'used' and id not in (select id from revoked)`),
+    );
+    return {
+      id: reversed.id,
+      referrerId: reversed.referrer_id,
+      points: 0,
+      rewardKind: "coupon",
+      revokedCoupons: rows.filter((r) => r.revoked).map((r) => r.id),
+      keptCoupons: rows.filter((r) => !r.revoked).map((r) => r.id),
+    };
+  }
   if (points > 0) {
     for (const [account, side] of [
       [friendAccount, "friend"],
@@ -229,7 +352,14 @@ export async function reverseReferral(
       );
     }
   }
-  return { id: reversed.id, referrerId: reversed.referrer_id, points };
+  return {
+    id: reversed.id,
+    referrerId: reversed.referrer_id,
+    points,
+    rewardKind: "points",
+    revokedCoupons: [],
+    keptCoupons: [],
+  };
 }
 
 /** The audit row of a referral's decision or reversal, in its purchase's or refund's transaction. */
@@ -238,7 +368,18 @@ export function auditReferral(
   context: AuditContext | undefined,
   now: Date,
   action: "referral.rewarded" | "referral.capped" | "referral.reversed",
-  target: { id: string; referrerId: string; friendId: string; points: number; purchaseId: string },
+  target: {
+    id: string;
+    referrerId: string;
+    friendId: string;
+    points: number;
+    purchaseId: string;
+    rewardKind?: ReferralRewardKind;
+    rewardId?: string | null;
+    coupons?: { id: string; memberId: string }[];
+    revokedCoupons?: string[];
+    keptCoupons?: string[];
+  },
 ): Promise<unknown> {
   const ctx: AuditContext = context ?? {
     actorType: "system",
@@ -253,6 +394,16 @@ export function auditReferral(
       friendId: target.friendId,
       points: target.points,
       purchaseId: target.purchaseId,
+      ...(target.rewardKind === "coupon"
+        ? {
+            rewardKind: "coupon",
+            ...(target.rewardId === undefined ? {} : { rewardId: target.rewardId }),
+            ...(target.coupons ? { couponIds: target.coupons.map((c) => c.id) } : {}),
+            ...(target.revokedCoupons ? { revokedCouponIds: target.revokedCoupons } : {}),
+            // Used before the refund: they stay used and nothing more is taken (ADR 053).
+            ...(target.keptCoupons ? { usedCouponIdsKept: target.keptCoupons } : {}),
+          }
+        : {}),
     },
   });
 }
@@ -270,6 +421,9 @@ export type ReferralRow = {
   referrerNumber: string;
   state: ReferralState;
   points: number;
+  /** A coupon reward's catalogue name (rewardKind "coupon"); points otherwise. */
+  rewardKind: ReferralRewardKind;
+  rewardName: string | null;
   createdAt: Date;
   decidedAt: Date | null;
 };
@@ -289,14 +443,17 @@ export async function referralsOf(
     referrer_number: string;
     state: ReferralState;
     points: number;
+    reward_kind: ReferralRewardKind;
+    reward_name: string | null;
     created_at: string | Date;
     decided_at: string | Date | null;
   }>(
     await db.execute(sql`
     select x.id, x.friend_id, f.name_zh as friend_name, f.member_number as friend_number,
            x.referrer_id, r.name_zh as referrer_name, r.member_number as referrer_number,
-           x.state, x.points, x.created_at, x.decided_at
+           x.state, x.points, x.reward_kind, rw.name as reward_name, x.created_at, x.decided_at
       from ${referral} x join ${member} f on f.id = x.friend_id join ${member} r on r.id = x.referrer_id
+      left join ${reward} rw on rw.id = x.reward_id
      where x.referrer_id = ${memberId}::uuid or x.friend_id = ${memberId}::uuid
      order by x.created_at desc limit 500`),
   );
@@ -311,6 +468,8 @@ export async function referralsOf(
       referrerNumber: r.referrer_number,
       state: r.state,
       points: Number(r.points),
+      rewardKind: r.reward_kind,
+      rewardName: r.reward_name,
       createdAt: new Date(r.created_at),
       decidedAt: r.decided_at ? new Date(r.decided_at) : null,
     }),
@@ -321,10 +480,23 @@ export async function referralsOf(
   };
 }
 
-/** What the member center shows: the count of friends linked, rewarded, and the points the rewards brought. */
-export function referralSummary(rows: readonly ReferralRow[]): { friends: number; rewarded: number; points: number } {
+/**
+ * What the member center shows: the count of friends linked, rewarded, and what the rewards brought (points, and
+ * coupons: one per rewarded referral whose reward was a coupon).
+ */
+export function referralSummary(rows: readonly ReferralRow[]): {
+  friends: number;
+  rewarded: number;
+  points: number;
+  coupons: number;
+} {
   const rewarded = rows.filter((r) => r.state === "rewarded");
-  return { friends: rows.length, rewarded: rewarded.length, points: rewarded.reduce((n, r) => n + r.points, 0) };
+  return {
+    friends: rows.length,
+    rewarded: rewarded.length,
+    points: rewarded.reduce((n, r) => n + r.points, 0),
+    coupons: rewarded.filter((r) => r.rewardKind === "coupon").length,
+  };
 }
 
 export type TopReferrer = { memberId: string; name: string; memberNumber: string; friends: number; rewarded: number };
@@ -365,7 +537,14 @@ export async function memberReferralView(db: Database, memberId: string) {
   return {
     code,
     referredBy: by
-      ? { memberId: by.referrerId, name: by.referrerName, number: by.referrerNumber, state: by.state }
+      ? {
+          memberId: by.referrerId,
+          name: by.referrerName,
+          number: by.referrerNumber,
+          state: by.state,
+          points: by.points,
+          rewardName: by.rewardKind === "coupon" ? by.rewardName : null,
+        }
       : null,
     friends: rows.referred.map((r) => ({
       id: r.id,
@@ -374,6 +553,7 @@ export async function memberReferralView(db: Database, memberId: string) {
       number: r.friendNumber,
       state: r.state,
       points: r.points,
+      rewardName: r.rewardKind === "coupon" ? r.rewardName : null,
       at: r.createdAt.toISOString(),
     })),
   };

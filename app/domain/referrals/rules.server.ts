@@ -1,8 +1,8 @@
 import { type Database, rowsOf } from "@platform/db/client";
-import { purchase, referral } from "@platform/db/schema";
-import { sql } from "drizzle-orm";
+import { purchase, referral, reward } from "@platform/db/schema";
+import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { currentRules, type LoyaltyRules } from "../loyalty/rules.server";
-import type { RuleFields } from "../programme/rules-form";
+import { formatPermille, type RuleFields } from "../programme/rules-form";
 
 /**
  * The referral programme's rules in the programme rules page (issue 38, ADR 053): they are columns of the rules
@@ -11,18 +11,59 @@ import type { RuleFields } from "../programme/rules-form";
 
 type ReferralRules = Pick<
   LoyaltyRules,
-  "referralEnabled" | "referralPoints" | "referralMinAmount" | "referralMonthlyCap" | "referralWindowDays"
+  | "referralEnabled"
+  | "referralPoints"
+  | "referralMinAmount"
+  | "referralMonthlyCap"
+  | "referralWindowDays"
+  | "referralRewardKind"
+  | "referralRewardId"
 >;
 
-/** A version's referral fields as the form writes them. */
-export function referralValues(r: ReferralRules): Record<string, string> {
+/** A version's referral fields (with the trade accounts' multiplier, ADR 057) as the form writes them. */
+export function referralValues(
+  r: ReferralRules & Pick<LoyaltyRules, "tradeMultiplierPermille">,
+): Record<string, string> {
   return {
+    tradeMultiplier: formatPermille(r.tradeMultiplierPermille),
     referralEnabled: r.referralEnabled ? "on" : "",
     referralPoints: String(r.referralPoints),
     referralMinAmount: String(r.referralMinAmount),
     referralMonthlyCap: String(r.referralMonthlyCap),
     referralWindowDays: String(r.referralWindowDays),
+    referralRewardKind: r.referralRewardKind,
+    referralRewardId: r.referralRewardId ?? "",
   };
+}
+
+export type RewardChoice = { id: string; name: string };
+
+/**
+ * The catalogue rewards a referral's coupon may be (the rules form's choices): those still offered whose validity
+ * has not ended, by name, and the one chosen now (`keep`) even when it is not (so a form over it shows it).
+ */
+export async function referralRewardChoices(db: Database, now: Date, keep?: string | null): Promise<RewardChoice[]> {
+  const offered = and(eq(reward.active, true), or(isNull(reward.validUntil), gt(reward.validUntil, now)));
+  return db
+    .select({ id: reward.id, name: reward.name })
+    .from(reward)
+    .where(keep ? or(offered, eq(reward.id, keep)) : offered)
+    .orderBy(asc(reward.name), asc(reward.id))
+    .limit(500);
+}
+
+/** What each side gets under these rules, for the pages that tell the terms: points, or a coupon of a reward. */
+export type ReferralRewardTerms = { kind: "points"; points: number } | { kind: "coupon"; name: string };
+
+export async function referralRewardTerms(
+  db: Database,
+  rules: Pick<ReferralRules, "referralRewardKind" | "referralRewardId" | "referralPoints">,
+): Promise<ReferralRewardTerms> {
+  if (rules.referralRewardKind === "coupon" && rules.referralRewardId) {
+    const [row] = await db.select({ name: reward.name }).from(reward).where(eq(reward.id, rules.referralRewardId));
+    if (row) return { kind: "coupon", name: row.name };
+  }
+  return { kind: "points", points: rules.referralPoints };
 }
 
 export type ReferralImpact = {
@@ -34,12 +75,18 @@ export type ReferralImpact = {
   rewardedProposed: number;
   pointsCurrent: number;
   pointsProposed: number;
+  /** Coupons (both sides) when the reward is a coupon, and its catalogue name (null: the reward is points). */
+  couponsCurrent: number;
+  couponsProposed: number;
+  rewardCurrent: string | null;
+  rewardProposed: string | null;
 };
 
 /**
  * What a change of the referral rules would have done over the referrals decided in the last 30 days, with the
  * engine's definitions: a referral is rewarded when its qualifying purchase reaches the minimum and it is among the
- * first `cap` such of its referrer's Taipei month (in the order they were decided); each reward is `points` to both.
+ * first `cap` such of its referrer's Taipei month (in the order they were decided); each reward is `points` to both,
+ * or one coupon to each when the rules choose a coupon (ADR 053).
  */
 export async function referralImpact(
   db: Database,
@@ -53,7 +100,14 @@ export async function referralImpact(
     referralMinAmount: proposed.referralMinAmount ?? inForce.referralMinAmount,
     referralMonthlyCap: proposed.referralMonthlyCap ?? inForce.referralMonthlyCap,
     referralWindowDays: proposed.referralWindowDays ?? inForce.referralWindowDays,
+    referralRewardKind: proposed.referralRewardKind ?? inForce.referralRewardKind,
+    referralRewardId:
+      proposed.referralRewardKind === undefined ? inForce.referralRewardId : (proposed.referralRewardId ?? null),
   };
+  const [termsCurrent, termsProposed] = await Promise.all([
+    referralRewardTerms(db, inForce),
+    referralRewardTerms(db, next),
+  ]);
   const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
   const [row] = rowsOf<{ decided: number; pending: number; rc: number; rp: number }>(
     await db.execute(sql`
@@ -83,7 +137,11 @@ export async function referralImpact(
     pending: Number(row?.pending ?? 0),
     rewardedCurrent,
     rewardedProposed,
-    pointsCurrent: rewardedCurrent * inForce.referralPoints * 2,
-    pointsProposed: rewardedProposed * next.referralPoints * 2,
+    pointsCurrent: termsCurrent.kind === "points" ? rewardedCurrent * termsCurrent.points * 2 : 0,
+    pointsProposed: termsProposed.kind === "points" ? rewardedProposed * termsProposed.points * 2 : 0,
+    couponsCurrent: termsCurrent.kind === "coupon" ? rewardedCurrent * 2 : 0,
+    couponsProposed: termsProposed.kind === "coupon" ? rewardedProposed * 2 : 0,
+    rewardCurrent: termsCurrent.kind === "coupon" ? termsCurrent.name : null,
+    rewardProposed: termsProposed.kind === "coupon" ? termsProposed.name : null,
   };
 }

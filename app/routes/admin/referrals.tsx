@@ -6,6 +6,7 @@ import { useConsoleT } from "~/components/console/use-console-t";
 import { Link } from "~/components/ui/link";
 import { currentRules } from "~/domain/loyalty/rules.server";
 import { topReferrers } from "~/domain/referrals/referrals.server";
+import { referralRewardTerms } from "~/domain/referrals/rules.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { pageMeta } from "~/lib/meta";
@@ -24,9 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     topReferrers(app.db, 50),
     currentRules(app.db, requestNow(request, app.config)),
   ]);
+  const reward = await referralRewardTerms(app.db, rules);
   return {
     rows,
     terms: {
+      reward: reward.kind === "coupon" ? reward.name : null,
       enabled: rules.referralEnabled,
       points: rules.referralPoints,
       min: rules.referralMinAmount,
@@ -41,14 +44,21 @@ export default function ConsoleReferrals({ loaderData: d }: Route.ComponentProps
   return (
     <ConsolePage title={t("console.referrals.title")} lead={t("console.referrals.lead")}>
       <p className="text-sm" data-testid="referral-terms">
-        {d.terms.enabled
-          ? t("console.referrals.terms", {
+        {d.terms.enabled && d.terms.reward !== null
+          ? t("console.referrals.termsCoupon", {
               min: d.terms.min.toLocaleString(),
-              points: d.terms.points,
+              reward: d.terms.reward,
               cap: d.terms.cap,
               days: d.terms.days,
             })
-          : t("console.referrals.paused")}{" "}
+          : d.terms.enabled
+            ? t("console.referrals.terms", {
+                min: d.terms.min.toLocaleString(),
+                points: d.terms.points,
+                cap: d.terms.cap,
+                days: d.terms.days,
+              })
+            : t("console.referrals.paused")}{" "}
         <Link to="/admin/rules">{t("console.referrals.toRules")}</Link>
       </p>
       <DetailSection id="top-referrers" title={t("console.referrals.top")} className="mt-6" testId="top-referrers">

@@ -57,6 +57,9 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         "member.center.favourites.",
         "member.center.settings.",
         "member.center.spendCode.",
+        // The rewards section's links: invite friends (ADR 053) and trade accounts (ADR 057).
+        "member.center.inviteFriends",
+        "member.center.tradeAccount",
       ),
       spendCodes: spendCodes.map((c) => ({
         code: c.code,
@@ -95,6 +98,7 @@ export async function loadMemberCenter({ request, context }: Route.LoaderArgs) {
         kind: c.kind,
         amountOff: c.amountOff,
         date: couponDay(c, locale),
+        fromReferral: c.fromReferral,
       })),
       rewards: summary.rewards.map(({ image, media, ...r }) => ({
         ...r,

@@ -157,7 +157,16 @@ export default function MemberCenterPage({ loaderData: d, actionData }: Route.Co
             </Link>
           }
         >
-          <p className="-mt-1 mb-4 text-muted">{t("member.center.rewards.lead")}</p>
+          <p className="-mt-1 mb-4 text-muted">
+            {t("member.center.rewards.lead")} {/* Trade accounts (issue 38 part 2, ADR 057). */}
+            <Link
+              to="/member-center/trade"
+              className="font-semibold text-brand-700 underline underline-offset-4"
+              data-testid="trade-account"
+            >
+              {t("member.center.tradeAccount")}
+            </Link>
+          </p>
           {actionData && !actionData.ok ? (
             <Alert tone="error" className="mb-4">
               {actionData.message}

@@ -9,6 +9,7 @@ import { Link } from "~/components/ui/link";
 import { currentRules } from "~/domain/loyalty/rules.server";
 import { referralPath } from "~/domain/referrals/code";
 import { referralSummary, referralsOf } from "~/domain/referrals/referrals.server";
+import { referralRewardTerms } from "~/domain/referrals/rules.server";
 import { requestNow } from "~/lib/clock.server";
 import { type MessageKey, useLocale, useT } from "~/lib/i18n";
 import { getLocale, routeMessages } from "~/lib/i18n.server";
@@ -32,6 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [rules, rows] = await Promise.all([currentRules(app.db, now), referralsOf(app.db, member.id)]);
   const url = new URL(referralPath(member.referralCode), app.config.publicBaseUrl).toString();
   const own = await withOwnCode(context, request, member.referralCode);
+  const reward = await referralRewardTerms(app.db, rules);
   return data(
     {
       messages: routeMessages(locale, "referrals."),
@@ -41,6 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       terms: {
         enabled: rules.referralEnabled,
         points: rules.referralPoints,
+        // A coupon's name when the reward is a coupon (ADR 053); null: points.
+        reward: reward.kind === "coupon" ? reward.name : null,
         min: rules.referralMinAmount,
         cap: rules.referralMonthlyCap,
         days: rules.referralWindowDays,
@@ -52,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         name: `${r.friendName.slice(0, 1)}＊＊`,
         state: r.state,
         points: r.points,
+        rewardName: r.rewardKind === "coupon" ? r.rewardName : null,
         at: r.createdAt.toISOString(),
       })),
     },
@@ -64,18 +69,35 @@ export default function InvitePage({ loaderData: d }: Route.ComponentProps) {
   const locale = useLocale();
   return (
     <Page title={t("referrals.invite.title")} lead={t("referrals.invite.lead")} width="narrow">
-      <Link to="/member-center" className="text-sm font-semibold text-brand-700 underline underline-offset-4">
-        {t("referrals.invite.toCenter")}
-      </Link>
+      <div className="flex flex-wrap gap-x-6 gap-y-2">
+        <Link to="/member-center" className="text-sm font-semibold text-brand-700 underline underline-offset-4">
+          {t("referrals.invite.toCenter")}
+        </Link>
+        {/* Trade accounts (issue 38 part 2, ADR 057): designers and contractors apply here. */}
+        <Link
+          to="/member-center/trade"
+          className="text-sm font-semibold text-brand-700 underline underline-offset-4"
+          data-testid="to-trade"
+        >
+          {t("referrals.invite.toTrade")}
+        </Link>
+      </div>
       <p className="mt-4 rounded-2xl border border-line bg-white px-4 py-3" data-testid="referral-terms">
-        {d.terms.enabled
-          ? t("referrals.invite.terms", {
+        {d.terms.enabled && d.terms.reward !== null
+          ? t("referrals.invite.termsCoupon", {
               min: d.terms.min.toLocaleString(locale),
-              points: d.terms.points.toLocaleString(locale),
+              reward: d.terms.reward,
               cap: d.terms.cap,
               days: d.terms.days,
             })
-          : t("referrals.invite.paused")}
+          : d.terms.enabled
+            ? t("referrals.invite.terms", {
+                min: d.terms.min.toLocaleString(locale),
+                points: d.terms.points.toLocaleString(locale),
+                cap: d.terms.cap,
+                days: d.terms.days,
+              })
+            : t("referrals.invite.paused")}
       </p>
 
       <section aria-labelledby="invite-code" className="mt-6">
@@ -111,10 +133,11 @@ export default function InvitePage({ loaderData: d }: Route.ComponentProps) {
           {t("referrals.invite.friendsTitle")}
         </h2>
         <p className="mt-2" data-testid="referral-summary">
-          {t("referrals.invite.summary", {
+          {t(d.summary.coupons > 0 ? "referrals.invite.summaryCoupons" : "referrals.invite.summary", {
             friends: d.summary.friends,
             rewarded: d.summary.rewarded,
             points: d.summary.points.toLocaleString(locale),
+            coupons: d.summary.coupons,
           })}
         </p>
         {d.friends.length === 0 ? (
@@ -130,7 +153,9 @@ export default function InvitePage({ loaderData: d }: Route.ComponentProps) {
                   {f.name} · <time dateTime={f.at}>{formatTaipei(f.at, locale)}</time>
                 </span>
                 <span className="text-sm font-semibold" data-state={f.state}>
-                  {t(`referrals.state.${f.state}` as MessageKey, { points: f.points })}
+                  {f.state === "rewarded" && f.rewardName !== null
+                    ? t("referrals.state.rewardedCoupon", { reward: f.rewardName })
+                    : t(`referrals.state.${f.state}` as MessageKey, { points: f.points })}
                 </span>
               </li>
             ))}

@@ -2,6 +2,7 @@ import { mediaImage } from "@platform/db/schema/media";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   check,
@@ -12,6 +13,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -48,49 +50,74 @@ export const ENTRY_KINDS = [
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
+/** A referral's reward (ADR 053): points to each side, or a coupon of a catalogue reward to each side. */
+export const REFERRAL_REWARD_KINDS = ["points", "coupon"] as const;
+export type ReferralRewardKind = (typeof REFERRAL_REWARD_KINDS)[number];
+
 /**
  * Every version of the rules an admin can change; the newest row with effectiveFrom ≤ now applies.
  * Multipliers are in permille (1.2 → 1200) so no floating point touches points.
  */
-export const loyaltyRules = pgTable("loyalty_rules", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
-  /** NT$ of net amount per point (before the multiplier). */
-  amountPerPoint: integer("amount_per_point").notNull().default(100),
-  silverSpend: integer("silver_spend").notNull().default(50_000),
-  goldSpend: integer("gold_spend").notNull().default(200_000),
-  basicMultiplierPermille: integer("basic_multiplier_permille").notNull().default(1000),
-  silverMultiplierPermille: integer("silver_multiplier_permille").notNull().default(1200),
-  goldMultiplierPermille: integer("gold_multiplier_permille").notNull().default(1500),
-  welcomeEnabled: boolean("welcome_enabled").notNull().default(true),
-  welcomePoints: integer("welcome_points").notNull().default(100),
-  birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
-  birthdayPoints: integer("birthday_points").notNull().default(200),
-  /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
-  pointValueCents: integer("point_value_cents").notNull().default(100),
-  /**
-   * Paying with points (issue 36, ADR 040): at most this percentage of a purchase's net amount may be paid with
-   * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
-   */
-  maxSpendPercent: integer("max_spend_percent").notNull().default(50),
-  /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
-  keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
-  keptVisitPoints: integer("kept_visit_points").notNull().default(50),
-  /**
-   * Referrals (issue 38, ADR 053; PRODUCT.md §12): after the friend's first purchase of at least
-   * referralMinAmount NT$, referralPoints to each; at most referralMonthlyCap rewarded referrals per referrer per
-   * Taipei month; a refund within referralWindowDays of that purchase takes both back.
-   */
-  referralEnabled: boolean("referral_enabled").notNull().default(true),
-  referralPoints: integer("referral_points").notNull().default(300),
-  referralMinAmount: integer("referral_min_amount").notNull().default(3000),
-  referralMonthlyCap: integer("referral_monthly_cap").notNull().default(5),
-  referralWindowDays: integer("referral_window_days").notNull().default(30),
-  effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
-  /** Staff user id of the admin who made the change; null for the seeded defaults. */
-  createdBy: text("created_by"),
-  note: text("note"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const loyaltyRules = pgTable(
+  "loyalty_rules",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** NT$ of net amount per point (before the multiplier). */
+    amountPerPoint: integer("amount_per_point").notNull().default(100),
+    silverSpend: integer("silver_spend").notNull().default(50_000),
+    goldSpend: integer("gold_spend").notNull().default(200_000),
+    basicMultiplierPermille: integer("basic_multiplier_permille").notNull().default(1000),
+    silverMultiplierPermille: integer("silver_multiplier_permille").notNull().default(1200),
+    goldMultiplierPermille: integer("gold_multiplier_permille").notNull().default(1500),
+    welcomeEnabled: boolean("welcome_enabled").notNull().default(true),
+    welcomePoints: integer("welcome_points").notNull().default(100),
+    birthdayEnabled: boolean("birthday_enabled").notNull().default(true),
+    birthdayPoints: integer("birthday_points").notNull().default(200),
+    /** What one point is worth, in hundredths of NT$ (PRODUCT.md §4: NT$1 → 100), for the liability figure. */
+    pointValueCents: integer("point_value_cents").notNull().default(100),
+    /**
+     * Paying with points (issue 36, ADR 040): at most this percentage of a purchase's net amount may be paid with
+     * points (PRODUCT.md §12: 50); each point pays pointValueCents / 100 NT$.
+     */
+    maxSpendPercent: integer("max_spend_percent").notNull().default(50),
+    /** Points for a kept showroom visit (issue 37, ADR 045): off by default; booked once per appointment at check-in. */
+    keptVisitEnabled: boolean("kept_visit_enabled").notNull().default(false),
+    keptVisitPoints: integer("kept_visit_points").notNull().default(50),
+    /**
+     * Referrals (issue 38, ADR 053; PRODUCT.md §12): after the friend's first purchase of at least
+     * referralMinAmount NT$, referralPoints to each; at most referralMonthlyCap rewarded referrals per referrer per
+     * Taipei month; a refund within referralWindowDays of that purchase takes both back.
+     */
+    referralEnabled: boolean("referral_enabled").notNull().default(true),
+    referralPoints: integer("referral_points").notNull().default(300),
+    referralMinAmount: integer("referral_min_amount").notNull().default(3000),
+    referralMonthlyCap: integer("referral_monthly_cap").notNull().default(5),
+    referralWindowDays: integer("referral_window_days").notNull().default(30),
+    /**
+     * Trade accounts (issue 38 part 2, ADR 057), a setting of the referral programme: a trade member's own purchases
+     * earn their tier's points times this (‰, 1000 = ×1 = off; 1000–3000).
+     */
+    tradeMultiplierPermille: integer("trade_multiplier_permille").notNull().default(1000),
+    /**
+     * What a referral gives each side (ADR 053, "Later (coupon reward)"): `points` (referralPoints) or `coupon` (a
+     * points-free coupon of the catalogue's reward referralRewardId, to the referrer and to the friend).
+     */
+    referralRewardKind: text("referral_reward_kind", { enum: REFERRAL_REWARD_KINDS }).notNull().default("points"),
+    referralRewardId: uuid("referral_reward_id").references((): AnyPgColumn => reward.id),
+    effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
+    /** Staff user id of the admin who made the change; null for the seeded defaults. */
+    createdBy: text("created_by"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("loyalty_rules_trade_multiplier", sql`${t.tradeMultiplierPermille} between 1000 and 3000`),
+    check(
+      "loyalty_rules_referral_coupon_reward",
+      sql`${t.referralRewardKind} = 'points' or ${t.referralRewardId} is not null`,
+    ),
+  ],
+);
 
 /** One row per member: the balance (= ledger sum) and the tier. The row every mutation locks. */
 export const loyaltyAccount = pgTable("loyalty_account", {
@@ -113,6 +140,11 @@ export const loyaltyAccount = pgTable("loyalty_account", {
    * purchase of anyone else pays nothing for referrals. Cleared by the statement that decides the referral.
    */
   referralPending: boolean("referral_pending").notNull().default(false),
+  /**
+   * The member is an approved trade account (ADR 057): read by the purchase's lock statement with the row, so the
+   * trade multiplier costs no extra statement. Set by the approval's statement.
+   */
+  trade: boolean("trade").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -343,11 +375,19 @@ export const coupon = pgTable(
     memberId: uuid("member_id")
       .notNull()
       .references(() => member.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["issued", "used", "cancelled"] })
+    /** `revoked`: a referral coupon taken back by the refund of the qualifying purchase (ADR 053). */
+    status: text("status", { enum: ["issued", "used", "cancelled", "revoked"] })
       .notNull()
       .default("issued"),
+    /** Points paid for it (0 for a referral coupon). */
     pointsCost: integer("points_cost").notNull(),
-    redeemEntryId: uuid("redeem_entry_id").notNull(),
+    /** The redemption's ledger debit; null for a points-free coupon (a referral's, referralId). */
+    redeemEntryId: uuid("redeem_entry_id"),
+    /**
+     * The referral that gave it (ADR 053), one per member and referral (the unique index: issued once). No foreign
+     * key (the referral table's module imports this one); a member's deletion removes both.
+     */
+    referralId: uuid("referral_id"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
@@ -355,9 +395,14 @@ export const coupon = pgTable(
     usedByStaffUserId: text("used_by_staff_user_id"),
     usedByApiKeyId: text("used_by_api_key_id"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** When and why it was revoked (`referral_refund`: the referral's qualifying purchase was refunded). */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedReason: text("revoked_reason"),
   },
   (t) => [
     index("coupon_member_idx").on(t.memberId, t.rewardId),
+    uniqueIndex("coupon_referral_member_idx").on(t.referralId, t.memberId).where(sql`${t.referralId} is not null`),
+    check("coupon_paid_or_referral", sql`${t.redeemEntryId} is not null or ${t.referralId} is not null`),
     /** A member's coupons newest first (member center, console): no sort of a heavy member's whole list. */
     index("coupon_member_issued_idx").on(t.memberId, t.issuedAt.desc()),
     /** The counter's day list (ADR 022). */

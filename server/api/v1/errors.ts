@@ -80,6 +80,7 @@ const LOYALTY_CODES_AT_THE_TILL = [
   "idempotency_conflict",
   "coupon_used",
   "coupon_cancelled",
+  "coupon_revoked",
   "member_disabled",
   "purchase_too_old",
   "refund_exceeds_purchase",

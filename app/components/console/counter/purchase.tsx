@@ -13,6 +13,7 @@ import { Facts, Money, StatTile, TierBadge, usePoints } from "./ui";
 /** The purchase form's fields (ADR 022): the member's tier and balance, receipt and amount, the points it earns. */
 export function PurchaseFields({
   tier,
+  trade,
   balance,
   earn,
   spend,
@@ -21,6 +22,8 @@ export function PurchaseFields({
   codeSent,
 }: {
   tier: "basic" | "silver" | "gold";
+  /** A trade account (ADR 057): the preview multiplies as the engine does. */
+  trade: boolean;
   balance: number;
   earn: EarnRules;
   spend: SpendRules;
@@ -42,7 +45,8 @@ export function PurchaseFields({
   const typedPoints = pointsDigits === "" ? 0 : /^\d{1,9}$/.test(pointsDigits) ? Number(pointsDigits) : null;
   const decision = typed !== null && typed > 0 ? decideSpend(spend, balance, typed, typedPoints ?? 0) : null;
   const spendable = decision && !decision.problem ? decision : null;
-  const preview = typed !== null && typed > 0 ? pointsForAmount(earn, tier, spendable ? spendable.toPay : typed) : null;
+  const preview =
+    typed !== null && typed > 0 ? pointsForAmount(earn, tier, spendable ? spendable.toPay : typed, trade) : null;
   const pointValue = (spend.pointValueCents / 100).toString();
   return (
     <>

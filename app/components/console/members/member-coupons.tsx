@@ -46,7 +46,9 @@ export function MemberCoupons({
         data-testid="cancel-coupon-confirm"
       >
         <p id="cancel-coupon-question" className="font-medium">
-          {t("console.members.cancelCouponAsk", { name: c.name, points: n(c.pointsCost) })}
+          {c.referralId
+            ? t("console.members.cancelReferralCouponAsk", { name: c.name })
+            : t("console.members.cancelCouponAsk", { name: c.name, points: n(c.pointsCost) })}
         </p>
         <IntentForm
           intent="cancel-coupon"
@@ -54,7 +56,11 @@ export function MemberCoupons({
           className="mt-3 flex flex-wrap items-center gap-3"
           size="sm"
           variant="danger"
-          label={t("console.members.cancelCouponConfirm", { points: n(c.pointsCost) })}
+          label={
+            c.referralId
+              ? t("console.members.cancelReferralCouponConfirm")
+              : t("console.members.cancelCouponConfirm", { points: n(c.pointsCost) })
+          }
           after={
             <Link to={`/admin/members/${m.id}`} className="text-sm underline underline-offset-4">
               {t("console.members.cancelCouponKeep")}
@@ -91,8 +97,14 @@ export function MemberCoupons({
                   >
                     {t(`console.members.coupon.${c.state}`)}
                   </span>
-                  {`${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
-                  {c.state === "cancelled" ? null : ` · ${day(c)}`}
+                  {c.referralId
+                    ? t("console.members.coupon.fromReferral")
+                    : `${n(c.pointsCost)} ${t("console.members.pointsUnit")}`}
+                  {c.state === "cancelled"
+                    ? null
+                    : c.state === "revoked"
+                      ? ` · ${t("console.members.coupon.revokedReferralRefund")}`
+                      : ` · ${day(c)}`}
                 </span>
               </span>
               {c.state === "unused" && m.canManage && !m.deleted ? cancel(c) : null}

@@ -8,15 +8,35 @@ import { formatTaipei } from "~/lib/time";
 
 export type MemberReferralView = {
   code: string;
-  referredBy: { memberId: string; name: string; number: string; state: string } | null;
-  friends: { id: string; memberId: string; name: string; number: string; state: string; points: number; at: string }[];
+  referredBy: {
+    memberId: string;
+    name: string;
+    number: string;
+    state: string;
+    points: number;
+    rewardName: string | null;
+  } | null;
+  friends: {
+    id: string;
+    memberId: string;
+    name: string;
+    number: string;
+    state: string;
+    points: number;
+    /** A coupon reward's name (ADR 053); null: points. */
+    rewardName: string | null;
+    at: string;
+  }[];
 };
 
 /** The member's referrals on the console's member page (issue 38, ADR 053): their code, who referred them, whom they did. */
 export function MemberReferrals({ data }: { data: MemberReferralView }) {
   const t = useConsoleT();
   const locale = useLocale();
-  const state = (s: string, points = 0) => t(`console.referrals.state.${s}` as MessageKey, { points });
+  const state = (r: { state: string; points: number; rewardName: string | null }) =>
+    r.state === "rewarded" && r.rewardName !== null
+      ? t("console.referrals.state.rewardedCoupon", { reward: r.rewardName })
+      : t(`console.referrals.state.${r.state}` as MessageKey, { points: r.points });
   return (
     <DetailSection
       id="referrals-title"
@@ -34,7 +54,7 @@ export function MemberReferrals({ data }: { data: MemberReferralView }) {
             <Link to={`/admin/members/${data.referredBy.memberId}`}>
               {data.referredBy.name} ({data.referredBy.number})
             </Link>{" "}
-            · {state(data.referredBy.state)}
+            · {state(data.referredBy)}
           </>
         ) : (
           t("console.referrals.member.notReferred")
@@ -65,7 +85,7 @@ export function MemberReferrals({ data }: { data: MemberReferralView }) {
               className: "tabular-nums whitespace-nowrap",
               cell: (r) => <time dateTime={r.at}>{formatTaipei(r.at, locale)}</time>,
             },
-            { key: "state", header: t("console.referrals.col.state"), cell: (r) => state(r.state, r.points) },
+            { key: "state", header: t("console.referrals.col.state"), cell: (r) => state(r) },
           ]}
         />
       )}

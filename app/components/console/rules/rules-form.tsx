@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { NativeSelectField } from "~/components/ui/native-select";
 import { useFormState } from "~/lib/use-form-state";
 import { StepUpField } from "../step-up-field";
 import { useConsoleT } from "../use-console-t";
@@ -16,10 +17,13 @@ export function RulesForm({
   defaults,
   today,
   baseVersion,
+  rewardChoices,
 }: {
   defaults: Record<string, string>;
   today: string;
   baseVersion: number;
+  /** The catalogue rewards a referral coupon may be (ADR 053). */
+  rewardChoices: { id: string; name: string }[];
 }) {
   const t = useConsoleT();
   const form = useFormState();
@@ -84,9 +88,33 @@ export function RulesForm({
           {t("console.programme.rules.referralEnabled")}
         </label>
         {num("referralMinAmount")}
-        {num("referralPoints")}
         {num("referralMonthlyCap")}
         {num("referralWindowDays", t("console.programme.rules.referralWindowHint"))}
+        {/* Trade accounts (issue 38 part 2, ADR 057): a setting of the referral programme. */}
+        {num("tradeMultiplier", t("console.programme.rules.tradeMultiplierHint"))}
+        {/* The reward: points to each, or a points-free coupon of a catalogue reward to each (ADR 053). */}
+        <NativeSelectField
+          label={t("console.programme.rules.referralRewardKind")}
+          errors={form.errors("referralRewardKind")}
+          selectProps={{ name: "referralRewardKind", defaultValue: value("referralRewardKind") || "points" }}
+        >
+          <option value="points">{t("console.programme.rules.referralRewardKind.points")}</option>
+          <option value="coupon">{t("console.programme.rules.referralRewardKind.coupon")}</option>
+        </NativeSelectField>
+        {num("referralPoints", t("console.programme.rules.referralPointsHint"))}
+        <NativeSelectField
+          label={t("console.programme.rules.referralRewardId")}
+          description={t("console.programme.rules.referralRewardIdHint")}
+          errors={form.errors("referralRewardId")}
+          selectProps={{ name: "referralRewardId", defaultValue: value("referralRewardId") }}
+        >
+          <option value="">{t("console.programme.rules.referralRewardNone")}</option>
+          {rewardChoices.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
+        </NativeSelectField>
       </Group>
       <Group legend={t("console.programme.rules.valueTitle")}>
         {num("pointValue", t("console.programme.rules.pointValueHint"))}

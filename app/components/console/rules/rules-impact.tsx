@@ -16,6 +16,11 @@ export type RulesPreview = {
     rewardedProposed: number;
     pointsCurrent: number;
     pointsProposed: number;
+    couponsCurrent: number;
+    couponsProposed: number;
+    /** The coupon's name when the reward is a coupon (ADR 053); null: points. */
+    rewardCurrent: string | null;
+    rewardProposed: string | null;
   };
   token: string;
 };
@@ -87,16 +92,35 @@ export function RulesImpact({ preview }: { preview: RulesPreview }) {
             {t("console.programme.rules.impactReferrals", { decided: preview.referrals.decided })}
           </h4>
           <p className="mt-1 text-sm tabular-nums" data-testid="impact-referrals">
-            {t("console.programme.rules.impactReferralsLine", {
-              current: preview.referrals.rewardedCurrent,
-              proposed: preview.referrals.rewardedProposed,
-              pointsCurrent: preview.referrals.pointsCurrent.toLocaleString("en-US"),
-              pointsProposed: preview.referrals.pointsProposed.toLocaleString("en-US"),
-              pending: preview.referrals.pending,
-            })}
+            <ReferralsLine r={preview.referrals} />
           </p>
         </>
       ) : null}
     </section>
   );
+}
+
+/** The referral rewards' line: points on both sides as before, or what each side's coupons would be (ADR 053). */
+function ReferralsLine({ r }: { r: NonNullable<RulesPreview["referrals"]> }) {
+  const t = useConsoleT();
+  if (r.rewardCurrent === null && r.rewardProposed === null) {
+    return t("console.programme.rules.impactReferralsLine", {
+      current: r.rewardedCurrent,
+      proposed: r.rewardedProposed,
+      pointsCurrent: r.pointsCurrent.toLocaleString("en-US"),
+      pointsProposed: r.pointsProposed.toLocaleString("en-US"),
+      pending: r.pending,
+    });
+  }
+  const gift = (reward: string | null, coupons: number, points: number) =>
+    reward === null
+      ? t("console.programme.rules.impactGiftPoints", { n: points.toLocaleString("en-US") })
+      : t("console.programme.rules.impactGiftCoupons", { n: coupons.toLocaleString("en-US"), reward });
+  return t("console.programme.rules.impactReferralsGiftsLine", {
+    current: r.rewardedCurrent,
+    proposed: r.rewardedProposed,
+    giftCurrent: gift(r.rewardCurrent, r.couponsCurrent, r.pointsCurrent),
+    giftProposed: gift(r.rewardProposed, r.couponsProposed, r.pointsProposed),
+    pending: r.pending,
+  });
 }

@@ -28,9 +28,13 @@ export function RulesInForce({
     [
       "referralTitle",
       v.referralEnabled
-        ? `NT$${Number(v.referralMinAmount).toLocaleString("en-US")} → ${v.referralPoints} · ≤ ${v.referralMonthlyCap} · ${v.referralWindowDays}d`
+        ? `NT$${Number(v.referralMinAmount).toLocaleString("en-US")} → ${
+            v.referralRewardName ? `「${v.referralRewardName}」` : v.referralPoints
+          } · ≤ ${v.referralMonthlyCap} · ${v.referralWindowDays}d`
         : off,
     ],
+    // Trade accounts (issue 38 part 2, ADR 057).
+    ["tradeMultiplier", Number(v.tradeMultiplier) > 1 ? `× ${v.tradeMultiplier}` : off],
   ] as const;
   return (
     <DetailSection id="current-title" title={t("console.programme.rules.current")} className="mt-6">

@@ -43,6 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     scan: scanPassOf(page, id, scan),
     member: { id, name: memberName, memberNumber, disabled },
     tier: summary.tier,
+    trade: summary.trade,
     balance: summary.balance,
     earn: summary.earn,
     spend: summary.spend,

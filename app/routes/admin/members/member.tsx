@@ -185,10 +185,12 @@ export default function ConsoleMember({ loaderData, actionData }: Route.Componen
             {revealed ? <Alert>{t("console.members.revealedNote")}</Alert> : null}
             {cancelled
               ? done(
-                  t("console.members.couponCancelled", {
-                    name: cancelled.name,
-                    points: cancelled.points.toLocaleString("en-US"),
-                  }),
+                  cancelled.fromReferral
+                    ? t("console.members.referralCouponCancelled", { name: cancelled.name })
+                    : t("console.members.couponCancelled", {
+                        name: cancelled.name,
+                        points: cancelled.points.toLocaleString("en-US"),
+                      }),
                   "coupon-cancelled",
                 )
               : null}

@@ -20,7 +20,12 @@ import {
   scheduleRules,
 } from "~/domain/programme/rules.server";
 import { formatCents, formatPermille, rulesSchema } from "~/domain/programme/rules-form";
-import { referralImpact, referralValues } from "~/domain/referrals/rules.server";
+import {
+  referralImpact,
+  referralRewardChoices,
+  referralRewardTerms,
+  referralValues,
+} from "~/domain/referrals/rules.server";
 import { isVersionConflict } from "~/domain/refusals";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
@@ -71,15 +76,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     latestScheduled(app.db, now),
     newestVersionId(app.db),
   ]);
+  const [choices, inForceReward] = await Promise.all([
+    referralRewardChoices(app.db, now, (scheduled ?? inForce).referralRewardId),
+    referralRewardTerms(app.db, inForce),
+  ]);
   const saved = Number(new URL(request.url).searchParams.get("saved") ?? "");
   const savedVersion = Number.isSafeInteger(saved) ? history.find((h) => h.id === saved) : undefined;
   return {
     today: taipeiIsoDate(now),
     baseVersion,
-    inForce: { id: inForce.id, effectiveFrom: inForce.effectiveFrom.toISOString(), values: versionValues(inForce) },
+    inForce: {
+      id: inForce.id,
+      effectiveFrom: inForce.effectiveFrom.toISOString(),
+      values: {
+        ...versionValues(inForce),
+        referralRewardName: inForceReward.kind === "coupon" ? inForceReward.name : "",
+      },
+    },
     scheduled: scheduled ? { id: scheduled.id, effectiveFrom: scheduled.effectiveFrom.toISOString() } : null,
     // The form starts from the newest version (the scheduled one when there is one).
     defaults: versionValues(scheduled ?? inForce),
+    // The catalogue rewards a referral coupon may be (ADR 053).
+    rewardChoices: choices,
     saved: savedVersion ? { id: savedVersion.id, effectiveFrom: savedVersion.effectiveFrom.toISOString() } : null,
     history: history.map((h) => ({
       id: h.id,
@@ -104,6 +122,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(rulesSchema(t, { now, latestScheduled: scheduled?.effectiveFrom ?? null }), form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("console.programme.error.fix") });
   const { rules, effectiveDate } = parsed.data;
+  // A referral coupon must be one the catalogue offers (or the one chosen now): told beside the field.
+  if (rules.referralRewardKind === "coupon" && rules.referralRewardId) {
+    const before = scheduled ?? (await currentRules(app.db, now));
+    const choices = await referralRewardChoices(app.db, now, before.referralRewardId);
+    if (!choices.some((c) => c.id === rules.referralRewardId)) {
+      return formFailure({
+        errors: { referralRewardId: [t("console.programme.error.invalidChoice")] },
+        values,
+        formError: t("console.programme.error.fix"),
+      });
+    }
+  }
   const token = previewToken({ rules, date: effectiveDate });
   const preview = async () => ({
     ...(await rulesImpact(app.db, rules, now)),
@@ -170,7 +200,8 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
     earn: (h) => t("console.programme.rules.perPoint", { amount: h.values.amountPerPoint ?? "" }),
     tiers: (h) =>
       `${Number(h.values.silverSpend).toLocaleString("en-US")} / ${Number(h.values.goldSpend).toLocaleString("en-US")}`,
-    multipliers: (h) => `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}`,
+    multipliers: (h) =>
+      `${h.values.basicMultiplier} / ${h.values.silverMultiplier} / ${h.values.goldMultiplier}${Number(h.values.tradeMultiplier) > 1 ? ` · ${t("console.programme.rules.tradeShort", { multiplier: h.values.tradeMultiplier ?? "" })}` : ""}`,
     gifts: (h) =>
       `${h.values.welcomeEnabled ? h.values.welcomePoints : off} / ${h.values.birthdayEnabled ? h.values.birthdayPoints : off} / ${h.values.keptVisitEnabled ? h.values.keptVisitPoints : off}`,
     value: (h) => `NT$${h.values.pointValue} · ≤ ${h.values.maxSpendPercent}%`,
@@ -201,7 +232,12 @@ export default function Rules({ loaderData }: Route.ComponentProps) {
         }`}
       />
       <DetailSection id="new-title" title={t("console.programme.rules.newTitle")} className="mt-6">
-        <RulesForm defaults={loaderData.defaults} today={loaderData.today} baseVersion={loaderData.baseVersion} />
+        <RulesForm
+          defaults={loaderData.defaults}
+          today={loaderData.today}
+          baseVersion={loaderData.baseVersion}
+          rewardChoices={loaderData.rewardChoices}
+        />
       </DetailSection>
       <DetailSection id="history-title" title={t("console.programme.rules.history")} className="mt-6">
         <ConsoleTable
