@@ -6,12 +6,34 @@ import { defineConfig } from "vitest/config";
  * real Vite dev server inside server/app.integration.test.ts, everything else is plain TypeScript.
  *
  *   npm test                                   every project, PGlite in memory
- *   npx vitest run --project integration       integration only
- *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run --project integration
+ *   npx vitest run --project 'integration*'    integration only (integration and integration-alone)
+ *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run --project 'integration*'
  *                                              integration on PostgreSQL, one fresh database per file
  */
 const unitSetup = ["./platform/testing/fail-on-console-error.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** Integration files that need a process of their own (see the integration-alone project). */
+const ALONE = [
+  "server/database-outage.postgres.integration.test.ts",
+  "server/outage-observability.postgres.integration.test.ts",
+];
+
+// Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
+// Tests of the embedded database's own commands (npm start, npm run api-key on DATA_DIR) ignore
+// TEST_DATABASE_URL: a PostgreSQL run would repeat them unchanged.
+const integrationExclude = [
+  "**/node_modules/**",
+  ...(onPostgres ? ["**/*.embedded.integration.test.ts"] : ["**/*.postgres.integration.test.ts"]),
+];
+
+const integrationSettings = {
+  // The run's migrated database, made once, which each file's databases start from (PGlite or PostgreSQL).
+  globalSetup: ["./platform/testing/pglite-template.ts"],
+  // A file's first test also waits for its Vite dev server: 35–45 s at load 25–30 on 2 cores.
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+};
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -95,18 +117,25 @@ export default defineConfig({
             "platform/**/*.integration.test.ts",
             "scripts/**/*.integration.test.ts",
           ],
-          // Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
-          // Tests of the embedded database's own commands (npm start, npm run api-key on DATA_DIR) ignore
-          // TEST_DATABASE_URL: a PostgreSQL run would repeat them unchanged.
-          exclude: [
-            "**/node_modules/**",
-            ...(onPostgres ? ["**/*.embedded.integration.test.ts"] : ["**/*.postgres.integration.test.ts"]),
-          ],
-          // On PGlite: the run's migrated database, made once, which each file's databases start from.
-          globalSetup: ["./platform/testing/pglite-template.ts"],
-          // A file's first test also waits for its Vite dev server: 35–45 s at load 25–30 on 2 cores.
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          exclude: [...integrationExclude, ...ALONE],
+          ...integrationSettings,
+          // The files a worker runs share one module registry, so they share the worker's Vite dev server
+          // (server/testing/dev-app.ts): about 30 s of CPU a file that starts the app, 49 files, twice a CI run.
+          // No integration file mocks modules, stubs globals or the environment, or sets process listeners;
+          // each opens its own databases and app instances and closes them in afterAll.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The files that take the database away under the app: the app's "database away" state is the process's
+          // (platform/db/availability.ts), so they run in a process of their own. `--project 'integration*'`.
+          name: "integration-alone",
+          environment: "node",
+          include: ALONE,
+          exclude: integrationExclude,
+          ...integrationSettings,
         },
       },
     ],

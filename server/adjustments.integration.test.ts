@@ -1,15 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import type { Database } from "@platform/db/client";
 import { auditLog, pointAdjustment, staffSession } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { and, eq } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuth } from "../app/domain/auth/auth.server";
 import { placeholderEmail, setPassword } from "../app/domain/auth/flows.server";
@@ -18,20 +9,15 @@ import { newMember } from "../app/domain/loyalty/testing.server";
 import { createMember } from "../app/domain/members/members.server";
 import { createTestStaff, type TestStaff } from "../app/domain/staff/testing.server";
 import { base32Decode, hotp, totpStep } from "../app/domain/staff/totp";
-import type * as AppModule from "./app";
+import { type DevApp, startDevApp } from "./testing/dev-app";
 
 /**
  * Point adjustments over HTTP, in the real app (createApp through Vite): who may open and post to the
  * three pages, every bad input answered beside its field with a 4xx (nothing booked), the step-up code
  * that keeps what was typed, and bodies that are not forms.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-let vite: ViteDevServer;
-let running: Awaited<ReturnType<typeof AppModule.createApp>>;
-let server: ReturnType<Awaited<ReturnType<typeof AppModule.createApp>>["app"]["listen"]>;
-let testDb: TestDatabase;
-let dataDir: string;
+let app: DevApp;
+let running: DevApp["running"];
 let base: string;
 let db: Database;
 let secret: string;
@@ -41,31 +27,9 @@ let admin2: TestStaff;
 let clerk: TestStaff;
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  dataDir = mkdtempSync(path.join(tmpdir(), "adjust-test-"));
-  testDb = await createTestDatabase({ label: "adjust_http", migrated: true });
-  const config = {
-    ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
-    database: testDb.config,
-  };
-  running = await createApp({
-    config,
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await startDevApp({ APP_ENV: "test" }, "adjust_http");
+  running = app.running;
+  base = app.base;
   db = running.database.db;
   secret = running.config.secrets.session;
   manager = await createTestStaff(db, secret, { role: "manager", storeIds: ["xinyi-flagship"], displayName: "張店長" });
@@ -74,14 +38,7 @@ beforeAll(async () => {
   clerk = await createTestStaff(db, secret, { role: "staff", storeIds: ["xinyi-flagship"] });
 }, 180_000);
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await running?.close();
-  await testDb?.drop();
-  await vite?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 const cookieOf = (staff: TestStaff) => `han_console=${staff.token}`;
 

@@ -1,17 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import type { Database } from "@platform/db/client";
 import { auditLog, pointAdjustment, pointEntry } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { waitFor } from "@platform/testing/wait";
 import { and, eq, inArray } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../app/domain/audit/audit.server";
 import { requestAdjustment } from "../app/domain/loyalty/adjustments.server";
@@ -21,7 +11,7 @@ import { staffAuditContext } from "../app/domain/staff/actor";
 import { MANAGER_DAILY_ADJUSTMENT_FACTOR } from "../app/domain/staff/permissions";
 import { createTestStaff, type TestStaff } from "../app/domain/staff/testing.server";
 import { endOfTaipeiDay } from "../app/lib/time";
-import type * as AppModule from "./app";
+import { type AppInstance, type DevApps, startDevApps } from "./testing/dev-app";
 
 /**
  * Four-eyes approval under a race (issue 13, ADR 023): two instances of the full app on ONE PostgreSQL
@@ -31,66 +21,21 @@ import type * as AppModule from "./app";
  * at once, each within the limit, book only up to the limit per member and per manager per Taipei day;
  * the rest wait for approval. PostgreSQL only (PGlite is one process and cannot race).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-type Running = Awaited<ReturnType<typeof AppModule.createApp>>;
-type Instance = { running: Running; server: Server; base: string };
-
-let vite: ViteDevServer;
-let testDb: TestDatabase;
-let dataDir: string;
+let apps: DevApps;
+let instances: AppInstance[] = [];
 let db: Database;
 let secret: string;
-const instances: Instance[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "adjust_race", poolMax: 20 });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  dataDir = mkdtempSync(path.join(tmpdir(), "adjust-race-"));
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
-  for (let i = 0; i < 2; i++) {
-    const config = {
-      ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "test" }),
-      database: testDb.config,
-    };
-    const running = await createApp({
-      config,
-      dev: {
-        middlewares: vite.middlewares,
-        loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-      },
-    });
-    const server = running.app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve, reject) => {
-      server.once("listening", resolve);
-      server.once("error", reject);
-    });
-    instances.push({ running, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  }
+  apps = await startDevApps(2, { APP_ENV: "test" }, { label: "adjust_race", poolMax: 20 });
+  instances = apps.instances;
   const [first] = instances;
   if (!first) throw new Error("no app instance");
   db = first.running.database.db;
   secret = first.running.config.secrets.session;
 }, 180_000);
 
-afterAll(async () => {
-  for (const { server, running } of instances) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await running.close();
-  }
-  await vite?.close();
-  await testDb?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => apps?.stop(), 120_000);
 
 describe("approving one pending adjustment 20 times at once on two instances", () => {
   it("books it exactly once, with one ledger entry and one audit approval row", async () => {

@@ -1,13 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type * as ConfigModule from "@platform/config";
 import type * as Schema from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as AuditModule from "../app/domain/audit/audit.server";
 import type * as DemoMemberModule from "../app/domain/demo/demo-member";
@@ -17,20 +8,15 @@ import type * as PointsModule from "../app/domain/loyalty/points.server";
 import type * as PurchasesModule from "../app/domain/loyalty/purchases.server";
 import type * as RewardsModule from "../app/domain/loyalty/rewards.server";
 import type * as TotpModule from "../app/domain/staff/totp";
-import type * as AppModule from "./app";
+import { type DevApp, startDevApp } from "./testing/dev-app";
 
 /**
  * The counter (issue 13 item 5, ADR 022) over HTTP, in the real app on a development database (the
  * demo member, the demo admin and the demo clerk of 信義旗艦店 exist): finding members, the summary,
  * purchases, refunds and coupons, every refusal with its message and status, and the audit rows.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-let vite: ViteDevServer;
-let running: Awaited<ReturnType<typeof AppModule.createApp>>;
-let server: ReturnType<Awaited<ReturnType<typeof AppModule.createApp>>["app"]["listen"]>;
-let testDb: TestDatabase;
-let dataDir: string;
+let app: DevApp;
+let running: DevApp["running"];
 let base: string;
 let secret: string;
 let totp: typeof TotpModule;
@@ -48,16 +34,12 @@ let adminCookie: string;
 let memberId: string;
 
 beforeAll(async () => {
-  vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true },
-    appType: "custom",
-  });
+  app = await startDevApp({ APP_ENV: "development" }, "counter");
+  running = app.running;
+  base = app.base;
+  secret = running.config.secrets.session;
+  const vite = app.vite;
   const load = <T>(module: string) => vite.ssrLoadModule(module) as Promise<T>;
-  const { createApp } = await load<typeof AppModule>("/server/app.ts");
-  const { loadConfig } = await load<typeof ConfigModule>("/platform/config.ts");
   totp = await load("/app/domain/staff/totp.ts");
   demoStaff = await load("/app/domain/demo/demo-staff.ts");
   demoMember = await load("/app/domain/demo/demo-member.ts");
@@ -68,23 +50,6 @@ beforeAll(async () => {
   rewards = await load("/app/domain/loyalty/rewards.server.ts");
   schema = await load("/platform/db/schema/index.ts");
   drizzle = await import("drizzle-orm");
-  dataDir = mkdtempSync(path.join(tmpdir(), "counter-test-"));
-  testDb = await createTestDatabase({ label: "counter", migrated: true });
-  const config = {
-    ...loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, APP_ENV: "development" }),
-    database: testDb.config,
-  };
-  secret = config.secrets.session;
-  running = await createApp({
-    config,
-    dev: {
-      middlewares: vite.middlewares,
-      loadBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    },
-  });
-  server = running.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const [found] = await db()
     .select({ id: schema.member.id })
     .from(schema.member)
@@ -97,14 +62,7 @@ beforeAll(async () => {
   await post("/admin/store", { storeId: "xinyi-flagship", redirectTo: "/admin" }, adminCookie);
 }, 180_000);
 
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await running?.close();
-  await testDb?.drop();
-  await vite?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 const db = () => running.database.db;
 

@@ -28,14 +28,20 @@ beforeAll(async () => {
 
 afterAll(() => dev?.close());
 
-/** The value of one sample line, e.g. `name{a="b"} 3`, or null when absent. */
+/**
+ * The sum of the sample lines with these labels (e.g. `name{a="b"} 3`), or null when there is none. The registry is
+ * the process's, and the files a test worker runs share it (and the app's modules): compare before and after.
+ */
 function sample(text: string, name: string, labels: Record<string, string>): number | null {
+  let sum: number | null = null;
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${name}{`)) continue;
     const body = line.slice(name.length + 1, line.lastIndexOf("}"));
-    if (Object.entries(labels).every(([k, v]) => body.includes(`${k}="${v}"`))) return Number(line.split(" ").at(-1));
+    if (Object.entries(labels).every(([k, v]) => body.includes(`${k}="${v}"`))) {
+      sum = (sum ?? 0) + Number(line.split(" ").at(-1));
+    }
   }
-  return null;
+  return sum;
 }
 
 describe("/metrics", () => {
@@ -52,6 +58,9 @@ describe("/metrics", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
 
+    const scrape = async () =>
+      (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const before = await scrape();
     // Traffic: a page, a page with an id in its URL, its data request, a failed login, a POS call. Each
     // body is read to the end: a request is counted when its answer has finished.
     const page = await fetch(`${base}/`);
@@ -80,11 +89,13 @@ describe("/metrics", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
     const requests = "hanliving_http_request_duration_seconds_count";
-    expect(sample(text, requests, { route: "routes/home", method: "GET", status: "200" })).toBe(1);
-    expect(sample(text, requests, { route: "routes/material-detail", method: "GET" })).toBe(1);
-    expect(sample(text, requests, { route: "routes/materials", method: "GET" })).toBe(1);
-    expect(sample(text, requests, { route: "routes/member-login", method: "POST", status: "401" })).toBe(1);
-    expect(sample(text, requests, { route: "/api/v1/members/:memberNumber/balance", status: "404" })).toBe(1);
+    const grew = (labels: Record<string, string>) =>
+      (sample(text, requests, labels) ?? 0) - (sample(before, requests, labels) ?? 0);
+    expect(grew({ route: "routes/home", method: "GET", status: "200" })).toBe(1);
+    expect(grew({ route: "routes/material-detail", method: "GET" })).toBe(1);
+    expect(grew({ route: "routes/materials", method: "GET" })).toBe(1);
+    expect(grew({ route: "routes/member-login", method: "POST", status: "401" })).toBe(1);
+    expect(grew({ route: "/api/v1/members/:memberNumber/balance", status: "404" })).toBe(1);
     expect(text).not.toContain("no-such-material-4711");
     expect(text).not.toContain("HL99999999");
     expect(sample(text, "hanliving_login_failures_total", { reason: "invalid" })).toBeGreaterThanOrEqual(1);

@@ -27,6 +27,9 @@ export const TEST_DATABASE_PREFIX = "test_";
 /** Where platform/testing/pglite-template.ts leaves the path of the run's migrated PGlite archive. */
 export const PGLITE_TEMPLATE_ENV = "TEST_PGLITE_TEMPLATE";
 
+/** Where it leaves the name of the run's migrated PostgreSQL database (a template on TEST_DATABASE_URL's server). */
+export const PG_TEMPLATE_ENV = "TEST_PG_TEMPLATE";
+
 export type CreateTestDatabaseOptions = {
   /** Defaults to process.env.TEST_DATABASE_URL; empty or absent means PGlite. */
   adminUrl?: string;
@@ -37,8 +40,9 @@ export type CreateTestDatabaseOptions = {
   /** Pool size for the PostgreSQL config. */
   poolMax?: number;
   /**
-   * The caller migrates the database next: on PGlite in memory it may then start as a copy of the run's
-   * migrated template (platform/testing/pglite-template.ts), which makes that migrate() a no-op. Leave it out
+   * The caller migrates the database next: it may then start as a copy of the run's migrated template
+   * (platform/testing/pglite-template.ts; PGlite in memory, or a database on TEST_DATABASE_URL's server), which
+   * makes that migrate() a no-op. Leave it out
    * for a test of the migrations themselves.
    */
   migrated?: boolean;
@@ -86,7 +90,10 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   }
 
   const name = testDatabaseName(options.label);
-  await withAdmin(adminUrl, (sql) => sql.unsafe(`create database ${quoteIdent(name)}`));
+  const template = process.env[PG_TEMPLATE_ENV];
+  const copy = options.migrated && template && adminUrl === process.env.TEST_DATABASE_URL;
+  const from = copy ? ` template ${quoteIdent(template)}` : "";
+  await withAdmin(adminUrl, (sql) => sql.unsafe(`create database ${quoteIdent(name)}${from}`));
   const url = databaseUrl(adminUrl, name);
   let dropped = false;
   return {

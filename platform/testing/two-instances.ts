@@ -18,7 +18,7 @@ export function useTwoPostgresInstances(
   let one: DatabaseHandle | undefined;
   let two: DatabaseHandle | undefined;
   beforeAll(async () => {
-    testDb = await createTestDatabase({ label, poolMax: options.poolMax ?? 12 });
+    testDb = await createTestDatabase({ label, poolMax: options.poolMax ?? 12, migrated: true });
     if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
     one = await openDatabase(testDb.config);
     await one.migrate();

@@ -35,7 +35,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_round_trips" });
+  testDb = await createTestDatabase({ label: "pos_round_trips", migrated: true });
   if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
   handle = await openDatabase(testDb.config);
   await handle.migrate();

@@ -28,7 +28,7 @@ const servers: Server[] = [];
 const bases: string[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_rate_limit", poolMax: 20 });
+  testDb = await createTestDatabase({ label: "pos_rate_limit", poolMax: 20, migrated: true });
   if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
   for (let i = 0; i < 2; i++) {
     const handle = await openDatabase(testDb.config);

@@ -21,7 +21,7 @@ import type * as AppModule from "../app";
  * - startDevApps(count, env, options): one install scaled out: `count` instances over ONE fresh
  *   PostgreSQL test database and one DATA_DIR, started one after the other (the first migrates, as in
  *   a rollout). PostgreSQL only (TEST_DATABASE_URL): the embedded database is one process's.
- * - startDevServer(): the Vite server alone; serve() starts instances with any database and DATA_DIR.
+ * - startDevServer(): the worker's shared Vite server; serve() starts instances with any database and DATA_DIR.
  *
  * Vite runs without HMR and its WebSocket server: tests edit no files, and several Vite servers
  * (in one file or in parallel files) would otherwise race for the HMR port 24678.
@@ -55,7 +55,7 @@ export type DevServer = {
   vite: ViteDevServer;
   /** Starts an instance; env is what loadConfig reads, LOG_LEVEL=silent unless given. */
   serve(env?: Record<string, string>, options?: ServeOptions): Promise<AppInstance>;
-  /** Stops every instance still running, then Vite. */
+  /** Stops every instance still running (the Vite server stays, shared by the worker's next files). */
   close(): Promise<void>;
 };
 
@@ -77,16 +77,48 @@ export function tempDir(label: string): string {
   return mkdtempSync(path.join(tmpdir(), `${label}-`));
 }
 
-export async function startDevServer(): Promise<DevServer> {
-  const vite = await createServer({
-    root,
-    configFile: path.join(root, "vite.config.ts"),
-    logLevel: "warn",
-    server: { middlewareMode: true, hmr: false, ws: false },
-    appType: "custom",
+type Loaded = {
+  vite: ViteDevServer;
+  createApp: typeof AppModule.createApp;
+  loadConfig: typeof ConfigModule.loadConfig;
+};
+
+let shared: Promise<Loaded> | undefined;
+
+/**
+ * The process's one Vite dev server, with createApp and loadConfig loaded through it. Starting one and loading the
+ * app through it costs about 20 s of CPU, and the first pages another 13 s while Vite transforms the route modules:
+ * a file of its own paid that, 49 files a run. The integration project runs without isolation (vitest.config.ts),
+ * so the files a worker runs share this server and its transformed modules; each file still gets its own app
+ * instances and databases (startDevApps already ran several instances over one Vite server). No file watcher:
+ * tests edit no files. It is never closed by a file: the worker's exit ends it.
+ */
+function loadShared(): Promise<Loaded> {
+  shared ??= (async () => {
+    const vite = await createServer({
+      root,
+      configFile: path.join(root, "vite.config.ts"),
+      logLevel: "warn",
+      server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+      appType: "custom",
+    });
+    try {
+      const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
+      const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
+      return { vite, createApp, loadConfig };
+    } catch (error) {
+      await vite.close();
+      throw error;
+    }
+  })();
+  shared.catch(() => {
+    shared = undefined;
   });
-  const { createApp } = (await vite.ssrLoadModule("/server/app.ts")) as typeof AppModule;
-  const { loadConfig } = (await vite.ssrLoadModule("/platform/config.ts")) as typeof ConfigModule;
+  return shared;
+}
+
+export async function startDevServer(): Promise<DevServer> {
+  const { vite, createApp, loadConfig } = await loadShared();
   const live = new Set<AppInstance>();
 
   async function serve(env: Record<string, string> = {}, options: ServeOptions = {}): Promise<AppInstance> {
@@ -137,11 +169,7 @@ export async function startDevServer(): Promise<DevServer> {
     vite,
     serve,
     async close() {
-      try {
-        for (const instance of [...live].reverse()) await instance.stop();
-      } finally {
-        await vite.close();
-      }
+      for (const instance of [...live].reverse()) await instance.stop();
     },
   };
 }
@@ -172,7 +200,7 @@ export async function startDevApps(
   options: Pick<CreateTestDatabaseOptions, "label" | "poolMax"> = {},
 ): Promise<DevApps> {
   const label = options.label ?? "apps";
-  const database = await createTestDatabase({ label, poolMax: options.poolMax });
+  const database = await createTestDatabase({ label, poolMax: options.poolMax, migrated: true });
   if (database.driver !== "postgres") throw new Error("Several app instances need TEST_DATABASE_URL (PostgreSQL)");
   const dataDir = tempDir(label.replace(/_/g, "-"));
   const dev = await startDevServer();

@@ -11,7 +11,7 @@ let one: DatabaseHandle;
 let two: DatabaseHandle;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "audit_pg", poolMax: 8 });
+  testDb = await createTestDatabase({ label: "audit_pg", poolMax: 8, migrated: true });
   one = await openDatabase(testDb.config);
   await one.migrate();
   two = await openDatabase(testDb.config);

@@ -23,7 +23,7 @@ const options = { welcome: false, evaluateTiers: false };
 const root = path.resolve(import.meta.dirname, "../../..");
 
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "imports_pg", poolMax: 6 });
+  testDb = await createTestDatabase({ label: "imports_pg", poolMax: 6, migrated: true });
   if (testDb.driver !== "postgres" || !testDb.url) throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
   one = await openDatabase(testDb.config);
   await one.migrate();
