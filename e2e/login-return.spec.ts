@@ -36,8 +36,9 @@ const MEMBER_PAGES: MemberPage[] = [
   { path: "/member-center/quotes/new", from: "/member-center/quotes" },
   { path: "/member-center/samples", from: "/member-center" },
   { path: "/member-center/samples/new", from: "/member-center" },
-  // Invite friends (issue 38, ADR 053).
+  // Invite friends (issue 38, ADR 053) and trade accounts (ADR 057).
   { path: "/member-center/invite", from: "/member-center" },
+  { path: "/member-center/trade", from: "/member-center" },
   {
     path: "/member-center/verify-email",
     from: "/member-center/edit-info",
