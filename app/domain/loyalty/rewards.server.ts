@@ -197,14 +197,17 @@ export async function cancelCoupon(
     if (state === "used") throw new LoyaltyError("coupon_used", "A used coupon cannot be cancelled");
     if (state === "expired") throw new LoyaltyError("coupon_expired", "An expired coupon cannot be cancelled");
     if (state === "revoked") throw new LoyaltyError("coupon_revoked", "A revoked coupon cannot be cancelled");
-    if (current.redeemEntryId === null) {
-      // A points-free coupon (a referral's, ADR 053): nothing to give back, no stock was taken.
+    const markCancelled = async () => {
       const [cancelled] = await tx
         .update(coupon)
         .set({ status: "cancelled", cancelledAt: now })
         .where(eq(coupon.id, current.id))
         .returning();
-      return { coupon: cancelled ?? current, balance: account.balance, replayed: false };
+      return cancelled ?? current;
+    };
+    if (current.redeemEntryId === null) {
+      // A points-free coupon (a referral's, ADR 053): nothing to give back, no stock was taken.
+      return { coupon: await markCancelled(), balance: account.balance, replayed: false };
     }
     const [debitEntry] = await tx.select().from(pointEntry).where(eq(pointEntry.id, current.redeemEntryId));
     if (!debitEntry) throw new Error("coupon without its redeem entry");
@@ -225,11 +228,6 @@ export async function cancelCoupon(
       .update(reward)
       .set({ stock: sql`${reward.stock} + 1` })
       .where(and(eq(reward.id, current.rewardId), sql`${reward.stock} is not null`));
-    const [cancelled] = await tx
-      .update(coupon)
-      .set({ status: "cancelled", cancelledAt: now })
-      .where(eq(coupon.id, current.id))
-      .returning();
-    return { coupon: cancelled ?? current, balance: account.balance, replayed: false };
+    return { coupon: await markCancelled(), balance: account.balance, replayed: false };
   });
 }

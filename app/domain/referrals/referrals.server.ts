@@ -110,7 +110,8 @@ export type ReferralDecision = {
   coupons: { id: string; memberId: string }[];
 };
 
-type DecisionRules = Pick<
+/** The programme rules' referral fields: what decides a referral, and what the rules page shows of it. */
+export type ReferralRules = Pick<
   LoyaltyRules,
   | "referralEnabled"
   | "referralPoints"
@@ -129,7 +130,7 @@ type DecisionRules = Pick<
  */
 async function referralCoupon(
   tx: Tx,
-  rules: DecisionRules,
+  rules: ReferralRules,
   now: Date,
 ): Promise<{ rewardId: string; expiresAt: Date } | null> {
   if (rules.referralRewardKind !== "coupon" || !rules.referralRewardId) return null;
@@ -161,7 +162,7 @@ export async function decideReferral(
   tx: Tx,
   friendAccount: Account,
   purchaseInfo: { id: string; netAmount: number; purchasedAt: Date },
-  rules: DecisionRules,
+  rules: ReferralRules,
   now: Date,
   pending?: Promise<unknown>[],
 ): Promise<ReferralDecision | null> {

@@ -3,22 +3,12 @@ import { purchase, referral, reward } from "@platform/db/schema";
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { currentRules, type LoyaltyRules } from "../loyalty/rules.server";
 import { formatPermille, type RuleFields } from "../programme/rules-form";
+import type { ReferralRules } from "./referrals.server";
 
 /**
  * The referral programme's rules in the programme rules page (issue 38, ADR 053): they are columns of the rules
  * versions (history, effective dates, audit: scheduleRules), shown and previewed here.
  */
-
-type ReferralRules = Pick<
-  LoyaltyRules,
-  | "referralEnabled"
-  | "referralPoints"
-  | "referralMinAmount"
-  | "referralMonthlyCap"
-  | "referralWindowDays"
-  | "referralRewardKind"
-  | "referralRewardId"
->;
 
 /** A version's referral fields (with the trade accounts' multiplier, ADR 057) as the form writes them. */
 export function referralValues(
