@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { openCounterPurchase } from "./support/counter";
 import { addReward } from "./support/member-history";
 import { createMember, latestSmsCode, loginByCookie, newPhone, STRONG_PASSWORD } from "./support/members";
 import { PHONE, screenshotSizes } from "./support/screenshots";
@@ -96,25 +97,7 @@ test("a friend signs up through a member's link, buys at the counter, both are r
   await expect(aPage.getByTestId("referral-friends")).toContainText("等待首次消費");
 
   // B buys NT$3,000 at the counter.
-  const counterContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: { width: 1280, height: 800 },
-  });
-  await loginStaffByCookie(page.request, counterContext, base, {
-    role: "staff",
-    // A store no other journey books at today (the counter journey counts 信義旗艦店's day exactly).
-    storeIds: ["banqiao"],
-    displayName: "王櫃檯",
-  });
-  const counter = await counterContext.newPage();
-  await gotoAndCheck(counter, "/admin/counter");
-  await counter.getByLabel("手機號碼或會員編號").fill(phone.local);
-  await counter.getByRole("button", { name: "查詢", exact: true }).click();
-  await expect(counter.getByTestId("member-name")).toHaveText("陳好友");
-  await counter.getByRole("link", { name: "登錄消費" }).click();
-  await waitForHydration(counter);
+  const counter = await openCounterPurchase(browser, page, base, { phoneLocal: phone.local, name: "陳好友" }, "王櫃檯");
   const receipt = `RF-${Date.now()}`;
   await counter.getByLabel("發票或收據號碼").fill(receipt);
   await counter.getByLabel("消費淨額（新台幣元）").fill("3000");
@@ -134,7 +117,7 @@ test("a friend signs up through a member's link, buys at the counter, both are r
 
   // A refund of the purchase takes both rewards back.
   // On a fresh page: the purchase's confirmation may still be revalidating its data on the first one.
-  const refund = await counterContext.newPage();
+  const refund = await counter.context().newPage();
   await gotoAndCheck(refund, "/admin/counter/refund");
   await refund.getByLabel("發票或收據號碼").fill(receipt);
   await refund.getByRole("button", { name: "查詢" }).click();
@@ -179,7 +162,7 @@ test("a friend signs up through a member's link, buys at the counter, both are r
 
   await aContext.close();
   await bContext.close();
-  await counterContext.close();
+  await counter.context().close();
 });
 
 /** A phone-sized browser of a visitor or member. */
@@ -284,24 +267,7 @@ test("an admin makes the referral reward a coupon; both members get it; a refund
   await signUpThroughLink(bPage, code, phone, "吳好友");
 
   // B buys NT$3,000 at the counter.
-  const counterContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: { width: 1280, height: 800 },
-  });
-  await loginStaffByCookie(page.request, counterContext, base, {
-    role: "staff",
-    storeIds: ["banqiao"],
-    displayName: "李櫃檯",
-  });
-  const counter = await counterContext.newPage();
-  await gotoAndCheck(counter, "/admin/counter");
-  await counter.getByLabel("手機號碼或會員編號").fill(phone.local);
-  await counter.getByRole("button", { name: "查詢", exact: true }).click();
-  await expect(counter.getByTestId("member-name")).toHaveText("吳好友");
-  await counter.getByRole("link", { name: "登錄消費" }).click();
-  await waitForHydration(counter);
+  const counter = await openCounterPurchase(browser, page, base, { phoneLocal: phone.local, name: "吳好友" }, "李櫃檯");
   const receipt = `RC-${Date.now()}`;
   await counter.getByLabel("發票或收據號碼").fill(receipt);
   await counter.getByLabel("消費淨額（新台幣元）").fill("3000");
@@ -324,7 +290,7 @@ test("an admin makes the referral reward a coupon; both members get it; a refund
   await screenshotSizes(aPage, "referral-coupon-invite", { restore: PHONE });
 
   // A refund of the purchase revokes both coupons; the wallet says why.
-  const refund = await counterContext.newPage();
+  const refund = await counter.context().newPage();
   await gotoAndCheck(refund, "/admin/counter/refund");
   await refund.getByLabel("發票或收據號碼").fill(receipt);
   await refund.getByRole("button", { name: "查詢" }).click();
@@ -361,5 +327,5 @@ test("an admin makes the referral reward a coupon; both members get it; a refund
   await adminContext.close();
   await aContext.close();
   await bContext.close();
-  await counterContext.close();
+  await counter.context().close();
 });

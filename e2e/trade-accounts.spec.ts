@@ -1,4 +1,5 @@
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
+import { openCounterPurchase } from "./support/counter";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 import { PHONE, SCREENSHOT_DIR, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
@@ -107,24 +108,7 @@ test("a member applies for a trade account, an admin approves, a counter purchas
   await expectAccessible(mp);
 
   // A purchase at the counter earns 100 × 1.5 points.
-  const counterContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: { width: 1280, height: 800 },
-  });
-  await loginStaffByCookie(page.request, counterContext, base, {
-    role: "staff",
-    storeIds: ["banqiao"],
-    displayName: "王櫃檯",
-  });
-  const counter = await counterContext.newPage();
-  await gotoAndCheck(counter, "/admin/counter");
-  await counter.getByLabel("手機號碼或會員編號").fill(phone.local);
-  await counter.getByRole("button", { name: "查詢", exact: true }).click();
-  await expect(counter.getByTestId("member-name")).toHaveText("張設計");
-  await counter.getByRole("link", { name: "登錄消費" }).click();
-  await waitForHydration(counter);
+  const counter = await openCounterPurchase(browser, page, base, { phoneLocal: phone.local, name: "張設計" }, "王櫃檯");
   await counter.getByLabel("發票或收據號碼").fill(`TR-${Date.now()}`);
   await counter.getByLabel("消費淨額（新台幣元）").fill("10000");
   await expect(counter.getByTestId("points-preview")).toContainText("150");
@@ -138,5 +122,5 @@ test("a member applies for a trade account, an admin approves, a counter purchas
 
   await memberContext.close();
   await adminContext.close();
-  await counterContext.close();
+  await counter.context().close();
 });
