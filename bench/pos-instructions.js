@@ -11,11 +11,12 @@
 // --random-seed each run). The backend's total instructions (callgrind's `totals`) ÷ transactions is the figure;
 // the connection's start-up is in it, the same for every run (a few percent at 300 transactions).
 //
-// --variants (bench/pos-variants.js): each part of the purchase switched off in turn, runs alternating
+// --profile-out FILE keeps the purchase run's callgrind file (callgrind_annotate --inclusive=yes FILE: where the
+// instructions go, by function). --variants (bench/pos-variants.js): each part of the purchase switched off in turn, runs alternating
 // [the script as is, the variant] --rounds times; --only TEXT picks variants. Needs valgrind, pgbench and initdb
 // (Debian's /usr/lib/postgresql/<version>/bin), and root (to run the cluster as `postgres`).
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -35,6 +36,7 @@ const { values: opts } = parseArgs({
     variants: { type: "boolean", default: false },
     only: { type: "string" },
     bin: { type: "string", default: "/usr/lib/postgresql/15/bin" },
+    "profile-out": { type: "string" },
   },
 });
 const N = Number(opts.transactions);
@@ -137,6 +139,7 @@ async function main() {
     await stop();
     await start(true);
     let seed = 1;
+    let lastFile = null;
     /** Instructions per transaction of one pgbench run on one connection. */
     const counted = async (db, args) => {
       const before = new Set(readdirSync(dir).filter((f) => f.startsWith("cg.")));
@@ -156,12 +159,15 @@ async function main() {
       let seen = -1;
       for (let i = 0; i < 300; i++) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
-        const totals = readdirSync(dir)
-          .filter((f) => f.startsWith("cg.") && !before.has(f))
-          .map((f) => /^totals: (\d+)/m.exec(readFileSync(path.join(dir, f), "utf8"))?.[1])
-          .filter(Boolean)
-          .map(Number);
-        if (totals.length > 0 && totals.length === seen) return Math.max(...totals) / N;
+        const files = readdirSync(dir).filter(
+          (f) => f.startsWith("cg.") && !before.has(f) && /^totals: \d+/m.test(readFileSync(path.join(dir, f), "utf8")),
+        );
+        const totals = files.map((f) => Number(/^totals: (\d+)/m.exec(readFileSync(path.join(dir, f), "utf8"))?.[1]));
+        if (totals.length > 0 && totals.length === seen) {
+          const largest = Math.max(...totals);
+          lastFile = path.join(dir, files[totals.indexOf(largest)]);
+          return largest / N;
+        }
         seen = totals.length;
       }
       throw new Error("no callgrind file for the run");
@@ -176,6 +182,8 @@ async function main() {
     };
     const tpcb = await counted("tpcb", []);
     const base = await counted("app", ["-f", file]);
+    // --profile-out FILE: the purchase run's callgrind file, for callgrind_annotate --inclusive=yes.
+    if (opts["profile-out"]) copyFileSync(lastFile, opts["profile-out"]);
     log(
       `purchase ${(base / 1e6).toFixed(2)} M instructions, TPC-B ${(tpcb / 1e6).toFixed(2)} M: ×${(base / tpcb).toFixed(2)}`,
     );

@@ -28,6 +28,17 @@ export function variants(script) {
   );
   return [
     ["the summary triggers as before migration 0054 (a_report_serialize; nested bumps)", before0054(), after0054()],
+    [
+      "webhook_wanted as a SQL function (before migration 0054)",
+      `CREATE OR REPLACE FUNCTION "webhook_wanted"(kind text) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (SELECT 1 FROM "webhook_subscription" WHERE "event_type" = kind)
+$$;`,
+      `CREATE OR REPLACE FUNCTION "webhook_wanted"(kind text) RETURNS boolean LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM "webhook_subscription" s WHERE s."event_type" = kind);
+END
+$$;`,
+    ],
     ["trigger report_purchase off", ...toggle([summaries[0]])],
     ["trigger report_point_entry off", ...toggle([summaries[1]])],
     ["triggers report_loyalty_account(_update) off", ...toggle([summaries[2], summaries[3]])],

@@ -117,11 +117,18 @@ describe("the summary triggers of migration 0054", () => {
     expect(await summaries()).toEqual(live);
   }, 120_000);
 
-  it("has no a_report_serialize trigger left, and a commit that writes summaries still waits for their lock", async () => {
+  it("has no a_report_serialize trigger left, webhook_wanted in plpgsql, and a commit that writes summaries still waits for their lock", async () => {
     const triggers = rowsOf<{ tgname: string }>(
       await handle.db.execute(sql`select tgname from pg_trigger where tgname like 'a_report_serialize%'`),
     );
     expect(triggers).toEqual([]);
+    // The webhook triggers' probe keeps its plan per session (a SQL function with a sub-select was planned per call).
+    const [probe] = rowsOf<{ lanname: string }>(
+      await handle.db.execute(
+        sql`select l.lanname from pg_proc p join pg_language l on l.oid = p.prolang where p.proname = 'webhook_wanted'`,
+      ),
+    );
+    expect(probe?.lanname).toBe("plpgsql");
     if (!testDb.url) return; // One connection on PGlite: nothing can hold the lock beside the commit.
     const m = await newMember(handle.db);
     const other = postgres(testDb.url, { max: 1, onnotice: () => {} });
