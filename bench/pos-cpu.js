@@ -10,8 +10,8 @@
 //
 // --variants: the same-work script again with parts of the purchase switched off one at a time (a trigger disabled,
 // a statement left out), to see what each costs: each variant's rounds alternate with the script as is.
-// --only TEXT: only the variants whose name contains TEXT (e.g. --only 0036: this branch's triggers against the ones
-// before, what ADR 039's "What a purchase's triggers cost" measured).
+// --only TEXT: only the variants whose name contains TEXT (e.g. --only 0054: the summary triggers of migration 0054
+// against the ones before, what ADR 039's "Later (2026-12-07)" measured).
 //
 // Needs pgbench and a local PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn, spawnSync } from "node:child_process";
@@ -25,6 +25,7 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { seedPos } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
+import { migrations, variants } from "./pos-variants.js";
 import { databaseUrl } from "./process.js";
 
 const { values: opts } = parseArgs({
@@ -96,69 +97,6 @@ async function measured(database, args, watcher) {
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
   const ticks = [...last.values()].reduce((a, b) => a + b, 0);
   return { tps, processed, cpuMs: (ticks * 1000) / CLOCK_TICKS / processed };
-}
-
-/** Parts of the purchase to switch off, one at a time: [name, SQL to switch off, SQL to switch back on]. */
-function variants(script) {
-  const toggle = (triggers) => [
-    triggers.map(([table, name]) => `alter table ${table} disable trigger ${name}`).join(";"),
-    triggers.map(([table, name]) => `alter table ${table} enable trigger ${name}`).join(";"),
-  ];
-  const withoutLine = (pattern) =>
-    script
-      .split("\n")
-      .filter((line) => !pattern.test(line))
-      .join("\n");
-  const summaries = [
-    ["purchase", "report_purchase"],
-    ["point_entry", "report_point_entry"],
-    ["loyalty_account", "report_loyalty_account"],
-    ["loyalty_account", "report_loyalty_account_update"],
-    ["point_lot", "report_point_lot"],
-  ];
-  const serialize = ["purchase", "point_entry", "loyalty_account", "point_lot"].map((t) => [t, "a_report_serialize"]);
-  serialize.push(["loyalty_account", "a_report_serialize_update"]);
-  const cache = ["loyalty_account", "point_entry", "point_lot", "purchase", "member"].flatMap((t) =>
-    ["insert", "update", "delete"].map((e) => [t, `${t}_cache_${e}`]),
-  );
-  return [
-    ["the triggers as before migration 0036 (EXECUTE; account summaries on every update)", before0036(), after0036()],
-    ["trigger report_purchase off", ...toggle([summaries[0]])],
-    ["trigger report_point_entry off", ...toggle([summaries[1]])],
-    ["triggers report_loyalty_account(_update) off", ...toggle([summaries[2], summaries[3]])],
-    ["trigger report_point_lot off", ...toggle([summaries[4]])],
-    ["the a_report_serialize triggers off", ...toggle(serialize)],
-    ["every summary trigger off (report_*, a_report_serialize)", ...toggle([...summaries, ...serialize])],
-    ["the cache-invalidation triggers off", ...toggle(cache)],
-    ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
-    ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
-    ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
-    ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
-  ];
-}
-
-const migrations = path.join(import.meta.dirname, "..", "drizzle");
-
-/** The statements of drizzle/0036 (what `after0036` puts back) and what they replaced (from 0019 and 0024). */
-function after0036() {
-  return readFileSync(path.join(migrations, "0036_purchase-triggers.sql"), "utf8").replaceAll(
-    "--> statement-breakpoint",
-    "",
-  );
-}
-
-function before0036() {
-  const old = readFileSync(path.join(migrations, "0019_cache_invalidation.sql"), "utf8");
-  const fn = /CREATE FUNCTION "han_cache_notify_rows"\(\)[\s\S]*?\$\$;/
-    .exec(old)[0]
-    .replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION");
-  return `${fn}
-    DROP TRIGGER "report_loyalty_account_update" ON "loyalty_account";
-    DROP TRIGGER "a_report_serialize_update" ON "loyalty_account";
-    DROP TRIGGER "report_loyalty_account" ON "loyalty_account";
-    DROP TRIGGER "a_report_serialize" ON "loyalty_account";
-    CREATE CONSTRAINT TRIGGER "a_report_serialize" AFTER INSERT OR UPDATE OR DELETE ON "loyalty_account" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "report_serialize"();
-    CREATE CONSTRAINT TRIGGER "report_loyalty_account" AFTER INSERT OR UPDATE OR DELETE ON "loyalty_account" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "report_on_account"();`;
 }
 
 async function main() {

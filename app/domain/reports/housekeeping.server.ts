@@ -13,14 +13,14 @@ export const REPORTS_COMPACT_CRON = "20 3 * * *";
  * reads days × stores rows.
  */
 export async function compactReports(db: Database, now = new Date()): Promise<void> {
-  // The summary triggers' lock (migration 0024): a late receipt's commit never crosses the compaction.
+  // The summary triggers' lock (migrations 0024, 0054): a late receipt's commit never crosses the compaction.
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REPORTS_LOCK})`);
     await tx.execute(sql`select report_compact(${addIsoDays(taipeiIsoDate(now), -1)}::date)`);
   });
 }
 
-/** The advisory lock every commit's summary updates take first (drizzle/0024_report_serialize.sql). */
+/** The advisory lock every commit's summary updates take first (taken by the report_* trigger functions since drizzle/0054). */
 const REPORTS_LOCK = 2025112501;
 
 /** Nightly at 03:20 Taipei (one run across all instances, ADR 005). */

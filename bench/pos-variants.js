@@ -1,0 +1,91 @@
+// The parts of the same-work purchase (bench/pos-same-work.js) that bench/pos-cpu.js and bench/pos-instructions.js
+// switch off one at a time (`--variants`), and the summary triggers as they were before migration 0054.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+export const migrations = path.join(import.meta.dirname, "..", "drizzle");
+
+/** Parts of the purchase to switch off, one at a time: [name, SQL to switch off, SQL to switch back on]. */
+export function variants(script) {
+  const toggle = (triggers) => [
+    triggers.map(([table, name]) => `alter table ${table} disable trigger ${name}`).join(";"),
+    triggers.map(([table, name]) => `alter table ${table} enable trigger ${name}`).join(";"),
+  ];
+  const withoutLine = (pattern) =>
+    script
+      .split("\n")
+      .filter((line) => !pattern.test(line))
+      .join("\n");
+  const summaries = [
+    ["purchase", "report_purchase"],
+    ["point_entry", "report_point_entry"],
+    ["loyalty_account", "report_loyalty_account"],
+    ["loyalty_account", "report_loyalty_account_update"],
+    ["point_lot", "report_point_lot"],
+  ];
+  const cache = ["loyalty_account", "point_entry", "point_lot", "purchase", "member"].flatMap((t) =>
+    ["insert", "update", "delete"].map((e) => [t, `${t}_cache_${e}`]),
+  );
+  return [
+    ["the summary triggers as before migration 0054 (a_report_serialize; nested bumps)", before0054(), after0054()],
+    [
+      "webhook_wanted as a SQL function (before migration 0054)",
+      `CREATE OR REPLACE FUNCTION "webhook_wanted"(kind text) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (SELECT 1 FROM "webhook_subscription" WHERE "event_type" = kind)
+$$;`,
+      `CREATE OR REPLACE FUNCTION "webhook_wanted"(kind text) RETURNS boolean LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM "webhook_subscription" s WHERE s."event_type" = kind);
+END
+$$;`,
+    ],
+    ["trigger report_purchase off", ...toggle([summaries[0]])],
+    ["trigger report_point_entry off", ...toggle([summaries[1]])],
+    ["triggers report_loyalty_account(_update) off", ...toggle([summaries[2], summaries[3]])],
+    ["trigger report_point_lot off", ...toggle([summaries[4]])],
+    ["every summary trigger off (report_*)", ...toggle(summaries)],
+    ["the cache-invalidation triggers off", ...toggle(cache)],
+    ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
+    ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
+    ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
+    ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
+  ];
+}
+
+const migration = (name) =>
+  readFileSync(path.join(migrations, `${name}.sql`), "utf8").replaceAll("--> statement-breakpoint", "");
+
+/** The statements of drizzle/0054 (what `after0054` puts back) and what they replaced (from 0020, 0024, 0033, 0040). */
+function after0054() {
+  return migration("0054_purchase-cost");
+}
+
+function before0054() {
+  const fn = (file, name) =>
+    new RegExp(`CREATE (?:OR REPLACE )?FUNCTION "${name}"\\(\\)[\\s\\S]*?\\$\\$;`)
+      .exec(migration(file))[0]
+      .replace(/^CREATE (OR REPLACE )?FUNCTION/, "CREATE OR REPLACE FUNCTION");
+  const functions = [
+    ...["report_on_member", "report_on_purchase", "report_on_refund", "report_on_account", "report_on_lot"].map((n) =>
+      fn("0020_dashboard_summaries", n),
+    ),
+    fn("0020_dashboard_summaries", "report_on_tier_change"),
+    fn("0020_dashboard_summaries", "report_on_coupon"),
+    fn("0033_points", "report_on_point_entry"),
+    fn("0024_report_serialize", "report_serialize"),
+  ];
+  const serialize = (table, events) =>
+    `CREATE CONSTRAINT TRIGGER "a_report_serialize" AFTER ${events} ON "${table}" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "report_serialize"();`;
+  return `${functions.join("\n")}
+    ${serialize("member", "INSERT")}
+    ${serialize("purchase", "INSERT")}
+    ${serialize("purchase_refund", "INSERT")}
+    ${serialize("point_entry", "INSERT")}
+    ${serialize("loyalty_account", "INSERT OR DELETE")}
+    ${serialize("point_lot", "INSERT OR UPDATE OR DELETE")}
+    ${serialize("tier_change", "INSERT")}
+    ${serialize("coupon", "INSERT OR UPDATE")}
+    CREATE CONSTRAINT TRIGGER "a_report_serialize_update" AFTER UPDATE ON "loyalty_account" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+      WHEN (OLD.tier IS DISTINCT FROM NEW.tier OR OLD.balance IS DISTINCT FROM NEW.balance OR OLD.member_id IS DISTINCT FROM NEW.member_id)
+      EXECUTE FUNCTION "report_serialize"();`;
+}
