@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type AuditContext, audited } from "../audit/audit.server";
 import { recordOccasion } from "../member-messages/occasions.server";
 import { auditReferral, decideReferral, reverseReferral } from "../referrals/referrals.server";
@@ -216,26 +216,29 @@ async function bookPurchase(
   // The spend of the 12 months before this purchase, read in the insert's own statement: after the
   // account lock, so every purchase of this member committed before it is counted (they all hold the
   // lock to their commit); the new row is not in the statement's snapshot and is added below.
+  // The row is what was sent plus the id and the columns' defaults (purchase has no BEFORE trigger), so only the id
+  // comes back: RETURNING the whole row cost the app more to build and map than the rest of the statement.
+  const values = {
+    storeId: input.storeId,
+    receiptNumber: input.receiptNumber,
+    memberId: input.memberId,
+    netAmount: input.netAmount,
+    purchasedAt: input.purchasedAt,
+    pointsEarned: points,
+    pointsSpent: spent.points,
+    pointsSpentValue: spent.value,
+    staffUserId: input.staffUserId ?? null,
+    apiKeyId: input.apiKeyId ?? null,
+    createdAt: now,
+    idempotencyKey: input.idempotencyKey ?? null,
+    requestHash: input.requestHash ?? null,
+  };
   const [created] = await tx
     .insert(purchase)
-    .values({
-      storeId: input.storeId,
-      receiptNumber: input.receiptNumber,
-      memberId: input.memberId,
-      netAmount: input.netAmount,
-      purchasedAt: input.purchasedAt,
-      pointsEarned: points,
-      pointsSpent: spent.points,
-      pointsSpentValue: spent.value,
-      staffUserId: input.staffUserId ?? null,
-      apiKeyId: input.apiKeyId ?? null,
-      createdAt: now,
-      idempotencyKey: input.idempotencyKey ?? null,
-      requestHash: input.requestHash ?? null,
-    })
+    .values(values)
     .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
     .returning({
-      ...purchaseColumns,
+      id: purchase.id,
       // The spend toward the tier (ADR 052: the money part only, one expression everywhere), and this row's own.
       spendBefore: sql<string>`(select ${tierSpendSql("p")} from ${purchase} p
         where p.member_id = ${input.memberId}::uuid and p.purchased_at >= ${windowStart.toISOString()}::timestamptz
@@ -248,7 +251,15 @@ async function bookPurchase(
     if (replay) return replay;
     throw new Error("purchase insert returned nothing and no purchase has the receipt");
   }
-  const { spendBefore, tierAmount, ...booked } = created;
+  const { spendBefore, tierAmount } = created;
+  const booked: Purchase = {
+    ...values,
+    id: created.id,
+    refundedAmount: 0,
+    pointsReversed: 0,
+    pointsReturned: 0,
+    answer: null,
+  };
   const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? Number(tierAmount) : 0);
   const target = tierForSpend(rules, spend);
   // A tier upgrade (a few purchases in a member's life) takes its own round trips, before the rest.
@@ -408,8 +419,6 @@ async function recordLastPurchase(tx: Tx, input: PurchaseInput): Promise<void> {
     update ${member} set last_purchase_store_id = ${input.storeId}
     where id in (select member_id from newest) and last_purchase_store_id is distinct from ${input.storeId}`);
 }
-
-const purchaseColumns = getTableColumns(purchase);
 
 /**
  * Spent points a refund gives back keep the expiry of the lots they came from, but at least this many days from
