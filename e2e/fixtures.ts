@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page, type Response } from "@playwright/test";
+import { type Browser, test as base, expect, type Page, type Response } from "@playwright/test";
 import axe, { type AxeResults } from "axe-core";
 import postgres from "postgres";
 import { startTestSmtpServer, type TestSmtpServer } from "../platform/testing/smtp";
@@ -31,6 +31,8 @@ type WorkerFixtures = {
    */
   serverGroup: string;
   appServer: AppServer;
+  /** Set up once per worker: see DRAW_SCREENSHOTS. */
+  screenshotsForPeople: undefined;
 };
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -151,7 +153,40 @@ async function runAppServer(
   }
 }
 
+/**
+ * Whether the screenshots taken for people to look at are drawn: `E2E_SCREENSHOTS=on|off`, on unless CI is set (CI
+ * throws them away, and drawing full pages in software was a large share of the browser phase's CPU, ADR 036). Off,
+ * a `screenshot({ path })` of a page writes and draws nothing; everything the tests check around it (axe at each
+ * size, no sideways scrolling, headings) still runs. Screenshots without a path (read back by a test, e.g. the
+ * carrier barcode) and Playwright's own screenshot of a failed test are always drawn.
+ */
+export const DRAW_SCREENSHOTS = (process.env.E2E_SCREENSHOTS ?? (process.env.CI ? "off" : "on")) !== "off";
+
+const PLAYWRIGHT_OWN_SCREENSHOT = /test-(failed|finished)-\d+\.png$/;
+
+/** Makes every page of this worker skip drawing screenshots saved for people (see DRAW_SCREENSHOTS). */
+async function skipScreenshotsForPeople(browser: Browser): Promise<void> {
+  const context = await browser.newContext();
+  const proto = Object.getPrototypeOf(await context.newPage()) as { screenshot: Page["screenshot"] };
+  await context.close();
+  if (Object.hasOwn(proto, SKIPPING)) return;
+  const draw = proto.screenshot;
+  proto.screenshot = async function (this: Page, options) {
+    if (options?.path && !PLAYWRIGHT_OWN_SCREENSHOT.test(options.path)) return Buffer.alloc(0);
+    return draw.call(this, options);
+  };
+  Object.defineProperty(proto, SKIPPING, { value: true });
+}
+const SKIPPING = Symbol("skipping screenshots for people");
+
 export const test = base.extend<Record<never, never>, WorkerFixtures>({
+  screenshotsForPeople: [
+    async ({ browser }, use) => {
+      if (!DRAW_SCREENSHOTS) await skipScreenshotsForPeople(browser);
+      await use(undefined);
+    },
+    { scope: "worker", auto: true },
+  ],
   serverGroup: ["shared", { scope: "worker", option: true }],
   appServer: [
     async ({ serverGroup: _ }, use, workerInfo) => runAppServer(workerInfo.workerIndex, {}, use),
