@@ -217,24 +217,25 @@ async function seedSql(sql) {
 /** A filter's count statements: the summary alone (as `rfmCount` builds it) and the campaigns' join (before). */
 function countStatements(query) {
   const q = new URLSearchParams(query);
-  const on = [];
+  const range = { r: [1, 5], f: [1, 5], m: [1, 5] };
+  const group = RFM_GROUPS[q.get("rfmGroup") ?? ""];
+  if (group) Object.assign(range, { r: group.r, f: group.f });
   for (const k of ["r", "f", "m"]) {
-    const v = q.get(`rfm${k.toUpperCase()}`);
-    if (v) on.push(`x.${k} = ${Number(v)}`);
+    const v = Number(q.get(`rfm${k.toUpperCase()}`));
+    if (v) range[k] = [Math.max(range[k][0], v), Math.min(range[k][1], v)];
   }
-  const group = q.get("rfmGroup");
-  if (group) {
-    const rule = RFM_GROUPS[group];
-    on.push(`x.r between ${rule.r[0]} and ${rule.r[1]} and x.f between ${rule.f[0]} and ${rule.f[1]}`);
-  }
+  const values = ([lo, hi]) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).join(", ");
   const tiers = q.get("tiers")?.split(",");
   const tierList = tiers?.map((t) => `'${t.replace(/[^a-z]/g, "")}'`).join(", ");
-  const alone = `select count(*)::int from member_rfm x where x.active and ${on.join(" and ")}${
-    tiers ? ` and x.tier in (${tierList})` : ""
-  }`;
+  const alone = `select count(*)::int from member_rfm x where x.active and ${["r", "f", "m"]
+    .map((k) => `x.${k} in (${values(range[k])})`)
+    .join(" and ")}${tiers ? ` and x.tier in (${tierList})` : ""}`;
+  const between = ["r", "f", "m"]
+    .filter((k) => range[k][0] > 1 || range[k][1] < 5)
+    .map((k) => `x.${k} between ${range[k][0]} and ${range[k][1]}`);
   const join = `select count(*)::int from member left join loyalty_account la on la.member_id = member.id
    where member.disabled = false and member.deleted_at is null${tiers ? ` and coalesce(la.tier, 'basic') in (${tierList})` : ""}
-     and member.id in (select x.member_id from member_rfm x where ${on.join(" and ")})`;
+     and member.id in (select x.member_id from member_rfm x where ${between.join(" and ")})`;
   return { alone, join };
 }
 
