@@ -1,5 +1,5 @@
 import type { Database } from "@platform/db/client";
-import { auditLog, type CampaignAudience, campaign, memberRfm } from "@platform/db/schema";
+import { auditLog, type CampaignAudience, campaign, loyaltyAccount, memberRfm } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { and, eq } from "drizzle-orm";
@@ -15,10 +15,12 @@ import {
   startDueCampaigns,
 } from "~/domain/member-messages/campaigns.server";
 import { audienceChoices } from "~/domain/member-messages/showroom-audience.server";
+import { TAIWAN_CITIES } from "~/domain/members/address";
+import { setMemberDisabled } from "~/domain/members/console.server";
 import { isRefusal } from "~/domain/refusals";
 import { testAdminActor } from "~/domain/staff/testing.server";
 import { catalogT } from "~/lib/i18n.server";
-import { refreshRfm, rfmAsOf } from "./rfm.server";
+import { refreshRfm, rfmAlone, rfmAsOf, rfmCount } from "./rfm.server";
 import { archiveSegment, countSegment, createSegment, SegmentError, updateSegment } from "./segments.server";
 
 /**
@@ -194,5 +196,61 @@ describe("saving segments", () => {
     await expect(createSegment(db, clerk, { name: "Clerk's", audience: {} }, audit)).rejects.toThrow();
     const rows = await db.select().from(auditLog).where(eq(auditLog.action, "segment.created"));
     expect(rows.some((r) => JSON.stringify(r).includes("Clerk's"))).toBe(false);
+  });
+});
+
+describe("counts from the summary alone (ADR 056, Later)", () => {
+  const sms = { lineText: null, smsText: "x", emailSubject: null, emailBody: null };
+  const both = async (f: CampaignAudience) => {
+    const alone = await countSegment(db, f, runAt);
+    expect((await countAudience(db, f, sms, false, runAt)).total, JSON.stringify(f)).toBe(alone);
+    return alone;
+  };
+
+  it("are used for RFM filters with at most tiers beside them, the join otherwise", async () => {
+    const schema = audienceSchema(catalogT("en"), await audienceChoices(db));
+    const read = (q: string) => schema.parse(campaignFormValues(new URLSearchParams(q)));
+    // The endpoint's own parse of the bench's filters: every other field is unset.
+    for (const q of ["rfmGroup=champions", "rfmR=5", "rfmF=1&rfmM=1", "rfmGroup=loyal&tiers=basic,silver"]) {
+      expect(rfmAlone(read(q)), q).toBe(true);
+    }
+    for (const q of [
+      "",
+      "tiers=gold",
+      `rfmGroup=champions&city=${encodeURIComponent(TAIWAN_CITIES[0]?.name ?? "")}`,
+      "rfmR=5&reachable=sms",
+      "rfmM=1&balanceMin=0",
+    ]) {
+      expect(rfmAlone(read(q)), q).toBe(false);
+    }
+    await expect(rfmCount(db, { tiers: ["gold"] })).rejects.toThrow();
+  });
+
+  it("follow a member disabled or changing tier after the nightly job at once, as the campaign audience does", async () => {
+    const a = ids.a as string; // R 4, F 5: a champion, basic (NT$6,000 in 12 months)
+    expect(await both({ rfmGroup: "champions" })).toBe(1);
+    expect(await both({ rfmGroup: "champions", tiers: ["basic"] })).toBe(1);
+    const admin = { ...actor };
+    const reason = { reason: "測試停用", confirmed: true };
+    await setMemberDisabled(db, admin, a, { disabled: true, ...reason }, audit, runAt);
+    expect(await both({ rfmGroup: "champions" })).toBe(0);
+    expect(await both({ rfmF: 5 })).toBe(0);
+    await setMemberDisabled(db, admin, a, { disabled: false, ...reason }, audit, runAt);
+    expect(await both({ rfmGroup: "champions" })).toBe(1);
+    // NT$50,000 more in 12 months: silver (the rules' default), by the purchase's own tier evaluation.
+    await buy(a, "2026-06-20T10:00:00", 50_000);
+    const [account] = await db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, a));
+    expect(account?.tier).toBe("silver");
+    expect(await both({ rfmGroup: "champions", tiers: ["basic"] })).toBe(0);
+    expect(await both({ rfmGroup: "champions", tiers: ["silver", "gold"] })).toBe(1);
+    expect(await both({ rfmM: 5, tiers: ["silver"] })).toBe(1);
+    // Scores still move only nightly: the purchase of today is not in them.
+    const [row] = await db.select().from(memberRfm).where(eq(memberRfm.memberId, a));
+    expect([row?.frequency, row?.tier, row?.active]).toEqual([3, "silver", true]);
+    // The next nightly run writes the same state.
+    await refreshRfm(db, runAt);
+    expect(await both({ rfmGroup: "champions", tiers: ["silver"] })).toBe(1);
+    // The others are still basic.
+    expect(await both({ rfmGroup: "hibernating", tiers: ["basic"] })).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import { type AudienceCount, countAudience } from "../member-messages/campaigns.
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
+import { rfmAlone, rfmCount } from "./rfm.server";
 
 /**
  * Saved segments (issue 38 part 6, ADR 056): a named audience made of the campaign filters (`CampaignAudience`,
@@ -53,8 +54,14 @@ export async function listSegments(db: Database): Promise<SegmentRow[]> {
     .limit(SEGMENT_LIST_MAX);
 }
 
-/** How many members a segment's filters name now (the campaigns' count, without the split by channel). */
+/**
+ * How many members a segment's filters name now (the campaigns' count, without the split by channel): the one
+ * function behind the segment pages' live count. RFM filters with at most tiers beside them are counted from the
+ * summary alone (`rfmCount`, the same members by the triggers that keep its rows' state); any other filter goes
+ * through the campaigns' `audienceWhere`.
+ */
 export async function countSegment(db: Database, audience: CampaignAudience, now = new Date()): Promise<number> {
+  if (rfmAlone(audience)) return rfmCount(db, audience);
   const none = { lineText: null, smsText: null, emailSubject: null, emailBody: null };
   const count: AudienceCount = await countAudience(db, audience, none, false, now);
   return count.total;

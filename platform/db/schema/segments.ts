@@ -1,7 +1,9 @@
+import { TIERS } from "@platform/db/schema/loyalty";
 import type { CampaignAudience } from "@platform/db/schema/member-message-kinds";
 import { member } from "@platform/db/schema/members";
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   date,
   index,
   integer,
@@ -47,6 +49,11 @@ export const segment = pgTable(
  * by the nightly job (`rfm_refresh(as_of)`, drizzle migration "segments"): the whole table replaced in one
  * statement's transaction. Scores 1–5 (5: most recent, most often, most money). Members without such a purchase
  * have no row and no RFM filter names them.
+ *
+ * `active` and `tier` copy the member's state (not disabled, not deleted; `loyalty_account.tier`, basic without an
+ * account) so that a count by scores, groups and tiers is answered by this table alone (ADR 056, "Later"): the
+ * nightly job writes them, and the triggers of migration "rfm-count" keep them current in the transaction of the
+ * change (a member disabled, deleted or restored; a tier change).
  */
 export const memberRfm = pgTable(
   "member_rfm",
@@ -64,6 +71,10 @@ export const memberRfm = pgTable(
     r: smallint("r").notNull(),
     f: smallint("f").notNull(),
     m: smallint("m").notNull(),
+    /** The member is neither disabled nor deleted (kept by trigger; an inactive member keeps its scores). */
+    active: boolean("active").notNull().default(true),
+    /** The member's tier, `basic` without a loyalty account (kept by trigger). */
+    tier: text("tier", { enum: TIERS }).notNull().default("basic"),
   },
   (t) => [
     // The segment counts: the groups are rules on (r, f), the single-score filters one column each; the member id
@@ -71,5 +82,7 @@ export const memberRfm = pgTable(
     index("member_rfm_rf_idx").on(t.r, t.f, t.memberId),
     index("member_rfm_f_idx").on(t.f, t.memberId),
     index("member_rfm_m_idx").on(t.m, t.memberId),
+    // The counts answered by this table alone (scores, groups, tiers): an index-only scan of the active rows.
+    index("member_rfm_count_idx").on(t.r, t.f, t.m, t.tier).where(sql`${t.active}`),
   ],
 );
