@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../loyalty/ledger-check.server";
 import { memberCenterSummary } from "../loyalty/member-center.server";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
-import { cancelCoupon, useCoupon } from "../loyalty/rewards.server";
+import { cancelCoupon, redeemReward, useCoupon } from "../loyalty/rewards.server";
 import { changeRules } from "../loyalty/rules.server";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
 import { linkReferral, referralSummary, referralsOf } from "./referrals.server";
@@ -203,6 +203,27 @@ describe("a referral's coupon reward", () => {
       expect(row).toMatchObject({ state: "rewarded", rewardKind: "points", points: 300 });
     } finally {
       await changeRules(db, { referralRewardId: rewardId }, new Date(at.getTime() - 500));
+    }
+  });
+
+  it("a referral's coupon does not count toward the reward's per-member limit; a redeemed one does", async () => {
+    await db.update(reward).set({ perMemberLimit: 1 }).where(eq(reward.id, rewardId));
+    try {
+      const { friend } = await pair();
+      await buy(friend.id, 3_000);
+      await buy(friend.id, 60_000);
+      expect(await couponsOf(friend.id)).toMatchObject([{ referralId: expect.any(String) }]);
+      const before = await memberCenterSummary(db, friend.id, t0, { fresh: true });
+      expect(before.rewards.find((r) => r.id === rewardId)?.blocked).toBeNull();
+      const first = await redeemReward(db, { memberId: friend.id, rewardId, idempotencyKey: "limit-1" }, t0);
+      expect(first.coupon).toMatchObject({ referralId: null, pointsCost: 500 });
+      const after = await memberCenterSummary(db, friend.id, t0, { fresh: true });
+      expect(after.rewards.find((r) => r.id === rewardId)?.blocked).toBe("limit");
+      await expect(
+        redeemReward(db, { memberId: friend.id, rewardId, idempotencyKey: "limit-2" }, t0),
+      ).rejects.toMatchObject({ code: "limit_reached" });
+    } finally {
+      await db.update(reward).set({ perMemberLimit: null }).where(eq(reward.id, rewardId));
     }
   });
 
