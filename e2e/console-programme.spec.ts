@@ -139,7 +139,7 @@ test("an admin creates a reward and a member redeems it; a new silver threshold 
   // The console shows the redemption in the stock.
   await page.reload();
   await expect(page.getByTestId("reward-stock")).toHaveText("目前庫存：2");
-  await expect(page.getByText("已兌換 1（已使用 0），已取消 0")).toBeVisible();
+  await expect(page.getByText("已兌換 1（已使用 0），已取消 0，已收回 0")).toBeVisible();
   await page.getByRole("link", { name: "回到兌換商品列表" }).click();
   await page.getByRole("searchbox", { name: "搜尋名稱" }).fill(name);
   await page.getByRole("button", { name: "套用" }).click();

@@ -61,10 +61,19 @@ test("a clerk scans the member's card at the counter and hands out two samples; 
   // Sent with nothing ticked: told beside the boxes.
   await page.getByTestId("lend-submit").click();
   await expect(page.locator("#materials-error")).toHaveText("請至少勾選一件樣品。");
+  const boxes = page.getByTestId("lend-materials").getByRole("checkbox");
+  await expect(boxes.first()).toHaveAttribute("aria-invalid", "true");
+  await expect(boxes.first()).toHaveAttribute("aria-describedby", "materials-error");
+  await expectAccessible(page);
+  // Ticking one answers it at once, before any send: the error and the boxes' invalid marks go.
+  await boxes.first().check();
+  await expect(page.locator("#materials-error")).toHaveCount(0);
+  await expect(boxes.first()).not.toHaveAttribute("aria-invalid", /.*/);
+  await expect(boxes.first()).not.toHaveAttribute("aria-describedby", /.*/);
+  await expect(page.getByTestId("lend-materials")).not.toHaveAttribute("aria-describedby", /.*/);
   await expectAccessible(page);
 
   // Two ticked and handed out.
-  const boxes = page.getByTestId("lend-materials").getByRole("checkbox");
   expect(await boxes.count()).toBeGreaterThanOrEqual(2);
   const names: string[] = [];
   for (const i of [0, 1]) {

@@ -207,6 +207,10 @@ test("an admin sends a campaign to silver members in Taipei at night: held until
   );
   await (await review("將寄給 1 位會員，立即開始寄送。", daytime)).getByRole("button", { name: "確認寄送" }).click();
   await expect(page.getByText("已開始寄送。")).toBeVisible();
+  // The confirmation sent the draft it saved: one campaign of that name, no second draft left behind.
+  await expect(page).toHaveURL(/\/admin\/messages\/campaigns\/[0-9a-f-]{36}\?sent=1$/);
+  await gotoAndCheck(page, "/admin/messages");
+  await expect(page.getByRole("row").filter({ hasText: "六月新品（郵件）" })).toHaveCount(1);
   await deliverAt(request, "2027-06-02T11:01:00+08:00");
   await page.goto("/dev/outbox?channel=email");
   const mail = page.getByTestId("outbox-message").filter({ hasText: leaverEmail }).filter({ hasText: "六月新品到店" });

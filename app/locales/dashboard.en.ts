@@ -75,6 +75,7 @@ export const dashboardEn = {
   "console.dashboard.rewards.issued": "Redeemed",
   "console.dashboard.rewards.used": "Used",
   "console.dashboard.rewards.cancelled": "Cancelled",
+  "console.dashboard.rewards.revoked": "Revoked",
   "console.dashboard.rewards.points": "Points spent",
   "console.dashboard.cohorts.title": "Monthly cohort retention",
   "console.dashboard.cohorts.lead":

@@ -71,6 +71,7 @@ export const dashboardZhTW = {
   "console.dashboard.rewards.issued": "兌換張數",
   "console.dashboard.rewards.used": "已使用",
   "console.dashboard.rewards.cancelled": "已取消",
+  "console.dashboard.rewards.revoked": "已收回",
   "console.dashboard.rewards.points": "使用點數",
   "console.dashboard.cohorts.title": "每月新會員留存",
   "console.dashboard.cohorts.lead": "各月新會員中，在之後每個月有消費的比例",

@@ -116,7 +116,7 @@ export const programmeEn = {
     "Once retired, members can no longer redeem it; coupons already issued stay valid.",
   "console.programme.stock.title": "Stock",
   "console.programme.stock.now": "In stock: {stock}",
-  "console.programme.stock.counts": "{issued} redeemed ({used} used), {cancelled} cancelled",
+  "console.programme.stock.counts": "{issued} redeemed ({used} used), {cancelled} cancelled, {revoked} revoked",
   "console.programme.stock.delta": "Change by",
   "console.programme.stock.deltaHint": "Positive to add, negative to remove, e.g. 10 or -2",
   "console.programme.stock.set": "Set a stock",

@@ -111,7 +111,7 @@ export const programmeZhTW = {
   "console.programme.reward.retireHint": "停用後會員無法再兌換，已發出的優惠券照常可用。",
   "console.programme.stock.title": "庫存",
   "console.programme.stock.now": "目前庫存：{stock}",
-  "console.programme.stock.counts": "已兌換 {issued}（已使用 {used}），已取消 {cancelled}",
+  "console.programme.stock.counts": "已兌換 {issued}（已使用 {used}），已取消 {cancelled}，已收回 {revoked}",
   "console.programme.stock.delta": "增減數量",
   "console.programme.stock.deltaHint": "正數為補貨，負數為扣除，例如 10 或 -2",
   "console.programme.stock.set": "設定庫存數量",

@@ -11,16 +11,19 @@ type CheckboxFieldProps = {
   onCheckedChange?: (checked: boolean) => void;
   required?: boolean;
   errors?: readonly string[] | null;
+  /** The box is one of a group whose error is shown elsewhere (the group's): marked invalid, described by it. */
+  groupError?: string | null;
 };
 
 /**
  * A labelled checkbox: a real <input type=checkbox> (it submits and toggles without JavaScript),
  * drawn in the brand's style with the check mark on top.
  */
-export function CheckboxField({ label, errors, onCheckedChange, ...props }: CheckboxFieldProps) {
+export function CheckboxField({ label, errors, groupError, onCheckedChange, ...props }: CheckboxFieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const invalid = Boolean(errors?.length);
+  const own = Boolean(errors?.length);
+  const errorId = own ? `${id}-error` : (groupError ?? undefined);
+  const invalid = own || Boolean(groupError);
   return (
     <div>
       <div className="flex items-start gap-3">
@@ -29,7 +32,7 @@ export function CheckboxField({ label, errors, onCheckedChange, ...props }: Chec
             id={id}
             type="checkbox"
             aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? errorId : undefined}
+            aria-describedby={errorId}
             onChange={onCheckedChange ? (e) => onCheckedChange(e.currentTarget.checked) : undefined}
             className="peer size-6 cursor-pointer appearance-none rounded-md border border-line bg-white checked:border-ink checked:bg-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 aria-[invalid=true]:border-danger-700"
             {...props}
@@ -40,7 +43,7 @@ export function CheckboxField({ label, errors, onCheckedChange, ...props }: Chec
           {label}
         </label>
       </div>
-      <ErrorList id={errorId} errors={errors} />
+      <ErrorList id={`${id}-error`} errors={errors} />
     </div>
   );
 }

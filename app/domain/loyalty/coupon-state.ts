@@ -16,6 +16,17 @@ export function couponState(c: { status: string; expiresAt: Date }, now: Date): 
   return c.expiresAt <= now ? "expired" : "unused";
 }
 
+/**
+ * Whether a coupon counts toward its reward's per-member limit: a coupon the member redeemed with points, unused,
+ * used or expired; not a cancelled or revoked one, and not a referral's points-free coupon (`referralId` set): the
+ * limit caps redemptions, and a gift from a referral is none (ADR 053, amended 2026-12-07). The redemption's own
+ * check (redeemReward) is the same rule in SQL: `status not in COUPON_STATUSES_OUTSIDE_LIMIT and referral_id is null`.
+ */
+export function countsTowardRewardLimit(c: { status: string; referralId: string | null }): boolean {
+  return c.referralId === null && !(COUPON_STATUSES_OUTSIDE_LIMIT as readonly string[]).includes(c.status);
+}
+export const COUPON_STATUSES_OUTSIDE_LIMIT = ["cancelled", "revoked"] as const;
+
 /** Why a coupon was revoked, as a message key's last part (the only reason so far: the referral's refund). */
 export const COUPON_REVOKED_REASONS = ["referral_refund"] as const;
 export type CouponRevokedReason = (typeof COUPON_REVOKED_REASONS)[number];

@@ -21,7 +21,7 @@ import type { CatalogImage, LocalizedText } from "@platform/db/schema/catalog";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { MediaImageRef } from "~/domain/images/urls";
 import { endOfTaipeiDay, startOfTaipeiDay } from "~/lib/time";
-import { type CouponState, couponState } from "./coupon-state";
+import { type CouponState, countsTowardRewardLimit, couponState } from "./coupon-state";
 import { DEFAULT_RULES, oneYearAfter, spendWindowStart } from "./rules.server";
 import { tierSpendSql } from "./tier-amount.server";
 
@@ -327,8 +327,7 @@ function shapeSummary(row: SummaryRow | undefined, now: Date): MemberCenterSumma
   }));
   const heldPerReward = new Map<string, number>();
   for (const c of coupons) {
-    if (c.status !== "cancelled" && c.status !== "revoked")
-      heldPerReward.set(c.rewardId, (heldPerReward.get(c.rewardId) ?? 0) + 1);
+    if (countsTowardRewardLimit(c)) heldPerReward.set(c.rewardId, (heldPerReward.get(c.rewardId) ?? 0) + 1);
   }
 
   return {

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { coupon, pointEntry, reward } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
 import { type AuditContext, audited } from "../audit/audit.server";
-import { couponState } from "./coupon-state";
+import { COUPON_STATUSES_OUTSIDE_LIMIT, couponState } from "./coupon-state";
 import { LoyaltyError } from "./errors";
 import {
   activeMember,
@@ -32,7 +32,7 @@ export type RedeemResult = { coupon: Coupon; balance: number; replayed: boolean 
 
 /**
  * Spends the reward's points and issues a coupon. `idempotencyKey` (per member) makes a retry
- * answer the first coupon. Checks the reward's validity, stock and per-member limit under locks
+ * answer the first coupon. Checks the reward's validity, stock and per-member limit (countsTowardRewardLimit) under locks
  * (the member's account, then the reward row), so concurrent redemptions never oversell or overspend.
  */
 export async function redeemReward(
@@ -68,7 +68,8 @@ export async function redeemReward(
           and(
             eq(coupon.memberId, input.memberId),
             eq(coupon.rewardId, item.id),
-            notInArray(coupon.status, ["cancelled", "revoked"]),
+            notInArray(coupon.status, [...COUPON_STATUSES_OUTSIDE_LIMIT]),
+            isNull(coupon.referralId),
           ),
         );
       if ((row?.n ?? 0) >= item.perMemberLimit) {

@@ -17,6 +17,7 @@ import {
   purchase,
   rateLimitCounter,
   reward,
+  tradeApplication,
 } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { eq } from "drizzle-orm";
@@ -39,6 +40,7 @@ import { recordPurchase } from "../loyalty/purchases.server";
 import { redeemReward } from "../loyalty/rewards.server";
 import { ledgerTotals } from "../loyalty/testing.server";
 import { RecordingMessaging } from "../messaging/recording-messaging";
+import { applyForTrade } from "../referrals/trade.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
 import { createMember, findMemberByUserId, type Member } from "./members.server";
 import { currentConsents, deleteMemberAccount, erasedPhone, exportMemberData } from "./privacy.server";
@@ -429,6 +431,39 @@ describe("download my data", () => {
     expect(data.points.ledger.length).toBeGreaterThanOrEqual(2);
     expect(data.purchases).toHaveLength(1);
     expect(data.coupons).toEqual([expect.objectContaining({ reward: "NT$100 折價券", status: "issued" })]);
+    // Trade-account applications (ADR 057): a rejected one with its reason, then the pending one.
+    const rejectedAt = new Date("2026-11-02T03:00:00Z");
+    await handle.db.insert(tradeApplication).values({
+      memberId: me.id,
+      taxIdNumber: "04595257",
+      companyName: "大文設計",
+      kind: "designer",
+      state: "rejected",
+      reason: "統編與公司名稱不符",
+      decidedBy: "staff-decider-id",
+      decidedAt: rejectedAt,
+      createdAt: new Date("2026-11-01T03:00:00Z"),
+    });
+    await applyForTrade(handle.db, {
+      memberId: me.id,
+      taxIdNumber: "04595257",
+      companyName: "大文室內設計",
+      kind: "designer",
+    });
+    const withTrade = await exportMemberData(handle.db, me.userId);
+    expect(withTrade.tradeApplications).toEqual([
+      {
+        taxIdNumber: "04595257",
+        companyName: "大文設計",
+        kind: "designer",
+        state: "rejected",
+        reason: "統編與公司名稱不符",
+        appliedAt: "2026-11-01T03:00:00.000Z",
+        decidedAt: rejectedAt.toISOString(),
+      },
+      expect.objectContaining({ companyName: "大文室內設計", state: "pending", reason: null, decidedAt: null }),
+    ]);
+    expect(JSON.stringify(withTrade)).not.toContain("staff-decider-id");
     const json = JSON.stringify(data);
     expect(json).not.toContain("$argon2");
     expect(json).not.toMatch(/"token"/);

@@ -92,7 +92,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
   const [m] = await db.select().from(member).where(eq(member.userId, userId)).limit(1);
   if (!m) throw new Error("exportMemberData: no member for this user");
   const [user] = await db.select().from(authUser).where(eq(authUser.id, userId)).limit(1);
-  const [consents, accounts, passkeys, sessions, account, ledger, purchases, coupons, tiers, favourites] =
+  const [consents, accounts, passkeys, sessions, account, ledger, purchases, coupons, tiers, favourites, trade] =
     await Promise.all([
       db.select().from(memberConsent).where(eq(memberConsent.userId, userId)).orderBy(asc(memberConsent.createdAt)),
       db
@@ -126,6 +126,11 @@ export async function exportMemberData(db: Database, userId: string, now = new D
         .select({ materialId: materialFavourite.materialId, createdAt: materialFavourite.createdAt })
         .from(materialFavourite)
         .where(eq(materialFavourite.memberId, m.id)),
+      db
+        .select()
+        .from(tradeApplication)
+        .where(eq(tradeApplication.memberId, m.id))
+        .orderBy(asc(tradeApplication.createdAt)),
     ]);
   const refunds = purchases.length
     ? await db
@@ -220,6 +225,16 @@ export async function exportMemberData(db: Database, userId: string, now = new D
       at: t.createdAt.toISOString(),
     })),
     favouriteMaterials: favourites.map((f) => ({ materialId: f.materialId, at: f.createdAt.toISOString() })),
+    // Trade-account applications (ADR 057): what the member sent and how it was decided (not by whom: a staff id).
+    tradeApplications: trade.map((a) => ({
+      taxIdNumber: a.taxIdNumber,
+      companyName: a.companyName,
+      kind: a.kind,
+      state: a.state,
+      reason: a.reason,
+      appliedAt: a.createdAt.toISOString(),
+      decidedAt: a.decidedAt?.toISOString() ?? null,
+    })),
   };
 }
 

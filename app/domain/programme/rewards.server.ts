@@ -74,7 +74,7 @@ export async function listRewards(db: Database, query: RewardQuery) {
         updatedAt: reward.updatedAt,
         // Qualified by hand: in a single-table select Drizzle renders ${"reward.id"} as a bare "id",
         // which inside this subquery would be the coupon's own id (the trap tiers.server.ts notes).
-        issued: sql<number>`(select count(*)::int from ${coupon} c where c.reward_id = "reward"."id" and c.status <> 'cancelled')`,
+        issued: sql<number>`(select count(*)::int from ${coupon} c where c.reward_id = "reward"."id" and c.status not in ('cancelled', 'revoked'))`,
       })
       .from(reward)
       .where(where)
@@ -92,7 +92,10 @@ export async function rewardById(db: Database, id: string): Promise<Reward | nul
   return row ?? null;
 }
 
-/** The reward's stock history (newest first) and how many of its coupons are out. */
+/**
+ * The reward's stock history (newest first) and how many of its coupons are out (issued: neither cancelled nor
+ * revoked), used, cancelled, and revoked (a referral's coupon taken back by the refund, ADR 053).
+ */
 export async function stockHistory(db: Database, rewardId: string) {
   const [changes, [counts]] = await Promise.all([
     db
@@ -103,14 +106,21 @@ export async function stockHistory(db: Database, rewardId: string) {
       .limit(100),
     db
       .select({
-        issued: sql<number>`count(*) filter (where ${coupon.status} <> 'cancelled')::int`,
+        issued: sql<number>`count(*) filter (where ${coupon.status} not in ('cancelled', 'revoked'))::int`,
         used: sql<number>`count(*) filter (where ${coupon.status} = 'used')::int`,
         cancelled: sql<number>`count(*) filter (where ${coupon.status} = 'cancelled')::int`,
+        revoked: sql<number>`count(*) filter (where ${coupon.status} = 'revoked')::int`,
       })
       .from(coupon)
       .where(eq(coupon.rewardId, rewardId)),
   ]);
-  return { changes, issued: counts?.issued ?? 0, used: counts?.used ?? 0, cancelled: counts?.cancelled ?? 0 };
+  return {
+    changes,
+    issued: counts?.issued ?? 0,
+    used: counts?.used ?? 0,
+    cancelled: counts?.cancelled ?? 0,
+    revoked: counts?.revoked ?? 0,
+  };
 }
 
 /** The fields an audit row shows (the image as its path or its id). */

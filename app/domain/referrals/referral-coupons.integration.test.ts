@@ -1,14 +1,16 @@
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { auditLog, coupon, pointEntry, referral, reward } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../loyalty/ledger-check.server";
 import { memberCenterSummary } from "../loyalty/member-center.server";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
-import { cancelCoupon, useCoupon } from "../loyalty/rewards.server";
+import { cancelCoupon, redeemReward, useCoupon } from "../loyalty/rewards.server";
 import { changeRules } from "../loyalty/rules.server";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
+import { stockHistory } from "../programme/rewards.server";
+import { loadDashboard } from "../reports/dashboard.server";
 import { linkReferral, referralSummary, referralsOf } from "./referrals.server";
 import { referralImpact, referralRewardTerms } from "./rules.server";
 
@@ -206,6 +208,27 @@ describe("a referral's coupon reward", () => {
     }
   });
 
+  it("a referral's coupon does not count toward the reward's per-member limit; a redeemed one does", async () => {
+    await db.update(reward).set({ perMemberLimit: 1 }).where(eq(reward.id, rewardId));
+    try {
+      const { friend } = await pair();
+      await buy(friend.id, 3_000);
+      await buy(friend.id, 60_000);
+      expect(await couponsOf(friend.id)).toMatchObject([{ referralId: expect.any(String) }]);
+      const before = await memberCenterSummary(db, friend.id, t0, { fresh: true });
+      expect(before.rewards.find((r) => r.id === rewardId)?.blocked).toBeNull();
+      const first = await redeemReward(db, { memberId: friend.id, rewardId, idempotencyKey: "limit-1" }, t0);
+      expect(first.coupon).toMatchObject({ referralId: null, pointsCost: 500 });
+      const after = await memberCenterSummary(db, friend.id, t0, { fresh: true });
+      expect(after.rewards.find((r) => r.id === rewardId)?.blocked).toBe("limit");
+      await expect(
+        redeemReward(db, { memberId: friend.id, rewardId, idempotencyKey: "limit-2" }, t0),
+      ).rejects.toMatchObject({ code: "limit_reached" });
+    } finally {
+      await db.update(reward).set({ perMemberLimit: null }).where(eq(reward.id, rewardId));
+    }
+  });
+
   it("the impact preview counts coupons when the reward is a coupon, points when it is points", async () => {
     const at = new Date(t0.getTime() + 3 * 86_400_000);
     const asCoupon = await referralImpact(db, {}, at);
@@ -219,5 +242,39 @@ describe("a referral's coupon reward", () => {
     expect(
       await referralRewardTerms(db, { referralRewardKind: "points", referralRewardId: null, referralPoints: 5 }),
     ).toEqual({ kind: "points", points: 5 });
+  });
+
+  it("the reward reports count a revoked coupon apart, on its day, live and rebuilt; the reward's counts too", async () => {
+    // A reward of its own, chosen from a later day on, so this test's coupons are the only ones counted.
+    const later = new Date(t0.getTime() + 30 * 86_400_000);
+    const [own] = await db
+      .insert(reward)
+      .values({ name: "報表禮", kind: "gift", pointsCost: 300, couponValidDays: 30 })
+      .returning();
+    const ownId = own?.id ?? "";
+    await changeRules(db, { referralRewardKind: "coupon", referralRewardId: ownId }, later);
+    const { friend } = await pair();
+    const bought = await buy(friend.id, 3_000, new Date(later.getTime() + 3600_000));
+    await refund(bought.purchase.id, 3_000, new Date(later.getTime() + 86_400_000 + 3600_000));
+    const day = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+    const from = day(later);
+    const to = day(new Date(later.getTime() + 2 * 86_400_000));
+    const input = { from, to, today: to, now: new Date(later.getTime() + 2 * 86_400_000), scope: { kind: "all" } };
+    const rewardsNow = async () =>
+      (await loadDashboard(db, input as Parameters<typeof loadDashboard>[1])).rewards.filter(
+        (r) => r.rewardId === ownId,
+      );
+    const expected = [{ rewardId: ownId, name: "報表禮", issued: 2, used: 0, cancelled: 0, revoked: 2, points: 0 }];
+    expect(await rewardsNow()).toEqual(expected);
+    await db.execute(sql`select report_rebuild()`);
+    expect(await rewardsNow()).toEqual(expected);
+    // Revoked on the refund's day, not on the issue's.
+    const days = rowsOf<{ day: string }>(
+      await db.execute(
+        sql`select day::text as day from report_reward_day where reward_id = ${ownId}::uuid and revoked > 0`,
+      ),
+    );
+    expect(days.map((d) => d.day)).toEqual([day(new Date(later.getTime() + 86_400_000))]);
+    expect(await stockHistory(db, ownId)).toMatchObject({ issued: 0, used: 0, cancelled: 0, revoked: 2 });
   });
 });

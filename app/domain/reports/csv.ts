@@ -69,8 +69,8 @@ export function panelRows(d: Dashboard, panel: DashboardPanel, storeName: (id: s
       return [["from", "to", "changes"], ...d.tierMoves.map((m) => [m.from, m.to, m.moves])];
     case "rewards":
       return [
-        ["reward_id", "reward", "redeemed", "used", "cancelled", "points"],
-        ...d.rewards.map((r) => [r.rewardId, r.name, r.issued, r.used, r.cancelled, r.points]),
+        ["reward_id", "reward", "redeemed", "used", "cancelled", "revoked", "points"],
+        ...d.rewards.map((r) => [r.rewardId, r.name, r.issued, r.used, r.cancelled, r.revoked, r.points]),
       ];
     case "cohorts":
       return [

@@ -138,7 +138,9 @@ describe("dashboard figures for a known data set", () => {
         ["silver", tierCount("silver")],
         ["gold", tierCount("gold")],
       ]);
-      expect(all.rewards).toEqual([{ rewardId, name: "NT$100 折價券", issued: 2, used: 1, cancelled: 1, points: 300 }]);
+      expect(all.rewards).toEqual([
+        { rewardId, name: "NT$100 折價券", issued: 2, used: 1, cancelled: 1, revoked: 0, points: 300 },
+      ]);
       // Cohorts: January (m1, m2) bought in Jan: m1; Feb: m1, m2; Mar: none. February (m3): Mar: m3.
       expect(all.cohorts.rows.map((r) => [r.signupMonth, r.size, r.active])).toEqual([
         ["2026-01-01", 2, [1, 2, 0]],
@@ -152,7 +154,9 @@ describe("dashboard figures for a known data set", () => {
       expect(s01.tiers).toBeNull();
       expect(s01.totals).toMatchObject({ purchases: 2, netSales: 27_345, signups: 0, active30: 1, active90: 2 });
       expect(s01.stores.map((s) => s.storeId)).toEqual(["S01"]);
-      expect(s01.rewards).toEqual([{ rewardId, name: "NT$100 折價券", issued: 1, used: 1, cancelled: 0, points: 150 }]);
+      expect(s01.rewards).toEqual([
+        { rewardId, name: "NT$100 折價券", issued: 1, used: 1, cancelled: 0, revoked: 0, points: 150 },
+      ]);
       expect(s01.cohorts.rows.map((r) => r.active)).toEqual([
         [1, 1, 0],
         [0, 0, null],

@@ -51,6 +51,8 @@ export type RewardRow = {
   issued: number;
   used: number;
   cancelled: number;
+  /** Referral coupons taken back by a refund (ADR 053), on the day they were revoked: apart, as cancelled ones are. */
+  revoked: number;
   points: number;
 };
 export type CohortRow = { signupMonth: string; size: number; active: (number | null)[] };
@@ -307,7 +309,7 @@ export async function loadRewards(db: Database, input: DashboardInput): Promise<
   const rewardRows = await rows<Record<string, unknown>>(
     db,
     sql`select reward_id::text as reward_id, sum(issued)::float8 as issued, sum(used)::float8 as used,
-               sum(cancelled)::float8 as cancelled, sum(points)::float8 as points
+               sum(cancelled)::float8 as cancelled, sum(revoked)::float8 as revoked, sum(points)::float8 as points
           from report_reward_day
          where day between ${input.from}::date and ${input.to}::date and ${storeCondition(input.scope)}
          group by reward_id order by sum(issued) desc, sum(used) desc, reward_id limit 10`,
@@ -332,6 +334,7 @@ export async function loadRewards(db: Database, input: DashboardInput): Promise<
     issued: n(r.issued),
     used: n(r.used),
     cancelled: n(r.cancelled),
+    revoked: n(r.revoked),
     points: n(r.points),
   }));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
 import type { Logger } from "@platform/logger";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.server";
 import type { Sender, SendOutcome } from "./send.server";
 import { webhookBody, webhookHeaders, webhookMessageId } from "./signing";
@@ -58,6 +58,40 @@ type Claimed = {
   secrets: string[];
 };
 
+/**
+ * The claim: per enabled endpoint (a handful of rows), its due pending rows by `seq` from webhook_delivery_pending_idx
+ * `(endpoint_id, seq) where status = 'pending'`, locked with `skip locked`; then the oldest `limit` of them. A disabled
+ * endpoint's backlog is never read (its rows wait, not lost, until it is enabled). Exported for the plan's test.
+ */
+export function claimStatement(claimer: string, now: Date, limit: number): SQL {
+  const at = now.toISOString();
+  return sql`
+    with c as (
+      select d.id, d.seq from webhook_endpoint e
+        cross join lateral (
+          select d.id, d.seq from webhook_delivery d
+           where d.endpoint_id = e.id and d.status = 'pending' and d.due_at <= ${at}::timestamptz
+             and not exists (select 1 from webhook_delivery p
+                              where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
+                                and p.status in ('pending', 'sending') and p.seq < d.seq)
+           order by d.seq
+           limit ${limit}
+           for update of d skip locked) d
+       where e.enabled
+       order by d.seq
+       limit ${limit}),
+    u as (
+      update webhook_delivery d
+         set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
+             attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
+        from c where d.id = c.id
+      returning d.id, d.endpoint_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at, d.seq)
+    select u.*, e.url, e.secret,
+           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
+      from u join webhook_endpoint e on e.id = u.endpoint_id
+     order by u.seq`;
+}
+
 /** Sends every due delivery, batch after batch, until none is left. */
 export async function deliverWebhooks(
   deps: WebhookDeliveryDeps,
@@ -85,28 +119,7 @@ async function takeOverStale(db: Database, now: Date): Promise<void> {
 }
 
 async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
-  const at = now.toISOString();
-  const result = await db.execute(sql`
-    with c as (
-      select d.id from webhook_delivery d
-        join webhook_endpoint e on e.id = d.endpoint_id and e.enabled
-       where d.status = 'pending' and d.due_at <= ${at}::timestamptz
-         and not exists (select 1 from webhook_delivery p
-                          where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
-                            and p.status in ('pending', 'sending') and p.seq < d.seq)
-       order by d.seq
-       limit ${limit}
-       for update of d skip locked),
-    u as (
-      update webhook_delivery d
-         set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
-             attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
-        from c where d.id = c.id
-      returning d.id, d.endpoint_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at, d.seq)
-    select u.*, e.url, e.secret,
-           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
-      from u join webhook_endpoint e on e.id = u.endpoint_id
-     order by u.seq`);
+  const result = await db.execute(claimStatement(claimer, now, limit));
   return rowsOf<{
     id: string;
     endpoint_id: string;

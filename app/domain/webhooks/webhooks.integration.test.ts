@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import {
   auditLog,
   member,
@@ -10,14 +10,14 @@ import {
   webhookSubscription,
 } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordPurchase, recordPurchaseInTransaction } from "../loyalty/purchases.server";
 import { newMember } from "../loyalty/testing.server";
 import { isRefusal } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { checkEndpointUrl, isBlockedAddress } from "./address.server";
-import { type DisabledEndpoint, deliverWebhooks, WEBHOOK_RETRY_SECONDS } from "./delivery.server";
+import { claimStatement, type DisabledEndpoint, deliverWebhooks, WEBHOOK_RETRY_SECONDS } from "./delivery.server";
 import { createEndpoint, deliveryLog, redeliver, rotateSecret, setEndpointEnabled } from "./endpoints.server";
 import { createSender } from "./send.server";
 import { verifyWebhook } from "./signing";
@@ -312,6 +312,43 @@ describe("delivery", () => {
     expect(resumed.delivered).toBe(2);
   });
 
+  it("never reads a disabled endpoint's backlog when claiming, and sends the enabled one's", async () => {
+    const { endpoint: off } = await register("/off-backlog", ["purchase.created"]);
+    await setEndpointEnabled(db, admin, off.id, false, audit, t0);
+    await db.execute(sql`insert into webhook_delivery (endpoint_id, event_type, data, due_at)
+      select ${off.id}::uuid, 'purchase.created', '{}'::jsonb, ${t0.toISOString()}::timestamptz
+        from generate_series(1, 2000)`);
+    const { endpoint: on } = await register("/on", ["purchase.created"]);
+    for (let i = 0; i < 3; i++) await buy((await newMember(db)).id);
+    await db.execute(sql`analyze webhook_delivery`);
+    // The claim's plan, run and rolled back: rows its choice (CTE c) read from webhook_delivery, returned and
+    // filtered out (the update after it finds the chosen rows by id).
+    // Sequential scans off: at this size a whole-table scan is the cheapest plan; at a real backlog's size it is
+    // not, and the claim must then have an index path that skips the disabled endpoint's rows (the old one had none).
+    let read = -1;
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const result = await tx.execute(
+          sql`explain (analyze, format json) ${claimStatement("00000000-0000-4000-8000-000000000000", t0, 1000)}`,
+        );
+        const [row] = rowsOf<{ "QUERY PLAN": unknown }>(result);
+        const plan = typeof row?.["QUERY PLAN"] === "string" ? JSON.parse(row["QUERY PLAN"]) : row?.["QUERY PLAN"];
+        read = rowsRead(plan, "CTE c", "webhook_delivery");
+        tx.rollback();
+      })
+      .catch((e) => {
+        if (read < 0) throw e;
+      });
+    expect(read).toBeGreaterThanOrEqual(3);
+    expect(read).toBeLessThan(100);
+    const sent = await deliverWebhooks(deps(), new Date(t0.getTime() + 60_000));
+    expect(sent).toMatchObject({ claimed: 3, delivered: 3 });
+    expect(received.every((r) => r.path === "/on")).toBe(true);
+    expect((await outbox(on.id)).map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);
+    expect((await outbox(off.id)).filter((d) => d.status === "pending")).toHaveLength(2000);
+  });
+
   it("keeps a member's events in order: a later one waits for the earlier one", async () => {
     let fail = true;
     answers.set("/order", (res) => res.writeHead(fail ? 503 : 200).end());
@@ -409,3 +446,18 @@ describe("no SSRF (production rules)", () => {
     expect(received).toHaveLength(0);
   });
 });
+
+/** Rows the scans of a table read within a plan's named part (a CTE): returned plus filtered out, every loop. */
+function rowsRead(plan: unknown, part: string, table: string): number {
+  let total = 0;
+  const walk = (node: Record<string, unknown>, inside: boolean) => {
+    const within = inside || node["Subplan Name"] === part;
+    if (within && node["Relation Name"] === table) {
+      const rows = Number(node["Actual Rows"] ?? 0) + Number(node["Rows Removed by Filter"] ?? 0);
+      total += rows * Number(node["Actual Loops"] ?? 1);
+    }
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child, within);
+  };
+  for (const top of plan as { Plan: Record<string, unknown> }[]) walk(top.Plan, false);
+  return total;
+}

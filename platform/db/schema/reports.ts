@@ -131,6 +131,8 @@ export const reportRewardDay = pgTable(
     issued: big("issued"),
     used: big("used"),
     cancelled: big("cancelled"),
+    /** Referral coupons revoked by the qualifying purchase's refund (ADR 053), on the day revoked (ADR 058). */
+    revoked: big("revoked"),
     points: big("points"),
   },
   (t) => [

@@ -109,8 +109,11 @@ export const webhookDelivery = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (t) => [
-    /** The worker's claim: pending rows in the order they happened (the due time is a filter). */
-    index("webhook_delivery_pending_idx").on(t.seq).where(sql`${t.status} = 'pending'`),
+    /**
+     * The worker's claim: an enabled endpoint's pending rows in the order they happened (the due time is a filter);
+     * by endpoint first, so a disabled endpoint's backlog is never read (ADR 054).
+     */
+    index("webhook_delivery_pending_idx").on(t.endpointId, t.seq).where(sql`${t.status} = 'pending'`),
     /** Claims of an instance that died mid-send, taken over after five minutes. */
     index("webhook_delivery_sending_idx").on(t.claimedAt).where(sql`${t.status} = 'sending'`),
     index("webhook_delivery_open_idx")

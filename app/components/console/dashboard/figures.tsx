@@ -245,10 +245,17 @@ export function Figures({ d, query, storeName }: { d: Dashboard; query: string; 
 
         <Panel id="rewards" title={t("console.dashboard.rewards.title")} csv={csv("rewards")}>
           <FigureTable
-            head={(["reward", "issued", "used", "cancelled", "points"] as const).map((c) =>
+            head={(["reward", "issued", "used", "cancelled", "revoked", "points"] as const).map((c) =>
               t(`console.dashboard.rewards.${c}`),
             )}
-            rows={d.rewards.map((r) => [r.name, f.n(r.issued), f.n(r.used), f.n(r.cancelled), f.n(r.points)])}
+            rows={d.rewards.map((r) => [
+              r.name,
+              f.n(r.issued),
+              f.n(r.used),
+              f.n(r.cancelled),
+              f.n(r.revoked),
+              f.n(r.points),
+            ])}
             bars={d.rewards.map((r) => r.issued)}
             empty={empty}
           />

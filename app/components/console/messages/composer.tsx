@@ -32,6 +32,7 @@ export function Composer({
   lineOn,
   frame: f,
   review,
+  action,
 }: {
   values: CampaignFormValues;
   /** The saved draft's version (none for a new campaign). */
@@ -42,6 +43,11 @@ export function Composer({
   lineOn: boolean;
   frame: ComposerFrame;
   review: SendReview | null;
+  /**
+   * Where the form posts: the draft's own page once the confirmation step of a new campaign saved it (its send
+   * then updates that draft, instead of creating a second one). The current page otherwise.
+   */
+  action?: string;
 }) {
   const t = useConsoleT();
   const form = useFormState();
@@ -81,6 +87,7 @@ export function Composer({
   return (
     <Form
       method="post"
+      action={action}
       ref={formRef}
       onChange={onChange}
       noValidate

@@ -17,7 +17,7 @@ export type StockChangeRow = {
 };
 
 /**
- * A reward's stock (ADR 029): what is left, the coupons issued, used and cancelled, the adjustment form (a signed
+ * A reward's stock (ADR 029): what is left, the coupons issued, used, cancelled and revoked, the adjustment form (a signed
  * change with a reason; for an unlimited reward a stock to set; or unlimited) and the adjustments made.
  */
 export function RewardStock({
@@ -26,7 +26,7 @@ export function RewardStock({
   changes,
 }: {
   stock: number | null;
-  counts: { issued: number; used: number; cancelled: number };
+  counts: { issued: number; used: number; cancelled: number; revoked: number };
   changes: StockChangeRow[];
 }) {
   const t = useConsoleT();

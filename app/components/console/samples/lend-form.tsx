@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/checkbox";
@@ -6,7 +7,8 @@ import { useConsoleT } from "../use-console-t";
 
 /**
  * The counter's walk-in loan (ADR 046): a box per material with samples at this store (one the member has open
- * already is shown, not offered), the scan proof carried in the form, the error beside the boxes.
+ * already is shown, not offered), the scan proof carried in the form, the error beside the boxes. "Tick at least
+ * one" goes as soon as a box is ticked (the boxes' aria-invalid and aria-describedby with it), not at the next send.
  */
 export function LendForm({
   materials,
@@ -23,6 +25,9 @@ export function LendForm({
   errors: readonly string[] | null;
 }) {
   const t = useConsoleT();
+  // The refusal a tick answered (the errors array is new with each refused send, so a new refusal shows again).
+  const [answered, setAnswered] = useState<readonly string[] | null>(null);
+  const shown = errors?.length && errors !== answered ? errors : null;
   if (materials.length === 0) return <p className="mt-5 text-muted">{t("console.counter.samples.none")}</p>;
   return (
     <Form method="post" className="mt-5 space-y-5" noValidate>
@@ -30,7 +35,7 @@ export function LendForm({
       <fieldset
         className="space-y-3 rounded-3xl border border-line bg-white p-5"
         data-testid="lend-materials"
-        aria-describedby={errors ? "materials-error" : undefined}
+        aria-describedby={shown ? "materials-error" : undefined}
       >
         <legend className="px-1 text-lg font-semibold">{t("console.counter.samples.materials")}</legend>
         {materials.map((m) =>
@@ -44,11 +49,15 @@ export function LendForm({
               name="materials"
               value={m.id}
               defaultChecked={chosen.has(m.id)}
+              groupError={shown ? "materials-error" : null}
+              onCheckedChange={(on) => {
+                if (on) setAnswered(errors);
+              }}
               label={<span className="font-medium">{m.name}</span>}
             />
           ),
         )}
-        <ErrorList id="materials-error" errors={errors} />
+        <ErrorList id="materials-error" errors={shown} />
       </fieldset>
       <Button type="submit" size="lg" disabled={busy} data-testid="lend-submit">
         {t("console.counter.samples.submit")}

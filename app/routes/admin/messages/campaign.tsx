@@ -180,6 +180,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         errors: askCode?.data.errors ?? {},
         values: { ...values, version: String(c.version) },
         review,
+        // A new campaign was saved just now: the confirmation's send goes to its page (not a second draft).
+        saved: id ? null : { id: c.id, version: c.version },
       },
       { status: askCode ? (askCode.init?.status ?? 401) : 200 },
     );
@@ -216,7 +218,9 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
   const locale = useLocale();
   const form = useFormState();
   const { campaign: c, notice, tested } = loaderData;
-  const review = (actionData as { review?: SendReview } | undefined)?.review ?? null;
+  const answer = actionData as { review?: SendReview; saved?: { id: string; version: number } | null } | undefined;
+  const review = answer?.review ?? null;
+  const saved = c ? null : (answer?.saved ?? null);
   const when = c?.scheduledAt ? formatTaipei(c.scheduledAt, locale, "dateTime") : null;
   const noticeText = notice && (notice !== "scheduled" || when) ? t(NOTICE_TEXT[notice], { when: when ?? "" }) : null;
   const testedText =
@@ -252,13 +256,14 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         <Composer
           key={loaderData.segment?.id ?? "composer"}
           values={loaderData.values}
-          version={c?.version ?? null}
+          version={c?.version ?? saved?.version ?? null}
           count={loaderData.count}
           cities={loaderData.cities}
           showroom={loaderData.showroom}
           lineOn={loaderData.lineOn}
           frame={loaderData.frame}
           review={review}
+          action={saved ? `/admin/messages/campaigns/${saved.id}` : undefined}
         />
       )}
     </ConsolePage>

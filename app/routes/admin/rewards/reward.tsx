@@ -64,7 +64,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     picture: await rewardPicture(app.db, values),
     canUpload: hasPermission(actor, "catalog.edit"),
     stores,
-    counts: { issued: history.issued, used: history.used, cancelled: history.cancelled },
+    counts: { issued: history.issued, used: history.used, cancelled: history.cancelled, revoked: history.revoked },
     changes: history.changes.map(({ id, delta, stockAfter, reason, createdAt }) => ({
       id,
       delta,
