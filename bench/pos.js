@@ -23,7 +23,8 @@
 //     (or a referred friend's first purchase with a webhook endpoint taking purchases) costs beside a plain one, in
 //     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
 //     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (30,000), --growth-delivery
-//     on|off (on), --growth-parts (the referral and the outbox each alone too).
+//     on|off (on), --growth-parts (the referral and the outbox each alone too), --growth-mix (a realistic mix too:
+//     --growth-mix-share, default 0.05, of its purchases are referred friends' first purchases).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
@@ -61,6 +62,8 @@ const { values: opts } = parseArgs({
     "growth-friends": { type: "string", default: "30000" },
     "growth-delivery": { type: "string", default: "on" },
     "growth-parts": { type: "boolean", default: false },
+    "growth-mix": { type: "boolean", default: false },
+    "growth-mix-share": { type: "string", default: "0.05" },
   },
 });
 const TILL = opts.till || opts["same-work"];
@@ -270,6 +273,8 @@ async function runTill(url, data, interval, seconds) {
 async function main() {
   if (opts.spend && opts.growth) throw new Error("--spend and --growth: one at a time");
   if (!["on", "off"].includes(opts["growth-delivery"])) throw new Error("--growth-delivery: on or off");
+  const share = Number(opts["growth-mix-share"]);
+  if (!(share > 0 && share <= 1)) throw new Error("--growth-mix-share: a share above 0 and at most 1, e.g. 0.05");
   if (opts.spend || opts.growth) {
     await comparePurchases(opts, { adminUrl: ADMIN_URL, prefix: PREFIX });
     return;

@@ -340,70 +340,114 @@ function splitOnce(text: string, slot: string): [string, string] {
  * The head stays locked from this statement to the commit, so nothing else should follow it.
  */
 export async function recordAudit(tx: Database, entry: AuditEntry, now = new Date()): Promise<AuditRow> {
-  const { context } = entry;
-  const content: Omit<HashedContent, "seq" | "prevHash"> = {
-    chain: auditChainOf(context),
-    id: randomUUID(),
-    occurredAt: now,
-    actorType: context.actorType,
-    actorUserId: context.actorType === "staff" ? context.userId : null,
-    actorRole: context.actorType === "staff" ? context.role : context.actorType === "system" ? context.label : null,
-    apiKeyId: context.actorType === "api_key" ? context.apiKeyId : null,
-    storeId: context.actorType === "system" ? null : context.storeId,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    changes: auditChanges(entry.before, entry.after),
-    ip: text(context.ip),
-    userAgent: text(context.userAgent),
-    requestId: text(context.requestId),
-  };
-  const [before, middle, after] = auditHashPieces(content);
-  const insert = sql`insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role,
-        api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
-      select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz,
+  const [row] = await recordAudits(tx, [entry], now);
+  if (!row) throw new Error("recordAudits appended nothing");
+  return row;
+}
+
+/**
+ * Appends several rows of one chain (the same actor's chain: ADR 039) in recordAudit's one statement, in the order
+ * given: each row its own seq, hash and link to the row before it, exactly as that many recordAudit calls would
+ * write them, for one lock of the head and one statement (a referral decided by a purchase: its row and the
+ * purchase's, ADR 053 "Later (2026-12-07)"). Every row is still its own fact, verified like any other.
+ */
+export async function recordAudits(
+  tx: Database,
+  entries: readonly AuditEntry[],
+  now = new Date(),
+): Promise<AuditRow[]> {
+  if (entries.length === 0) return [];
+  const contents = entries.map(
+    (entry): Omit<HashedContent, "seq" | "prevHash"> => ({
+      chain: auditChainOf(entry.context),
+      id: randomUUID(),
+      occurredAt: now,
+      actorType: entry.context.actorType,
+      actorUserId: entry.context.actorType === "staff" ? entry.context.userId : null,
+      actorRole:
+        entry.context.actorType === "staff"
+          ? entry.context.role
+          : entry.context.actorType === "system"
+            ? entry.context.label
+            : null,
+      apiKeyId: entry.context.actorType === "api_key" ? entry.context.apiKeyId : null,
+      storeId: entry.context.actorType === "system" ? null : entry.context.storeId,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      changes: auditChanges(entry.before, entry.after),
+      ip: text(entry.context.ip),
+      userAgent: text(entry.context.userAgent),
+      requestId: text(entry.context.requestId),
+    }),
+  );
+  const chain = contents[0]?.chain ?? GLOBAL_CHAIN;
+  if (contents.some((c) => c.chain !== chain)) throw new Error("recordAudits: every row must go to one chain");
+  // Row i's seq and previous hash come from row i - 1 (`h0` is the head), its hash from its own content with them.
+  const hashes = contents.map((content, i) => {
+    const [before, middle, after] = auditHashPieces(content);
+    return sql
+      .raw(`h${i + 1}`)
+      .append(sql` as (select seq + 1 as seq, hash as prev_hash,
+        encode(sha256(convert_to(${before} || hash || ${middle} || (seq + 1)::text || ${after}, 'UTF8')), 'hex') as hash
+      from `)
+      .append(sql.raw(`h${i})`));
+  });
+  const rows = contents.map((content, i) =>
+    sql`select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz,
         ${content.actorType}, ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId},
         ${content.action}, ${content.targetType}, ${content.targetId},
         ${content.changes === null ? null : JSON.stringify(content.changes)}::jsonb, ${content.ip},
         ${content.userAgent}, ${content.requestId}, prev_hash, hash
-      from hashed
-      returning seq, prev_hash, hash, pos`;
-  const hashed = sql`select seq, prev_hash,
-        encode(sha256(convert_to(${before} || prev_hash || ${middle} || seq::text || ${after}, 'UTF8')), 'hex') as hash
-      from head`;
+      from `.append(sql.raw(`h${i + 1}`)),
+  );
+  const last = sql.raw(`h${contents.length}`);
   // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
   // head's update below finds that same version, locked by this statement.
-  const statement =
-    content.chain === GLOBAL_CHAIN
-      ? sql`
-    with head as (
-      select seq + 1 as seq, hash as prev_hash from ${auditChainHead} where id = 1 for update
-    ), hashed as (${hashed}), appended as (${insert})
-    update ${auditChainHead} set seq = appended.seq, hash = appended.hash from appended
-    where ${auditChainHead}.id = 1
-    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`
-      : sql`
-    with head as (
-      select seq + 1 as seq, hash as prev_hash from ${auditStoreChainHead} where store_id = ${content.chain} for update
-    ), hashed as (${hashed}), appended as (${insert})
-    update ${auditStoreChainHead} set seq = appended.seq, hash = appended.hash from appended
-    where ${auditStoreChainHead}.store_id = ${content.chain}
-    returning appended.seq, appended.prev_hash, appended.hash, appended.pos`;
+  const head =
+    chain === GLOBAL_CHAIN
+      ? sql`select seq, hash from ${auditChainHead} where id = 1 for update`
+      : sql`select seq, hash from ${auditStoreChainHead} where store_id = ${chain} for update`;
+  const moved =
+    chain === GLOBAL_CHAIN
+      ? sql`update ${auditChainHead} set seq = `
+          .append(last)
+          .append(sql`.seq, hash = `)
+          .append(last)
+          .append(sql`.hash from `)
+          .append(last)
+          .append(sql` where ${auditChainHead}.id = 1 and exists (select 1 from appended)`)
+      : sql`update ${auditStoreChainHead} set seq = `
+          .append(last)
+          .append(sql`.seq, hash = `)
+          .append(last)
+          .append(sql`.hash from `)
+          .append(last)
+          .append(sql` where ${auditStoreChainHead}.store_id = ${chain} and exists (select 1 from appended)`);
+  const statement = sql`with h0 as (${head}), ${sql.join(hashes, sql`, `)}, appended as (
+      insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role,
+        api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
+      ${sql.join(rows, sql` union all `)}
+      returning seq, prev_hash, hash, pos
+    ), moved as (${moved} returning 1)
+    select seq, prev_hash, hash, pos from appended where exists (select 1 from moved) order by seq`;
   // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
   // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
   // after it. Nothing follows a POS write's audit row (ADR 039).
   const started =
-    content.chain === GLOBAL_CHAIN
+    chain === GLOBAL_CHAIN
       ? null
       : // tx.execute like the append, so the two reach the connection in this order.
         tx.execute(sql`insert into ${auditStoreChainHead} (store_id, seq, hash)
-          values (${content.chain}, 0, ${GENESIS_HASH}) on conflict do nothing`);
+          values (${chain}, 0, ${GENESIS_HASH}) on conflict do nothing`);
   // Both started now, in this order (Promise.all starts them at once): nothing may wait between them.
   const [, result] = await Promise.all([started, tx.execute(statement)]);
-  const [appended] = rowsOf<Appended>(result);
-  if (!appended) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
-  const { seq, prev_hash: prevHash, hash, pos } = appended;
-  return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };
+  const appended = rowsOf<Appended>(result);
+  if (appended.length !== contents.length) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
+  return contents.map((content, i) => {
+    const { seq, prev_hash: prevHash, hash, pos } = appended[i] as Appended;
+    return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };
+  });
 }
 
 type Appended = { seq: string | number; prev_hash: string; hash: string; pos: string | number };

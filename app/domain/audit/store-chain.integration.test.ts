@@ -8,7 +8,14 @@ import { insertTestStores } from "@platform/testing/stores";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AuditAnchorConfig, anchorStoreChains, signAuditHead, verifyAuditLog } from "./anchor.server";
-import { type AuditContext, auditRowHash, GENESIS_HASH, recordAudit, verifyAuditChain } from "./audit.server";
+import {
+  type AuditContext,
+  auditRowHash,
+  GENESIS_HASH,
+  recordAudit,
+  recordAudits,
+  verifyAuditChain,
+} from "./audit.server";
 import { runAuditSign } from "./chain-check.server";
 
 // One audit chain per store for POS writes, anchored every minute into the global chain (ADR 039): a changed,
@@ -105,6 +112,44 @@ describe("store audit chains", () => {
     expect(await verifyAuditChain(db, { chain: "TPE01" })).toEqual({ ok: true, rows: 3, lastSeq: 3 });
     const [head] = await db.select().from(auditStoreChainHead).where(eq(auditStoreChainHead.storeId, "TPE01"));
     expect(head).toMatchObject({ seq: 3, hash: rows[2]?.hash, anchoredSeq: 0 });
+  });
+
+  it("appends several rows of one chain in one statement as that many appends would (recordAudits)", async () => {
+    const entry = (context: AuditContext, targetId: string) => ({
+      context,
+      action: "purchase.recorded" as const,
+      targetType: "purchase",
+      targetId,
+      after: { netAmount: 1000 },
+    });
+    await append(till("TPE01"), 1, "one");
+    const two = await db.transaction((tx) =>
+      recordAudits(tx, [entry(till("TPE01"), "two-a"), entry(till("TPE01"), "two-b")]),
+    );
+    const first = await db.transaction((tx) => recordAudits(tx, [entry(staff, "g-a"), entry(staff, "g-b")]));
+    expect(two.map((r) => r.seq)).toEqual([2, 3]);
+    expect(first.map((r) => r.seq)).toEqual([1, 2]);
+    const rows = await db.select().from(auditLog).orderBy(asc(auditLog.pos));
+    expect(rows.map((r) => [r.chain, r.seq, r.targetId])).toEqual([
+      ["TPE01", 1, "one-0"],
+      ["TPE01", 2, "two-a"],
+      ["TPE01", 3, "two-b"],
+      ["", 1, "g-a"],
+      ["", 2, "g-b"],
+    ]);
+    expect(rows[1]?.prevHash).toBe(rows[0]?.hash);
+    expect(rows[2]?.prevHash).toBe(rows[1]?.hash);
+    expect(rows[3]?.prevHash).toBe(GENESIS_HASH);
+    for (const row of rows) expect(auditRowHash(row)).toBe(row.hash);
+    expect(two.map((r) => r.hash)).toEqual([rows[1]?.hash, rows[2]?.hash]);
+    expect(await verifyAuditChain(db)).toEqual({ ok: true, rows: 5, lastSeq: 2 });
+    const [head] = await db.select().from(auditStoreChainHead).where(eq(auditStoreChainHead.storeId, "TPE01"));
+    expect(head).toMatchObject({ seq: 3, hash: rows[2]?.hash });
+    // Rows of two chains cannot share an append: nothing is written.
+    await expect(
+      db.transaction((tx) => recordAudits(tx, [entry(staff, "x"), entry(till("KHH01"), "y")])),
+    ).rejects.toThrow(/one chain/);
+    expect(await db.select().from(auditLog)).toHaveLength(5);
   });
 
   it("finds a changed, a deleted and a moved row in a store chain", async () => {

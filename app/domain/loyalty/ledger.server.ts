@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "@platform/db/schema";
 import { countLedgerEntry } from "@platform/metrics";
-import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import { LoyaltyError } from "./errors";
 
 /**
@@ -108,6 +108,29 @@ function entryValues(account: Account, input: EntryInput, amount: number, lotExp
 }
 
 /**
+ * What a credit of `amount` does to an account (the one rule, ADR 030): the new balance, whether it is still below
+ * zero (since when), and the lot's size — a negative balance (after a refund) is paid off first, so the lot holds
+ * only what is left over: max(0, min(amount, new balance)). credit() and the referral's decision (which books the
+ * friend's credit in its own statement) use it; `creditLotRemainingSql` is the same rule for a balance only a
+ * statement knows (the referrer's, locked by that statement).
+ */
+export function creditOutcome(
+  account: Pick<Account, "balance" | "negativeSince">,
+  amount: number,
+  now: Date,
+): { remaining: number; balance: number; negativeSince: Date | null } {
+  const balance = account.balance + amount;
+  return {
+    remaining: Math.max(0, Math.min(amount, balance)),
+    balance,
+    negativeSince: balance < 0 ? (account.negativeSince ?? now) : null,
+  };
+}
+
+/** creditOutcome's lot size in SQL, of `balance` (the balance after the credit) and `amount`. */
+export const creditLotRemainingSql = (balance: SQL, amount: SQL): SQL => sql`greatest(0, least(${amount}, ${balance}))`;
+
+/**
  * Books a credit. With `expiresAt` it creates a lot; a negative balance (after a refund) is paid
  * off first, so the lot holds only what is left over.
  */
@@ -120,9 +143,7 @@ export async function credit(
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error("credit needs a positive integer");
   countLedgerEntry(input.kind);
   const entry: Entry = { id: randomUUID(), ...entryValues(account, input, input.amount, input.expiresAt, now) };
-  const remaining = Math.max(0, Math.min(input.amount, input.amount + Math.min(0, account.balance)));
-  const balance = account.balance + input.amount;
-  const negativeSince = balance < 0 ? (account.negativeSince ?? now) : null;
+  const { remaining, balance, negativeSince } = creditOutcome(account, input.amount, now);
   const at = (date: Date | null) => (date ? date.toISOString() : null);
   // One statement, one round trip (ADR 030): the entry, its lot (when it expires) and the balance. The
   // entry's id is made here, so nothing has to come back. The statement is sent at this function's only

@@ -3,9 +3,9 @@ import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, sql } from "drizzle-orm";
-import { type AuditContext, audited } from "../audit/audit.server";
+import { type AuditContext, type AuditEntry, audited, recordAudits } from "../audit/audit.server";
 import { recordOccasion } from "../member-messages/occasions.server";
-import { auditReferral, decideReferral, reverseReferral } from "../referrals/referrals.server";
+import { auditReferral, decideReferral, referralAuditEntry, reverseReferral } from "../referrals/referrals.server";
 import { refundReversal } from "./earn";
 import { LoyaltyError } from "./errors";
 import {
@@ -268,8 +268,8 @@ async function bookPurchase(
   }
   const writes: Promise<unknown>[] = [];
   // A referred member's pending referral (ADR 053): the flag came with the account's lock, so a purchase of anyone
-  // else sends nothing more; the qualifying purchase takes the decision's two round trips, once in the friend's
-  // life (the referrer's credit is only sent there and joins the batch below).
+  // else sends nothing more; the qualifying purchase takes the decision's one statement (both rewards booked in it),
+  // once in the friend's life.
   const referralDecision = account.referralPending
     ? await decideReferral(
         tx,
@@ -277,7 +277,6 @@ async function bookPurchase(
         { id: booked.id, netAmount: input.netAmount, purchasedAt: input.purchasedAt },
         rules,
         now,
-        writes,
       )
     : null;
   // The rest needs no answer from the database to go on, so it goes out at once, pipelined on the
@@ -358,31 +357,36 @@ async function bookPurchase(
     ),
   );
   if (beforeAudit) writes.push(beforeAudit(result));
+  // Last: the audit chain's head stays locked from this statement to the commit, for every writer. A referral
+  // decided here has its own row, appended in the same statement just before the purchase's (ADR 053).
+  const audits: AuditEntry[] = [];
   if (referralDecision) {
-    writes.push(
-      auditReferral(tx, input.audit, now, `referral.${referralDecision.state}`, {
+    audits.push(
+      referralAuditEntry(input.audit, `referral.${referralDecision.state}`, {
         ...referralDecision,
         purchaseId: booked.id,
       }),
     );
   }
-  // Last: the audit chain's head stays locked from this statement to the commit, for every writer.
   if (input.audit) {
-    writes.push(
-      audited(tx, input.audit, now)("purchase.recorded", ["purchase", booked.id], {
-        after: {
-          memberId: input.memberId,
-          storeId: input.storeId,
-          receiptNumber: input.receiptNumber,
-          netAmount: input.netAmount,
-          pointsEarned: points,
-          ...(spent.points > 0 ? { pointsSpent: spent.points, pointsSpentValue: spent.value } : {}),
-          ...(input.spendTicket ? { spendCodeId: input.spendTicket.id } : {}),
-          tier: account.tier,
-        },
-      }),
-    );
+    audits.push({
+      context: input.audit,
+      action: "purchase.recorded",
+      targetType: "purchase",
+      targetId: booked.id,
+      after: {
+        memberId: input.memberId,
+        storeId: input.storeId,
+        receiptNumber: input.receiptNumber,
+        netAmount: input.netAmount,
+        pointsEarned: points,
+        ...(spent.points > 0 ? { pointsSpent: spent.points, pointsSpentValue: spent.value } : {}),
+        ...(input.spendTicket ? { spendCodeId: input.spendTicket.id } : {}),
+        tier: account.tier,
+      },
+    });
   }
+  if (audits.length > 0) writes.push(recordAudits(tx, audits, now));
   // Last (the POS API's COMMIT, ADR 039): every statement above must be started without waiting for a round
   // trip, or it would reach PostgreSQL after the COMMIT (the held connection then refuses it, loudly).
   if (afterAudit) writes.push(afterAudit());

@@ -1,9 +1,11 @@
 import type { Database } from "@platform/db/client";
 import { auditLog, loyaltyAccount, pointEntry, referral } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { type AuditContext, verifyAuditChain } from "../audit/audit.server";
 import { checkLedger } from "../loyalty/ledger-check.server";
+import { adjustPoints } from "../loyalty/points.server";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
 import { changeRules, lotExpiry } from "../loyalty/rules.server";
 import { ledgerTotals, newMember } from "../loyalty/testing.server";
@@ -130,6 +132,57 @@ describe("rewards", () => {
       after,
     );
     expect(await balance(late.referrer.id)).toBe(300);
+    expect((await checkLedger(db)).mismatches).toEqual([]);
+  });
+
+  it("books a referrer's reward below zero as any credit (the debt first), audited with the purchase in one append", async () => {
+    // The decision's one statement books both credits (ADR 053, "Later (2026-12-07)"): a referrer whose balance a
+    // refund took below zero gets a lot of what is left over and loses the flag, as credit() would give.
+    const { referrer, friend } = await pair();
+    const own = await buy(referrer.id, 10_000);
+    await adjustPoints(
+      db,
+      { memberId: referrer.id, amount: -80, reason: "spent", idempotencyKey: `neg-${receipt}` },
+      t0,
+    );
+    await refundPurchase(db, { purchaseId: own.purchase.id, amount: 10_000, idempotencyKey: `negr-${receipt}` }, t0);
+    expect(await balance(referrer.id)).toBe(-80);
+    const till: AuditContext = {
+      actorType: "api_key",
+      apiKeyId: "00000000-0000-4000-8000-000000000038",
+      storeId: "S01",
+      ip: null,
+      userAgent: "HanPOS",
+      requestId: null,
+    };
+    const bought = await recordPurchase(
+      db,
+      {
+        memberId: friend.id,
+        storeId: "S01",
+        receiptNumber: `R-${++receipt}`,
+        netAmount: 3_000,
+        purchasedAt: t0,
+        audit: till,
+      },
+      t0,
+    );
+    expect(bought.balance).toBe(330);
+    expect(await balance(friend.id)).toBe(330);
+    expect(await balance(referrer.id)).toBe(220);
+    expect((await ledgerTotals(db, referrer.id)).lotsRemaining).toBe(220);
+    const [account] = await db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, referrer.id));
+    expect(account?.negativeSince).toBeNull();
+    // The referral's row and the purchase's, one after the other in the store's chain, which verifies.
+    const rows = await db.select().from(auditLog).where(eq(auditLog.chain, "S01")).orderBy(desc(auditLog.seq)).limit(2);
+    const id = (await referralsOf(db, friend.id)).referredBy?.id;
+    expect(rows.map((r) => [r.action, r.targetId])).toEqual([
+      ["purchase.recorded", bought.purchase.id],
+      ["referral.rewarded", id],
+    ]);
+    expect(rows[0]?.prevHash).toBe(rows[1]?.hash);
+    expect(rows[1]?.changes).toMatchObject({ points: { after: 300 }, purchaseId: { after: bought.purchase.id } });
+    expect(await verifyAuditChain(db, { chain: "S01" })).toMatchObject({ ok: true });
     expect((await checkLedger(db)).mismatches).toEqual([]);
   });
 

@@ -1,18 +1,28 @@
+import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import {
   coupon,
   loyaltyAccount,
   member,
   pointEntry,
+  pointLot,
   type ReferralRewardKind,
   type ReferralState,
   referral,
   reward,
 } from "@platform/db/schema";
+import { countLedgerEntry } from "@platform/metrics";
 import { desc, eq, sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate, taipeiParts } from "~/lib/time";
-import { type AuditContext, audited } from "../audit/audit.server";
-import { type Account, credit, debit, lockAccount, type Tx } from "../loyalty/ledger.server";
+import { type AuditContext, type AuditEntry, recordAudit } from "../audit/audit.server";
+import {
+  type Account,
+  creditLotRemainingSql,
+  creditOutcome,
+  debit,
+  lockAccount,
+  type Tx,
+} from "../loyalty/ledger.server";
 import { newCouponCode } from "../loyalty/rewards.server";
 import { type LoyaltyRules, lotExpiry } from "../loyalty/rules.server";
 import { normaliseReferralCode } from "./code";
@@ -149,14 +159,18 @@ async function referralCoupon(
  * the friend's account lock, only when that account is flagged). One statement claims the referral (still
  * pending), claims a slot of the referrer's Taipei month (`rewarded < cap`, on conflict do update), clears the flag
  * and writes the outcome: of two purchases at once the second finds nothing pending, of two friends at once the
- * month's last slot goes to one. A rewarded referral books the points to both (lots with the usual expiry); the
- * referrer's account is locked after the friend's (a referrer signed up before the friend, so locks always go from
- * the newer member to the older: no cycle).
+ * month's last slot goes to one. A points reward is booked by that same statement to both sides (ledger entries of
+ * kind `referral` with their lots, the usual expiry, and both balances); a coupon reward by one statement after it.
  *
- * Round trips (ADR 053, "Speed"): the decision; then the friend's credit and the referrer's lock together
- * (pipelined: neither needs the other's answer); then the referrer's credit, which needs nothing back either: with
- * `pending` (the purchase's batch) it is only sent here and the caller waits for it with the rest of its batch, so
- * a rewarded referral costs the purchase two round trips, not four.
+ * Locks (ADR 053): the friend's account (held by the purchase), the referral row, the referrer's month row, then
+ * the referrer's account — taken by the statement's upsert of that account, which reads the month's claimed slot
+ * and so runs after it (a referrer signed up before the friend, so locks always go from the newer member to the
+ * older: no cycle). The upsert adds to the newest balance (read committed re-reads the row it waited for), and the
+ * referrer's lot is sized from the balance it returns (`creditLotRemainingSql`); the friend's balance was read under
+ * the purchase's lock, so its credit is computed here (`creditOutcome`).
+ *
+ * Round trips and statements (ADR 053, "Speed"): one of each for a rewarded points referral (four statements in two
+ * round trips before 2026-12-07); its audit row goes with the purchase's in one append (`referralAuditEntry`).
  */
 export async function decideReferral(
   tx: Tx,
@@ -164,14 +178,25 @@ export async function decideReferral(
   purchaseInfo: { id: string; netAmount: number; purchasedAt: Date },
   rules: ReferralRules,
   now: Date,
-  pending?: Promise<unknown>[],
 ): Promise<ReferralDecision | null> {
   if (!rules.referralEnabled || purchaseInfo.netAmount < rules.referralMinAmount) return null;
   const until = new Date(purchaseInfo.purchasedAt.getTime() + rules.referralWindowDays * 86_400_000);
   const gift = await referralCoupon(tx, rules, now);
   const points = gift ? 0 : Math.max(0, rules.referralPoints);
   const rewardKind: ReferralRewardKind = gift ? "coupon" : "points";
-  const [decided] = rowsOf<{ id: string; referrer_id: string; state: "rewarded" | "capped"; points: number }>(
+  const at = now.toISOString();
+  const expiresAt = lotExpiry(now).toISOString();
+  // The friend's credit, if the statement rewards (computed on the balance read under the purchase's lock).
+  const friend = creditOutcome(friendAccount, points, now);
+  const friendEntry = randomUUID();
+  const referrerEntry = randomUUID();
+  const [decided] = rowsOf<{
+    id: string;
+    referrer_id: string;
+    state: "rewarded" | "capped";
+    points: number;
+    friend_credited: boolean;
+  }>(
     await tx.execute(sql`
     with r as (
       select id, referrer_id from ${referral}
@@ -183,8 +208,44 @@ export async function decideReferral(
       on conflict (referrer_id, month) do update set rewarded = referral_month.rewarded + 1
        where referral_month.rewarded < ${rules.referralMonthlyCap}::int
       returning referrer_id
-    ), flag as (
-      update ${loyaltyAccount} set referral_pending = false where member_id = ${friendAccount.memberId}::uuid
+    ), paid as (
+      -- A row only when this statement rewards the referral with points: both credits hang on it.
+      select r.id, r.referrer_id from r, slot where ${points}::int > 0
+    ), friend_account as (
+      update ${loyaltyAccount} set referral_pending = false,
+        balance = case when exists (select 1 from paid) then ${friend.balance}::int else balance end,
+        negative_since = case when exists (select 1 from paid)
+          then ${friend.negativeSince?.toISOString() ?? null}::timestamptz else negative_since end,
+        updated_at = case when exists (select 1 from paid) then ${at}::timestamptz else updated_at end
+       where member_id = ${friendAccount.memberId}::uuid
+      returning balance
+    ), referrer_account as (
+      insert into ${loyaltyAccount} (member_id, balance, updated_at)
+      select referrer_id, ${points}::int, ${at}::timestamptz from paid
+      on conflict (member_id) do update set
+        balance = ${loyaltyAccount}.balance + excluded.balance,
+        negative_since = case when ${loyaltyAccount}.balance + excluded.balance < 0
+          then coalesce(${loyaltyAccount}.negative_since, excluded.updated_at) end,
+        updated_at = excluded.updated_at
+      returning member_id, balance
+    ), entries as (
+      insert into ${pointEntry} (id, member_id, kind, amount, lot_expires_at, purchase_id, reason, idempotency_key,
+        created_at)
+      select ${friendEntry}::uuid, ${friendAccount.memberId}::uuid, 'referral', ${points}::int,
+        ${expiresAt}::timestamptz, ${purchaseInfo.id}::uuid, 'referral: friend', 'referral:' || id || ':friend',
+        ${at}::timestamptz from paid
+      union all
+      select ${referrerEntry}::uuid, referrer_id, 'referral', ${points}::int, ${expiresAt}::timestamptz,
+        ${purchaseInfo.id}::uuid, 'referral: referrer', 'referral:' || id || ':referrer', ${at}::timestamptz from paid
+      returning id
+    ), lots as (
+      insert into ${pointLot} (entry_id, member_id, remaining, expires_at)
+      select ${friendEntry}::uuid, ${friendAccount.memberId}::uuid, ${friend.remaining}::int, ${expiresAt}::timestamptz
+        from entries where id = ${friendEntry}::uuid
+      union all
+      select ${referrerEntry}::uuid, a.member_id, ${creditLotRemainingSql(sql`a.balance`, sql`${points}::int`)},
+        ${expiresAt}::timestamptz
+        from referrer_account a, entries where entries.id = ${referrerEntry}::uuid
     )
     update ${referral} set
       state = case when exists (select 1 from slot) then 'rewarded' else 'capped' end,
@@ -193,12 +254,20 @@ export async function decideReferral(
       reward_id = case when exists (select 1 from slot) then ${gift?.rewardId ?? null}::uuid end,
       purchase_id = ${purchaseInfo.id}::uuid,
       reversible_until = ${until.toISOString()}::timestamptz,
-      decided_at = ${now.toISOString()}::timestamptz
+      decided_at = ${at}::timestamptz
      where id in (select id from r)
-    returning id, referrer_id, state, points`),
+    returning id, referrer_id, state, points, exists (select 1 from paid) as friend_credited`),
   );
   friendAccount.referralPending = false;
   if (!decided) return null;
+  if (decided.friend_credited) {
+    // The statement booked both credits (kind `referral`); the friend's account shows its new balance at once, as
+    // credit() leaves it (the purchase's own credit follows on it).
+    countLedgerEntry("referral");
+    countLedgerEntry("referral");
+    friendAccount.balance = friend.balance;
+    friendAccount.negativeSince = friend.negativeSince;
+  }
   const decision: ReferralDecision = {
     id: decided.id,
     referrerId: decided.referrer_id,
@@ -212,41 +281,6 @@ export async function decideReferral(
   if (decision.state === "rewarded" && gift) {
     // A points-free coupon to each side, in one statement; the unique (referral_id, member_id) issues it once.
     decision.coupons = await issueReferralCoupons(tx, decision, gift, now);
-  } else if (decision.state === "rewarded") {
-    const expiresAt = lotExpiry(now);
-    // credit() sends its statement when called (it applies the new balance to the account at once), and
-    // lockAccount's follows it on the same connection: one round trip for both. The friend's lock is held already.
-    const [, referrerAccount] = await Promise.all([
-      credit(
-        tx,
-        friendAccount,
-        {
-          kind: "referral",
-          key: `referral:${decision.id}:friend`,
-          amount: decision.points,
-          expiresAt,
-          purchaseId: purchaseInfo.id,
-          reason: "referral: friend",
-        },
-        now,
-      ),
-      lockAccount(tx, decision.referrerId),
-    ]);
-    const referrerCredit = credit(
-      tx,
-      referrerAccount,
-      {
-        kind: "referral",
-        key: `referral:${decision.id}:referrer`,
-        amount: decision.points,
-        expiresAt,
-        purchaseId: purchaseInfo.id,
-        reason: "referral: referrer",
-      },
-      now,
-    );
-    if (pending) pending.push(referrerCredit);
-    else await referrerCredit;
   }
   return decision;
 }
@@ -368,7 +402,22 @@ export function auditReferral(
   tx: Tx,
   context: AuditContext | undefined,
   now: Date,
-  action: "referral.rewarded" | "referral.capped" | "referral.reversed",
+  action: ReferralAuditAction,
+  target: ReferralAuditTarget,
+): Promise<unknown> {
+  return recordAudit(tx, referralAuditEntry(context, action, target), now);
+}
+
+type ReferralAuditAction = "referral.rewarded" | "referral.capped" | "referral.reversed";
+type ReferralAuditTarget = Parameters<typeof referralAuditEntry>[2];
+
+/**
+ * The audit entry of a referral's decision or reversal: the purchase's or refund's actor (`system` without one),
+ * target the referral. The purchase appends it with its own row in one statement (`recordAudits`, ADR 053).
+ */
+export function referralAuditEntry(
+  context: AuditContext | undefined,
+  action: ReferralAuditAction,
   target: {
     id: string;
     referrerId: string;
@@ -381,7 +430,7 @@ export function auditReferral(
     revokedCoupons?: string[];
     keptCoupons?: string[];
   },
-): Promise<unknown> {
+): AuditEntry {
   const ctx: AuditContext = context ?? {
     actorType: "system",
     label: "referrals",
@@ -389,7 +438,11 @@ export function auditReferral(
     userAgent: null,
     requestId: null,
   };
-  return audited(tx, ctx, now)(action, ["referral", target.id], {
+  return {
+    context: ctx,
+    action,
+    targetType: "referral",
+    targetId: target.id,
     after: {
       referrerId: target.referrerId,
       friendId: target.friendId,
@@ -406,7 +459,7 @@ export function auditReferral(
           }
         : {}),
     },
-  });
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
