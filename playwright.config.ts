@@ -33,7 +33,9 @@ export default defineConfig({
     locale: "zh-TW",
     timezoneId: "Asia/Taipei",
     extraHTTPHeaders: { "x-test-hooks-secret": process.env.TEST_HOOKS_SECRET },
-    trace: "retain-on-failure",
+    // Under CI a trace is recorded only for a failed test's retry: recording every test (its screencast drawn by the
+    // GPU process and encoded by the browser) cost about a sixth of Chromium's CPU (ADR 036, 2026-12-07).
+    trace: isCI ? "on-first-retry" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
