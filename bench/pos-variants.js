@@ -27,6 +27,7 @@ export function variants(script) {
     ["insert", "update", "delete"].map((e) => [t, `${t}_cache_${e}`]),
   );
   return [
+    ["the cache triggers as before migration 0057 (statement-level, every update)", before0057(), after0057()],
     ["the summary triggers as before migration 0054 (a_report_serialize; nested bumps)", before0054(), after0054()],
     [
       "webhook_wanted as a SQL function (before migration 0054)",
@@ -49,11 +50,43 @@ $$;`,
     ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
     ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
     ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
+    [
+      "the last purchase in the points' statement (one update of the account)",
+      null,
+      null,
+      withoutLine(/^with newest as/).replace(
+        /^(with entry as \(.*), lot as \((.*)\) update loyalty_account set balance = balance \+ :points, negative_since = null, updated_at = now\(\) where member_id = :member_id::uuid and exists \(select 1 from entry\);$/m,
+        (_, entry, lot) =>
+          `${entry}, lot as (${lot}), store as (update member set last_purchase_store_id = :store_id::text where id = :member_id::uuid and last_purchase_store_id is distinct from :store_id::text and exists (select 1 from entry)) update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now(), last_purchase_at = now() where member_id = :member_id::uuid and exists (select 1 from entry);`,
+      ),
+    ],
   ];
 }
 
 const migration = (name) =>
   readFileSync(path.join(migrations, `${name}.sql`), "utf8").replaceAll("--> statement-breakpoint", "");
+
+/** The cache-invalidation triggers migration 0057 replaced (drizzle/0019's statement-level ones), and 0057's. */
+const CACHE_TRIGGERS_0057 = [
+  ...["loyalty_account", "purchase", "point_entry", "point_lot", "member"].map((t) => [t, `${t}_cache_update`]),
+  ...["purchase", "point_entry", "point_lot"].map((t) => [t, `${t}_cache_insert`]),
+];
+const dropCacheTriggers0057 = () =>
+  CACHE_TRIGGERS_0057.map(([table, name]) => `DROP TRIGGER "${name}" ON "${table}";`).join("\n");
+
+function before0057() {
+  const old = migration("0019_cache_invalidation")
+    .split("\n")
+    .filter((line) => CACHE_TRIGGERS_0057.some(([, name]) => line.startsWith(`CREATE TRIGGER "${name}" `)));
+  if (old.length !== CACHE_TRIGGERS_0057.length) throw new Error("drizzle/0019: the cache triggers not all found");
+  return `${dropCacheTriggers0057()}\n${old.join("\n")}`;
+}
+
+function after0057() {
+  const created = migration("0057_cache-row-triggers").match(/^CREATE TRIGGER [\s\S]*?;$/gm) ?? [];
+  if (created.length !== CACHE_TRIGGERS_0057.length) throw new Error("drizzle/0057: the cache triggers not all found");
+  return `${dropCacheTriggers0057()}\n${created.join("\n")}`;
+}
 
 /** The statements of drizzle/0054 (what `after0054` puts back) and what they replaced (from 0020, 0024, 0033, 0040). */
 function after0054() {

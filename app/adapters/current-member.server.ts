@@ -16,8 +16,21 @@ export type MemberSession = {
   sessionToken: string;
   phoneNumber: string | null;
   email: string;
-  member: Member | null;
+  member: SessionMember | null;
 };
+
+/**
+ * The member row as the session carries it (and the session cache keeps it): without `last_purchase_store_id`,
+ * which a purchase moves and whose change does not invalidate the cache (migration 0057,
+ * platform/cache/cached-columns.ts). Pages that need it read it from the database.
+ */
+export type SessionMember = Omit<Member, "lastPurchaseStoreId">;
+
+function sessionMember(row: Member | null): SessionMember | null {
+  if (!row) return null;
+  const { lastPurchaseStoreId: _, ...rest } = row;
+  return rest;
+}
 
 export const memberSessionContext = createContext<MemberSession | null>(null);
 
@@ -68,7 +81,7 @@ export const memberSessionMiddleware: MiddlewareFunction<Response> = async ({ re
       const { headers, response } = await app.auth.api.getSession({ headers: request.headers, returnHeaders: true });
       refreshed = headers;
       if (response) {
-        const member = await findMemberByUserId(app.db, response.user.id);
+        const member = sessionMember(await findMemberByUserId(app.db, response.user.id));
         if (member?.disabled) {
           // A member disabled by an admin is logged out everywhere at the next request.
           const ctx = await app.auth.$context;
@@ -127,8 +140,8 @@ export function loginRedirect(request: Request): Response {
 export function requireMember(
   context: Readonly<RouterContextProvider>,
   request: Request,
-): MemberSession & { member: Member } {
+): MemberSession & { member: SessionMember } {
   const session = getMemberSession(context);
   if (!session?.member) throw loginRedirect(request);
-  return session as MemberSession & { member: Member };
+  return session as MemberSession & { member: SessionMember };
 }

@@ -71,11 +71,12 @@ describe("cache-invalidation and summary triggers (migration 0036)", () => {
     const db = handle.db;
     const [a, b] = await membersWithAccounts(2);
     if (!a || !b) throw new Error("two members");
-    // member_id (loyalty_account), one statement over two members: one payload each.
+    // member_id (loyalty_account), one statement over two members: one payload each. (A column a cache reads:
+    // since migration 0057 an update of updated_at alone notifies nothing, server/cache-columns.integration.test.ts.)
     const accounts = await heardFrom(() =>
       db
         .update(loyaltyAccount)
-        .set({ updatedAt: new Date() })
+        .set({ balance: sql`${loyaltyAccount.balance} + 1` })
         .where(inArray(loyaltyAccount.memberId, [a.id, b.id])),
     );
     expect(accounts).toEqual(expect.arrayContaining([`m:${a.id}`, `m:${b.id}`]));
@@ -86,12 +87,12 @@ describe("cache-invalidation and summary triggers (migration 0036)", () => {
     expect(members).toEqual(expect.arrayContaining([`u:${b.userId}`]));
     // A statement that changes no row notifies nothing.
     expect(await heardFrom(() => db.update(member).set({ nameZh: "無" }).where(sql`false`))).toEqual([]);
-    // Above 100 ids: one notification for all.
+    // Above 100 ids: one notification for all (since migration 0057 the first 100 ids may come too).
     const many = await membersWithAccounts(101);
     const all = await heardFrom(() =>
       db
         .update(loyaltyAccount)
-        .set({ updatedAt: new Date() })
+        .set({ balance: sql`${loyaltyAccount.balance} + 1` })
         .where(
           inArray(
             loyaltyAccount.memberId,
@@ -100,7 +101,7 @@ describe("cache-invalidation and summary triggers (migration 0036)", () => {
         ),
     );
     expect(all).toContain("m:*");
-    expect(all.filter((p) => p.startsWith("m:") && p !== "m:*")).toEqual([]);
+    expect(all.filter((p) => p.startsWith("m:") && p !== "m:*").length).toBeLessThanOrEqual(100);
   }, 120_000);
 
   it("keeps the dashboard's account figures exact: no-op updates skip, balance and tier changes count", async () => {
