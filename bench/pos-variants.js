@@ -51,7 +51,22 @@ $$;`,
     ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
     ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
     [
-      "the last purchase in the points' statement (one update of the account)",
+      "the last purchase's time in the points' update of the account, its store by itself",
+      null,
+      null,
+      script
+        .replace(
+          /^(with entry as \(.*) update loyalty_account set balance = balance \+ :points, negative_since = null, updated_at = now\(\) where (.*)$/m,
+          (_, head, where) =>
+            `${head} update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now(), last_purchase_at = now() where ${where}`,
+        )
+        .replace(
+          /^with newest as .*$/m,
+          "update member set last_purchase_store_id = :store_id::text where id = :member_id::uuid and last_purchase_store_id is distinct from :store_id::text;",
+        ),
+    ],
+    [
+      "the last purchase in the points' statement (one update of the account, the member's in it)",
       null,
       null,
       withoutLine(/^with newest as/).replace(
