@@ -45,3 +45,29 @@ test("the axe check fails on a violation, before and after axe is in the page, a
   await addImageWithoutAlt(page, "frame");
   await expect(expectAccessible(page)).rejects.toThrow(/image-alt/);
 });
+
+test("a look not checked yet gets color-contrast, and a document checked only for its look gets every other rule", async ({
+  page,
+}) => {
+  // A label and its field, checked in full (their look is new to this worker).
+  await gotoAndCheck(page, "/our-store");
+  await page.evaluate(() => {
+    const main = document.querySelector("main");
+    if (!main) throw new Error("no main element");
+    main.insertAdjacentHTML(
+      "beforeend",
+      '<p id="check-note">說明文字</p><label for="check-field">門市名稱</label><input id="check-field" type="text">',
+    );
+  });
+  await expectAccessible(page);
+
+  // The same look except that the label names no field: not a new look, but the label rule still runs.
+  await page.locator("label[for=check-field]").evaluate((label) => label.setAttribute("for", "no-such-field"));
+  await expect(expectAccessible(page)).rejects.toThrow(/label/);
+  await page.locator("label[for=no-such-field]").evaluate((label) => label.setAttribute("for", "check-field"));
+  await expectAccessible(page);
+
+  // Text made nearly as light as its background is a new look: color-contrast runs on it.
+  await page.locator("#check-note").evaluate((note) => note.setAttribute("style", "color: #f4f4f4"));
+  await expect(expectAccessible(page)).rejects.toThrow(/color-contrast/);
+});

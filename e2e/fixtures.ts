@@ -267,6 +267,17 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
+ * What this worker has checked already, by the page's fingerprints (see `fingerprintNow`):
+ * - `documents`: the exact document at that viewport (markup, typed values, focus, hover) passed every rule, so the
+ *   same document again has nothing new for axe;
+ * - `appearances`: a document of that look passed color-contrast (the costliest rule: 60–75 % of a check's time on
+ *   the pages measured, ADR 036). A document that differs from it in text and in attributes that do not style
+ *   (links, ids, labels' targets, alternative texts) is checked with every other rule.
+ * Both are per worker process and only ever hold documents that passed.
+ */
+const checked = { documents: new Set<string>(), appearances: new Set<string>() };
+
+/**
  * axe's results for the page as it is now.
  *
  * A page of one frame (nearly all of them) is checked with `axe.run` in that frame. axe is injected once per
@@ -276,19 +287,109 @@ export async function expectAccessible(page: Page): Promise<void> {
  * - it opens a blank page to finish the run there, and injects axe into that page too.
  * That was 750–800 ms a check against 270 ms here, with the same results. A page with frames goes through
  * AxeBuilder, which checks each frame, leaving out the ones that forbid scripts.
+ *
+ * A document this worker has checked before is not checked again, and color-contrast runs once per appearance
+ * (see `checked`); every other rule runs on every document that differs.
  */
 async function runAxe(page: Page): Promise<AxeResults> {
   if (page.frames().length > 1) {
     return new AxeBuilder({ page }).exclude(UNSCRIPTABLE_FRAMES).withTags(AXE_TAGS).analyze();
   }
   type WithAxe = { axe?: typeof axe };
+  const { document: documentKey, appearance } = await page.evaluate(fingerprintNow);
+  if (checked.documents.has(documentKey)) return { violations: [] } as unknown as AxeResults;
+  const contrast = !checked.appearances.has(appearance);
   if (!(await page.evaluate(() => typeof (window as WithAxe).axe?.run === "function"))) {
     await page.evaluate(axe.source);
   }
-  return page.evaluate(
-    (tags) => (window as WithAxe).axe?.run(document, { runOnly: { type: "tag", values: tags } }) as Promise<AxeResults>,
-    AXE_TAGS,
+  const results = await page.evaluate(
+    ([tags, withContrast]) =>
+      (window as WithAxe).axe?.run(document, {
+        runOnly: { type: "tag", values: tags },
+        rules: withContrast ? {} : { "color-contrast": { enabled: false } },
+      }) as Promise<AxeResults>,
+    [AXE_TAGS, contrast] as const,
   );
+  if (results.violations.length === 0) {
+    checked.documents.add(documentKey);
+    checked.appearances.add(appearance);
+  }
+  return results;
+}
+
+/**
+ * Runs in the page: two fingerprints of the document as it is now, each with the viewport, the focused and hovered
+ * elements and the form controls' state (typed values, checked, disabled, invalid).
+ * - `document`: the whole markup, text included.
+ * - `appearance`: the element tree with every attribute that can style an element (class, style, data-*, aria-*,
+ *   state attributes, the stylesheets' links and <style> text), and where text is, but not what it says; the
+ *   values of `href`, `src`, `srcset`, `action`, `id`, `for`, `name`, `alt`, `title`, `aria-label`,
+ *   `aria-labelledby`, `aria-describedby`, `aria-controls` and `datetime` are left out (they differ from test to
+ *   test: ids, members' names). Same appearance, same colours: color-contrast would find the same.
+ */
+function fingerprintNow(): { document: string; appearance: string } {
+  // cyrb53: a 53-bit string hash, enough for the few hundred documents a worker checks.
+  const hash = (text: string) => {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return `${(h2 >>> 0).toString(36)}${(h1 >>> 0).toString(36)}:${text.length}`;
+  };
+  const unstyled = new Set([
+    "href",
+    "src",
+    "srcset",
+    "action",
+    "id",
+    "for",
+    "name",
+    "alt",
+    "title",
+    "aria-label",
+    "aria-labelledby",
+    "aria-describedby",
+    "aria-controls",
+    "datetime",
+  ]);
+  const hovered = Array.from(document.querySelectorAll(":hover")).at(-1);
+  const state: string[] = [`${window.innerWidth}x${window.innerHeight}`];
+  const look: string[] = [];
+  const walk = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.parentElement?.tagName === "STYLE") look.push(`{${node.textContent}}`);
+      else if (node.textContent?.trim()) look.push("#");
+      return;
+    }
+    if (!(node instanceof Element)) return;
+    let entry = `<${node.tagName}`;
+    for (const attr of Array.from(node.attributes)) {
+      // A stylesheet's link styles: its href stays.
+      const styles = !unstyled.has(attr.name) || node.tagName === "LINK";
+      entry += styles ? ` ${attr.name}=${attr.value}` : ` ${attr.name}`;
+    }
+    if (node === document.activeElement) entry += " :focus";
+    if (node === hovered) entry += " :hover";
+    if (node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement) {
+      const checkedNow = node instanceof HTMLInputElement && node.checked;
+      entry += ` :${node.value === "" ? "empty" : "filled"}:${checkedNow}:${node.disabled}:${node.validity.valid}`;
+      state.push(`${node.value}:${checkedNow}:${node.validity.valid}`);
+    }
+    look.push(`${entry}>`);
+    for (const child of Array.from(node.childNodes)) walk(child);
+    look.push("</>");
+  };
+  walk(document.documentElement);
+  const appearance = `${state[0]}|${look.join("")}`;
+  return {
+    appearance: hash(appearance),
+    document: hash(`${state.join("|")}|${appearance}|${document.documentElement.outerHTML}`),
+  };
 }
 
 /**
