@@ -18,8 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { purchaseRequest, seedPos } from "./pos-data.js";
+import { seedPos, sendPurchases } from "./pos-data.js";
 import { adminStatement, databaseUrl, freePort, processCpuMs } from "./process.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -72,31 +71,7 @@ async function start(label, dir, url) {
 }
 
 function purchases(url, data, run, seconds) {
-  let n = 0;
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: Number(opts.connections),
-        duration: seconds,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/v1/purchases",
-            onResponse(status, body) {
-              if (status !== 201 && failures.length < 5) failures.push(`${status} ${body}`);
-            },
-            setupRequest(request) {
-              n++;
-              return { ...request, ...purchaseRequest(data, run, n) };
-            },
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
+  return sendPurchases(url, data, run, { connections: Number(opts.connections), seconds, failures });
 }
 
 /** One server under load while the other idles: each one's CPU (ms) over the segment, and the purchases booked. */

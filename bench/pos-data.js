@@ -1,6 +1,8 @@
-// The POS bench data shared by bench/pos.js and bench/scale.js: members and store keys written straight into the
-// app's database (the same rows sign-up and `npm run api-key` write), and the body and headers of one purchase.
+// The POS bench data shared by bench/pos.js, bench/pos-app-cpu.js and bench/scale.js: members and store keys
+// written straight into the app's database (the same rows sign-up and `npm run api-key` write), the body and headers
+// of one purchase, and the autocannon load that sends them.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import autocannon from "autocannon";
 import postgres from "postgres";
 
 export const POS_MEMBERS = 500;
@@ -55,4 +57,39 @@ export function purchaseRequest({ members, keys }, run, n) {
       "idempotency-key": `b${run}-${n}`,
     },
   };
+}
+
+/**
+ * POST /api/v1/purchases to `url` for `seconds` s over `connections` connections, each request the next
+ * purchaseRequest of the run (`run` names its receipts and Idempotency-Keys). `overallRate`: that many requests a
+ * second in all (autocannon's overallRate), to read the latency below saturation. The first five answers other
+ * than 201 are pushed to `failures` (the caller's error message); the result is autocannon's.
+ */
+export function sendPurchases(url, data, run, { connections, seconds, overallRate, failures }) {
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        ...(overallRate ? { overallRate } : {}),
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v1/purchases",
+            onResponse(status, body) {
+              if (status !== 201 && failures.length < 5) failures.push(`${status} ${body}`);
+            },
+            setupRequest(request) {
+              n++;
+              return { ...request, ...purchaseRequest(data, run, n) };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
 }

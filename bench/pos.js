@@ -36,9 +36,8 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { comparePurchases } from "./pos-compare.js";
-import { purchaseRequest, seedPos } from "./pos-data.js";
+import { purchaseRequest, seedPos, sendPurchases } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
 import { adminStatement, databaseUrl, freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
@@ -198,33 +197,8 @@ async function runCeiling(server, data, round) {
 }
 
 function runPurchases(url, data, round, seconds = DURATION) {
-  let n = 0;
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        // --rate N: N requests a second in all (autocannon's overallRate), to read the latency below saturation.
-        ...(opts.rate ? { overallRate: Number(opts.rate) } : {}),
-        requests: [
-          {
-            method: "POST",
-            path: "/api/v1/purchases",
-            onResponse(status, body) {
-              if (status !== 201 && failures.length < 5) failures.push(`${status} ${body}`);
-            },
-            setupRequest(request) {
-              n++;
-              return { ...request, ...purchaseRequest(data, round, n) };
-            },
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
+  const overallRate = opts.rate ? Number(opts.rate) : undefined;
+  return sendPurchases(url, data, round, { connections: CONNECTIONS, seconds, overallRate, failures });
 }
 
 /**

@@ -61,13 +61,17 @@ test("a clerk scans the member's card at the counter and hands out two samples; 
   // Sent with nothing ticked: told beside the boxes.
   await page.getByTestId("lend-submit").click();
   await expect(page.locator("#materials-error")).toHaveText("請至少勾選一件樣品。");
+  const summary = page.getByRole("alert").filter({ hasText: "請依欄位旁的說明修正後再送出。" });
+  await expect(summary).toBeVisible();
   const boxes = page.getByTestId("lend-materials").getByRole("checkbox");
   await expect(boxes.first()).toHaveAttribute("aria-invalid", "true");
   await expect(boxes.first()).toHaveAttribute("aria-describedby", "materials-error");
   await expectAccessible(page);
-  // Ticking one answers it at once, before any send: the error and the boxes' invalid marks go.
+  // Ticking one answers it at once, before any send: the error, the summary above the form and the boxes' invalid
+  // marks go.
   await boxes.first().check();
   await expect(page.locator("#materials-error")).toHaveCount(0);
+  await expect(summary).toHaveCount(0);
   await expect(boxes.first()).not.toHaveAttribute("aria-invalid", /.*/);
   await expect(boxes.first()).not.toHaveAttribute("aria-describedby", /.*/);
   await expect(page.getByTestId("lend-materials")).not.toHaveAttribute("aria-describedby", /.*/);

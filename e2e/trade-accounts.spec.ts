@@ -2,12 +2,13 @@ import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "
 import { openCounterPurchase } from "./support/counter";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 import { PHONE, SCREENSHOT_DIR, screenshotSizes } from "./support/screenshots";
-import { loginStaffByCookie } from "./support/staff";
+import { ageSecondFactor, loginStaffByCookie, totpCode } from "./support/staff";
 
 /**
  * Trade accounts (issue 38 part 2, ADR 057): a member opens the member center, follows its link to the trade page
  * and applies (a bad 統編 first, refused beside its field); an admin arrives from /admin by the navigation, is
- * refused a rejection without a reason, and approves; the member sees 已核准 and the multiplier; a purchase at the
+ * refused a rejection without a reason, and approves (its last code is old: the second factor is asked in the card
+ * first, a wrong code refused); the member sees 已核准 and the multiplier; a purchase at the
  * counter earns the tier's points times the trade multiplier (×1.5: NT$10,000 → 150 points instead of 100).
  * Every page is checked with axe; screenshots at 390×844 and 1280×800.
  */
@@ -70,7 +71,10 @@ test("a member applies for a trade account, an admin approves, a counter purchas
     timezoneId: "Asia/Taipei",
     viewport: { width: 1280, height: 800 },
   });
-  await loginStaffByCookie(page.request, adminContext, base, { role: "admin", displayName: "管理者專業" });
+  const adminStaff = await loginStaffByCookie(page.request, adminContext, base, {
+    role: "admin",
+    displayName: "管理者專業",
+  });
   const admin = await adminContext.newPage();
   await gotoAndCheck(admin, "/admin");
   await admin.getByRole("navigation", { name: "後台導覽" }).getByRole("link", { name: "專業會員申請" }).click();
@@ -88,7 +92,22 @@ test("a member applies for a trade account, an admin approves, a counter purchas
   await expect(card.getByText("不核准時請填寫原因")).toBeVisible();
   await expectAccessible(admin);
   await screenshotSizes(admin, "trade-console-refused");
+  // The admin's last code is old: the decision asks for it again in the application's card (ADR 057, later), as a
+  // points decision does; nothing is decided before it.
+  await ageSecondFactor(page.request, adminStaff.userId);
   await card.getByRole("button", { name: "核准", exact: true }).click();
+  const stepUp = card.getByTestId("trade-step-up");
+  await expect(stepUp).toBeVisible();
+  await expect(card).toHaveAttribute("data-state", "pending");
+  await expect(card.getByRole("button", { name: "不核准", exact: true })).toHaveCount(0);
+  await expectAccessible(admin);
+  await screenshotSizes(admin, "trade-console-step-up");
+  await stepUp.getByLabel("驗證碼").fill("000000");
+  await stepUp.getByRole("button", { name: "核准 張設計工作室 的申請" }).click();
+  await expect(stepUp.getByText("驗證碼錯誤或已使用過，請輸入新的驗證碼")).toBeVisible();
+  await expectAccessible(admin);
+  await stepUp.getByLabel("驗證碼").fill(totpCode(adminStaff.totpSecret));
+  await stepUp.getByRole("button", { name: "核准 張設計工作室 的申請" }).click();
   await expect(admin).toHaveURL(/\/admin\/trade-accounts\?done=approved$/);
   await expect(admin.getByText("已核准申請")).toBeVisible();
   await expect(admin.getByTestId("trade-application").filter({ hasText: m.memberNumber })).toHaveAttribute(

@@ -66,6 +66,26 @@ describe("segments over HTTP", () => {
     expect((await get("/admin/segments/count", manager)).status).toBe(403);
   });
 
+  it("the count reads the store and category its filters name: a known one counts, an unknown or NUL one is a 400", async () => {
+    const known = await get("/admin/segments/count?visitedStore=xinyi-flagship&visitedDays=30");
+    expect(known.status, await known.clone().text()).toBe(200);
+    expect(typeof ((await known.json()) as { count: number }).count).toBe("number");
+    const problems = {
+      "visitedStore=nowhere&visitedDays=30": ["visitedStore"],
+      "favouriteCategory=no-such-category": ["favouriteCategory"],
+      "favouriteCategory=no-such-category&visitedStore=xinyi-flagship&visitedDays=3": ["favouriteCategory"],
+    };
+    for (const [q, fields] of Object.entries(problems)) {
+      const bad = await get(`/admin/segments/count?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect(((await bad.json()) as { problems: string[] }).problems, q).toEqual(fields);
+    }
+    // A NUL byte: 400 (never a 500 from PostgreSQL, which refuses the byte; the answer may come before the route).
+    for (const q of ["visitedStore=xinyi-flagship%00&visitedDays=30", "favouriteCategory=%00"]) {
+      expect((await get(`/admin/segments/count?${q}`)).status, q).toBe(400);
+    }
+  });
+
   it("pages: the list, a new segment, and 404 for a bad or NUL-byte id", async () => {
     expect((await get("/admin/segments")).status).toBe(200);
     expect((await get("/admin/segments/new")).status).toBe(200);

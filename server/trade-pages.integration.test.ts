@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
 import type * as Schema from "@platform/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base32Decode, hotp, totpStep } from "../app/domain/staff/totp";
 import { type DevApp, startDevApp } from "./testing/dev-app";
 
 /**
@@ -34,9 +35,17 @@ async function member(phoneNumber: string, name = "張設計") {
   return { memberId, cookie: cookieOf(setCookie) };
 }
 
+async function staffWithSecret(role: "staff" | "admin") {
+  const { setCookie, userId, totpSecret } = (await hook("/staff", { role, storeIds: ["xinyi-flagship"] })) as {
+    setCookie: string[];
+    userId: string;
+    totpSecret: string;
+  };
+  return { cookie: cookieOf(setCookie), userId, totpSecret };
+}
+
 async function staff(role: "staff" | "admin") {
-  const { setCookie } = (await hook("/staff", { role, storeIds: ["xinyi-flagship"] })) as { setCookie: string[] };
-  return cookieOf(setCookie);
+  return (await staffWithSecret(role)).cookie;
 }
 
 function post(pathname: string, cookie: string, fields: [string, string][]) {
@@ -146,7 +155,6 @@ describe("the trade pages", () => {
     expect(await again.text()).toContain("這筆申請已由其他人審核過");
     const page = await (await get("/member-center/trade", m.cookie)).text();
     expect(page).toContain("已核准");
-
     // A client this trade member referred, and the client's purchase: masked on the page.
     const client = await member("+886912350103", "林美華");
     await db.insert(schema.referral).values({
@@ -168,5 +176,52 @@ describe("the trade pages", () => {
     expect(clients).toContain("12,xxx");
     expect(clients).not.toContain("12,345");
     expect(clients).not.toContain("林美華");
+  });
+
+  it("asks for the second factor when the admin's last code is old: nothing decided before a good code", async () => {
+    const m = await member("+886912350104");
+    expect((await post("/member-center/trade", m.cookie, application("04595257"))).status).toBe(302);
+    const [row] = await db
+      .select()
+      .from(schema.tradeApplication)
+      .where(drizzle.eq(schema.tradeApplication.memberId, m.memberId));
+    const id = row?.id as string;
+    const admin = await staffWithSecret("admin");
+    await hook(`/staff/${admin.userId}/second-factor-age`, { minutes: 10 });
+    const state = async () =>
+      (await db.select().from(schema.tradeApplication).where(drizzle.eq(schema.tradeApplication.id, id)))[0]?.state;
+    // A rejection without a reason is refused beside its field first: no code asked, none spent.
+    const noReason = await post("/admin/trade-accounts", admin.cookie, [
+      ["intent", "reject"],
+      ["applicationId", id],
+    ]);
+    expect(noReason.status).toBe(400);
+    expect(await noReason.text()).toContain("不核准時請填寫原因");
+    const reject: [string, string][] = [
+      ["intent", "reject"],
+      ["applicationId", id],
+      ["reason", "統編與公司名稱不符"],
+    ];
+    const asked = await post("/admin/trade-accounts", admin.cookie, reject);
+    expect(asked.status).toBe(401);
+    const html = await asked.text();
+    expect(html).toContain('name="stepUpCode"');
+    expect(html).toContain("不核准 張設計工作室 的申請");
+    expect(html).toContain("統編與公司名稱不符");
+    expect(await state()).toBe("pending");
+    const wrong = await post("/admin/trade-accounts", admin.cookie, [...reject, ["stepUpCode", "000000"]]);
+    expect(wrong.status).toBe(400);
+    expect(await state()).toBe("pending");
+    const code = hotp(base32Decode(admin.totpSecret), totpStep(new Date()));
+    const decided = await post("/admin/trade-accounts", admin.cookie, [...reject, ["stepUpCode", code]]);
+    expect(decided.status).toBe(302);
+    expect(await state()).toBe("rejected");
+    const [audit] = await db
+      .select()
+      .from(schema.auditLog)
+      .where(
+        drizzle.and(drizzle.eq(schema.auditLog.action, "trade.rejected"), drizzle.eq(schema.auditLog.targetId, id)),
+      );
+    expect(audit).toBeTruthy();
   });
 });

@@ -72,6 +72,8 @@ export const tradeEn: Record<keyof typeof tradeZhTW, string> = {
   "console.trade.reason": "Reason given: {reason}",
   "console.trade.approve": "Approve",
   "console.trade.reject": "Do not approve",
+  "console.trade.confirmApprove": "Approve the application of {company}",
+  "console.trade.confirmReject": "Do not approve the application of {company}",
   "console.trade.rejectReason": "Reason for not approving (the member sees it)",
   "console.trade.done.approved": "Application approved",
   "console.trade.done.rejected": "Application not approved",

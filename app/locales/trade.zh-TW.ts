@@ -68,6 +68,8 @@ export const tradeZhTW = {
   "console.trade.reason": "未核准原因：{reason}",
   "console.trade.approve": "核准",
   "console.trade.reject": "不核准",
+  "console.trade.confirmApprove": "核准 {company} 的申請",
+  "console.trade.confirmReject": "不核准 {company} 的申請",
   "console.trade.rejectReason": "不核准原因（會員看得到）",
   "console.trade.done.approved": "已核准申請",
   "console.trade.done.rejected": "已不核准申請",

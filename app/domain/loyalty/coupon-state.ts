@@ -17,13 +17,23 @@ export function couponState(c: { status: string; expiresAt: Date }, now: Date): 
 }
 
 /**
- * Whether a coupon counts toward its reward's per-member limit: a coupon the member redeemed with points, unused,
- * used or expired; not a cancelled or revoked one, and not a referral's points-free coupon (`referralId` set): the
- * limit caps redemptions, and a gift from a referral is none (ADR 053, amended 2026-12-07). The redemption's own
- * check (redeemReward) is the same rule in SQL: `status not in COUPON_STATUSES_OUTSIDE_LIMIT and referral_id is null`.
+ * Whether a coupon is a redemption: the member took it for points (the reward page, the counter). A referral's
+ * points-free coupon (`referralId` set, ADR 053) is a gift, never a redemption. Decided here once: the per-member
+ * limit (countsTowardRewardLimit) and the dashboard's 兌換張數 (`report_reward_day.issued`, counted by the trigger
+ * `report_on_coupon` and `report_rebuild` as `referral_id is null`, ADR 058 "Later") count only redemptions.
+ */
+export function isRedemption(c: { referralId: string | null }): boolean {
+  return c.referralId === null;
+}
+
+/**
+ * Whether a coupon counts toward its reward's per-member limit: a redemption (isRedemption), unused, used or
+ * expired; not a cancelled or revoked one: the limit caps redemptions, and a gift from a referral is none (ADR 053,
+ * amended 2026-12-07). The redemption's own check (redeemReward) is the same rule in SQL:
+ * `status not in COUPON_STATUSES_OUTSIDE_LIMIT and referral_id is null`.
  */
 export function countsTowardRewardLimit(c: { status: string; referralId: string | null }): boolean {
-  return c.referralId === null && !(COUPON_STATUSES_OUTSIDE_LIMIT as readonly string[]).includes(c.status);
+  return isRedemption(c) && !(COUPON_STATUSES_OUTSIDE_LIMIT as readonly string[]).includes(c.status);
 }
 export const COUPON_STATUSES_OUTSIDE_LIMIT = ["cancelled", "revoked"] as const;
 

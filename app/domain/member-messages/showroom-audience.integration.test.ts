@@ -15,7 +15,7 @@ import { taipeiIsoDate } from "~/lib/time";
 import { audienceSchema } from "./campaign-form.server";
 import { campaignFormValues } from "./campaign-values";
 import { countAudience, createCampaign } from "./campaigns.server";
-import { audienceChoices } from "./showroom-audience.server";
+import { audienceChoices, audienceChoicesNamed } from "./showroom-audience.server";
 
 /**
  * The campaign audience's showroom filters (ADR 048): favourited category and visited store in the last N Taipei
@@ -176,6 +176,53 @@ describe("showroom audience filters", () => {
       campaignFormValues(new URLSearchParams({ visitedStore: "S1", visitedDays: "３６５", favouriteCategory: "wood" })),
     );
     expect(ok.success && ok.data).toMatchObject({ visitedStoreId: "S1", visitedDays: 365, favouriteCategory: "wood" });
+  });
+
+  it("read for the live count only as far as the filters name a category or a store, deciding as the full lists", async () => {
+    // No category and no store named: not one statement (a database that throws on any use is never touched).
+    const untouchable = new Proxy({} as Database, {
+      get() {
+        throw new Error("the database was read");
+      },
+    });
+    const none: Record<string, string>[] = [
+      {},
+      { rfmGroup: "champions" },
+      { favouriteCategory: " ", visitedStore: "" },
+    ];
+    for (const fields of none) {
+      expect(await audienceChoicesNamed(untouchable, campaignFormValues(new URLSearchParams(fields)))).toEqual({
+        categories: [],
+        stores: [],
+      });
+    }
+    expect(await audienceChoicesNamed(db, { favouriteCategory: "tile", visitedStore: "S1" })).toEqual({
+      categories: [{ id: "tile", name: text("tile") }],
+      stores: [{ id: "S1", name: expect.any(Object) }],
+    });
+    expect(await audienceChoicesNamed(db, { favouriteCategory: "stone", visitedStore: "S9" })).toEqual({
+      categories: [],
+      stores: [],
+    });
+    // What the schema decides with the named choices is what it decides with every choice.
+    const all = audienceSchema(catalogT("zh-TW"), await audienceChoices(db));
+    const cases: Record<string, string>[] = [
+      {},
+      { favouriteCategory: "tile" },
+      { favouriteCategory: "stone" },
+      { favouriteCategory: "tile\u0000" },
+      { visitedStore: "S1", visitedDays: "30" },
+      { visitedStore: "S9", visitedDays: "30" },
+      { visitedStore: "S2", visitedDays: "7", favouriteCategory: "wood" },
+      { visitedStore: "S1", visitedDays: "7", favouriteCategory: "stone", tiers: "basic" },
+    ];
+    for (const fields of cases) {
+      const values = campaignFormValues(new URLSearchParams(fields));
+      const named = audienceSchema(catalogT("zh-TW"), await audienceChoicesNamed(db, values));
+      expect(JSON.stringify(named.safeParse(values)), JSON.stringify(fields)).toBe(
+        JSON.stringify(all.safeParse(values)),
+      );
+    }
   });
 
   it("are saved with the campaign and audited with it", async () => {

@@ -2,7 +2,7 @@ import type { Database } from "@platform/db/client";
 import { type CampaignAudience, member, store } from "@platform/db/schema";
 import { materialCategory } from "@platform/db/schema/catalog";
 import { OPEN_QUOTE_STATUSES } from "@platform/db/schema/quotes";
-import { asc, type SQL, sql } from "drizzle-orm";
+import { asc, eq, type SQL, sql } from "drizzle-orm";
 import { addIsoDays } from "~/domain/reports/filters";
 import { taipeiIsoDate } from "~/lib/time";
 
@@ -58,4 +58,38 @@ export async function audienceChoices(db: Database): Promise<AudienceChoices> {
     .orderBy(asc(materialCategory.sortOrder), asc(materialCategory.id));
   const stores = await db.select({ id: store.id, name: store.name }).from(store).orderBy(asc(store.id));
   return { categories, stores };
+}
+
+/**
+ * The choices a request's filters name, and only those (ADR 056, 2026-12-07): the live count is asked at each
+ * change of the builder, and most of its filters name no category and no store. No statement when neither is
+ * named; one (a union of the two primary-key reads) when both are. What `audienceSchema` decides with these is what
+ * it decides with `audienceChoices`: a named id is accepted exactly when it exists.
+ */
+export async function audienceChoicesNamed(
+  db: Database,
+  values: { favouriteCategory?: string; visitedStore?: string },
+): Promise<AudienceChoices> {
+  // An id with a control character (a NUL byte PostgreSQL would refuse) or of an unlikely length names nothing.
+  const named = (raw: string | undefined) => {
+    const id = raw?.trim() ?? "";
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    return id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id) ? id : "";
+  };
+  const categoryId = named(values.favouriteCategory);
+  const storeId = named(values.visitedStore);
+  const categories = () =>
+    db
+      .select({ kind: sql<string>`'category'`.as("kind"), id: materialCategory.id, name: materialCategory.name })
+      .from(materialCategory)
+      .where(eq(materialCategory.id, categoryId));
+  const stores = () =>
+    db
+      .select({ kind: sql<string>`'store'`.as("kind"), id: store.id, name: store.name })
+      .from(store)
+      .where(eq(store.id, storeId));
+  if (!categoryId && !storeId) return { categories: [], stores: [] };
+  const found = await (categoryId && storeId ? categories().unionAll(stores()) : categoryId ? categories() : stores());
+  const of = (kind: string) => found.filter((r) => r.kind === kind).map(({ id, name }) => ({ id, name }));
+  return { categories: of("category"), stores: of("store") };
 }

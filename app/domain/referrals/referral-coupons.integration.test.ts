@@ -3,6 +3,7 @@ import { auditLog, coupon, pointEntry, referral, reward } from "@platform/db/sch
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { isRedemption } from "../loyalty/coupon-state";
 import { checkLedger } from "../loyalty/ledger-check.server";
 import { memberCenterSummary } from "../loyalty/member-center.server";
 import { recordPurchase, refundPurchase } from "../loyalty/purchases.server";
@@ -244,7 +245,7 @@ describe("a referral's coupon reward", () => {
     ).toEqual({ kind: "points", points: 5 });
   });
 
-  it("the reward reports count a revoked coupon apart, on its day, live and rebuilt; the reward's counts too", async () => {
+  it("the reward reports count a revoked coupon apart, on its day, live and rebuilt; the reward's counts too; 兌換張數 only redemptions", async () => {
     // A reward of its own, chosen from a later day on, so this test's coupons are the only ones counted.
     const later = new Date(t0.getTime() + 30 * 86_400_000);
     const [own] = await db
@@ -264,7 +265,23 @@ describe("a referral's coupon reward", () => {
       (await loadDashboard(db, input as Parameters<typeof loadDashboard>[1])).rewards.filter(
         (r) => r.rewardId === ownId,
       );
-    const expected = [{ rewardId: ownId, name: "報表禮", issued: 2, used: 0, cancelled: 0, revoked: 2, points: 0 }];
+    // A member who redeems the same reward with points (NT$30,000 earns 300 points): the one redemption.
+    const buyer = await newMember(db);
+    await buy(buyer.id, 30_000, new Date(later.getTime() + 3600_000));
+    await redeemReward(
+      db,
+      { memberId: buyer.id, rewardId: ownId, idempotencyKey: "report-redeem" },
+      new Date(later.getTime() + 2 * 3600_000),
+    );
+    // 兌換張數 (issued) counts the redemption, not the referral's two gifts (isRedemption decides; ADR 058 Later);
+    // the gifts' revocation is still counted in its own column.
+    const coupons = await db.select().from(coupon).where(eq(coupon.rewardId, ownId));
+    expect(coupons).toHaveLength(3);
+    const redemptions = coupons.filter(isRedemption).length;
+    expect(redemptions).toBe(1);
+    const expected = [
+      { rewardId: ownId, name: "報表禮", issued: redemptions, used: 0, cancelled: 0, revoked: 2, points: 300 },
+    ];
     expect(await rewardsNow()).toEqual(expected);
     await db.execute(sql`select report_rebuild()`);
     expect(await rewardsNow()).toEqual(expected);
@@ -275,6 +292,6 @@ describe("a referral's coupon reward", () => {
       ),
     );
     expect(days.map((d) => d.day)).toEqual([day(new Date(later.getTime() + 86_400_000))]);
-    expect(await stockHistory(db, ownId)).toMatchObject({ issued: 0, used: 0, cancelled: 0, revoked: 2 });
+    expect(await stockHistory(db, ownId)).toMatchObject({ issued: 1, used: 0, cancelled: 0, revoked: 2 });
   });
 });

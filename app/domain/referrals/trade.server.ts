@@ -83,6 +83,19 @@ export async function applyForTrade(db: Database, input: TradeApplicationInput, 
 export type TradeDecision = { decision: "approve" | "reject"; applicationId: string; reason?: string };
 
 /**
+ * What refuses a decision before any row is read (a rejection's reason: required, 1–500 characters, no control
+ * character), or null. The console asks for this before it asks for the second factor, so a code is never spent on
+ * a form that is refused anyway; decideTradeApplication asks it again.
+ */
+export function tradeDecisionRefusal(input: Pick<TradeDecision, "decision" | "reason">): TradeError | null {
+  if (input.decision !== "reject") return null;
+  const reason = (input.reason ?? "").trim();
+  if (!reason) return new TradeError("reason_required", "reason");
+  if (CONTROL.test(reason) || [...reason].length > REASON_MAX) return new TradeError("invalid_reason", "reason");
+  return null;
+}
+
+/**
  * An admin's decision on a pending application, audited in its transaction (`trade.approved` / `trade.rejected`).
  * One conditional update decides (`state = 'pending'`): of two admins at once the second finds it decided and is
  * refused with `already_decided`. An approval sets the account's trade flag in the same statement.
@@ -95,11 +108,9 @@ export async function decideTradeApplication(
   now = new Date(),
 ): Promise<{ id: string; memberId: string; state: Exclude<TradeApplicationState, "pending"> }> {
   requirePermission(actor, "programme.edit");
+  const refused = tradeDecisionRefusal(input);
+  if (refused) throw refused;
   const reason = (input.reason ?? "").trim();
-  if (input.decision === "reject") {
-    if (!reason) throw new TradeError("reason_required", "reason");
-    if (CONTROL.test(reason) || [...reason].length > REASON_MAX) throw new TradeError("invalid_reason", "reason");
-  }
   const state = input.decision === "approve" ? "approved" : "rejected";
   return auditedTx(db, audit, now, async (tx, record) => {
     const [decided] = rowsOf<{ id: string; member_id: string; tax_id_number: string; company_name: string }>(

@@ -1,17 +1,26 @@
 import { data, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { consoleAudit } from "~/adapters/console.server";
+import { consoleAudit, requireRecentSecondFactorFor } from "~/adapters/console.server";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { getApp } from "~/adapters/context.server";
 import { ConsolePage } from "~/components/console/console-page";
 import { PageNumbers } from "~/components/console/pager";
-import { TradeApplicationCard } from "~/components/console/referrals/trade-application-card";
+import {
+  TradeApplicationCard,
+  type TradeAsking,
+  TradeDecisionStepUp,
+} from "~/components/console/referrals/trade-application-card";
 import { PageNotices } from "~/components/console/staff/post-forms";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Link } from "~/components/ui/link";
 import { currentRules } from "~/domain/loyalty/rules.server";
 import { formatPermille } from "~/domain/programme/rules-form";
-import { decideTradeApplication, TRADE_LIST_PAGE, tradeApplications } from "~/domain/referrals/trade.server";
+import {
+  decideTradeApplication,
+  TRADE_LIST_PAGE,
+  tradeApplications,
+  tradeDecisionRefusal,
+} from "~/domain/referrals/trade.server";
 import { requirePermission } from "~/domain/staff/guard.server";
 import { requestNow } from "~/lib/clock.server";
 import { formFailure, parseForm, readForm } from "~/lib/forms.server";
@@ -65,18 +74,27 @@ const decisionSchema = z.object({
   reason: z.string().default(""),
 });
 
+/**
+ * A decision asks for the second factor when the last code is old, as the other decisions on money and standing do
+ * (requireRecentSecondFactorFor, ADR 023; ADR 057 "Later"): after the form's own refusals (a rejection without a
+ * reason is told beside its field, no code spent), before the decision. The code is asked in the application's card.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requirePermission(context, "programme.edit");
+  requirePermission(context, "programme.edit");
   const app = getApp(context);
   const t = serverT(request);
   const form = await readForm(request);
   const parsed = parseForm(decisionSchema, form);
   if (!parsed.ok) return formFailure({ ...parsed.failure, formError: t("trade.error.not_found") });
   const { intent, applicationId, reason } = parsed.data;
+  const refused = tradeDecisionRefusal({ decision: intent, reason });
+  if (refused) return consoleFailure(refused, form, t);
+  const stepUp = await requireRecentSecondFactorFor(context, request, form);
+  if (!stepUp.ok) return stepUp.answer;
   try {
     await decideTradeApplication(
       app.db,
-      actor,
+      stepUp.actor,
       { decision: intent, applicationId, reason },
       consoleAudit(context, request),
       requestNow(request, app.config),
@@ -93,6 +111,17 @@ export default function TradeAccounts({ loaderData: d }: Route.ComponentProps) {
   const form = useFormState();
   const busy = useNavigation().state !== "idle";
   const posted = form.value("applicationId");
+  // The step-up answer: the code is asked in the card of the application it decides (above the list if it is gone).
+  const asking: TradeAsking | null =
+    form.state && "stepUp" in form.state
+      ? {
+          applicationId: posted,
+          intent: form.value("intent") === "reject" ? "reject" : "approve",
+          reason: form.value("reason"),
+          errors: form.errors("stepUpCode"),
+        }
+      : null;
+  const askingRow = d.rows.find((row) => row.id === asking?.applicationId && row.state === "pending") ?? null;
   const href = (p: number) => (p > 1 ? `/admin/trade-accounts?page=${p}` : "/admin/trade-accounts");
   return (
     <ConsolePage
@@ -103,7 +132,9 @@ export default function TradeAccounts({ loaderData: d }: Route.ComponentProps) {
         <PageNotices
           done={d.done && !form.state ? t(`console.trade.done.${d.done}`) : null}
           error={form.formError && !form.errors("reason") ? form.formError : null}
-        />
+        >
+          {asking && !askingRow ? <TradeDecisionStepUp asking={asking} row={null} /> : null}
+        </PageNotices>
       }
     >
       <p className="mt-2 text-sm" data-testid="trade-multiplier">
@@ -126,6 +157,7 @@ export default function TradeAccounts({ loaderData: d }: Route.ComponentProps) {
               errors={posted === row.id ? form.errors("reason") : null}
               reasonTyped={posted === row.id ? form.value("reason") : ""}
               busy={busy}
+              asking={askingRow?.id === row.id ? asking : null}
             />
           ))}
         </ul>

@@ -1,9 +1,10 @@
-import { Form } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { TextareaField } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import type { MessageKey } from "~/lib/i18n";
 import { formatTaipei } from "~/lib/time";
+import { StepUpConfirm } from "../staff/post-forms";
 import { useConsoleT } from "../use-console-t";
 
 export type TradeApplicationView = {
@@ -26,6 +27,43 @@ const TONE = {
   rejected: "bg-danger-700/10 text-danger-800 ring-danger-700/20",
 } as const;
 
+/** The step-up answer of a decision: which application, approve or reject (with the reason typed), the code's errors. */
+export type TradeAsking = {
+  applicationId: string;
+  intent: "approve" | "reject";
+  reason: string;
+  errors: string[] | null;
+};
+
+/**
+ * The second factor of a decision, asked again (ADR 057 "Later"): the same post with the code, its button naming the
+ * company; inside the application's card (`row`), or above the list when it is no longer pending there.
+ */
+export function TradeDecisionStepUp({ asking, row }: { asking: TradeAsking; row: TradeApplicationView | null }) {
+  const t = useConsoleT();
+  const submitting = useNavigation().state === "submitting";
+  const reject = asking.intent === "reject";
+  return (
+    <StepUpConfirm
+      fields={{
+        applicationId: asking.applicationId,
+        intent: asking.intent,
+        ...(reject ? { reason: asking.reason } : {}),
+      }}
+      label={
+        row
+          ? t(reject ? "console.trade.confirmReject" : "console.trade.confirmApprove", { company: row.companyName })
+          : t(reject ? "console.trade.reject" : "console.trade.approve")
+      }
+      variant={reject ? "secondary" : "primary"}
+      errors={asking.errors}
+      pending={submitting}
+      className={row ? "mt-4 space-y-4 border-t border-line pt-4" : undefined}
+      testId="trade-step-up"
+    />
+  );
+}
+
 /**
  * One application in the console's list (ADR 057): the member, the 統編, the company and the kind; a pending one has
  * an approve button and a reject form whose reason is required (the errors of the row last posted are shown in it).
@@ -36,12 +74,15 @@ export function TradeApplicationCard({
   errors,
   reasonTyped,
   busy,
+  asking,
 }: {
   row: TradeApplicationView;
   locale: string;
   errors: string[] | null;
   reasonTyped: string;
   busy: boolean;
+  /** The decision on this application waiting for the second factor. */
+  asking: TradeAsking | null;
 }) {
   const t = useConsoleT();
   return (
@@ -75,7 +116,14 @@ export function TradeApplicationCard({
           {t(`console.trade.state.${row.state}` as MessageKey)}
         </span>
       </div>
-      {row.state === "pending" ? (
+      {asking ? (
+        <>
+          {asking.intent === "reject" ? (
+            <p className="mt-4 text-sm">{t("console.trade.reason", { reason: asking.reason })}</p>
+          ) : null}
+          <TradeDecisionStepUp asking={asking} row={row} />
+        </>
+      ) : row.state === "pending" ? (
         <div className="mt-4 grid gap-4 sm:grid-cols-[auto_1fr] sm:items-start">
           <Form method="post">
             <input type="hidden" name="applicationId" value={row.id} />

@@ -6,28 +6,43 @@ import { ErrorList } from "~/components/ui/field";
 import { useConsoleT } from "../use-console-t";
 
 /**
+ * The boxes' error as long as no box was ticked since the send it answers, and a function the boxes call when one
+ * is ticked. The page reads `shown` for its summary too (the alert above the form goes with the field's error).
+ * The errors array is new with each refused send, so a new refusal shows again.
+ */
+export function useAnsweredErrors(errors: readonly string[] | null) {
+  const [answered, setAnswered] = useState<readonly string[] | null>(null);
+  return {
+    shown: errors?.length && errors !== answered ? errors : null,
+    answer: () => setAnswered(errors),
+  };
+}
+
+/**
  * The counter's walk-in loan (ADR 046): a box per material with samples at this store (one the member has open
  * already is shown, not offered), the scan proof carried in the form, the error beside the boxes. "Tick at least
- * one" goes as soon as a box is ticked (the boxes' aria-invalid and aria-describedby with it), not at the next send.
+ * one" goes as soon as a box is ticked (the boxes' aria-invalid and aria-describedby with it, and the page's
+ * summary: useAnsweredErrors), not at the next send.
  */
 export function LendForm({
   materials,
   scan,
   busy,
   chosen,
-  errors,
+  shown,
+  onTicked,
 }: {
   materials: { id: string; name: string; open: boolean }[];
   scan: string;
   busy: boolean;
   /** The boxes ticked when the form was sent (kept after a refusal). */
   chosen: ReadonlySet<string>;
-  errors: readonly string[] | null;
+  /** The boxes' error still standing (useAnsweredErrors' `shown`). */
+  shown: readonly string[] | null;
+  /** A box was ticked (useAnsweredErrors' `answer`). */
+  onTicked: () => void;
 }) {
   const t = useConsoleT();
-  // The refusal a tick answered (the errors array is new with each refused send, so a new refusal shows again).
-  const [answered, setAnswered] = useState<readonly string[] | null>(null);
-  const shown = errors?.length && errors !== answered ? errors : null;
   if (materials.length === 0) return <p className="mt-5 text-muted">{t("console.counter.samples.none")}</p>;
   return (
     <Form method="post" className="mt-5 space-y-5" noValidate>
@@ -51,7 +66,7 @@ export function LendForm({
               defaultChecked={chosen.has(m.id)}
               groupError={shown ? "materials-error" : null}
               onCheckedChange={(on) => {
-                if (on) setAnswered(errors);
+                if (on) onTicked();
               }}
               label={<span className="font-medium">{m.name}</span>}
             />

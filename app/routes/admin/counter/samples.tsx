@@ -3,7 +3,7 @@ import { z } from "zod";
 import { consoleFailure } from "~/adapters/console-failure.server";
 import { counterAction, counterPage } from "~/adapters/counter.server";
 import { ConsolePage } from "~/components/console/console-page";
-import { LendForm } from "~/components/console/samples/lend-form";
+import { LendForm, useAnsweredErrors } from "~/components/console/samples/lend-form";
 import { useConsoleT } from "~/components/console/use-console-t";
 import { Alert } from "~/components/ui/alert";
 import { Link } from "~/components/ui/link";
@@ -123,6 +123,10 @@ export default function CounterSamples({ loaderData: d }: Route.ComponentProps) 
   const locale = useLocale();
   const busy = useNavigation().state !== "idle";
   const form = useFormState();
+  // The summary above goes with the boxes' error when a tick answers it (a refusal without a field error stays).
+  const materialsError = form.errors("materials");
+  const { shown, answer } = useAnsweredErrors(materialsError);
+  const summary = materialsError?.length && !shown ? null : form.formError;
   const memberPage = `/admin/counter/member/${d.member.id}${d.scan ? `?scan=${encodeURIComponent(d.scan)}` : ""}`;
   const due = formatIsoDate(d.dueBackOn, locale);
   return (
@@ -133,8 +137,8 @@ export default function CounterSamples({ loaderData: d }: Route.ComponentProps) 
       title={t("console.counter.samples.title", { name: d.member.name })}
       lead={t("console.counter.samples.lead", { date: due, limit: String(d.limit) })}
       notices={
-        form.formError ? (
-          <Alert tone="error">{form.formError}</Alert>
+        summary ? (
+          <Alert tone="error">{summary}</Alert>
         ) : d.lent ? (
           <Alert tone="success">{t("console.counter.samples.done", { count: String(d.lent), date: due })}</Alert>
         ) : null
@@ -150,7 +154,8 @@ export default function CounterSamples({ loaderData: d }: Route.ComponentProps) 
             scan={d.scan}
             busy={busy}
             chosen={new Set(form.value("materials").split(",").filter(Boolean))}
-            errors={form.errors("materials")}
+            shown={shown}
+            onTicked={answer}
           />
         </>
       ) : (
