@@ -6,6 +6,7 @@ import { entityKindsPatch } from "./platform/bundling/drizzle-entity-kinds.ts";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
 import { renderPatches } from "./platform/bundling/memo-server-render.ts";
+import { postgresWriteBatchesPatch } from "./platform/bundling/postgres-write-batches.ts";
 import { precompressAssets } from "./platform/bundling/precompress-assets.ts";
 import { stringChunksPatch } from "./platform/bundling/react-dom-string-chunks.ts";
 import { serverPatches } from "./platform/bundling/server-patches.ts";
@@ -65,7 +66,13 @@ export default defineConfig(({ command }) => ({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    serverPatches([routeMatchingPatch, ...renderPatches, entityKindsPatch, stringChunksPatch]),
+    serverPatches([
+      routeMatchingPatch,
+      ...renderPatches,
+      entityKindsPatch,
+      stringChunksPatch,
+      postgresWriteBatchesPatch,
+    ]),
     lazyExternals(),
     precompressAssets(),
     cardBundle(),

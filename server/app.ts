@@ -64,7 +64,7 @@ import { type MessagingSetup, startMessaging } from "./messaging";
 import { httpMetrics, metricsEndpoint } from "./metrics";
 import { precompressedAssets } from "./precompressed-assets";
 import { apiWhileDatabaseUnavailable, pagesWhileDatabaseUnavailable, readiness } from "./readiness";
-import { originCheck, securityHeaders } from "./security";
+import { apiSecurityHeaders, originCheck, securityHeaders } from "./security";
 import { testHooks } from "./test-hooks";
 import { wholePageCompression } from "./whole-page-compression";
 
@@ -128,6 +128,11 @@ export type RunningApp = {
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** A path the POS API's router is mounted on (as written in its documentation; Express also matches other cases). */
+const isApiV1Path = (requestPath: string) =>
+  requestPath.startsWith(API_V1_PATH) &&
+  (requestPath.length === API_V1_PATH.length || requestPath[API_V1_PATH.length] === "/");
 
 /**
  * How hard pages and data responses are compressed (see the compression middleware below): gzip level 3, or
@@ -309,12 +314,15 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
 
   app.use(httpMetrics(loadBuild));
 
-  app.use(
-    securityHeaders({
-      isProduction: config.isProduction,
-      isViteDev: Boolean(options.dev),
-      lineOrigins: lineCspOrigins(config.line),
-    }),
+  // The POS API's answers get their headers built once, without a CSP nonce (ADR 060); pages get theirs per request.
+  const pageHeaders = securityHeaders({
+    isProduction: config.isProduction,
+    isViteDev: Boolean(options.dev),
+    lineOrigins: lineCspOrigins(config.line),
+  });
+  const apiHeaders = apiSecurityHeaders({ isProduction: config.isProduction });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    isApiV1Path(req.path) ? apiHeaders(req, res, next) : pageHeaders(req, res, next),
   );
   // Pages and data are compressed per response (each carries its own CSP nonce), so their level is
   // chosen for CPU: gzip level 3 costs about a quarter of the default 6 on a 60 kB page for ~6 % more bytes,
@@ -327,10 +335,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
   });
   const wholePage = wholePageCompression(PAGE_COMPRESSION);
   const fileCompression = compression();
+  // The POS API's writes answer a few hundred bytes of JSON, under the 1 kB below which nothing is compressed: they
+  // skip the middleware's wrapping of every answer (ADR 060). Its reads (the OpenAPI document…) are compressed.
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.path.startsWith("/assets/") || req.path.startsWith(CATALOG_PATH_PREFIX) || isStaticFile(req.path)
-      ? fileCompression(req, res, next)
-      : pageCompression(req, res, () => wholePage(req, res, next)),
+    req.method === "POST" && isApiV1Path(req.path)
+      ? next()
+      : req.path.startsWith("/assets/") || req.path.startsWith(CATALOG_PATH_PREFIX) || isStaticFile(req.path)
+        ? fileCompression(req, res, next)
+        : pageCompression(req, res, () => wholePage(req, res, next)),
   );
 
   app.get("/healthz", (_req, res) => {

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { describe, expect, it, vi } from "vitest";
-import { contentSecurityPolicy, createNonce, originCheck, securityHeaders } from "./security";
+import { apiSecurityHeaders, contentSecurityPolicy, createNonce, originCheck, securityHeaders } from "./security";
 
 const directives = (policy: string) =>
   new Map(
@@ -164,5 +164,53 @@ describe("originCheck", () => {
       expect(result.status).toBe(403);
       expect(result.body).toMatchObject({ error: { code: "forbidden_origin" } });
     }
+  });
+});
+
+describe("apiSecurityHeaders middleware (ADR 060)", () => {
+  function run(isProduction: boolean) {
+    const headers = new Map<string, string>();
+    const res = {
+      locals: {} as Record<string, unknown>,
+      setHeader(name: string, value: string) {
+        headers.set(name.toLowerCase(), value);
+        return this;
+      },
+    };
+    const next = vi.fn<() => void>();
+    apiSecurityHeaders({ isProduction })({} as Request, res as unknown as Response, next);
+    expect(next).toHaveBeenCalledOnce();
+    return { headers, locals: res.locals };
+  }
+
+  it("sends a CSP that allows no script, load, frame or form target, and makes no nonce", () => {
+    const { headers, locals } = run(false);
+    const csp = directives(headers.get("content-security-policy") ?? "");
+    expect(csp.get("default-src")).toBe("'none'");
+    expect(csp.get("frame-ancestors")).toBe("'none'");
+    expect(csp.get("form-action")).toBe("'none'");
+    expect(csp.has("script-src")).toBe(false);
+    expect(locals.nonce).toBeUndefined();
+  });
+
+  it("sets the same hardening headers as a page, HSTS in production only", () => {
+    const dev = run(false).headers;
+    const page = new Map<string, string>();
+    securityHeaders({ isProduction: false, isViteDev: false })(
+      {} as Request,
+      { locals: {}, setHeader: (n: string, v: string) => page.set(n.toLowerCase(), v) } as unknown as Response,
+      () => {},
+    );
+    for (const name of [
+      "x-content-type-options",
+      "referrer-policy",
+      "x-frame-options",
+      "cross-origin-opener-policy",
+      "permissions-policy",
+    ]) {
+      expect(dev.get(name), name).toBe(page.get(name));
+    }
+    expect(dev.has("strict-transport-security")).toBe(false);
+    expect(run(true).headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
   });
 });

@@ -38,6 +38,41 @@ export function contentSecurityPolicy(
   return directives.join("; ");
 }
 
+/**
+ * The CSP of the POS API's answers (JSON, and the reference page's self-contained HTML with its inline style): no
+ * scripts, no loads, no framing. A nonce would serve nothing there, so none is made per request (ADR 060).
+ */
+export const API_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The hardening headers every answer carries besides its CSP. */
+function fixedHeaders(isProduction: boolean): [string, string][] {
+  const headers: [string, string][] = [
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["X-Frame-Options", "DENY"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Permissions-Policy", "camera=(self), geolocation=(self), microphone=(), payment=()"],
+  ];
+  if (isProduction) headers.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+  return headers;
+}
+
+/**
+ * The headers of an answer under `apiPrefix` (the POS API, ADR 060): the same hardening headers as a page, with
+ * API_CONTENT_SECURITY_POLICY, all built once; no nonce in res.locals (nothing there renders a script).
+ */
+export function apiSecurityHeaders(options: Pick<HeaderOptions, "isProduction">) {
+  const headers: [string, string][] = [
+    ["Content-Security-Policy", API_CONTENT_SECURITY_POLICY],
+    ...fixedHeaders(options.isProduction),
+  ];
+  return (_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
 export function securityHeaders(options: HeaderOptions) {
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = createNonce();

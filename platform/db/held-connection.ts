@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type postgres from "postgres";
 
 /**
@@ -12,7 +11,11 @@ import type postgres from "postgres";
 export type HeldConnection = {
   /** Sends one statement on the held connection now (outside any transaction unless one is open on it). */
   send<T extends Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
-  /** Runs `db.transaction(run)` on the held connection, BEGIN pipelined (db must be the held connection's). */
+  /**
+   * Runs `db.transaction(run)` on the held connection, BEGIN pipelined (db must be the held connection's). `begin`
+   * must call `db.transaction` before its first await (Drizzle calls postgres.js's `begin` synchronously); a
+   * transaction begun later is postgres.js's own, on another connection of the pool.
+   */
   transaction<T>(begin: () => Promise<T>): Promise<T>;
   /**
    * Sends COMMIT now, behind what was already sent. If a statement before it fails, PostgreSQL answers the
@@ -26,7 +29,13 @@ export type HeldConnection = {
 type Holdable = { client: postgres.Sql; prepare: boolean };
 
 const holdable = new WeakMap<object, Holdable>();
-const current = new AsyncLocalStorage<HeldState>();
+/**
+ * The held connection whose `transaction(begin)` is running `begin` now: the one `begin` call that comes while it
+ * runs is that transaction's (withHeldTransactions). Handed over synchronously rather than through an
+ * AsyncLocalStorage: on Node 20 one `run()` turns on the promise hooks for every promise of the process for good,
+ * which cost the app about 2 % of its CPU under POS purchases (ADR 060).
+ */
+let handing: HeldState | null = null;
 
 type HeldState = {
   reserved: postgres.ReservedSql;
@@ -65,7 +74,15 @@ export async function holdConnection(db: object): Promise<HeldConnection | null>
       watch(
         reserved.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: found.prepare }).execute(),
       ) as unknown as Promise<T[]>,
-    transaction: (begin) => current.run(state, begin),
+    transaction: (begin) => {
+      const outer = handing;
+      handing = state;
+      try {
+        return begin();
+      } finally {
+        handing = outer;
+      }
+    },
     commitNow: async () => {
       // After the statements the caller has started: they reach postgres.js in the microtasks that follow
       // their calls, and postgres.js writes what it was given in one turn in its own setImmediate, which
@@ -99,9 +116,10 @@ export function withHeldTransactions(client: postgres.Sql): postgres.Sql {
       const value = Reflect.get(obj, prop, receiver);
       if (prop !== "begin" || typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        const state = current.getStore();
+        const state = handing;
         if (!state || state.used || typeof args[0] !== "function") return value.apply(obj, args);
         state.used = true;
+        handing = null;
         return heldTransaction(state, args[0] as (tx: postgres.Sql) => Promise<unknown>);
       };
     },

@@ -134,6 +134,24 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * `res.json` for the API's writes (POST): the same body and Content-Type, written with its length. Express's own
+ * `res.send` also hashes every body into an ETag, which a write's answer has no use for (it is never cached nor
+ * revalidated: `no-store`); ADR 060. Reads keep Express's `res.json` (and their ETags).
+ */
+export function plainJsonAnswers(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === "POST") {
+    res.json = (body: unknown) => {
+      const text = JSON.stringify(body);
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      res.setHeader("Content-Length", Buffer.byteLength(text));
+      res.end(text);
+      return res;
+    };
+  }
+  next();
+}
+
 export function send(res: Response, status: number, body: unknown): void {
   res.status(status).setHeader("Cache-Control", "no-store").json(body);
 }

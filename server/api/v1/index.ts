@@ -5,7 +5,7 @@ import { LoyaltyError } from "../../../app/domain/loyalty/errors";
 import { DEFAULT_PURCHASE_WINDOW_DAYS } from "../../../app/domain/loyalty/purchases.server";
 import type { ApiContext } from "./context";
 import { redeemCoupon } from "./coupons";
-import { apiErrorHandler, fail } from "./errors";
+import { apiErrorHandler, fail, plainJsonAnswers } from "./errors";
 import { lookupMember, memberBalance, memberEinvoice, memberPointsQuote, sendSpendCode } from "./members";
 import { API_REQUESTS_PER_MINUTE, authenticateKey } from "./middleware/authenticate";
 import { idempotentWrites } from "./middleware/idempotency";
@@ -66,6 +66,7 @@ export function createApiV1Router(options: {
   router.use(onlyKnownPaths);
   router.use(authenticateKey({ db, requestsPerMinute: options.requestsPerMinute ?? API_REQUESTS_PER_MINUTE, clock }));
   router.use(jsonBody);
+  router.use(plainJsonAnswers);
   router.use(idempotentWrites(db));
 
   // A path parameter with a control character names nothing (and PostgreSQL refuses NUL in text): the
