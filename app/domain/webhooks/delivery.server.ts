@@ -64,8 +64,8 @@ type Claimed = {
   firstAttemptAt: Date;
   url: string;
   secrets: string[];
-  /** A later open row of the same member and endpoint waits behind this one (the next batch can take it). */
-  followed: boolean;
+  /** A member's row: a later one of theirs may wait behind it (the next batch can take it once this is recorded). */
+  ofMember: boolean;
 };
 
 /**
@@ -98,11 +98,7 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
       returning d.id, d.endpoint_id, d.member_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at,
                 d.seq)
     select u.*, e.url, e.secret,
-           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret,
-           u.member_id is not null and exists (
-             select 1 from webhook_delivery n
-              where n.endpoint_id = u.endpoint_id and n.member_id = u.member_id
-                and n.status in ('pending', 'sending') and n.seq > u.seq) as followed
+           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
       from u join webhook_endpoint e on e.id = u.endpoint_id
      order by u.seq`;
 }
@@ -123,9 +119,9 @@ export async function deliverWebhooks(
     report.claimed += rows.length;
     const outcomes = await sendAll(deps, rows, now);
     await record(deps, claimer, rows, outcomes, now, report);
-    // Another batch only if this one was full or a member's next event waited behind one just sent; otherwise the
-    // next notification (or the timer) starts the next pass, without an empty claim here.
-    if (rows.length < limit && !rows.some((r) => r.followed)) break;
+    // Another batch only if this one was full or a member's next event may wait behind one just sent (events without a
+    // member are not ordered: a short batch of them was everything due); otherwise the next notification starts the next pass.
+    if (rows.length < limit && !rows.some((r) => r.ofMember)) break;
   }
   return report;
 }
@@ -150,7 +146,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
     url: string;
     secret: string;
     previous_secret: string | null;
-    followed: boolean;
+    member_id: string | null;
   }>(result).map((r) => ({
     id: r.id,
     endpointId: r.endpoint_id,
@@ -161,7 +157,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
     firstAttemptAt: new Date(r.first_attempt_at),
     url: r.url,
     secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
-    followed: r.followed === true || (r.followed as unknown) === "t",
+    ofMember: r.member_id !== null,
   }));
 }
 
