@@ -72,6 +72,11 @@ type Claimed = {
  * The claim: per enabled endpoint (a handful of rows), its due pending rows by `seq` from webhook_delivery_pending_idx
  * `(endpoint_id, seq) where status = 'pending'`, locked with `skip locked`; then the oldest `limit` of them. A disabled
  * endpoint's backlog is never read (its rows wait, not lost, until it is enabled). Exported for the plan's test.
+ * Per-member order: a member's row only if it is their earliest open one for the endpoint, asked as a correlated
+ * `min(seq)` (always probed by endpoint and member in webhook_delivery_open_idx). As `not exists (… p.seq < d.seq)`
+ * on a table without statistics, PostgreSQL ran the check as an anti join probing by endpoint only, reading every open
+ * row of the endpoint for each candidate: bench:webhooks's claim stalled for minutes (2026-12-07). Rows without a
+ * member are not ordered.
  */
 export function claimStatement(claimer: string, now: Date, limit: number): SQL {
   const at = now.toISOString();
@@ -81,9 +86,10 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
         cross join lateral (
           select d.id, d.seq from webhook_delivery d
            where d.endpoint_id = e.id and d.status = 'pending' and d.due_at <= ${at}::timestamptz
-             and not exists (select 1 from webhook_delivery p
-                              where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
-                                and p.status in ('pending', 'sending') and p.seq < d.seq)
+             and (d.member_id is null
+                  or d.seq = (select min(p.seq) from webhook_delivery p
+                               where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
+                                 and p.status in ('pending', 'sending')))
            order by d.seq
            limit ${limit}
            for update of d skip locked) d
