@@ -19,18 +19,27 @@ export type WokenWorkerOptions = {
 };
 
 /**
+ * Gathering (the webhook outbox, ADR 054 "Later (2026-12-07)"): a notification does not start a pass at once but
+ * `ms` later, or as soon as `events` notifications arrived, so a stream of events (one notification per transaction)
+ * is taken in a few large passes rather than one small pass per event. A timer's or a `kick()`'s pass is not delayed.
+ */
+export type Gathering = { ms: number; events: number };
+
+/**
  * A worker woken by a notification written in the transaction that queued the work (the member messages' `msg`,
  * the rich menus' `richmenu`) and by a timer; its pass claims due rows with `skip locked`, so several instances
  * share the rows and none takes one another holds. A kick during a pass runs one more pass after it, never two at
  * once; a pass that throws is logged and the next kick tries again.
  */
 export function startWokenWorker(
-  work: { pass: () => Promise<unknown>; wakeOn: string; intervalMs: number; failure: string },
+  work: { pass: () => Promise<unknown>; wakeOn: string; intervalMs: number; failure: string; gather?: Gathering },
   options: WokenWorkerOptions,
 ): WokenWorker {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let gathered = 0;
+  let gathering: { timer: ReturnType<typeof setTimeout>; done: Promise<void>; fire: () => void } | null = null;
   const pass = async () => {
     do {
       again = false;
@@ -50,20 +59,44 @@ export function startWokenWorker(
     }
     running = pass();
   };
+  const gather = work.gather;
+  /** A notification: a pass now, or (gathering) when the window closes or enough events arrived. */
+  const wake = () => {
+    if (!gather) return kick();
+    gathered++;
+    if (gathering) {
+      if (gathered >= gather.events) gathering.fire();
+      return;
+    }
+    let fire: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      fire = () => {
+        clearTimeout(timer);
+        gathering = null;
+        gathered = 0;
+        kick();
+        resolve();
+      };
+    });
+    const timer = setTimeout(() => fire(), gather.ms);
+    gathering = { timer, done, fire };
+    if (gathered >= gather.events) fire();
+  };
   const unsubscribe = options.subscribe((payload) => {
-    if (payload === work.wakeOn || payload === "*") kick();
+    if (payload === work.wakeOn || payload === "*") wake();
   });
   const timer = setInterval(kick, options.intervalMs ?? work.intervalMs);
   timer.unref?.();
   return {
     kick,
     async idle() {
-      while (running) await running;
+      while (running || gathering) await (gathering ? gathering.done : running);
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
       unsubscribe();
+      gathering?.fire();
       while (running) await running;
     },
   };

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
-import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
+import {
+  type Gathering,
+  startWokenWorker,
+  type WokenWorker,
+  type WokenWorkerOptions,
+} from "@platform/jobs/woken-worker";
 import type { Logger } from "@platform/logger";
 import { type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.server";
@@ -18,7 +23,10 @@ export const WEBHOOK_RETRY_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600_000;
 export const WEBHOOK_DISABLE_AFTER_MS = 24 * 3600_000;
 const STALE_CLAIM_MS = 5 * 60_000;
+const STALE_CHECK_MS = 60_000;
 export const WEBHOOK_DISPATCH_INTERVAL_MS = 15_000;
+/** A notification's pass starts 200 ms later or after 500 notifications: a stream of events in few passes. */
+export const WEBHOOK_GATHER: Gathering = { ms: 200, events: 500 };
 
 /** Seconds before the next attempt after `attempts` failed ones. */
 export function webhookBackoffSeconds(attempts: number): number {
@@ -56,12 +64,19 @@ type Claimed = {
   firstAttemptAt: Date;
   url: string;
   secrets: string[];
+  /** A member's row: a later one of theirs may wait behind it (the next batch can take it once this is recorded). */
+  ofMember: boolean;
 };
 
 /**
  * The claim: per enabled endpoint (a handful of rows), its due pending rows by `seq` from webhook_delivery_pending_idx
  * `(endpoint_id, seq) where status = 'pending'`, locked with `skip locked`; then the oldest `limit` of them. A disabled
  * endpoint's backlog is never read (its rows wait, not lost, until it is enabled). Exported for the plan's test.
+ * Per-member order: a member's row only if it is their earliest open one for the endpoint, asked as a correlated
+ * `min(seq)` (always probed by endpoint and member in webhook_delivery_open_idx). As `not exists (… p.seq < d.seq)`
+ * on a table without statistics, PostgreSQL ran the check as an anti join probing by endpoint only, reading every open
+ * row of the endpoint for each candidate: bench:webhooks's claim stalled for minutes (2026-12-07). Rows without a
+ * member are not ordered.
  */
 export function claimStatement(claimer: string, now: Date, limit: number): SQL {
   const at = now.toISOString();
@@ -71,9 +86,10 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
         cross join lateral (
           select d.id, d.seq from webhook_delivery d
            where d.endpoint_id = e.id and d.status = 'pending' and d.due_at <= ${at}::timestamptz
-             and not exists (select 1 from webhook_delivery p
-                              where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
-                                and p.status in ('pending', 'sending') and p.seq < d.seq)
+             and (d.member_id is null
+                  or d.seq = (select min(p.seq) from webhook_delivery p
+                               where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
+                                 and p.status in ('pending', 'sending')))
            order by d.seq
            limit ${limit}
            for update of d skip locked) d
@@ -85,7 +101,8 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
          set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
              attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
         from c where d.id = c.id
-      returning d.id, d.endpoint_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at, d.seq)
+      returning d.id, d.endpoint_id, d.member_id, d.event_type, d.data, d.occurred_at, d.attempts, d.first_attempt_at,
+                d.seq)
     select u.*, e.url, e.secret,
            case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
       from u join webhook_endpoint e on e.id = u.endpoint_id
@@ -96,17 +113,21 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
 export async function deliverWebhooks(
   deps: WebhookDeliveryDeps,
   now = new Date(),
-  options: { maxBatches?: number } = {},
+  options: { maxBatches?: number; takeOverStale?: boolean } = {},
 ): Promise<WebhookDeliveryReport> {
   const report: WebhookDeliveryReport = { claimed: 0, delivered: 0, retried: 0, failed: 0 };
   const claimer = randomUUID();
-  await takeOverStale(deps.db, now);
+  const limit = deps.batchSize ?? 1000;
+  if (options.takeOverStale !== false) await takeOverStale(deps.db, now);
   for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
-    const rows = await claim(deps.db, claimer, now, deps.batchSize ?? 1000);
+    const rows = await claim(deps.db, claimer, now, limit);
     if (rows.length === 0) break;
     report.claimed += rows.length;
     const outcomes = await sendAll(deps, rows, now);
     await record(deps, claimer, rows, outcomes, now, report);
+    // Another batch only if this one was full or a member's next event may wait behind one just sent (events without a
+    // member are not ordered: a short batch of them was everything due); otherwise the next notification starts the next pass.
+    if (rows.length < limit && !rows.some((r) => r.ofMember)) break;
   }
   return report;
 }
@@ -131,6 +152,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
     url: string;
     secret: string;
     previous_secret: string | null;
+    member_id: string | null;
   }>(result).map((r) => ({
     id: r.id,
     endpointId: r.endpoint_id,
@@ -141,6 +163,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
     firstAttemptAt: new Date(r.first_attempt_at),
     url: r.url,
     secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+    ofMember: r.member_id !== null,
   }));
 }
 
@@ -195,8 +218,9 @@ async function record(
     return sql`(${row.id}::uuid, ${status}::text, ${due}::timestamptz, ${o.statusCode}::int, ${o.error ?? (o.outcome === "ok" ? null : o.outcome)}::text, ${o.outcome}::text, ${o.durationMs}::int, ${row.endpointId}::uuid)`;
   });
   for (const id of ok) failing.delete(id);
-  const disabled = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`
+  // The rows' outcomes, their attempt rows and the healthy endpoints' reset: one statement (atomic by itself), so a
+  // batch without a failure is recorded in one round trip; a failure adds the 24 h rule in the same transaction.
+  const outcomesStatement = sql`
       with v(id, status, due_at, status_code, error, outcome, duration_ms, endpoint_id) as (values ${sql.join(values, sql`, `)}),
       updated as (
         update webhook_delivery d
@@ -204,15 +228,19 @@ async function record(
                delivered_at = case when v.status = 'delivered' then ${at}::timestamptz else d.delivered_at end,
                claim_job = null
           from v where d.id = v.id and d.claim_job = ${claimer}::uuid
-        returning d.id)
+        returning d.id),
+      healthy as (
+        update webhook_endpoint set failing_since = null
+         where id = any(${ok.size > 0 ? uuids([...ok]) : sql`array[]::uuid[]`}) and failing_since is not null)
       insert into webhook_attempt (delivery_id, endpoint_id, at, outcome, status_code, duration_ms, error)
       select v.id, v.endpoint_id, ${at}::timestamptz, v.outcome, v.status_code, v.duration_ms, v.error
-        from v join updated on updated.id = v.id`);
-    if (ok.size > 0) {
-      await tx.execute(sql`update webhook_endpoint set failing_since = null
-        where id = any(${uuids([...ok])}) and failing_since is not null`);
-    }
-    if (failing.size === 0) return [];
+        from v join updated on updated.id = v.id`;
+  if (failing.size === 0) {
+    await deps.db.execute(outcomesStatement);
+    return;
+  }
+  const disabled = await deps.db.transaction(async (tx) => {
+    await tx.execute(outcomesStatement);
     const cutoff = new Date(now.getTime() - WEBHOOK_DISABLE_AFTER_MS).toISOString();
     // Failing since the first failure after the last success; 24 h of that disables the endpoint, once.
     await tx.execute(sql`update webhook_endpoint set failing_since = ${at}::timestamptz
@@ -263,13 +291,24 @@ function uuids(ids: string[]) {
 }
 
 /** The per-instance worker: woken by the outbox's notification (`webhook`) and every 15 s (retries). */
-export function startWebhookDispatcher(deps: WebhookDeliveryDeps, options: WokenWorkerOptions): WokenWorker {
+export function startWebhookDispatcher(
+  deps: WebhookDeliveryDeps,
+  options: WokenWorkerOptions & { gather?: Gathering },
+): WokenWorker {
+  let staleCheckedAt = 0;
   return startWokenWorker(
     {
-      pass: () => deliverWebhooks(deps, new Date()),
+      pass: () => {
+        const now = new Date();
+        // A dead instance's claims are 5 min old before they are taken over: looked for once a minute, not per pass.
+        const takeOverStale = now.getTime() - staleCheckedAt >= STALE_CHECK_MS;
+        if (takeOverStale) staleCheckedAt = now.getTime();
+        return deliverWebhooks(deps, now, { takeOverStale });
+      },
       wakeOn: "webhook",
       intervalMs: WEBHOOK_DISPATCH_INTERVAL_MS,
       failure: "webhook delivery pass failed",
+      gather: options.gather ?? WEBHOOK_GATHER,
     },
     options,
   );

@@ -187,6 +187,16 @@ describe("the outbox", () => {
     await buy((await newMember(db)).id);
     expect(await outbox(endpoint.id)).toHaveLength(0);
   });
+
+  it("deletes a deleted endpoint's rows with it (no foreign key on the outbox row since 0057)", async () => {
+    const gone = await register("/gone", ["purchase.created"]);
+    const kept = await register("/kept", ["purchase.created"]);
+    await buy((await newMember(db)).id);
+    expect(await outbox(gone.endpoint.id)).toHaveLength(1);
+    await db.execute(sql`delete from webhook_endpoint where id = ${gone.endpoint.id}::uuid`);
+    expect(await outbox(gone.endpoint.id)).toHaveLength(0);
+    expect(await outbox(kept.endpoint.id)).toHaveLength(1);
+  });
 });
 
 describe("delivery", () => {

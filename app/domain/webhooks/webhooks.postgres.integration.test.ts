@@ -110,4 +110,86 @@ describe("webhook delivery over two instances", () => {
     }
     for (const list of byMember.values()) expect(list).toEqual([...list].sort((x, y) => x - y));
   });
+
+  it("claims per-endpoint batches over two instances: no id twice, never two events of one member in flight", {
+    timeout: 180_000,
+  }, async () => {
+    // The first test's endpoint takes no more events (its subscriptions go, as disabling it does).
+    await one.db.execute(sql`delete from webhook_subscription`);
+    for (const name of ["a", "b"]) {
+      await createEndpoint(
+        one.db,
+        admin,
+        {
+          url: `http://localhost:9/${name}`,
+          description: "",
+          events: ["member.created", "member.updated"],
+          scopes: [],
+        },
+        { production: false },
+        audit,
+      );
+    }
+    // 300 members, three events each, for two endpoints: 1,800 rows.
+    await one.db.execute(sql`
+      with users as (
+        insert into auth_user (id, name, email)
+        select 'wb-' || g, '測試', 'wb-' || g || '@phone.invalid' from generate_series(1, 300) g
+        returning id)
+      insert into member (user_id, member_number, name_zh, phone_number)
+      select id, 'HB' || lpad(substr(id, 4), 8, '0'), '王小明', '+88698' || lpad(substr(id, 4), 7, '0') from users`);
+    await one.db.execute(sql`update member set city = '台北市' where member_number like 'HB%'`);
+    await one.db.execute(sql`update member set city = '新北市' where member_number like 'HB%'`);
+    const inFlight = new Set<string>();
+    const arrivals: string[] = [];
+    let overlaps = 0;
+    const send: Sender = async (url, headers, body) => {
+      const key = `${url} ${(JSON.parse(body) as { data: { member: { id: string } } }).data.member.id}`;
+      if (inFlight.has(key)) overlaps++;
+      inFlight.add(key);
+      await new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * 3)));
+      inFlight.delete(key);
+      arrivals.push(headers["webhook-id"] as string);
+      return { outcome: "ok", statusCode: 204, durationMs: 2, error: null };
+    };
+    const now = new Date(Date.now() + 60_000);
+    let claimedByOne = 0;
+    let claimedByTwo = 0;
+    for (let i = 0; i < 20; i++) {
+      const [c, d] = await Promise.all([
+        deliverWebhooks({ db: one.db, send, batchSize: 250, concurrency: 32 }, now),
+        deliverWebhooks({ db: two.db, send, batchSize: 250, concurrency: 32 }, now),
+      ]);
+      claimedByOne += c.claimed;
+      claimedByTwo += d.claimed;
+      if (c.claimed + d.claimed === 0) break;
+    }
+    expect(claimedByOne).toBeGreaterThan(0);
+    expect(claimedByTwo).toBeGreaterThan(0);
+    expect(overlaps).toBe(0);
+    const rows = await one.db
+      .select({
+        id: webhookDelivery.id,
+        endpointId: webhookDelivery.endpointId,
+        memberId: webhookDelivery.memberId,
+        status: webhookDelivery.status,
+      })
+      .from(webhookDelivery)
+      .where(
+        sql`${webhookDelivery.endpointId} in (select id from webhook_endpoint where url like '%/a' or url like '%/b')`,
+      )
+      .orderBy(asc(webhookDelivery.seq));
+    expect(rows).toHaveLength(1800);
+    expect(rows.every((r) => r.status === "delivered")).toBe(true);
+    expect(arrivals).toHaveLength(1800);
+    expect(new Set(arrivals).size).toBe(1800);
+    const arrivedAt = new Map(arrivals.map((id, i) => [id, i]));
+    const byKey = new Map<string, number[]>();
+    for (const r of rows) {
+      const key = `${r.endpointId} ${r.memberId}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), arrivedAt.get(`msg_${r.id.replaceAll("-", "")}`) as number]);
+    }
+    expect(byKey.size).toBe(600);
+    for (const list of byKey.values()) expect(list).toEqual([...list].sort((x, y) => x - y));
+  });
 });

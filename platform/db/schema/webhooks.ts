@@ -88,9 +88,13 @@ export const webhookDelivery = pgTable(
   {
     id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    endpointId: uuid("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoint.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key (migration 0057, ADR 054 "Later (2026-12-07)"): its check locked the endpoint's row `for key
+     * share` at every event (a WAL record, and a multixact when purchases run at once). The row is written only for
+     * a subscribed endpoint (its subscription has the key), endpoints are disabled, never deleted by the product,
+     * and a trigger deletes an endpoint's rows if one is deleted by hand.
+     */
+    endpointId: uuid("endpoint_id").notNull(),
     eventType: text("event_type").notNull(),
     memberId: uuid("member_id"),
     data: jsonb("data").notNull(),
