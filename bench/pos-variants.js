@@ -40,16 +40,16 @@ BEGIN
 END
 $$;`,
     ],
-    // The webhook outbox (ADR 054 "Later (2026-12-07)", migration 0057): an endpoint taking purchase.created writes
-    // one outbox row per purchase; the same with the triggers and foreign key as before 0057; nothing subscribed with
-    // the triggers as before 0057.
+    // The webhook outbox (ADR 054 "Later (2026-12-07)", migration 0059): an endpoint taking purchase.created writes
+    // one outbox row per purchase; the same with the triggers and foreign key as before 0059; nothing subscribed with
+    // the triggers as before 0059.
     ["an endpoint taking purchase.created (the outbox row)", endpointOn, endpointOff],
     [
-      "an endpoint taking purchase.created, the outbox as before 0057",
-      endpointOn + before0057(),
-      after0057() + endpointOff,
+      "an endpoint taking purchase.created, the outbox as before 0059",
+      endpointOn + outboxBefore0059(),
+      outboxAfter0059() + endpointOff,
     ],
-    ["no endpoint, the outbox triggers as before 0057", before0057(), after0057()],
+    ["no endpoint, the outbox triggers as before 0059", outboxBefore0059(), outboxAfter0059()],
     ["trigger report_purchase off", ...toggle([summaries[0]])],
     ["trigger report_point_entry off", ...toggle([summaries[1]])],
     ["triggers report_loyalty_account(_update) off", ...toggle([summaries[2], summaries[3]])],
@@ -95,8 +95,8 @@ insert into webhook_subscription (event_type, endpoint_id) values ('purchase.cre
 const endpointOff = `;delete from webhook_subscription where endpoint_id = '${endpointId}';
 delete from webhook_endpoint where id = '${endpointId}';`;
 
-/** The outbox's functions as 0046 wrote them, and its foreign key (migration 0057 replaced both). */
-function before0057() {
+/** The outbox's functions as 0046 wrote them, and its foreign key (migration 0059 replaced both). */
+function outboxBefore0059() {
   const fns = ["webhook_on_purchase", "webhook_on_point_entry", "webhook_enqueue"].map((n) =>
     new RegExp(`CREATE FUNCTION "${n}"\\([\\s\\S]*?\\$\\$;`)
       .exec(migration("0046_webhooks"))[0]
@@ -106,8 +106,8 @@ function before0057() {
     ALTER TABLE "webhook_delivery" ADD CONSTRAINT "webhook_delivery_endpoint_id_webhook_endpoint_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoint"("id") ON DELETE cascade ON UPDATE no action;`;
 }
 
-function after0057() {
-  const text = migration("0057_outbox-row");
+function outboxAfter0059() {
+  const text = migration("0059_outbox-row");
   const fns = text.match(/CREATE OR REPLACE FUNCTION[\s\S]*?\$\$;/g);
   return `ALTER TABLE "webhook_delivery" DROP CONSTRAINT "webhook_delivery_endpoint_id_webhook_endpoint_id_fk";
     ${fns.join("\n")}`;

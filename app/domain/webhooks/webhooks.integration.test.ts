@@ -188,7 +188,7 @@ describe("the outbox", () => {
     expect(await outbox(endpoint.id)).toHaveLength(0);
   });
 
-  it("deletes a deleted endpoint's rows with it (no foreign key on the outbox row since 0057)", async () => {
+  it("deletes a deleted endpoint's rows with it (no foreign key on the outbox row since 0059)", async () => {
     const gone = await register("/gone", ["purchase.created"]);
     const kept = await register("/kept", ["purchase.created"]);
     await buy((await newMember(db)).id);

@@ -89,7 +89,7 @@ export const webhookDelivery = pgTable(
     id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     /**
-     * No foreign key (migration 0057, ADR 054 "Later (2026-12-07)"): its check locked the endpoint's row `for key
+     * No foreign key (migration 0059, ADR 054 "Later (2026-12-07)"): its check locked the endpoint's row `for key
      * share` at every event (a WAL record, and a multixact when purchases run at once). The row is written only for
      * a subscribed endpoint (its subscription has the key), endpoints are disabled, never deleted by the product,
      * and a trigger deletes an endpoint's rows if one is deleted by hand.
