@@ -50,32 +50,41 @@ function countingReceiver() {
   return { send, arrivals };
 }
 
+/** An endpoint taking the member events, no personal data. */
+function memberEventsEndpoint(db: DatabaseHandle["db"], url: string) {
+  return createEndpoint(
+    db,
+    admin,
+    { url, description: "", events: ["member.created", "member.updated"], scopes: [] },
+    { production: false },
+    audit,
+  );
+}
+
+/** `count` members created and then changed twice: three events each. */
+async function membersWithThreeEvents(
+  db: DatabaseHandle["db"],
+  o: { prefix: string; numbers: string; phones: string; count: number },
+) {
+  const id = `w${o.prefix}-`;
+  await db.execute(sql`
+    with users as (
+      insert into auth_user (id, name, email)
+      select ${id} || g, '測試', ${id} || g || '@phone.invalid' from generate_series(1, ${o.count}::int) g
+      returning id)
+    insert into member (user_id, member_number, name_zh, phone_number)
+    select id, ${o.numbers} || lpad(substr(id, 4), 8, '0'), '王小明', ${o.phones} || lpad(substr(id, 4), 7, '0') from users`);
+  await db.execute(sql`update member set city = '台北市' where member_number like ${`${o.numbers}%`}`);
+  await db.execute(sql`update member set city = '新北市' where member_number like ${`${o.numbers}%`}`);
+}
+
 describe("webhook delivery over two instances", () => {
   it("delivers each of 3,000 events once, a member's in order, with two workers at once", {
     timeout: 180_000,
   }, async () => {
-    await createEndpoint(
-      one.db,
-      admin,
-      {
-        url: "http://localhost:9/hook",
-        description: "",
-        events: ["member.created", "member.updated"],
-        scopes: [],
-      },
-      { production: false },
-      audit,
-    );
+    await memberEventsEndpoint(one.db, "http://localhost:9/hook");
     // 1,000 members, each created and then changed twice: three events per member.
-    await one.db.execute(sql`
-      with users as (
-        insert into auth_user (id, name, email)
-        select 'wh-' || g, '測試', 'wh-' || g || '@phone.invalid' from generate_series(1, 1000) g
-        returning id)
-      insert into member (user_id, member_number, name_zh, phone_number)
-      select id, 'HW' || lpad(substr(id, 4), 8, '0'), '王小明', '+88697' || lpad(substr(id, 4), 7, '0') from users`);
-    await one.db.execute(sql`update member set city = '台北市' where member_number like 'HW%'`);
-    await one.db.execute(sql`update member set city = '新北市' where member_number like 'HW%'`);
+    await membersWithThreeEvents(one.db, { prefix: "h", numbers: "HW", phones: "+88697", count: 1000 });
     const receiver = countingReceiver();
     const now = new Date(Date.now() + 60_000);
     const [a, b] = await Promise.all([
@@ -117,29 +126,10 @@ describe("webhook delivery over two instances", () => {
     // The first test's endpoint takes no more events (its subscriptions go, as disabling it does).
     await one.db.execute(sql`delete from webhook_subscription`);
     for (const name of ["a", "b"]) {
-      await createEndpoint(
-        one.db,
-        admin,
-        {
-          url: `http://localhost:9/${name}`,
-          description: "",
-          events: ["member.created", "member.updated"],
-          scopes: [],
-        },
-        { production: false },
-        audit,
-      );
+      await memberEventsEndpoint(one.db, `http://localhost:9/${name}`);
     }
     // 300 members, three events each, for two endpoints: 1,800 rows.
-    await one.db.execute(sql`
-      with users as (
-        insert into auth_user (id, name, email)
-        select 'wb-' || g, '測試', 'wb-' || g || '@phone.invalid' from generate_series(1, 300) g
-        returning id)
-      insert into member (user_id, member_number, name_zh, phone_number)
-      select id, 'HB' || lpad(substr(id, 4), 8, '0'), '王小明', '+88698' || lpad(substr(id, 4), 7, '0') from users`);
-    await one.db.execute(sql`update member set city = '台北市' where member_number like 'HB%'`);
-    await one.db.execute(sql`update member set city = '新北市' where member_number like 'HB%'`);
+    await membersWithThreeEvents(one.db, { prefix: "b", numbers: "HB", phones: "+88698", count: 300 });
     const inFlight = new Set<string>();
     const arrivals: string[] = [];
     let overlaps = 0;

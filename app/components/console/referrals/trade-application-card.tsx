@@ -1,10 +1,10 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { TextareaField } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import type { MessageKey } from "~/lib/i18n";
 import { formatTaipei } from "~/lib/time";
-import { StepUpConfirm } from "../staff/post-forms";
+import { ApproveRejectStepUp } from "../staff/post-forms";
 import { useConsoleT } from "../use-console-t";
 
 export type TradeApplicationView = {
@@ -41,24 +41,22 @@ export type TradeAsking = {
  */
 export function TradeDecisionStepUp({ asking, row }: { asking: TradeAsking; row: TradeApplicationView | null }) {
   const t = useConsoleT();
-  const submitting = useNavigation().state === "submitting";
   const reject = asking.intent === "reject";
   return (
-    <StepUpConfirm
+    <ApproveRejectStepUp
       fields={{
         applicationId: asking.applicationId,
         intent: asking.intent,
         ...(reject ? { reason: asking.reason } : {}),
       }}
+      reject={reject}
       label={
         row
           ? t(reject ? "console.trade.confirmReject" : "console.trade.confirmApprove", { company: row.companyName })
           : t(reject ? "console.trade.reject" : "console.trade.approve")
       }
-      variant={reject ? "secondary" : "primary"}
       errors={asking.errors}
-      pending={submitting}
-      className={row ? "mt-4 space-y-4 border-t border-line pt-4" : undefined}
+      inCard={row !== null}
       testId="trade-step-up"
     />
   );

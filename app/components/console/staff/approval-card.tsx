@@ -4,7 +4,7 @@ import { useLocale } from "~/lib/i18n";
 import { formatTaipei } from "~/lib/time";
 import { FieldRow } from "../detail-section";
 import { useConsoleT } from "../use-console-t";
-import { HiddenForm, StepUpConfirm } from "./post-forms";
+import { ApproveRejectStepUp, HiddenForm } from "./post-forms";
 
 export type PendingAdjustment = {
   id: string;
@@ -38,21 +38,19 @@ export function useSignedPoints() {
 export function DecisionStepUp({ asking, row }: { asking: Asking; row: PendingAdjustment | null }) {
   const t = useConsoleT();
   const signed = useSignedPoints();
-  const submitting = useNavigation().state === "submitting";
   const reject = asking.intent === "reject";
   const params = row ? { name: row.memberName, points: signed(row.amount) } : null;
   return (
-    <StepUpConfirm
+    <ApproveRejectStepUp
       fields={{ adjustmentId: asking.adjustmentId, intent: asking.intent }}
+      reject={reject}
       label={
         params
           ? t(reject ? "console.approvals.confirmReject" : "console.approvals.confirmApprove", params)
           : t(reject ? "console.approvals.reject" : "console.approvals.approve")
       }
-      variant={reject ? "secondary" : "primary"}
       errors={asking.errors}
-      pending={submitting}
-      className={row ? "mt-4 space-y-4 border-t border-line pt-4" : undefined}
+      inCard={row !== null}
       testId="approval-step-up"
     />
   );

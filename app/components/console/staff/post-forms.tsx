@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { StepUpField } from "../step-up-field";
@@ -56,6 +56,39 @@ export function StepUpConfirm({
         {label}
       </Button>
     </HiddenForm>
+  );
+}
+
+/**
+ * An approve-or-reject decision's step-up (ADR 023): the button names what is decided when the card is still shown
+ * (`inCard`: inside it, under a rule), or says only approve/reject above the list when it is not.
+ */
+export function ApproveRejectStepUp({
+  fields,
+  reject,
+  label,
+  errors,
+  inCard,
+  testId,
+}: {
+  fields: Record<string, string>;
+  reject: boolean;
+  label: string;
+  errors: string[] | null;
+  inCard: boolean;
+  testId: string;
+}) {
+  const submitting = useNavigation().state === "submitting";
+  return (
+    <StepUpConfirm
+      fields={fields}
+      label={label}
+      variant={reject ? "secondary" : "primary"}
+      errors={errors}
+      pending={submitting}
+      className={inCard ? "mt-4 space-y-4 border-t border-line pt-4" : undefined}
+      testId={testId}
+    />
   );
 }
 
