@@ -72,8 +72,12 @@ test("a member asks for two samples from the favourites; the clerk readies them 
     await waitForHydration(phonePage);
     await expect(phonePage.getByTestId("request-sample")).toBeVisible();
     await expect(phonePage.getByText(/有樣品的門市：.*信義旗艦店/)).toBeVisible();
+    // The button flips at once (optimistic): wait for the save itself before leaving the page, or the next
+    // navigation cancels it.
+    const saved = phonePage.waitForResponse((r) => r.request().method() === "POST" && r.ok());
     await phonePage.getByRole("button", { name: "收藏", exact: true }).click();
     await expect(phonePage.getByRole("button", { name: "已收藏" })).toBeVisible();
+    await saved;
   }
   await expectAccessible(phonePage);
 

@@ -87,8 +87,12 @@ test("an admin sets the sample limit to 1 from the navigation; a member is then 
   for (const m of MATERIALS) {
     await member.goto(`/material-detail/${m.id}`);
     await waitForHydration(member);
+    // The button flips at once (optimistic): wait for the save itself before leaving the page, or the next
+    // navigation cancels it.
+    const saved = member.waitForResponse((r) => r.request().method() === "POST" && r.ok());
     await member.getByRole("button", { name: "收藏", exact: true }).click();
     await expect(member.getByRole("button", { name: "已收藏" })).toBeVisible();
+    await saved;
   }
   await member.goto("/member-center/samples/new");
   await waitForHydration(member);
