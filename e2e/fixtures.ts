@@ -428,6 +428,26 @@ async function settleAnimations(page: Page): Promise<void> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+  // A smooth scroll (the form's first error is scrolled to the centre) is not a Web Animation: wait until the page
+  // has not moved for two frames, or axe measures targets half under the sticky header mid-scroll.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = Number.NaN;
+        let still = 0;
+        let frames = 0;
+        const tick = () => {
+          const y = window.scrollY;
+          still = y === last ? still + 1 : 0;
+          last = y;
+          frames += 1;
+          // At most about two seconds: a page that keeps scrolling is axe's to judge as it stands.
+          if (still >= 2 || frames > 120) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
 }
 
 /**
