@@ -62,6 +62,8 @@ ALTER TABLE "report_cohort" SET (fillfactor = 50);
 --      expression without starting the executor (PERFORM runs a whole SELECT through SPI); the same
 --      pg_advisory_xact_lock call, before the first summary write, so the promise is unchanged (one commit at a
 --      time writes summaries; a commit that writes none takes no lock);
+--    - report_on_point_entry writes a purchase's points ('earn-purchase') by an upsert of that one column (the
+--      other seven deltas of the general statement are zeros; a new row's other columns default to 0 as before);
 --    - report_on_purchase's three statements (day × store; member × store, the store and '*'; member × month with
 --      its cohort) are one statement with data-modifying CTEs: PostgreSQL runs each to completion, so every row is
 --      written as before, under the same lock.
@@ -109,6 +111,13 @@ BEGIN
     RETURN NULL;
   END IF;
   locked := pg_advisory_xact_lock(2025112501)::text;
+  -- A purchase's points (most entries) add to one column: the other seven deltas are zeros.
+  IF k = 'earn-purchase' THEN
+    INSERT INTO report_day_store AS r (day, store_id, shard, points_earned)
+      VALUES (report_day(NEW.created_at), coalesce(NEW.store_id, ''), report_shard(NEW.member_id), a)
+      ON CONFLICT (day, store_id, shard) DO UPDATE SET points_earned = r.points_earned + excluded.points_earned;
+    RETURN NULL;
+  END IF;
   INSERT INTO report_day_store AS r (day, store_id, shard, points_earned, points_bonus, points_adjusted_in,
     points_adjusted_out, points_reversed, points_redeemed, points_returned, points_expired)
   VALUES (report_day(NEW.created_at), coalesce(NEW.store_id, ''), report_shard(NEW.member_id),
