@@ -187,7 +187,13 @@ async function main() {
     log(
       `purchase ${(base / 1e6).toFixed(2)} M instructions, TPC-B ${(tpcb / 1e6).toFixed(2)} M: ×${(base / tpcb).toFixed(2)}`,
     );
-    const rows = [{ name: "(none)", purchase: base, tpcb, ratio: base / tpcb }];
+    // The updates of the warm-up and the run: how many were HOT (no new index entries) per table a purchase updates.
+    const stats = postgres(url("app"), { max: 1, onnotice: () => {} });
+    const hot = await stats`select relname as table, n_tup_upd::int as updates, n_tup_hot_upd::int as hot
+      from pg_stat_user_tables where n_tup_upd > 0 order by n_tup_upd desc`;
+    await stats.end();
+    log(`updates (HOT / all): ${hot.map((t) => `${t.table} ${t.hot}/${t.updates}`).join(", ")}`);
+    const rows = [{ name: "(none)", purchase: base, tpcb, ratio: base / tpcb, hot }];
     if (opts.variants) {
       for (const [name, off, on, altered] of variants(script).filter(([n]) => !opts.only || n.includes(opts.only))) {
         let variantFile = file;

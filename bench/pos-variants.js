@@ -29,6 +29,10 @@ export function variants(script) {
   return [
     ["the cache triggers as before migration 0057 (statement-level, every update)", before0057(), after0057()],
     ["the summary triggers as before migration 0054 (a_report_serialize; nested bumps)", before0054(), after0054()],
+    // Migration 0060 (ADR 039 "Later (2026-12-07, HOT and summaries)"): the update triggers' column lists, and the
+    // four summary functions a purchase fires (the lock by assignment, the purchase's one statement).
+    ["the update triggers without column lists (before migration 0060)", withoutColumnLists0060, columnLists0060()],
+    ["the summary functions as before migration 0060", summaries0054(), summaries0060()],
     [
       "webhook_wanted as a SQL function (before migration 0054)",
       `CREATE OR REPLACE FUNCTION "webhook_wanted"(kind text) RETURNS boolean LANGUAGE sql STABLE AS $$
@@ -137,6 +141,34 @@ function after0057() {
   if (created.length !== CACHE_TRIGGERS_0057.length) throw new Error("drizzle/0057: the cache triggers not all found");
   return `${dropCacheTriggers0057()}\n${created.join("\n")}`;
 }
+
+/** 0060's triggers as they were: `AFTER UPDATE OF <columns> ON` back to `AFTER UPDATE ON`. */
+const withoutColumnLists0060 = `DO $$
+DECLARE t record; def text;
+BEGIN
+  FOR t IN SELECT tr.oid, tr.tgname, c.relname FROM pg_trigger tr JOIN pg_class c ON c.oid = tr.tgrelid
+     WHERE (c.relname, tr.tgname) IN (('loyalty_account', 'loyalty_account_cache_update'),
+       ('loyalty_account', 'report_loyalty_account_update'), ('member', 'member_cache_update'),
+       ('member', 'webhook_member_update'), ('purchase', 'purchase_cache_update'),
+       ('point_entry', 'point_entry_cache_update'), ('point_lot', 'point_lot_cache_update'))
+  LOOP
+    def := pg_get_triggerdef(t.oid);
+    EXECUTE format('DROP TRIGGER %I ON %I', t.tgname, t.relname);
+    EXECUTE regexp_replace(def, ' AFTER UPDATE OF .*? ON ', ' AFTER UPDATE ON ');
+  END LOOP;
+END
+$$;`;
+
+/** 0060's first statement: the column lists put back. */
+const columnLists0060 = () => migration("0060_hot-updates").match(/^DO \$\$[\s\S]*?^\$\$;/m)[0];
+
+const summaryFunctions0060 = ["report_on_purchase", "report_on_point_entry", "report_on_account", "report_on_lot"];
+const functionOf = (file, name) =>
+  new RegExp(`CREATE (?:OR REPLACE )?FUNCTION "${name}"\\(\\)[\\s\\S]*?\\$\\$;`)
+    .exec(migration(file))[0]
+    .replace(/^CREATE (OR REPLACE )?FUNCTION/, "CREATE OR REPLACE FUNCTION");
+const summaries0054 = () => summaryFunctions0060.map((n) => functionOf("0054_purchase-cost", n)).join("\n");
+const summaries0060 = () => summaryFunctions0060.map((n) => functionOf("0060_hot-updates", n)).join("\n");
 
 /** The statements of drizzle/0054 (what `after0054` puts back) and what they replaced (from 0020, 0024, 0033, 0040). */
 function after0054() {
