@@ -1,6 +1,6 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { purchase } from "@platform/db/schema";
-import { appointment } from "@platform/db/schema/appointments";
+import { type AppointmentStatus, appointment } from "@platform/db/schema/appointments";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { sql } from "drizzle-orm";
@@ -100,7 +100,7 @@ beforeAll(async () => {
     const minutes = pick([30, 600, 630, 900, 1_170, 1_410]);
     const startsAt = new Date(START + Math.floor(next() * 200) * DAY + minutes * 60_000);
     const memberId = i % 9 === 0 ? null : pick(members);
-    const status = next() < 0.75 ? "checked_in" : pick(["no_show", "cancelled", "booked"] as const);
+    const status: AppointmentStatus = next() < 0.75 ? "checked_in" : pick(["no_show", "cancelled", "booked"] as const);
     return {
       reference: `FU${String(i).padStart(4, "0")}`,
       storeId: pick(STORES),

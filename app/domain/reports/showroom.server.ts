@@ -133,24 +133,31 @@ const emptyFollowUp = (): VisitFollowUp => ({
  * visit's member at any store, at or after the check-in and before 00:00 Taipei of the visit's day + 30 (+ 90),
  * i.e. within the 30 (90) Taipei days that start on the visit's day; its amount is `net_amount − refunded_amount`
  * (net of its refunds so far, as the dashboard's net sales). A purchase after two visits of a group counts once in
- * that group's amount and once in the total. Each member with kept visits is probed once in `purchase_member_idx`,
- * from their first check-in of the range to 00:00 Taipei of their last visit's day + 90 (`bought`), and the visits
- * are matched against those purchases in memory: one probe per member instead of one per visit (2.5 times fewer
- * on the bench's year; ADR 048 "Later (2026-12-07, follow-up probes)").
+ * that group's amount and once in the total. The purchases are read once per member with kept visits (`members`:
+ * from their first check-in of the range to 00:00 Taipei of their last visit's day + 90), then matched to the
+ * visits; `members` reads `appointment` itself (not the `kept` CTE), so the planner knows how many members there
+ * are and picks a probe of `purchase_member_idx` per member for a few, one pass over `purchase` for many (ADR 048,
+ * "Later (2026-12-07, follow-up statement)": 734,000 → 26,000 buffers on the bench's year). JIT is off for it.
  */
 export async function loadVisitFollowUps(db: Database, input: DashboardInput): Promise<Showroom["visits"]> {
   const { from, to, today, scope } = input;
-  return foldFollowUps(
-    rowsOf<Record<string, unknown>>(
-      await db.execute(sql`
+  // JIT off for this statement (ADR 048): compiling its plan cost more than it saved (~0.9 s of CPU on the bench's year).
+  const found = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return rowsOf<Record<string, unknown>>(
+      await tx.execute(sql`
       with kept as (
         select a.id, a.store_id, a.kind, a.member_id, a.local_date, coalesce(a.checked_in_at, a.starts_at) as at
           from appointment a
          where a.local_date between ${from}::date and ${to}::date and a.status = 'checked_in'
            and a.member_id is not null and ${storeCondition(scope, sql`a.store_id`)}
       ), members as (
-        select member_id, min(at) as first_at, max(local_date) + 90 as last_day from kept group by member_id
-      ), bought as materialized (
+        select a.member_id, min(coalesce(a.checked_in_at, a.starts_at)) as first_at, max(a.local_date) + 90 as last_day
+          from appointment a
+         where a.local_date between ${from}::date and ${to}::date and a.status = 'checked_in'
+           and a.member_id is not null and ${storeCondition(scope, sql`a.store_id`)}
+         group by a.member_id
+      ), bought as (
         select mb.member_id, p.id, p.purchased_at, (p.net_amount - p.refunded_amount) as net
           from members mb
           join purchase p on p.member_id = mb.member_id and p.purchased_at >= mb.first_at
@@ -184,8 +191,9 @@ export async function loadVisitFollowUps(db: Database, input: DashboardInput): P
       select 'all', null, null, count(*) filter (where in30)::float8, count(*)::float8,
              coalesce(sum(net) filter (where in30), 0)::float8, coalesce(sum(net), 0)::float8
         from pa`),
-    ),
-  );
+    );
+  });
+  return foldFollowUps(found);
 }
 
 /**
