@@ -5,6 +5,7 @@ import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { insertTestStores } from "@platform/testing/stores";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { prng } from "~/domain/demo/pictures/draw";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
 import { taipeiIsoDate } from "~/lib/time";
@@ -70,18 +71,6 @@ async function before(input: DashboardInput) {
   );
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const STORES = ["S1", "S2", "S3"];
 const KINDS = ["visit", "consultation"] as const;
 const DAY = 86_400_000;
@@ -89,7 +78,8 @@ const DAY = 86_400_000;
 const START = new Date("2026-01-01T00:00:00+08:00").getTime();
 
 beforeAll(async () => {
-  const next = random(20261207);
+  // The demo pictures' seeded generator (mulberry32): the same history on every run, a failure can be replayed.
+  const next = prng(20261207);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
   await insertTestStores(db, STORES);
   const members: string[] = [];
