@@ -109,6 +109,7 @@ test("an admin sets the sample limit to 1 from the navigation; a member is then 
   await member.getByRole("radio", { name: "信義旗艦店" }).check();
   await member.getByRole("button", { name: "送出申請" }).click();
   await expect(member.locator("#materials-error")).toContainText("同時最多借用 1 件樣品");
+  await member.evaluate(() => window.scrollTo(0, 0)); // from the top, as above
   await expectAccessible(member);
 
   // Back to the default for the specs after this one: a second version.
