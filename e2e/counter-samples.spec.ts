@@ -1,5 +1,5 @@
 import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
-import { createMember, loginByCookie, newPhone } from "./support/members";
+import { createMember, memberOnPhone, newPhone } from "./support/members";
 import { PHONE, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
 
@@ -101,16 +101,7 @@ test("a clerk scans the member's card at the counter and hands out two samples; 
     month: "2-digit",
     day: "2-digit",
   }).format(new Date(Date.now() + 14 * 86_400_000));
-  const memberContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-  });
-  await loginByCookie(page.request, memberContext, base, created.userId);
-  const phone = await memberContext.newPage();
+  const { context: memberContext, page: phone } = await memberOnPhone(browser, page.request, base, created.userId);
   await phone.goto("/member-center/samples");
   const out = phone.getByTestId("samples-out");
   await expect(out.getByRole("listitem")).toHaveCount(2);

@@ -5,7 +5,7 @@ import { type Browser, chromium } from "@playwright/test";
 import { encode } from "uqr";
 import config from "../playwright.config";
 import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
-import { createMember, loginByCookie, newPhone } from "./support/members";
+import { createMember, memberOnPhone, newPhone } from "./support/members";
 import { DESKTOP, PHONE, screenshotSizes } from "./support/screenshots";
 import { loginStaffByCookie } from "./support/staff";
 
@@ -57,16 +57,7 @@ test("a member asks for two samples from the favourites; the clerk readies them 
   const created = await createMember(page.request, { phoneNumber: phone.e164, name: "陳樣品" });
 
   // The member, on a phone.
-  const memberContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-  });
-  await loginByCookie(page.request, memberContext, base, created.userId);
-  const phonePage = await memberContext.newPage();
+  const { context: memberContext, page: phonePage } = await memberOnPhone(browser, page.request, base, created.userId);
   for (const m of MATERIALS) {
     await phonePage.goto(`/material-detail/${m.id}`);
     await waitForHydration(phonePage);

@@ -1,6 +1,6 @@
 import { expect, expectAccessible, gotoAndCheck, test, waitForHydration } from "./fixtures";
 import { openCounterPurchase } from "./support/counter";
-import { createMember, loginByCookie, newPhone } from "./support/members";
+import { createMember, memberOnPhone, newPhone } from "./support/members";
 import { PHONE, SCREENSHOT_DIR, screenshotSizes } from "./support/screenshots";
 import { ageSecondFactor, loginStaffByCookie, totpCode } from "./support/staff";
 
@@ -29,16 +29,7 @@ test("a member applies for a trade account, an admin approves, a counter purchas
   // The member, on a phone: the member center → 專業會員 → apply.
   const phone = newPhone();
   const m = await createMember(page.request, { phoneNumber: phone.e164, name: "張設計" });
-  const memberContext = await browser.newContext({
-    baseURL: base,
-    locale: "zh-TW",
-    timezoneId: "Asia/Taipei",
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-  });
-  await loginByCookie(page.request, memberContext, base, m.userId);
-  const mp = await memberContext.newPage();
+  const { context: memberContext, page: mp } = await memberOnPhone(browser, page.request, base, m.userId);
   await gotoAndCheck(mp, "/member-center");
   await waitForHydration(mp);
   await expect(mp.getByTestId("invite-friends")).toHaveText("邀請好友");

@@ -1,10 +1,9 @@
-import { type CacheBus, startCacheBus } from "@platform/cache/bus";
 import { CACHED_COLUMNS } from "@platform/cache/cached-columns";
-import { type DatabaseHandle, openDatabase, rowsOf } from "@platform/db/client";
+import { rowsOf } from "@platform/db/client";
 import { loyaltyAccount, member, pointEntry, pointLot, purchase } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { listenToCacheNotifications } from "@platform/testing/notification-listener";
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
 
@@ -15,45 +14,22 @@ import { newMember } from "~/domain/loyalty/testing.server";
  * member's m:<id> and nothing else, and a statement over many members still ends in one m:* (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL).
  */
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
-let bus: CacheBus;
-const heard: string[] = [];
+const listening = listenToCacheNotifications("cache_columns");
 
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "cache_columns", migrated: true });
-  handle = await openDatabase(testDb.config);
-  await handle.migrate();
-  bus = await startCacheBus(handle.connection);
-  await bus.until(true);
-  bus.subscribe((payload) => heard.push(payload));
-}, 120_000);
-
-afterAll(async () => {
-  await bus?.close();
-  await handle?.close();
-  await testDb?.drop();
-});
-
-/** The cache payloads (members' m:, users' u:) one write sends, after the fence. */
-async function heardFrom(write: () => Promise<unknown>): Promise<string[]> {
-  await bus.fence();
-  heard.length = 0;
-  await write();
-  await bus.fence();
-  return [...new Set(heard)].filter((p) => p.startsWith("m:") || p.startsWith("u:")).sort();
-}
+/** The cache payloads (members' m:, users' u:) one write sends. */
+const heardFrom = async (write: () => Promise<unknown>) =>
+  (await listening.heardFrom(write)).filter((p) => p.startsWith("m:") || p.startsWith("u:")).sort();
 
 const t0 = new Date("2026-05-12T04:00:00Z");
 let receipt = 0;
 const buy = (memberId: string, storeId = "S01", netAmount = 1_000) =>
-  recordPurchase(handle.db, { memberId, storeId, receiptNumber: `CC-${++receipt}`, netAmount, purchasedAt: t0 }, t0);
+  recordPurchase(listening.db, { memberId, storeId, receiptNumber: `CC-${++receipt}`, netAmount, purchasedAt: t0 }, t0);
 
 describe("cache-invalidation triggers by column (migration 0057)", () => {
   it("names every column of each table as cached or not cached, and the update triggers' WHEN exactly the cached", async () => {
     for (const [table, spec] of Object.entries(CACHED_COLUMNS)) {
       const columns = rowsOf<{ name: string }>(
-        await handle.db.execute(
+        await listening.db.execute(
           sql`select column_name as name from information_schema.columns
                where table_schema = current_schema() and table_name = ${table}`,
         ),
@@ -66,7 +42,7 @@ describe("cache-invalidation triggers by column (migration 0057)", () => {
       ).toEqual([]);
       expect([...cached, ...notCached].sort(), `${table}: every column named once`).toEqual([...columns].sort());
       const [trigger] = rowsOf<{ def: string; rowLevel: boolean }>(
-        await handle.db.execute(
+        await listening.db.execute(
           sql`select pg_get_triggerdef(t.oid) as def, (t.tgtype & 1) = 1 as "rowLevel"
                 from pg_trigger t join pg_class c on c.oid = t.tgrelid
                where c.relname = ${table} and t.tgname = ${spec.trigger}`,
@@ -82,16 +58,16 @@ describe("cache-invalidation triggers by column (migration 0057)", () => {
   });
 
   it("a purchase sends its member's m:<id> only, at one store or moving to another", async () => {
-    const m = await newMember(handle.db);
+    const m = await newMember(listening.db);
     expect(await heardFrom(() => buy(m.id, "S01"))).toEqual([`m:${m.id}`]);
     // The second purchase moves the member's last store (member.last_purchase_store_id): not cached, no u:.
     expect(await heardFrom(() => buy(m.id, "S02"))).toEqual([`m:${m.id}`]);
-    const [row] = await handle.db.select().from(member).where(eq(member.id, m.id));
+    const [row] = await listening.db.select().from(member).where(eq(member.id, m.id));
     expect(row?.lastPurchaseStoreId).toBe("S02");
   }, 60_000);
 
   it("an update of columns no cache reads sends nothing; a cached column's change notifies its member or user", async () => {
-    const db = handle.db;
+    const db = listening.db;
     const m = await newMember(db);
     const bought = await buy(m.id);
     const purchaseId = bought.purchase.id;
@@ -138,7 +114,7 @@ describe("cache-invalidation triggers by column (migration 0057)", () => {
   }, 60_000);
 
   it("one statement over many members: each up to 100, then one m:* (a transaction's 101st member)", async () => {
-    const db = handle.db;
+    const db = listening.db;
     const made = await Promise.all(Array.from({ length: 105 }, () => newMember(db)));
     await db
       .insert(loyaltyAccount)

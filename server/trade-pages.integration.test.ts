@@ -66,6 +66,25 @@ const application = (taxIdNumber: string, companyName = "張設計工作室"): [
   ["kind", "designer"],
 ];
 
+/** A member who has applied (a valid 統編), and the id of their pending application. */
+async function applied(phoneNumber: string) {
+  const m = await member(phoneNumber);
+  expect((await post("/member-center/trade", m.cookie, application("04595257"))).status).toBe(302);
+  const [row] = await db
+    .select({ id: schema.tradeApplication.id })
+    .from(schema.tradeApplication)
+    .where(drizzle.eq(schema.tradeApplication.memberId, m.memberId));
+  if (!row) throw new Error("no application saved");
+  return { m, id: row.id };
+}
+
+/** The console's decision form: approve, or reject with a reason. */
+const decision = (intent: "approve" | "reject", applicationId: string, reason?: string): [string, string][] => [
+  ["intent", intent],
+  ["applicationId", applicationId],
+  ...(reason === undefined ? [] : [["reason", reason] as [string, string]]),
+];
+
 beforeAll(async () => {
   app = await startDevApp({ APP_ENV: "test", TEST_HOOKS_SECRET: HOOKS_SECRET }, "trade_pages");
   base = app.base;
@@ -104,53 +123,26 @@ describe("the trade pages", () => {
   });
 
   it("lets only admins decide, needs a reason to reject, refuses forged ids and a second decision", async () => {
-    const m = await member("+886912350102");
-    expect((await post("/member-center/trade", m.cookie, application("04595257"))).status).toBe(302);
-    const [row] = await db
-      .select()
-      .from(schema.tradeApplication)
-      .where(drizzle.eq(schema.tradeApplication.memberId, m.memberId));
-    const id = row?.id as string;
+    const { m, id } = await applied("+886912350102");
     const clerk = await staff("staff");
     expect((await get("/admin/trade-accounts", clerk)).status).toBe(403);
-    expect(
-      (
-        await post("/admin/trade-accounts", clerk, [
-          ["intent", "approve"],
-          ["applicationId", id],
-        ])
-      ).status,
-    ).toBe(403);
+    expect((await post("/admin/trade-accounts", clerk, decision("approve", id))).status).toBe(403);
     const admin = await staff("admin");
     expect((await get("/admin/trade-accounts?page=%00", admin)).status).toBe(400);
     const list = await get("/admin/trade-accounts", admin);
     expect(list.status).toBe(200);
     expect(await list.text()).toContain("04595257");
-    const noReason = await post("/admin/trade-accounts", admin, [
-      ["intent", "reject"],
-      ["applicationId", id],
-      ["reason", " \u0000 "],
-    ]);
+    const noReason = await post("/admin/trade-accounts", admin, decision("reject", id, " \u0000 "));
     expect(noReason.status).toBe(400);
     expect(await noReason.text()).toContain("不核准時請填寫原因");
     for (const forged of ["not-a-uuid", `${id}0`, "\u0000", "00000000-0000-4000-8000-000000000000"]) {
-      const res = await post("/admin/trade-accounts", admin, [
-        ["intent", "approve"],
-        ["applicationId", forged],
-      ]);
+      const res = await post("/admin/trade-accounts", admin, decision("approve", forged));
       expect(res.status, forged).toBeGreaterThanOrEqual(400);
       expect(res.status, forged).toBeLessThan(500);
     }
-    const approved = await post("/admin/trade-accounts", admin, [
-      ["intent", "approve"],
-      ["applicationId", id],
-    ]);
+    const approved = await post("/admin/trade-accounts", admin, decision("approve", id));
     expect(approved.status).toBe(302);
-    const again = await post("/admin/trade-accounts", admin, [
-      ["intent", "reject"],
-      ["applicationId", id],
-      ["reason", "太晚了"],
-    ]);
+    const again = await post("/admin/trade-accounts", admin, decision("reject", id, "太晚了"));
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("這筆申請已由其他人審核過");
     const page = await (await get("/member-center/trade", m.cookie)).text();
@@ -179,29 +171,16 @@ describe("the trade pages", () => {
   });
 
   it("asks for the second factor when the admin's last code is old: nothing decided before a good code", async () => {
-    const m = await member("+886912350104");
-    expect((await post("/member-center/trade", m.cookie, application("04595257"))).status).toBe(302);
-    const [row] = await db
-      .select()
-      .from(schema.tradeApplication)
-      .where(drizzle.eq(schema.tradeApplication.memberId, m.memberId));
-    const id = row?.id as string;
+    const { id } = await applied("+886912350104");
     const admin = await staffWithSecret("admin");
     await hook(`/staff/${admin.userId}/second-factor-age`, { minutes: 10 });
     const state = async () =>
       (await db.select().from(schema.tradeApplication).where(drizzle.eq(schema.tradeApplication.id, id)))[0]?.state;
     // A rejection without a reason is refused beside its field first: no code asked, none spent.
-    const noReason = await post("/admin/trade-accounts", admin.cookie, [
-      ["intent", "reject"],
-      ["applicationId", id],
-    ]);
+    const noReason = await post("/admin/trade-accounts", admin.cookie, decision("reject", id));
     expect(noReason.status).toBe(400);
     expect(await noReason.text()).toContain("不核准時請填寫原因");
-    const reject: [string, string][] = [
-      ["intent", "reject"],
-      ["applicationId", id],
-      ["reason", "統編與公司名稱不符"],
-    ];
+    const reject = decision("reject", id, "統編與公司名稱不符");
     const asked = await post("/admin/trade-accounts", admin.cookie, reject);
     expect(asked.status).toBe(401);
     const html = await asked.text();

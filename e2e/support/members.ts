@@ -1,5 +1,6 @@
-import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
+import { PHONE } from "./screenshots";
 
 let phoneCounter = Math.floor(Math.random() * 1_000_000);
 
@@ -81,4 +82,26 @@ export async function latestSmsCode(page: Page, phoneE164: string, notBefore?: s
   } finally {
     await reader.close();
   }
+}
+
+/**
+ * A member on a phone: a browser context of its own (390×844, touch, zh-TW, Asia/Taipei) signed in as `userId`,
+ * and a page in it. Close `context` at the end of the test.
+ */
+export async function memberOnPhone(
+  browser: Browser,
+  request: APIRequestContext,
+  baseURL: string,
+  userId: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    locale: "zh-TW",
+    timezoneId: "Asia/Taipei",
+    viewport: PHONE,
+    hasTouch: true,
+    isMobile: true,
+  });
+  await loginByCookie(request, context, baseURL, userId);
+  return { context, page: await context.newPage() };
 }

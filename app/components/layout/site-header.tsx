@@ -17,7 +17,10 @@ export function SiteHeader() {
   const t = useT();
   const member = (useRouteLoaderData("root") as RootMember)?.member;
   return (
-    <header className="sticky top-0 z-30 border-b border-line/70 bg-paper/90 backdrop-blur">
+    <header
+      className="sticky top-0 z-30 border-b border-line/70 bg-paper/90 backdrop-blur"
+      data-sticky-top="site-header"
+    >
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded-full focus:bg-ink focus:px-4 focus:py-2 focus:text-paper"

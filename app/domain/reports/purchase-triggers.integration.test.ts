@@ -1,9 +1,8 @@
-import { type CacheBus, startCacheBus } from "@platform/cache/bus";
-import { type DatabaseHandle, openDatabase, rowsOf } from "@platform/db/client";
+import { rowsOf } from "@platform/db/client";
 import { authUser, loyaltyAccount, member } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { listenToCacheNotifications } from "@platform/testing/notification-listener";
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newMember } from "~/domain/loyalty/testing.server";
 
 /**
@@ -12,45 +11,19 @@ import { newMember } from "~/domain/loyalty/testing.server";
  * triggers fire on an update only when the tier, the balance or the member changed. The notifications and the
  * dashboard's figures must be exactly what they were (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
-let bus: CacheBus;
-const heard: string[] = [];
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "notify_triggers", migrated: true });
-  handle = await openDatabase(testDb.config);
-  await handle.migrate();
-  bus = await startCacheBus(handle.connection);
-  await bus.until(true);
-  bus.subscribe((payload) => heard.push(payload));
-}, 120_000);
-
-afterAll(async () => {
-  await bus?.close();
-  await handle?.close();
-  await testDb?.drop();
-});
-
-/** What the bus hears from one write (after the fence: on PostgreSQL the notifications have come back). */
-async function heardFrom(write: () => Promise<unknown>): Promise<string[]> {
-  await bus.fence();
-  heard.length = 0;
-  await write();
-  await bus.fence();
-  return [...new Set(heard)].filter((p) => !p.startsWith("fence"));
-}
+const listening = listenToCacheNotifications("notify_triggers");
+const { heardFrom } = listening;
 
 const accountFigures = async () =>
   rowsOf<{ members: string; points: string }>(
-    await handle.db.execute(
+    await listening.db.execute(
       sql`select coalesce(sum(members), 0)::text as members, coalesce(sum(points), 0)::text as points from report_account`,
     ),
   );
 const byTier = async () =>
   Object.fromEntries(
     rowsOf<{ tier: string; members: string; points: string }>(
-      await handle.db.execute(
+      await listening.db.execute(
         sql`select tier, sum(members)::text as members, sum(points)::text as points from report_account group by tier`,
       ),
     ).map((r) => [r.tier, r]),
@@ -58,8 +31,8 @@ const byTier = async () =>
 
 /** Members with their loyalty account (made lazily by the ledger otherwise). */
 async function membersWithAccounts(n: number) {
-  const made = await Promise.all(Array.from({ length: n }, () => newMember(handle.db)));
-  await handle.db
+  const made = await Promise.all(Array.from({ length: n }, () => newMember(listening.db)));
+  await listening.db
     .insert(loyaltyAccount)
     .values(made.map((m) => ({ memberId: m.id })))
     .onConflictDoNothing();
@@ -68,7 +41,7 @@ async function membersWithAccounts(n: number) {
 
 describe("cache-invalidation and summary triggers (migration 0036)", () => {
   it("notifies each changed member, user and session owner, and one '*' above 100 rows", async () => {
-    const db = handle.db;
+    const db = listening.db;
     const [a, b] = await membersWithAccounts(2);
     if (!a || !b) throw new Error("two members");
     // member_id (loyalty_account), one statement over two members: one payload each. (A column a cache reads:
@@ -105,7 +78,7 @@ describe("cache-invalidation and summary triggers (migration 0036)", () => {
   }, 120_000);
 
   it("keeps the dashboard's account figures exact: no-op updates skip, balance and tier changes count", async () => {
-    const db = handle.db;
+    const db = listening.db;
     const [m] = await membersWithAccounts(1);
     if (!m) throw new Error("a member");
     const before = await accountFigures();
@@ -123,7 +96,7 @@ describe("cache-invalidation and summary triggers (migration 0036)", () => {
     await db.update(loyaltyAccount).set({ tier: "gold" }).where(eq(loyaltyAccount.memberId, m.id));
     const live = await byTier();
     // The same figures as the rebuild from the base tables.
-    await handle.db.execute(sql`select report_rebuild()`);
+    await listening.db.execute(sql`select report_rebuild()`);
     expect(await byTier()).toEqual(live);
     expect(Number(live.gold?.points)).toBeGreaterThanOrEqual(70);
   }, 120_000);

@@ -10,6 +10,7 @@ export function PreviewBanner({ id, version, canPublish }: { id: string; version
     <div
       className="sticky top-0 z-20 border-b border-brand-700/30 bg-brand-50 px-4 py-3 sm:px-6"
       data-testid="preview-banner"
+      data-sticky-top="preview-banner"
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3">
         <p className="text-sm font-medium text-ink" role="status">
