@@ -2,6 +2,7 @@
 // switch off one at a time (`--variants`), and the summary triggers as they were before migration 0054.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { ANSWER_UPDATE_BEFORE, INSERT_LINE, INSERT_LINE_BEFORE, SPEND_LINE } from "./pos-same-work.js";
 
 export const migrations = path.join(import.meta.dirname, "..", "drizzle");
 
@@ -58,7 +59,25 @@ $$;`,
     ["the cache-invalidation triggers off", ...toggle(cache)],
     ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
     ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
-    ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
+    // ADR 039 "Later (2026-12-07, the answer)": the script as it was before, the spend read by the insert and the
+    // answer written by an update of the row just inserted (a second row version).
+    [
+      "the answer by an update after the insert, the spend in the insert (before 2026-12-07)",
+      null,
+      null,
+      script
+        .replace(`${SPEND_LINE}\n`, "")
+        .replace(INSERT_LINE, INSERT_LINE_BEFORE)
+        .replace(/^(insert into member_message .*)$/m, (line) => `${line}\n${ANSWER_UPDATE_BEFORE}`),
+    ],
+    [
+      "no answer in the insert",
+      null,
+      null,
+      script
+        .replace(/, answer\) values/, ") values")
+        .replace(/, \('\{"purchaseId".*?\)::jsonb\) on conflict/, ") on conflict"),
+    ],
     ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
     [
       "the last purchase's time in the points' update of the account, its store by itself",
