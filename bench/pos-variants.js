@@ -58,6 +58,18 @@ $$;`,
     ["every summary trigger off (report_*)", ...toggle(summaries)],
     ["the cache-invalidation triggers off", ...toggle(cache)],
     ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
+    // ADR 039 "Later (2026-12-07, the answer)": what the receipt message's 0.29 M is made of.
+    [
+      "receipt message: member_message_campaign_idx only for campaign messages",
+      `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status") WHERE "member_message"."campaign_id" IS NOT NULL;`,
+      `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status");`,
+    ],
+    ["receipt message: no member_message_notify trigger", ...toggle([["member_message", "member_message_notify"]])],
+    [
+      "receipt message: no member_message_member_idx",
+      `DROP INDEX "member_message_member_idx";`,
+      `CREATE INDEX "member_message_member_idx" ON "member_message" USING btree ("member_id","created_at");`,
+    ],
     ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
     // ADR 039 "Later (2026-12-07, the answer)": the script as it was before, the spend read by the insert and the
     // answer written by an update of the row just inserted (a second row version).
