@@ -64,6 +64,30 @@ $$;`,
       `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status") WHERE "member_message"."campaign_id" IS NOT NULL;`,
       `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status");`,
     ],
+    [
+      "receipt message: in the points' statement (a CTE)",
+      null,
+      null,
+      withoutLine(/^insert into member_message/).replace(
+        /^(with entry as \(.*), lot as \((.*)\) update loyalty_account (.*)$/m,
+        (_, entry, lot, rest) =>
+          `${entry}, lot as (${lot}), msg as (insert into member_message (id, member_id, occasion, kind, purpose, data, due_at, created_at, updated_at) values (default, :member_id::uuid, 'receipt:' || :purchase_id::text, 'receipt', 'service', jsonb_build_object('amount', :amount::int, 'points', :points::int, 'storeId', :store_id::text), now(), now(), now()) on conflict (member_id, occasion) do nothing) update loyalty_account ${rest}`,
+      ),
+    ],
+    [
+      "receipt message: no foreign key to member",
+      `ALTER TABLE "member_message" DROP CONSTRAINT "member_message_member_id_member_id_fk";`,
+      `ALTER TABLE "member_message" ADD CONSTRAINT "member_message_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;`,
+    ],
+    [
+      "receipt message: without ON CONFLICT",
+      null,
+      null,
+      script.replace(
+        /^(insert into member_message .*) on conflict \(member_id, occasion\) do nothing returning id;$/m,
+        "$1 returning id;",
+      ),
+    ],
     ["receipt message: no member_message_notify trigger", ...toggle([["member_message", "member_message_notify"]])],
     [
       "receipt message: no member_message_member_idx",

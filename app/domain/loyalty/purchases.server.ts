@@ -344,6 +344,7 @@ async function bookPurchase(
   // credit() has already applied the new balance to `account`: the answer said the same, or nothing may commit
   // (thrown before the batch's COMMIT is sent, so the transaction rolls back).
   if (answerWithInsert !== undefined && account.balance !== result.balance) {
+    for (const write of writes) write.catch(() => {});
     throw new Error(
       `purchase ${booked.id}: the answer's balance ${result.balance} is not the ledger's ${account.balance}`,
     );
