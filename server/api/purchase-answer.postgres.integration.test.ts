@@ -27,6 +27,12 @@ const handles: DatabaseHandle[] = [];
 const servers: Server[] = [];
 const bases: string[] = [];
 let secret = "";
+// One clock for both instances: a purchase's 12-month spend counts purchases up to its own `now` (taken when its
+// request came in), so with real clocks a purchase whose request came in first but got the lock second would not
+// count the other one (as before 2026-12-07). The fixed clock makes the lock's order the only order.
+const NOW = new Date(Date.now() - 60_000);
+const clock = () => NOW;
+const before = new Date(NOW.getTime() - 3_600_000);
 
 beforeAll(async () => {
   testDb = await createTestDatabase({ label: "pos_answer", poolMax: 10, migrated: true });
@@ -38,7 +44,7 @@ beforeAll(async () => {
     const app = express();
     app.use(
       "/api/v1",
-      createApiV1Router({ db: handle.db, cardSecret: "c".repeat(40), logger: pino({ level: "silent" }) }),
+      createApiV1Router({ db: handle.db, cardSecret: "c".repeat(40), logger: pino({ level: "silent" }), clock }),
     );
     const server = app.listen(0, "127.0.0.1");
     await new Promise<void>((resolve) => server.once("listening", resolve));
@@ -79,11 +85,10 @@ const buy = (instance: number, memberNumber: string, receiptNumber: string, netA
 async function memberAt40k() {
   const db = handles[0]!.db;
   const m = await newMember(db);
-  const now = new Date();
   await recordPurchase(
     db,
-    { memberId: m.id, storeId: "TPE01", receiptNumber: `SEED-${m.id}`, netAmount: 40_000, purchasedAt: now },
-    now,
+    { memberId: m.id, storeId: "TPE01", receiptNumber: `SEED-${m.id}`, netAmount: 40_000, purchasedAt: before },
+    NOW,
   );
   return m;
 }
@@ -129,11 +134,10 @@ it("counts in the tier what the lock's holder committed while the purchase waite
   });
   // Another transaction books NT$6,000 for the member and holds the account's lock until released.
   const other = holder.transaction(async (tx) => {
-    const now = new Date();
     await recordPurchaseInTransaction(
       tx,
-      { memberId: m.id, storeId: "TPE01", receiptNumber: `HELD-${m.id}`, netAmount: 6_000, purchasedAt: now },
-      now,
+      { memberId: m.id, storeId: "TPE01", receiptNumber: `HELD-${m.id}`, netAmount: 6_000, purchasedAt: before },
+      NOW,
     );
     locked();
     await gate;
