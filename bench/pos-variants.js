@@ -2,6 +2,7 @@
 // switch off one at a time (`--variants`), and the summary triggers as they were before migration 0054.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { ANSWER_UPDATE_BEFORE, INSERT_LINE, INSERT_LINE_BEFORE, SPEND_LINE } from "./pos-same-work.js";
 
 export const migrations = path.join(import.meta.dirname, "..", "drizzle");
 
@@ -61,8 +62,62 @@ $$;`,
     ["every summary trigger off (report_*)", ...toggle(summaries)],
     ["the cache-invalidation triggers off", ...toggle(cache)],
     ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
+    // ADR 039 "Later (2026-12-07, the answer)": what the receipt message's 0.29 M is made of.
+    [
+      "receipt message: member_message_campaign_idx only for campaign messages",
+      `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status") WHERE "member_message"."campaign_id" IS NOT NULL;`,
+      `DROP INDEX "member_message_campaign_idx"; CREATE INDEX "member_message_campaign_idx" ON "member_message" USING btree ("campaign_id","status");`,
+    ],
+    [
+      "receipt message: in the points' statement (a CTE)",
+      null,
+      null,
+      withoutLine(/^insert into member_message/).replace(
+        /^(with entry as \(.*), lot as \((.*)\) update loyalty_account (.*)$/m,
+        (_, entry, lot, rest) =>
+          `${entry}, lot as (${lot}), msg as (insert into member_message (id, member_id, occasion, kind, purpose, data, due_at, created_at, updated_at) values (default, :member_id::uuid, 'receipt:' || :purchase_id::text, 'receipt', 'service', jsonb_build_object('amount', :amount::int, 'points', :points::int, 'storeId', :store_id::text), now(), now(), now()) on conflict (member_id, occasion) do nothing) update loyalty_account ${rest}`,
+      ),
+    ],
+    [
+      "receipt message: no foreign key to member",
+      `ALTER TABLE "member_message" DROP CONSTRAINT "member_message_member_id_member_id_fk";`,
+      `ALTER TABLE "member_message" ADD CONSTRAINT "member_message_member_id_member_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."member"("id") ON DELETE cascade ON UPDATE no action;`,
+    ],
+    [
+      "receipt message: without ON CONFLICT",
+      null,
+      null,
+      script.replace(
+        /^(insert into member_message .*) on conflict \(member_id, occasion\) do nothing returning id;$/m,
+        "$1 returning id;",
+      ),
+    ],
+    ["receipt message: no member_message_notify trigger", ...toggle([["member_message", "member_message_notify"]])],
+    [
+      "receipt message: no member_message_member_idx",
+      `DROP INDEX "member_message_member_idx";`,
+      `CREATE INDEX "member_message_member_idx" ON "member_message" USING btree ("member_id","created_at");`,
+    ],
     ["no audit row (nor its chain head)", null, null, withoutLine(/audit_store_chain_head/)],
-    ["no answer update", null, null, withoutLine(/^update purchase set answer/)],
+    // ADR 039 "Later (2026-12-07, the answer)": the script as it was before, the spend read by the insert and the
+    // answer written by an update of the row just inserted (a second row version).
+    [
+      "the answer by an update after the insert, the spend in the insert (before 2026-12-07)",
+      null,
+      null,
+      script
+        .replace(`${SPEND_LINE}\n`, "")
+        .replace(INSERT_LINE, INSERT_LINE_BEFORE)
+        .replace(/^(insert into member_message .*)$/m, (line) => `${line}\n${ANSWER_UPDATE_BEFORE}`),
+    ],
+    [
+      "no answer in the insert",
+      null,
+      null,
+      script
+        .replace(/, answer\) values/, ") values")
+        .replace(/, \('\{"purchaseId".*?\)::jsonb\) on conflict/, ") on conflict"),
+    ],
     ["no last purchase (the account's second update and the member's)", null, null, withoutLine(/^with newest as/)],
     [
       "the last purchase's time in the points' update of the account, its store by itself",

@@ -25,9 +25,9 @@ import { createApiV1Router } from "./v1";
  * Fifteen before ADR 030 (one per statement), nine writes in eight round trips after it; now four round trips
  * in at most six writes — the key's counter (sent on the held connection while the body is read, not waited
  * for), then BEGIN, the read of the Idempotency-Key's earlier answer and the member by number; the account lock
- * with the rules; the purchase (which holds the Idempotency-Key); then the points, the last purchase, the receipt
- * message, the answer (into the purchase row), the audit row (the store's chain) and COMMIT together, in two
- * writes when the batch passes 1 kB.
+ * with the member's 12-month spend (behind the lock) and the rules; the purchase (which holds the Idempotency-Key
+ * and, since ADR 039 "Later (2026-12-07, the answer)", the answer); then the points, the last purchase, the
+ * receipt message, the audit row (the store's chain) and COMMIT together, in two writes when the batch passes 1 kB.
  */
 let testDb: TestDatabase;
 let handle: DatabaseHandle;

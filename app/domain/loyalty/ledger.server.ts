@@ -39,6 +39,23 @@ export async function lockAccount(tx: Tx, memberId: string): Promise<Account> {
 
 /** lockAccount, plus whether the member is disabled (read in the same statement). */
 export async function lockAccountOf(tx: Tx, memberId: string): Promise<{ account: Account; disabled: boolean }> {
+  const { account, disabled } = await lockAccountThen(tx, memberId, async () => undefined);
+  return { account, disabled };
+}
+
+/**
+ * lockAccountOf, and `after`'s statement run once the lock is held: sent right behind the lock's statement, in the
+ * same round trip (PostgreSQL runs one connection's statements in order, and in READ COMMITTED a statement sees
+ * every commit before it began — so `after` sees everything of this member's transactions that held the lock
+ * before us: the purchase's 12-month spend, ADR 039 "Later (2026-12-07, the answer)"). `after` must start its
+ * statement at its call with `tx.execute` (or a builder's `.execute()`), as the lock's is started here: both then
+ * reach the connection in call order. When the account had to be created, `after` runs again behind the new lock.
+ */
+export async function lockAccountThen<T>(
+  tx: Tx,
+  memberId: string,
+  after: () => Promise<T>,
+): Promise<{ account: Account; disabled: boolean; after: T }> {
   if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
   const lock = () =>
     tx
@@ -46,15 +63,23 @@ export async function lockAccountOf(tx: Tx, memberId: string): Promise<{ account
       .from(loyaltyAccount)
       .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
       .where(eq(loyaltyAccount.memberId, memberId))
-      .for("update", { of: loyaltyAccount });
-  const [found] = await lock();
-  if (found) return found;
+      .for("update", { of: loyaltyAccount })
+      .execute();
+  const locking = lock();
+  const following = after();
+  following.catch(() => {});
+  const [found] = await locking;
+  if (found) return { ...found, after: await following };
+  await following;
   const [known] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId));
   if (!known) throw new LoyaltyError("member_not_found", "Unknown member");
   await tx.insert(loyaltyAccount).values({ memberId }).onConflictDoNothing();
-  const [created] = await lock();
+  const relocking = lock();
+  const again = after();
+  again.catch(() => {});
+  const [created] = await relocking;
   if (!created) throw new LoyaltyError("member_not_found", "Unknown member");
-  return created;
+  return { ...created, after: await again };
 }
 
 /** The member, or member_not_found / member_disabled. */

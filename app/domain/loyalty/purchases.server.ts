@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
@@ -14,7 +15,7 @@ import {
   entryByKey,
   inTransaction,
   lockAccount,
-  lockAccountOf,
+  lockAccountThen,
   returnSpent,
   type Source,
   spendForPurchase,
@@ -23,7 +24,7 @@ import {
 import { currentRules, lotExpiry, pointsForAmount, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
 import { decideSpend, refundReturn } from "./spend";
 import { consumeSpendCode, type SpendTicket } from "./spend-codes.server";
-import { tierAmountSql, tierSpendSql } from "./tier-amount.server";
+import { tierAmountOf, tierSpendBetween } from "./tier-amount.server";
 import { changeTier } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
@@ -78,6 +79,8 @@ export type PurchaseResult = {
   tier: Tier;
   /** True when this receipt was already booked (a retry): nothing new was booked. */
   replayed: boolean;
+  /** A new booking's answer as kept in its row (the caller's `answer`, JSON text): send this, not a re-serialised copy. */
+  answer?: string;
 };
 
 /**
@@ -114,14 +117,18 @@ export async function recordPurchaseInTransaction(
   now = new Date(),
   options: {
     windowDays?: number;
-    /** Runs after a new booking, just before its audit row (the POS API stores its answer there). */
-    beforeAudit?: (result: PurchaseResult) => Promise<void>;
+    /**
+     * A new booking's answer (the POS API's, JSON text), kept in the purchase row: written by the purchase's insert
+     * itself (ADR 039, "Later (2026-12-07, the answer)"), and returned as `result.answer`. Called once, with the
+     * whole result (id, points, balance and tier after the purchase) before the insert.
+     */
+    answer?: (result: PurchaseResult) => string;
     /** Runs after a new booking's audit row, last in its batch (the POS API sends COMMIT there, ADR 039). */
     afterAudit?: () => Promise<void>;
   } = {},
 ): Promise<PurchaseResult> {
   checkPurchaseInput(input, now);
-  return bookPurchase(tx, input, now, options.windowDays, options.beforeAudit, options.afterAudit);
+  return bookPurchase(tx, input, now, options.windowDays, options.answer, options.afterAudit);
 }
 
 function checkPurchaseInput(input: PurchaseInput, now: Date): void {
@@ -138,23 +145,27 @@ function checkPurchaseInput(input: PurchaseInput, now: Date): void {
 }
 
 /**
- * The booking, in round trips (ADR 030): the account's lock (with the member's disabled flag) and the
- * rules; the purchase, inserted unless the receipt exists, returning the member's 12-month spend before it;
- * the tier when it changes (rarely); then, pipelined, the points (entry, lot and balance in one statement),
- * the last purchase, the receipt message, the caller's stored answer and the audit row.
+ * The booking, in round trips (ADR 030): the account's lock (with the member's disabled flag), the member's
+ * 12-month spend before this purchase (behind the lock) and the rules; the purchase with its answer, inserted
+ * unless the receipt exists; the tier when it changes (rarely); then, pipelined, the points (entry, lot and balance
+ * in one statement), the last purchase, the receipt message and the audit row.
  */
 async function bookPurchase(
   tx: Tx,
   input: PurchaseInput,
   now: Date,
   windowDays = DEFAULT_PURCHASE_WINDOW_DAYS,
-  beforeAudit?: (result: PurchaseResult) => Promise<void>,
+  answerOf?: (result: PurchaseResult) => string,
   afterAudit?: () => Promise<void>,
 ): Promise<PurchaseResult> {
+  const windowStart = spendWindowStart(now);
   // The lock and the rules in one round trip (pipelined; the rules do not depend on the lock), with the member's
-  // confirmation code used when the spend has one (ADR 052; a card-scanned spend has none).
-  const [{ account, disabled }, rules, codeUsed] = await Promise.all([
-    lockAccountOf(tx, input.memberId),
+  // confirmation code used when the spend has one (ADR 052; a card-scanned spend has none). Behind the lock, in the
+  // same round trip, the spend toward the tier of the 12 months before this purchase: every purchase of this member
+  // committed before the lock was ours is counted (they all hold the lock to their commit), so the tier — and with it
+  // the whole answer — is known before the insert (ADR 039, "Later (2026-12-07, the answer)").
+  const [{ account, disabled, after: spendBefore }, rules, codeUsed] = await Promise.all([
+    lockAccountThen(tx, input.memberId, () => tierSpendBetween(tx, input.memberId, windowStart, now)),
     currentRules(tx, now),
     input.spendTicket ? consumeSpendCode(tx, input.spendTicket, spendOf(input), now) : true,
   ]);
@@ -212,13 +223,19 @@ async function bookPurchase(
   // Only the part paid in money earns points; a trade account's own purchases earn the trade multiplier too (ADR 057:
   // the flag came with the account's lock, so it costs no statement).
   const points = pointsForAmount(rules, account.tier, spent.toPay, account.trade);
-  const windowStart = spendWindowStart(now);
-  // The spend of the 12 months before this purchase, read in the insert's own statement: after the
-  // account lock, so every purchase of this member committed before it is counted (they all hold the
-  // lock to their commit); the new row is not in the statement's snapshot and is added below.
-  // The row is what was sent plus the id and the columns' defaults (purchase has no BEFORE trigger), so only the id
-  // comes back: RETURNING the whole row cost the app more to build and map than the rest of the statement.
+  // The spend toward the tier with this purchase (ADR 052: the money part only, tierAmountSql's arithmetic).
+  const spend =
+    spendBefore +
+    (input.purchasedAt >= windowStart
+      ? tierAmountOf({ netAmount: input.netAmount, pointsSpentValue: spent.value, refundedAmount: 0 })
+      : 0);
+  const target = tierForSpend(rules, spend);
+  const upgrade = TIER_ORDER[target] > TIER_ORDER[account.tier];
+  // The row is what was sent plus the id (made here, as gen_random_uuid() would: a v4 UUID) and the columns'
+  // defaults (purchase has no BEFORE trigger), so nothing but whether it was inserted comes back: RETURNING the
+  // whole row cost the app more to build and map than the rest of the statement.
   const values = {
+    id: randomUUID(),
     storeId: input.storeId,
     receiptNumber: input.receiptNumber,
     memberId: input.memberId,
@@ -233,37 +250,34 @@ async function bookPurchase(
     idempotencyKey: input.idempotencyKey ?? null,
     requestHash: input.requestHash ?? null,
   };
+  const booked: Purchase = { ...values, refundedAmount: 0, pointsReversed: 0, pointsReturned: 0, answer: null };
+  // The whole answer before the insert: the balance is the one read under the lock less the spend plus the points
+  // (what spendForPurchase and credit write below; checked there), the tier the one this purchase reaches. A
+  // referral's qualifying purchase (once in a member's life) is the exception: its decision, after the insert
+  // (its rows name the purchase), may credit the member, so its answer is written by an update in the last batch.
+  const result: PurchaseResult = {
+    purchase: booked,
+    pointsEarned: points,
+    pointsSpent: spent.points,
+    pointsSpentValue: spent.value,
+    balance: account.balance - spent.points + points,
+    tier: upgrade ? target : account.tier,
+    replayed: false,
+  };
+  const answerWithInsert = answerOf && !account.referralPending ? answerOf(result) : undefined;
   const [created] = await tx
     .insert(purchase)
-    .values(values)
+    .values({ ...values, answer: answerWithInsert === undefined ? null : sql`${answerWithInsert}::jsonb` })
     .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
-    .returning({
-      id: purchase.id,
-      // The spend toward the tier (ADR 052: the money part only, one expression everywhere), and this row's own.
-      spendBefore: sql<string>`(select ${tierSpendSql("p")} from ${purchase} p
-        where p.member_id = ${input.memberId}::uuid and p.purchased_at >= ${windowStart.toISOString()}::timestamptz
-        and p.purchased_at <= ${now.toISOString()}::timestamptz)`,
-      tierAmount: sql<string>`${tierAmountSql()}`,
-    });
+    .returning({ id: purchase.id });
   if (!created) {
     // The receipt was booked (or by a transaction we waited for): replay, or conflict.
     const replay = await existingReceipt();
     if (replay) return replay;
     throw new Error("purchase insert returned nothing and no purchase has the receipt");
   }
-  const { spendBefore, tierAmount } = created;
-  const booked: Purchase = {
-    ...values,
-    id: created.id,
-    refundedAmount: 0,
-    pointsReversed: 0,
-    pointsReturned: 0,
-    answer: null,
-  };
-  const spend = Number(spendBefore) + (input.purchasedAt >= windowStart ? Number(tierAmount) : 0);
-  const target = tierForSpend(rules, spend);
   // A tier upgrade (a few purchases in a member's life) takes its own round trips, before the rest.
-  if (TIER_ORDER[target] > TIER_ORDER[account.tier]) {
+  if (upgrade) {
     await changeTier(tx, account, target, `purchase ${input.storeId}/${input.receiptNumber}`, spend, rules, now);
   }
   const writes: Promise<unknown>[] = [];
@@ -327,16 +341,15 @@ async function bookPurchase(
     );
   }
   writes.push(recordLastPurchase(tx, input));
-  // credit() has already applied the new balance to `account`.
-  const result = {
-    purchase: booked,
-    pointsEarned: points,
-    pointsSpent: spent.points,
-    pointsSpentValue: spent.value,
-    balance: account.balance,
-    tier: account.tier,
-    replayed: false,
-  };
+  // credit() has already applied the new balance to `account`: the answer said the same, or nothing may commit
+  // (thrown before the batch's COMMIT is sent, so the transaction rolls back).
+  if (answerWithInsert !== undefined && account.balance !== result.balance) {
+    for (const write of writes) write.catch(() => {});
+    throw new Error(
+      `purchase ${booked.id}: the answer's balance ${result.balance} is not the ledger's ${account.balance}`,
+    );
+  }
+  result.balance = account.balance;
   // The receipt message (issue 16, when switched on), with this commit and once per purchase.
   writes.push(
     recordOccasion(
@@ -356,7 +369,11 @@ async function bookPurchase(
       now,
     ),
   );
-  if (beforeAudit) writes.push(beforeAudit(result));
+  // The answer, when the insert could not carry it (a referral's qualifying purchase), by an update of the row.
+  result.answer = answerWithInsert ?? (answerOf ? answerOf(result) : undefined);
+  if (answerWithInsert === undefined && result.answer !== undefined) {
+    writes.push(tx.execute(sql`update ${purchase} set answer = ${result.answer}::jsonb where id = ${booked.id}::uuid`));
+  }
   // Last: the audit chain's head stays locked from this statement to the commit, for every writer. A referral
   // decided here has its own row, appended in the same statement just before the purchase's (ADR 053).
   const audits: AuditEntry[] = [];

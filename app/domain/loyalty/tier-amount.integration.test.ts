@@ -1,10 +1,12 @@
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { memberCenterSummary } from "./member-center.server";
 import { adjustPoints } from "./points.server";
 import { recordPurchase, refundPurchase } from "./purchases.server";
 import { newMember } from "./testing.server";
+import { tierAmountOf, tierAmountSql } from "./tier-amount.server";
 import { spend12Months, tierProgress } from "./tiers.server";
 
 /**
@@ -45,5 +47,26 @@ describe("the spend toward the tier", () => {
     await refundPurchase(db, { purchaseId: plain.purchase.id, amount: 1000, idempotencyKey: `ta2:${m.id}` }, later);
     await refundPurchase(db, { purchaseId: booked.purchase.id, amount: 1640, idempotencyKey: `ta3:${m.id}` }, later);
     expect(await spend12Months(db, m.id, later)).toBe(0);
+  });
+
+  it("computes one purchase's amount in JavaScript exactly as tierAmountSql does (the booking's own, ADR 039)", async () => {
+    const cases = [
+      [1, 0, 0],
+      [3280, 500, 0],
+      [3280, 500, 1640],
+      [1000, 0, 1000],
+      [999, 333, 7],
+      [100_000_000, 49_999_999, 3],
+      [100_000_000, 0, 99_999_999],
+    ] as const;
+    for (const [netAmount, pointsSpentValue, refundedAmount] of cases) {
+      const [row] = rowsOf<{ amount: string }>(
+        await db.execute(
+          sql`select ${tierAmountSql("t")}::text as amount from (values (${netAmount}::int, ${pointsSpentValue}::int,
+            ${refundedAmount}::int)) as t(net_amount, points_spent_value, refunded_amount)`,
+        ),
+      );
+      expect(tierAmountOf({ netAmount, pointsSpentValue, refundedAmount })).toBe(Number(row?.amount));
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { type Database, rowsOf } from "@platform/db/client";
+import { purchase } from "@platform/db/schema";
 import { type SQL, sql } from "drizzle-orm";
 
 /**
@@ -16,4 +18,29 @@ export function tierAmountSql(alias = `"purchase"`): SQL {
 /** The sum of tierAmountSql over the rows of a statement (0 without any). */
 export function tierSpendSql(alias?: string): SQL<string> {
   return sql<string>`coalesce(sum(${tierAmountSql(alias)}), 0)`;
+}
+
+/**
+ * tierAmountSql of one purchase in JavaScript, for the booking's own purchase before its row exists (ADR 039,
+ * "Later (2026-12-07, the answer)"): the same integer arithmetic (bigint, division rounding toward zero, every
+ * factor ≥ 0). `tier-amount.integration.test.ts` holds it against the SQL expression.
+ */
+export function tierAmountOf(p: { netAmount: number; pointsSpentValue: number; refundedAmount: number }): number {
+  return Number(
+    (BigInt(p.netAmount - p.pointsSpentValue) * BigInt(p.netAmount - p.refundedAmount)) / BigInt(p.netAmount),
+  );
+}
+
+/**
+ * The member's spend toward the tier from `from` to `to` (tierSpendSql), one statement started at this call (the
+ * booking sends it behind the account's lock, `lockAccountThen`; written as text, as the purchase path's others).
+ */
+export function tierSpendBetween(tx: Database, memberId: string, from: Date, to: Date): Promise<number> {
+  return tx
+    .execute(
+      sql`select ${tierSpendSql("p")} as spend from ${purchase} p
+        where p.member_id = ${memberId}::uuid and p.purchased_at >= ${from.toISOString()}::timestamptz
+        and p.purchased_at <= ${to.toISOString()}::timestamptz`,
+    )
+    .then((result) => Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0));
 }

@@ -142,7 +142,7 @@ export class ApiError extends Error {
 export function plainJsonAnswers(req: Request, res: Response, next: NextFunction): void {
   if (req.method === "POST") {
     res.json = (body: unknown) => {
-      const text = JSON.stringify(body);
+      const text = body instanceof JsonText ? body.text : JSON.stringify(body);
       res.setHeader("Content-Type", "application/json; charset=utf-8");
       res.setHeader("Content-Length", Buffer.byteLength(text));
       res.end(text);
@@ -150,6 +150,18 @@ export function plainJsonAnswers(req: Request, res: Response, next: NextFunction
     };
   }
   next();
+}
+
+/**
+ * An answer already serialised (a purchase's, kept in its row as this very text, ADR 039): a write's `res.json`
+ * sends the text as it is instead of serialising the answer a second time. Anything else that serialises it
+ * (Express's own `res.json`, a stored copy) gets the same value through `toJSON`.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
 }
 
 export function send(res: Response, status: number, body: unknown): void {
