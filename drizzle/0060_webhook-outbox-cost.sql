@@ -5,7 +5,6 @@ ALTER TABLE "webhook_delivery" ADD COLUMN "last_attempt_at" timestamp with time 
 ALTER TABLE "webhook_delivery" ADD COLUMN "last_duration_ms" integer;--> statement-breakpoint
 CREATE INDEX "webhook_delivery_queue_idx" ON "webhook_delivery" USING btree ("endpoint_id","seq") WHERE "webhook_delivery"."status" in ('pending', 'sending');--> statement-breakpoint
 CREATE INDEX "webhook_delivery_done_idx" ON "webhook_delivery" USING btree ("endpoint_id","seq") WHERE "webhook_delivery"."status" in ('delivered', 'failed');--> statement-breakpoint
-CREATE INDEX "webhook_delivery_failed_idx" ON "webhook_delivery" USING btree ("endpoint_id") WHERE "webhook_delivery"."status" = 'failed';--> statement-breakpoint
 -- hand-written below
 -- The webhook outbox's per-event cost (issue 38, "≤ 10 % of a purchase's cost"; ADR 054 "Later (2026-12-07, the
 -- outbox's per-event cost)"). Above: an event's row gets three index entries when written (the primary key, the
