@@ -217,15 +217,28 @@ async function record(
         report.failed++;
       }
     }
-    return sql`(${row.id}::uuid, ${status}::text, ${due}::timestamptz, ${o.statusCode}::int, ${o.error ?? (o.outcome === "ok" ? null : o.outcome)}::text, ${o.outcome}::text, ${o.durationMs}::int, ${row.endpointId}::uuid)`;
+    return {
+      id: row.id,
+      status,
+      due_at: due,
+      status_code: o.statusCode,
+      error: o.error ?? (o.outcome === "ok" ? null : o.outcome),
+      outcome: o.outcome,
+      duration_ms: o.durationMs,
+      endpoint_id: row.endpointId,
+    };
   });
   const anyFailure = failing.size > 0;
   for (const id of ok) failing.delete(id);
   // The rows' outcomes, the failures' attempt rows and the healthy endpoints' reset: one statement (atomic by
   // itself), so a batch without a failure is recorded in one round trip (one update); a failure adds the 24 h rule
-  // in the same transaction.
+  // in the same transaction. The outcomes go as one JSON parameter, not eight per row: the statement's text is the
+  // same for every batch (parsed and planned like any other, not 8,000 casts for 1,000 rows).
   const recordOutcomes = sql`
-      with v(id, status, due_at, status_code, error, outcome, duration_ms, endpoint_id) as (values ${sql.join(values, sql`, `)}),
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(values)}::text::jsonb)
+          as v(id uuid, status text, due_at timestamptz, status_code int, error text, outcome text, duration_ms int,
+               endpoint_id uuid)),
       updated as (
         update webhook_delivery d
            set status = v.status, due_at = v.due_at, last_status = v.status_code, last_error = v.error,
