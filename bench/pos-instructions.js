@@ -12,7 +12,8 @@
 // the connection's start-up is in it, the same for every run (a few percent at 300 transactions).
 //
 // --profile-out FILE keeps the purchase run's callgrind file (callgrind_annotate --inclusive=yes FILE: where the
-// instructions go, by function). --variants (bench/pos-variants.js): each part of the purchase switched off in turn, runs alternating
+// instructions go, by function); --profile-variant-out PREFIX keeps each variant's last run as PREFIX<n>.cg (n from 1, in
+// the order the variants run), to set beside it with callgrind_annotate. --variants (bench/pos-variants.js): each part of the purchase switched off in turn, runs alternating
 // [the script as is, the variant] --rounds times; --only TEXT picks variants. Needs valgrind, pgbench and initdb
 // (Debian's /usr/lib/postgresql/<version>/bin), and root (to run the cluster as `postgres`).
 import { spawn, spawnSync } from "node:child_process";
@@ -37,6 +38,7 @@ const { values: opts } = parseArgs({
     only: { type: "string" },
     bin: { type: "string", default: "/usr/lib/postgresql/15/bin" },
     "profile-out": { type: "string" },
+    "profile-variant-out": { type: "string" },
   },
 });
 const N = Number(opts.transactions);
@@ -195,6 +197,7 @@ async function main() {
     log(`updates (HOT / all): ${hot.map((t) => `${t.table} ${t.hot}/${t.updates}`).join(", ")}`);
     const rows = [{ name: "(none)", purchase: base, tpcb, ratio: base / tpcb, hot }];
     if (opts.variants) {
+      let variantNumber = 0;
       for (const [name, off, on, altered] of variants(script).filter(([n]) => !opts.only || n.includes(opts.only))) {
         let variantFile = file;
         if (altered) {
@@ -212,6 +215,8 @@ async function main() {
             if (on) await sqlOn(on);
           }
         }
+        variantNumber++;
+        if (opts["profile-variant-out"]) copyFileSync(lastFile, `${opts["profile-variant-out"]}${variantNumber}.cg`);
         const saved = median(as.map((a, i) => a - vs[i]));
         rows.push({ name, purchase: median(as), variant: median(vs), saved, savedShare: saved / median(as) });
         log(

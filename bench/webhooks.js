@@ -165,6 +165,22 @@ async function main() {
     let lost = 0;
     for (const { id } of ids) if (!state.counts.has(`msg_${id.replaceAll("-", "")}`)) lost++;
     const duplicated = [...state.counts.values()].filter((n) => n > 1).length;
+    // What the outbox left on disk (load-proof): its heap, its indexes, and the delivery log's attempt rows (a success
+    // writes none since migration 0061).
+    const [disk] = await sql`select pg_relation_size('webhook_delivery')::bigint as heap,
+        pg_indexes_size('webhook_delivery')::bigint as indexes,
+        pg_total_relation_size('webhook_attempt')::bigint as attempt_bytes,
+        (select count(*) from webhook_attempt)::int as attempts`;
+    const storage = {
+      outboxHeapBytes: Number(disk.heap),
+      outboxIndexBytes: Number(disk.indexes),
+      attemptBytes: Number(disk.attempt_bytes),
+      attemptRows: disk.attempts,
+    };
+    log(
+      `on disk: outbox heap ${(storage.outboxHeapBytes / 2 ** 20).toFixed(1)} MiB, its indexes ${(storage.outboxIndexBytes / 2 ** 20).toFixed(1)} MiB; ` +
+        `${storage.attemptRows} attempt rows (${(storage.attemptBytes / 2 ** 20).toFixed(1)} MiB)`,
+    );
     const results = {
       events: EVENTS,
       members: MEMBERS,
@@ -176,6 +192,7 @@ async function main() {
       duplicated,
       badSignatures: state.badSignatures,
       outOfOrder: state.outOfOrder,
+      ...storage,
       goalS: GOAL_S,
       pass: done && deliveredMs <= GOAL_S * 1000 && lost === 0 && duplicated === 0,
     };

@@ -45,6 +45,7 @@ import { registerReportsHousekeeping } from "../app/domain/reports/housekeeping.
 import { registerSampleJobs } from "../app/domain/samples/samples.server";
 import { registerRfmJob } from "../app/domain/segments/rfm.server";
 import { startWebhookDispatcher } from "../app/domain/webhooks/delivery.server";
+import { registerWebhookHousekeeping } from "../app/domain/webhooks/housekeeping.server";
 import { adminsToldOfDisabled } from "../app/domain/webhooks/notify.server";
 import { createSender } from "../app/domain/webhooks/send.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
@@ -196,6 +197,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
       registerImportJobs(jobs, database.db),
       registerPosHousekeeping(jobs, database.db),
       registerReportsHousekeeping(jobs, database.db),
+      registerWebhookHousekeeping(jobs, database.db),
       registerRfmJob(jobs, database.db),
       registerAuditCheck(jobs, { db: database.db, anchor: config.auditAnchor, logger }),
       registerReminderJobs(jobs, database.db),

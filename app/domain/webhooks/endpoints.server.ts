@@ -6,6 +6,7 @@ import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { type AddressRules, checkEndpointUrl } from "./address.server";
+import { STALE_CLAIM_MS } from "./delivery.server";
 import type { EndpointInput } from "./input";
 import { newWebhookSecret } from "./signing";
 
@@ -162,7 +163,9 @@ export async function setEndpointEnabled(
 
 /**
  * Sends a delivery again (the same `webhook-id`, a new timestamp and signature): back to pending, due now, with a
- * new three days of retries. One conditional update: a delivery being sent right now is refused.
+ * new three days of retries. One conditional update: a delivery being sent right now is refused (a claim 5 min old
+ * is a dead instance's, taken over). A success lives on the row only (migration 0061), so before the row is reset
+ * it is kept in the log's history as an attempt row.
  */
 export async function redeliver(
   db: Database,
@@ -173,18 +176,27 @@ export async function redeliver(
   now = new Date(),
 ): Promise<void> {
   requirePermission(actor, "webhooks.manage");
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   await auditedTx(db, audit, now, async (tx, record) => {
-    const [row] = await tx
-      .update(webhookDelivery)
-      .set({ status: "pending", dueAt: now, attempts: 0, firstAttemptAt: null, claimJob: null })
-      .where(
-        and(
-          eq(webhookDelivery.id, deliveryId),
-          eq(webhookDelivery.endpointId, endpointId),
-          sql`${webhookDelivery.status} <> 'sending'`,
-        ),
-      )
-      .returning({ id: webhookDelivery.id, eventType: webhookDelivery.eventType });
+    const result = await tx.execute(sql`
+      update webhook_delivery d
+         set status = 'pending', due_at = ${now.toISOString()}::timestamptz, attempts = 0, first_attempt_at = null,
+             claim_job = null
+        from (select o.id, o.status, o.last_attempt_at, o.last_status, o.last_duration_ms from webhook_delivery o
+               where o.id = ${deliveryId}::uuid and o.endpoint_id = ${endpointId}::uuid
+                 and (o.status <> 'sending' or o.claimed_at < ${stale}::timestamptz)
+                 for update) old
+       where d.id = old.id
+      returning d.id, d.event_type, old.status as old_status, old.last_attempt_at, old.last_status,
+                old.last_duration_ms`);
+    const [row] = rowsOf<{
+      id: string;
+      event_type: string;
+      old_status: string;
+      last_attempt_at: string | Date | null;
+      last_status: number | null;
+      last_duration_ms: number | null;
+    }>(result);
     if (!row) {
       const [exists] = await tx
         .select({ id: webhookDelivery.id })
@@ -192,9 +204,18 @@ export async function redeliver(
         .where(and(eq(webhookDelivery.id, deliveryId), eq(webhookDelivery.endpointId, endpointId)));
       throw new Refusal("webhooks", exists ? "busy" : "not_found");
     }
+    if (row.old_status === "delivered" && row.last_attempt_at !== null) {
+      const at = new Date(row.last_attempt_at).toISOString();
+      await tx.execute(sql`
+        insert into webhook_attempt (delivery_id, endpoint_id, at, outcome, status_code, duration_ms)
+        select ${row.id}::uuid, ${endpointId}::uuid, ${at}::timestamptz, 'ok', ${row.last_status}::int,
+               ${Number(row.last_duration_ms ?? 0)}::int
+         where not exists (select 1 from webhook_attempt a
+                            where a.delivery_id = ${row.id}::uuid and a.at = ${at}::timestamptz)`);
+    }
     await record("webhook.redelivered", ["webhook_endpoint", endpointId], {
       before: null,
-      after: { delivery: deliveryId, event: row.eventType },
+      after: { delivery: deliveryId, event: row.event_type },
     });
     await tx.execute(sql`select pg_notify('han_cache', 'webhook')`);
   });
@@ -236,16 +257,24 @@ export async function endpointOf(db: Database, id: string): Promise<EndpointRow 
   return row ?? null;
 }
 
-/** The delivery log: the newest deliveries of an endpoint with their latest attempt. */
+/**
+ * The delivery log: the newest deliveries of an endpoint with their latest attempt (on the row). The open ones and
+ * the finished ones have an index each (webhook_delivery_queue_idx, webhook_delivery_done_idx; migration 0061), so
+ * the newest of each, merged.
+ */
 export async function deliveryLog(db: Database, endpointId: string, limit = 50) {
+  const columns = sql`d.id, d.seq, d.event_type, d.status, d.attempts, d.occurred_at, d.due_at, d.last_status,
+           d.last_error, d.last_attempt_at as last_at, d.last_duration_ms as last_ms`;
   const result = await db.execute(sql`
-    select d.id, d.event_type, d.status, d.attempts, d.occurred_at, d.due_at, d.last_status, d.last_error,
-           a.at as last_at, a.duration_ms as last_ms
-      from webhook_delivery d
-      left join lateral (select x.at, x.duration_ms from webhook_attempt x where x.delivery_id = d.id
-                          order by x.id desc limit 1) a on true
-     where d.endpoint_id = ${endpointId}::uuid
-     order by d.seq desc
+    select * from (
+      (select ${columns} from webhook_delivery d
+        where d.endpoint_id = ${endpointId}::uuid and d.status in ('pending', 'sending')
+        order by d.seq desc limit ${limit})
+      union all
+      (select ${columns} from webhook_delivery d
+        where d.endpoint_id = ${endpointId}::uuid and d.status in ('delivered', 'failed')
+        order by d.seq desc limit ${limit})) l
+     order by l.seq desc
      limit ${limit}`);
   return rowsOf<{
     id: string;

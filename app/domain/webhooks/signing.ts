@@ -70,3 +70,11 @@ export { webhookMessageId } from "./message-id";
 export function webhookBody(eventType: string, occurredAt: Date, data: unknown): string {
   return JSON.stringify({ type: eventType, timestamp: occurredAt.toISOString(), data });
 }
+
+/**
+ * The same envelope around a payload that is JSON text already (the outbox's jsonb as the database prints it): the
+ * worker sends it without parsing and serializing it again. Same members and values as `webhookBody`.
+ */
+export function webhookBodyOfJson(eventType: string, occurredAt: Date, json: string): string {
+  return `{"type":${JSON.stringify(eventType)},"timestamp":"${occurredAt.toISOString()}","data":${json}}`;
+}

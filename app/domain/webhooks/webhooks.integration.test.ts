@@ -225,6 +225,34 @@ describe("delivery", () => {
     const [logged] = await deliveryLog(db, endpoint.id);
     expect(logged).toMatchObject({ id: row?.id, status: "delivered", lastStatus: 204, attempts: 1 });
     expect(logged?.lastAt).toBe(t0.toISOString());
+    expect(logged?.lastMs).toBeGreaterThanOrEqual(0);
+    // A success lives on the row only (migration 0061): no attempt row per delivered event.
+    expect(await db.select().from(webhookAttempt)).toHaveLength(0);
+  });
+
+  it("takes over a dead instance's claim after 5 minutes, and not before", async () => {
+    const { endpoint } = await register("/hook", ["purchase.created"]);
+    await buy((await newMember(db)).id);
+    await buy((await newMember(db)).id);
+    const [dead, live] = await outbox(endpoint.id);
+    const claim = (id: string, at: Date) =>
+      db
+        .update(webhookDelivery)
+        .set({ status: "sending", claimJob: "00000000-0000-4000-8000-000000000001", claimedAt: at, attempts: 1 })
+        .where(eq(webhookDelivery.id, id));
+    await claim(dead?.id as string, new Date(t0.getTime() - 6 * 60_000));
+    await claim(live?.id as string, new Date(t0.getTime() - 60_000));
+    const report = await deliverWebhooks(deps(), t0);
+    expect(report).toMatchObject({ claimed: 1, delivered: 1 });
+    const rows = await outbox(endpoint.id);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ["delivered", 2],
+      ["sending", 1],
+    ]);
+    // The live claim's owner records it; a redelivery is refused while it is being sent.
+    await expect(redeliver(db, admin, endpoint.id, live?.id as string, audit, t0)).rejects.toMatchObject({
+      code: "busy",
+    });
   });
 
   it("signs with both secrets after a rotation", async () => {
@@ -401,6 +429,15 @@ describe("delivery", () => {
     expect(verifyWebhook(secret, headers, received[1]?.body ?? "", later.getTime() / 1000)).toBe(true);
     const logged = await db.select().from(auditLog).where(eq(auditLog.action, "webhook.redelivered"));
     expect(logged.length).toBeGreaterThan(0);
+    // Both deliveries are in the log: the first success kept as an attempt row when it was redelivered, the second
+    // on the row.
+    const attempts = await db
+      .select()
+      .from(webhookAttempt)
+      .where(eq(webhookAttempt.deliveryId, row?.id as string));
+    expect(attempts.map((a) => [a.outcome, a.statusCode, a.at.toISOString()])).toEqual([["ok", 204, t0.toISOString()]]);
+    const [entry] = await deliveryLog(db, endpoint.id);
+    expect(entry).toMatchObject({ status: "delivered", attempts: 1, lastAt: later.toISOString(), lastStatus: 204 });
   });
 });
 

@@ -110,24 +110,38 @@ export const webhookDelivery = pgTable(
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     lastStatus: integer("last_status"),
     lastError: text("last_error"),
+    /**
+     * The latest attempt's time and length (migration 0060): a success is recorded here only, a failure also as a
+     * webhook_attempt row (ADR 054 "Later (2026-12-07, the outbox's per-event cost)").
+     */
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    lastDurationMs: integer("last_duration_ms"),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (t) => [
     /**
-     * The worker's claim: an enabled endpoint's pending rows in the order they happened (the due time is a filter);
-     * by endpoint first, so a disabled endpoint's backlog is never read (ADR 054).
+     * The worker's claim: an enabled endpoint's open rows in the order they happened (the due time is a filter; a
+     * `sending` row is taken over when its claim is 5 min old); by endpoint first, so a disabled endpoint's backlog is
+     * never read (ADR 054). Also the newest open rows of the delivery log.
      */
-    index("webhook_delivery_pending_idx").on(t.endpointId, t.seq).where(sql`${t.status} = 'pending'`),
-    /** Claims of an instance that died mid-send, taken over after five minutes. */
-    index("webhook_delivery_sending_idx").on(t.claimedAt).where(sql`${t.status} = 'sending'`),
+    index("webhook_delivery_queue_idx").on(t.endpointId, t.seq).where(sql`${t.status} in ('pending', 'sending')`),
+    /** Per-member order: a member's earliest open row for an endpoint. */
     index("webhook_delivery_open_idx")
       .on(t.endpointId, t.memberId, t.seq)
       .where(sql`${t.status} in ('pending', 'sending')`),
-    index("webhook_delivery_endpoint_idx").on(t.endpointId, t.seq),
+    /**
+     * The delivery log's finished rows, the console's count of given-up ones and the purge: only rows that are done,
+     * so an event's insert and claim never write an entry here (migration 0060). Every index of the table costs each
+     * insert its opening and its predicate even without an entry, so there is no fifth one.
+     */
+    index("webhook_delivery_done_idx").on(t.endpointId, t.seq).where(sql`${t.status} in ('delivered', 'failed')`),
   ],
 );
 
-/** Every attempt of a delivery, for the console's delivery log: the answer, or why there was none. */
+/**
+ * The delivery log's history: every failed attempt (the answer, or why there was none) and a success that was
+ * followed by a manual redelivery; a delivery's latest attempt is on its row (migration 0060).
+ */
 export const webhookAttempt = pgTable(
   "webhook_attempt",
   {
