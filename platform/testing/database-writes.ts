@@ -6,8 +6,8 @@ import { sql } from "drizzle-orm";
 /**
  * Runs `work` and counts the writes this process made to PostgreSQL's port meanwhile: each write is one batch
  * of statements the app then waits for (ADR 030, ADR 039). The cache bus's own listening connection is left out:
- * its heartbeat probe (every 15 s) is nobody's round trip, and CI once counted it in a purchase. `seen` names each
- * write (the local port, its size, the first message's type) for an assertion's message.
+ * its heartbeat probe (every 15 s) is nobody's round trip. `seen` names each write (the local port, its size, the
+ * first message's type) for an assertion's message.
  */
 export async function writesToDatabase<T>(
   db: Database,

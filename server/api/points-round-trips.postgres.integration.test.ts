@@ -10,13 +10,16 @@ import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
 import express from "express";
 import pino from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { issueCardToken } from "../../app/domain/loyalty/card-tokens.server";
 import { checkLedger } from "../../app/domain/loyalty/ledger-check.server";
 import { adjustPoints } from "../../app/domain/loyalty/points.server";
 import { newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import { createApiV1Router } from "./v1";
+
+// postgres.js as the server build runs it (ADR 060), so the writes counted are production's.
+vi.mock("postgres", async () => (await import("@platform/testing/server-build-postgres")).serverBuildPostgres());
 
 /**
  * A purchase that spends points costs no more round trips than one that does not (issue 36, ADR 040 and ADR 030):
