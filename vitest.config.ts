@@ -13,10 +13,16 @@ import { defineConfig } from "vitest/config";
 const unitSetup = ["./platform/testing/fail-on-console-error.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-/** Integration files that need a process of their own (see the integration-alone project). */
+/**
+ * Integration files that need a process of their own (see the integration-alone project): the two that take the
+ * database away, and the two that count a purchase's writes with postgres.js as the server build runs it (they mock
+ * `postgres`, which the shared module registry of the integration project would not see).
+ */
 const ALONE = [
   "server/database-outage.postgres.integration.test.ts",
   "server/outage-observability.postgres.integration.test.ts",
+  "server/api/purchase-round-trips.postgres.integration.test.ts",
+  "server/api/points-round-trips.postgres.integration.test.ts",
 ];
 
 // Tests of real concurrency need real connections: PostgreSQL only, never skipped tests on PGlite.
@@ -121,7 +127,7 @@ export default defineConfig({
           ...integrationSettings,
           // The files a worker runs share one module registry, so they share the worker's Vite dev server
           // (server/testing/dev-app.ts): about 30 s of CPU a file that starts the app, 49 files, twice a CI run.
-          // No integration file mocks modules, stubs globals or the environment, or sets process listeners;
+          // No integration file here mocks modules (those are in ALONE), stubs globals or the environment, or sets process listeners;
           // each opens its own databases and app instances and closes them in afterAll.
           isolate: false,
         },
@@ -130,7 +136,8 @@ export default defineConfig({
         extends: true,
         test: {
           // The files that take the database away under the app: the app's "database away" state is the process's
-          // (platform/db/availability.ts), so they run in a process of their own. `--project 'integration*'`.
+          // (platform/db/availability.ts), so they run in a process of their own; and the files that mock a module
+          // (isolated here, as vitest isolates by default). `--project 'integration*'`.
           name: "integration-alone",
           environment: "node",
           include: ALONE,

@@ -104,8 +104,17 @@ it(`books exactly ${LIMIT} of ${REQUESTS} simultaneous purchases of one key, ove
       return res.status;
     }),
   );
-  expect(statuses.filter((s) => s === 201)).toHaveLength(LIMIT);
-  expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - LIMIT);
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  const seen = JSON.stringify(counts);
+  expect(
+    statuses.filter((s) => s === 201),
+    seen,
+  ).toHaveLength(LIMIT);
+  expect(
+    statuses.filter((s) => s === 429),
+    seen,
+  ).toHaveLength(REQUESTS - LIMIT);
   const [row] = await db.select().from(apiRateCounter).where(eq(apiRateCounter.apiKeyId, key.id));
   expect(row?.count).toBe(REQUESTS);
   const booked = await db.select({ id: purchase.id }).from(purchase).where(eq(purchase.memberId, buyer.id));
