@@ -76,7 +76,18 @@ afterAll(() => app?.stop());
 
 const lineUser = () => `U${randomUUID().replace(/-/g, "")}`;
 const deps = () => ({ db, richMenus, cardUrl: `${base}/member-center/card` });
-const work = (now = new Date()) => links.applyRichMenuLinks({ db, richMenus }, now);
+/**
+ * The database's clock, rounded up to the next millisecond. A row's due time is the database's `now()`, in
+ * microseconds; a JavaScript Date read in the same millisecond is earlier than it, so the row would not be due yet
+ * (CI caught a pass that found nothing, and every later test failed on the row it left).
+ */
+async function dbNow(): Promise<Date> {
+  const result = await db.execute(sql`select ceil(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ ms: number }>;
+  return new Date(Number(rows[0]?.ms));
+}
+
+const work = async (now?: Date) => links.applyRichMenuLinks({ db, richMenus }, now ?? (await dbNow()));
 
 function menuInput(title: string) {
   const parsed = input.parseRichMenuForm({
@@ -247,7 +258,7 @@ describe("rich menus at the LINE fake", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ count: 1, status: 500 }),
     });
-    const now = new Date();
+    const now = await dbNow();
     expect(await work(now)).toMatchObject({ retried: 1, linked: 0 });
     const row = await linkRow(userId);
     expect(row).toMatchObject({ status: "pending", attempts: 1, linked_menu: null });
@@ -317,7 +328,7 @@ describe("replaced menus and failed work", () => {
     expect(old).toBeTruthy();
     const next = (await publish("member", "會員選單 v3")).lineRichMenuId;
     // The relink has not run: members still see the old menu, so it stays at LINE.
-    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(0);
+    expect(await links.deleteRetiredMenus({ db, richMenus }, await dbNow())).toBe(0);
     expect(await listed()).toContain(old);
     expect((await retired(old))?.deleted_at).toBeNull();
     const report = await work();
@@ -338,8 +349,7 @@ describe("replaced menus and failed work", () => {
     const v4 = (await shown(userId)).linked as string;
     expect(v4).not.toBe(old);
     await publish("member", "會員選單 v5");
-    const now = new Date();
-    await links.applyRichMenuLinks({ db, richMenus }, now, { maxBatches: 100 });
+    await links.applyRichMenuLinks({ db, richMenus }, await dbNow(), { maxBatches: 100 });
     expect((await retired(v4))?.deleted_at).not.toBeNull();
     const v5 = (await shown(userId)).linked as string;
     await publish("member", "會員選單 v6");
@@ -352,7 +362,7 @@ describe("replaced menus and failed work", () => {
     // v5 is retired and no longer linked: its deletion is tried, refused, and waits (not retried by the next pass).
     await db.execute(sql`update rich_menu_retired set due_at = now(), deleted_at = null, error = null
       where line_rich_menu_id = ${v5}`);
-    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(0);
+    expect(await links.deleteRetiredMenus({ db, richMenus }, await dbNow())).toBe(0);
     expect((await retired(v5))?.error).toMatch(/400/);
     expect(await links.deleteRetiredMenus({ db, richMenus }, new Date(Date.now() + 86_400_000))).toBe(0);
     // A failed link too.
@@ -370,7 +380,7 @@ describe("replaced menus and failed work", () => {
     expect((Array.isArray(audited) ? audited : (audited as { rows: unknown[] }).rows)[0]).toMatchObject({
       changes: { links: { after: counts.links }, menus: { after: 1 } },
     });
-    expect(await links.deleteRetiredMenus({ db, richMenus }, new Date())).toBe(1);
+    expect(await links.deleteRetiredMenus({ db, richMenus }, await dbNow())).toBe(1);
     expect(await listed()).not.toContain(v5);
     // A manager cannot retry.
     await expect(
