@@ -1,7 +1,7 @@
-import { type DatabaseHandle, openDatabase, rowsOf } from "@platform/db/client";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { type DatabaseHandle, rowsOf } from "@platform/db/client";
+import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /**
  * Migration 0060 (ADR 039 "Later (2026-12-07, HOT and summaries)"): the row-level update triggers of the rows a
@@ -11,18 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * that column's changes, so every such trigger's list must hold every column of its WHEN (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL).
  */
-let testDb: TestDatabase;
 let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "update_of_triggers", migrated: true });
-  handle = await openDatabase(testDb.config);
-  await handle.migrate();
-}, 120_000);
-
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
+useMigratedTestDatabase("update_of_triggers", (ready) => {
+  handle = ready;
 });
 
 const PURCHASE_PATH = [
