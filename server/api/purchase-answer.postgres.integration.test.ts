@@ -1,19 +1,13 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { purchase, tierChange } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { eq, sql } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { checkLedger } from "../../app/domain/loyalty/ledger-check.server";
 import { recordPurchase, recordPurchaseInTransaction } from "../../app/domain/loyalty/purchases.server";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
 import { linkReferral } from "../../app/domain/referrals/referrals.server";
-import { createApiV1Router } from "./v1";
+import { useTwoApiInstances } from "./testing/two-api-instances";
 
 /**
  * The purchase's answer written with its insert (ADR 039, "Later (2026-12-07, the answer)"): the tier and the
@@ -22,10 +16,6 @@ import { createApiV1Router } from "./v1";
  * at once answer the balance and tier each really had, a purchase that waited for the lock counts what the holder
  * committed, and every answer is replayed as it was kept.
  */
-let testDb: TestDatabase;
-const handles: DatabaseHandle[] = [];
-const servers: Server[] = [];
-const bases: string[] = [];
 let secret = "";
 // One clock for both instances: a purchase's 12-month spend counts purchases up to its own `now` (taken when its
 // request came in), so with real clocks a purchase whose request came in first but got the lock second would not
@@ -34,34 +24,11 @@ const NOW = new Date(Date.now() - 60_000);
 const clock = () => NOW;
 const before = new Date(NOW.getTime() - 3_600_000);
 
+const { handles, bases } = useTwoApiInstances("pos_answer", { poolMax: 10, clock });
+
 beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_answer", poolMax: 10, migrated: true });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  for (let i = 0; i < 2; i++) {
-    const handle = await openDatabase(testDb.config);
-    if (i === 0) await handle.migrate();
-    handles.push(handle);
-    const app = express();
-    app.use(
-      "/api/v1",
-      createApiV1Router({ db: handle.db, cardSecret: "c".repeat(40), logger: pino({ level: "silent" }), clock }),
-    );
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", resolve));
-    servers.push(server);
-    bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`);
-  }
   await insertTestStores(handles[0]!.db, ["TPE01"]);
   ({ secret } = await createApiKey(handles[0]!.db, { storeId: "TPE01", name: "till" }));
-}, 120_000);
-
-afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const handle of handles) await handle.close();
-  await testDb?.drop();
 });
 
 type Answer = { purchaseId: string; balance: number; tier: string; pointsEarned: number };

@@ -1,16 +1,10 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { apiRateCounter, purchase } from "@platform/db/schema";
-import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
 import { insertTestStores } from "@platform/testing/stores";
 import { eq } from "drizzle-orm";
-import express from "express";
-import pino from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { ledgerTotals, newMember } from "../../app/domain/loyalty/testing.server";
 import { createApiKey } from "../../app/domain/pos/api-keys.server";
-import { createApiV1Router } from "./v1";
+import { useTwoApiInstances } from "./testing/two-api-instances";
 
 /**
  * The per-key rate limit under simultaneous requests, on PostgreSQL: two instances of the POS API
@@ -22,44 +16,7 @@ const LIMIT = 25;
 const REQUESTS = 80;
 const clock = () => new Date("2026-11-23T04:00:30Z");
 
-let testDb: TestDatabase;
-const handles: DatabaseHandle[] = [];
-const servers: Server[] = [];
-const bases: string[] = [];
-
-beforeAll(async () => {
-  testDb = await createTestDatabase({ label: "pos_rate_limit", poolMax: 20, migrated: true });
-  if (testDb.driver !== "postgres") throw new Error("This file needs TEST_DATABASE_URL (PostgreSQL)");
-  for (let i = 0; i < 2; i++) {
-    const handle = await openDatabase(testDb.config);
-    if (i === 0) await handle.migrate();
-    handles.push(handle);
-    const app = express();
-    app.use(
-      "/api/v1",
-      createApiV1Router({
-        db: handle.db,
-        cardSecret: "c".repeat(40),
-        logger: pino({ level: "silent" }),
-        requestsPerMinute: LIMIT,
-        clock,
-      }),
-    );
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", resolve));
-    servers.push(server);
-    bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`);
-  }
-}, 120_000);
-
-afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const handle of handles) await handle.close();
-  await testDb?.drop();
-});
+const { handles, bases } = useTwoApiInstances("pos_rate_limit", { poolMax: 20, requestsPerMinute: LIMIT, clock });
 
 it(`lets exactly ${LIMIT} of ${REQUESTS} simultaneous requests of one key through, over two instances`, async () => {
   const db = handles[0]!.db;
