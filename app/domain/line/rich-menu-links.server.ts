@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
+import { dueBy } from "@platform/jobs/due";
 import { startWokenWorker, type WokenWorker, type WokenWorkerOptions } from "@platform/jobs/woken-worker";
 import type { Logger } from "@platform/logger";
 import { sql } from "drizzle-orm";
@@ -99,7 +100,7 @@ export async function deleteRetiredMenus(deps: Pick<RichMenuLinkDeps, "db" | "ri
       update rich_menu_retired r
          set due_at = ${claimedUntil}::timestamptz, attempts = r.attempts + 1
         from (select line_rich_menu_id from rich_menu_retired t
-               where t.deleted_at is null and t.due_at <= ${at}::timestamptz
+               where t.deleted_at is null and t.due_at < ${dueBy(now)}
                  and not exists (select 1 from rich_menu_link l where l.linked_menu = t.line_rich_menu_id)
                order by t.due_at
                limit ${RETIRED_BATCH}
@@ -141,7 +142,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
        set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
            attempts = r.attempts + 1, updated_at = ${at}::timestamptz
       from (select line_user_id from rich_menu_link
-             where (status = 'pending' and due_at <= ${at}::timestamptz)
+             where (status = 'pending' and due_at < ${dueBy(now)})
                 or (status = 'sending' and claimed_at < ${stale}::timestamptz)
              order by due_at
              limit ${limit}

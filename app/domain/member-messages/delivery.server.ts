@@ -14,6 +14,7 @@ import {
   rateLimitCounter,
   store,
 } from "@platform/db/schema";
+import { dueBy } from "@platform/jobs/due";
 import type { Logger } from "@platform/logger";
 import { countMessage } from "@platform/metrics";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -180,7 +181,7 @@ async function holdMarketing(db: Database, now: Date): Promise<void> {
       and(
         eq(memberMessage.status, "queued"),
         eq(memberMessage.purpose, "marketing"),
-        sql`${memberMessage.dueAt} <= ${now.toISOString()}::timestamptz`,
+        sql`${memberMessage.dueAt} < ${dueBy(now)}`,
       ),
     );
 }
@@ -193,7 +194,7 @@ async function claim(db: Database, claimer: string, now: Date, quiet: boolean, l
        set status = 'sending', claim_job = ${claimer}, claimed_at = ${at}::timestamptz,
            attempts = m.attempts + 1, updated_at = ${at}::timestamptz
       from (select id from ${memberMessage}
-             where ((status in ('queued', 'held') and due_at <= ${at}::timestamptz)
+             where ((status in ('queued', 'held') and due_at < ${dueBy(now)})
                     or (status = 'sending' and claimed_at < ${stale}::timestamptz))
                ${quiet ? sql`and purpose = 'service'` : sql``}
              order by due_at
