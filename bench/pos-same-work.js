@@ -57,9 +57,9 @@ export async function writeSameWorkScripts(databaseUrl, dir) {
 const key = ":key_id::uuid";
 const store = ":store_id::text";
 
-/** The member's 12-month spend, read behind the account's lock (the app's tierSpendBetween). */
+/** The member's 12-month spend, read behind the account's lock (the app's tierSpendSince). */
 export const SPEND_LINE =
-  "select coalesce(sum(p.net_amount - p.refunded_amount), 0) as spend from purchase p where p.member_id = :member_id::uuid and p.purchased_at >= now() - interval '1 year' and p.purchased_at <= now();";
+  "select coalesce(sum(p.net_amount - p.refunded_amount), 0) as spend from purchase p where p.member_id = :member_id::uuid and p.purchased_at >= now() - interval '1 year';";
 
 /** The purchase with its answer (the app sends the answer's JSON text, here built from the same values). */
 export const INSERT_LINE = `insert into purchase (id, store_id, receipt_number, member_id, net_amount, purchased_at, refunded_amount, points_earned, points_reversed, staff_user_id, api_key_id, created_at, idempotency_key, request_hash, answer) values (md5(:client_id::text || '-' || :r::text)::uuid, ${store}, 'PGB-' || :client_id::text || '-' || :r::text, :member_id::uuid, :amount, now(), default, :points, default, null, ${key}, now(), 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text) || md5(:client_id::text), ('{"purchaseId":"' || md5(:client_id::text || '-' || :r::text)::uuid::text || '","receiptNumber":"PGB-' || :client_id::text || '-' || :r::text || '","pointsEarned":' || :points::text || ',"pointsSpent":0,"pointsSpentValue":0,"amountPaid":' || :amount::text || ',"balance":' || :points::text || ',"tier":"basic"}')::jsonb) on conflict (store_id, receipt_number) do nothing returning id as purchase_id \\gset`;

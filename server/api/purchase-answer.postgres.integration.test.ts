@@ -17,9 +17,8 @@ import { useTwoApiInstances } from "./testing/two-api-instances";
  * committed, and every answer is replayed as it was kept.
  */
 let secret = "";
-// One clock for both instances: a purchase's 12-month spend counts purchases up to its own `now` (taken when its
-// request came in), so with real clocks a purchase whose request came in first but got the lock second would not
-// count the other one (as before 2026-12-07). The fixed clock makes the lock's order the only order.
+// One clock for both instances, so the lock's order is the only order in the first tests; the test with two clocks
+// (a purchase stamped after the waiting request's own clock) shows the spend counts what committed, whatever its time.
 const NOW = new Date(Date.now() - 60_000);
 const clock = () => NOW;
 const before = new Date(NOW.getTime() - 3_600_000);
@@ -88,8 +87,11 @@ it("answers two purchases of one member at once, over two instances, with the ba
   expect((await checkLedger(db)).mismatches).toEqual([]);
 });
 
-it("counts in the tier what the lock's holder committed while the purchase waited for the lock", async () => {
-  const m = await memberAt40k();
+/**
+ * A purchase that waits for the account's lock while another transaction, which holds it, books NT$6,000 for the
+ * member at `heldAt` (its booking's clock `heldNow`); answers the waiting purchase once the holder has committed.
+ */
+async function buyWhileHeld(m: { id: string; memberNumber: string }, held: { at: Date; now: Date }) {
   const holder = handles[1]!.db;
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
@@ -99,12 +101,11 @@ it("counts in the tier what the lock's holder committed while the purchase waite
   const holding = new Promise<void>((resolve) => {
     locked = resolve;
   });
-  // Another transaction books NT$6,000 for the member and holds the account's lock until released.
   const other = holder.transaction(async (tx) => {
     await recordPurchaseInTransaction(
       tx,
-      { memberId: m.id, storeId: "TPE01", receiptNumber: `HELD-${m.id}`, netAmount: 6_000, purchasedAt: before },
-      NOW,
+      { memberId: m.id, storeId: "TPE01", receiptNumber: `HELD-${m.id}`, netAmount: 6_000, purchasedAt: held.at },
+      held.now,
     );
     locked();
     await gate;
@@ -123,10 +124,26 @@ it("counts in the tier what the lock's holder committed while the purchase waite
   }
   release();
   await other;
-  const answered = await pending;
+  return pending;
+}
+
+it("counts in the tier what the lock's holder committed while the purchase waited for the lock", async () => {
+  const m = await memberAt40k();
+  const answered = await buyWhileHeld(m, { at: before, now: NOW });
   expect(answered.status).toBe(201);
   // NT$40,000 + 6,000 (committed by the holder while this one waited) + 6,000: silver. Read before the lock, the
   // spend would have been NT$46,000 and the answer basic.
+  expect(JSON.parse(answered.text)).toMatchObject({ balance: 520, tier: "silver", pointsEarned: 60 });
+  expect(await ledgerTotals(handles[0]!.db, m.id)).toEqual({ balance: 520, ledgerSum: 520, lotsRemaining: 520 });
+});
+
+it("counts the holder's purchase stamped after this request's own clock (two instances' clocks, one lock)", async () => {
+  // The holder's booking came in later (its clock and its purchase 2 s after this instance's NOW) but took the lock
+  // first. Until 2026-12-07 the spend stopped at the booking's own `now` and left it out: basic, not silver.
+  const m = await memberAt40k();
+  const later = new Date(NOW.getTime() + 2_000);
+  const answered = await buyWhileHeld(m, { at: later, now: later });
+  expect(answered.status).toBe(201);
   expect(JSON.parse(answered.text)).toMatchObject({ balance: 520, tier: "silver", pointsEarned: 60 });
   expect(await ledgerTotals(handles[0]!.db, m.id)).toEqual({ balance: 520, ledgerSum: 520, lotsRemaining: 520 });
 });

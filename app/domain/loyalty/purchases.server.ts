@@ -24,7 +24,7 @@ import {
 import { currentRules, lotExpiry, pointsForAmount, spendWindowStart, TIER_ORDER, tierForSpend } from "./rules.server";
 import { decideSpend, refundReturn } from "./spend";
 import { consumeSpendCode, type SpendTicket } from "./spend-codes.server";
-import { tierAmountOf, tierSpendBetween } from "./tier-amount.server";
+import { tierAmountOf, tierSpendSince } from "./tier-amount.server";
 import { changeTier } from "./tiers.server";
 
 export type Purchase = typeof purchase.$inferSelect;
@@ -165,7 +165,7 @@ async function bookPurchase(
   // committed before the lock was ours is counted (they all hold the lock to their commit), so the tier — and with it
   // the whole answer — is known before the insert (ADR 039, "Later (2026-12-07, the answer)").
   const [{ account, disabled, after: spendBefore }, rules, codeUsed] = await Promise.all([
-    lockAccountThen(tx, input.memberId, () => tierSpendBetween(tx, input.memberId, windowStart, now)),
+    lockAccountThen(tx, input.memberId, () => tierSpendSince(tx, input.memberId, windowStart)),
     currentRules(tx, now),
     input.spendTicket ? consumeSpendCode(tx, input.spendTicket, spendOf(input), now) : true,
   ]);

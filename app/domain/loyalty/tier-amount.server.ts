@@ -32,15 +32,18 @@ export function tierAmountOf(p: { netAmount: number; pointsSpentValue: number; r
 }
 
 /**
- * The member's spend toward the tier from `from` to `to` (tierSpendSql), one statement started at this call (the
- * booking sends it behind the account's lock, `lockAccountThen`; written as text, as the purchase path's others).
+ * The member's spend toward the tier since `from` (tierSpendSql), one statement started at this call (the booking
+ * sends it behind the account's lock, `lockAccountThen`; written as text, as the purchase path's others). No upper
+ * bound: behind the lock every purchase of the member that committed before this one is counted, also one whose
+ * booking's clock was a few milliseconds ahead of this one's (two instances; until 2026-12-07 the read stopped at the
+ * booking's own `now` and left such a purchase out of the tier). A purchase is never in the future of the instance
+ * that booked it (checkPurchaseInput), so nothing later than "now" exists to be counted.
  */
-export function tierSpendBetween(tx: Database, memberId: string, from: Date, to: Date): Promise<number> {
+export function tierSpendSince(tx: Database, memberId: string, from: Date): Promise<number> {
   return tx
     .execute(
       sql`select ${tierSpendSql("p")} as spend from ${purchase} p
-        where p.member_id = ${memberId}::uuid and p.purchased_at >= ${from.toISOString()}::timestamptz
-        and p.purchased_at <= ${to.toISOString()}::timestamptz`,
+        where p.member_id = ${memberId}::uuid and p.purchased_at >= ${from.toISOString()}::timestamptz`,
     )
     .then((result) => Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0));
 }
