@@ -47,6 +47,7 @@ import { registerRfmJob } from "../app/domain/segments/rfm.server";
 import { startWebhookDispatcher } from "../app/domain/webhooks/delivery.server";
 import { registerWebhookHousekeeping } from "../app/domain/webhooks/housekeeping.server";
 import { adminsToldOfDisabled } from "../app/domain/webhooks/notify.server";
+import { sealStoredWebhookSecrets } from "../app/domain/webhooks/secret-at-rest.server";
 import { createSender } from "../app/domain/webhooks/send.server";
 import { CATALOG_PATH_PREFIX } from "../app/lib/i18n";
 import { catalogFileAt } from "../app/lib/i18n.server";
@@ -180,6 +181,10 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
         .catch((err) => logger.warn({ err }, "demo staff not created"));
     }
     await warmUpCatalogue(database.db).catch((err) => logger.warn({ err }, "catalogue warm-up failed"));
+    // Webhook secrets stored before they were sealed (ADR 054, "the secrets at rest"): sealed once, here.
+    await sealStoredWebhookSecrets(database.db, config.secrets.session)
+      .then((sealed) => sealed > 0 && logger.info({ sealed }, "webhook endpoint secrets sealed"))
+      .catch((err) => logger.warn({ err }, "webhook endpoint secrets not sealed"));
     logger.info({ driver: database.driver, appEnv: config.appEnv }, "database ready");
   };
   // Every instance enqueues and runs jobs; the queue lives in the same database (ADR 005).
@@ -248,6 +253,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Running
     {
       db: database.db,
       send: createSender({ production: config.isProduction }),
+      serverSecret: config.secrets.session,
       logger,
       onDisabled: adminsToldOfDisabled(database.db, messaging.messaging),
     },

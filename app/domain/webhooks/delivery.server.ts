@@ -9,6 +9,7 @@ import {
 import type { Logger } from "@platform/logger";
 import { type SQL, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.server";
+import { openWebhookSecret } from "./secret-at-rest.server";
 import type { Sender, SendOutcome } from "./send.server";
 import { webhookBodyOfJson, webhookHeaders, webhookMessageId } from "./signing";
 
@@ -44,6 +45,8 @@ export type DisabledEndpoint = { id: string; url: string; failingSince: Date };
 export type WebhookDeliveryDeps = {
   db: Database;
   send: Sender;
+  /** The server secret the endpoints' signing secrets are sealed under (SESSION_SECRET; secret-at-rest.server.ts). */
+  serverSecret: string;
   logger?: Pick<Logger, "info" | "warn" | "error">;
   /** Told when an endpoint was disabled after 24 h of failures (the admins' e-mail). */
   onDisabled?: (endpoints: DisabledEndpoint[]) => Promise<void>;
@@ -64,7 +67,8 @@ type Claimed = {
   attempts: number;
   firstAttemptAt: Date;
   url: string;
-  secrets: string[];
+  /** The signing secrets (current first), opened; null when a stored one cannot be opened (another server secret). */
+  secrets: string[] | null;
   /** A member's row: a later one of theirs may wait behind it (the next batch can take it once this is recorded). */
   ofMember: boolean;
 };
@@ -125,7 +129,7 @@ export async function deliverWebhooks(
   const claimer = randomUUID();
   const limit = deps.batchSize ?? 1000;
   for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
-    const rows = await claim(deps.db, claimer, now, limit);
+    const rows = await claim(deps.db, claimer, now, limit, opener(deps.serverSecret));
     if (rows.length === 0) break;
     report.claimed += rows.length;
     const outcomes = await sendAll(deps, rows, now);
@@ -137,7 +141,31 @@ export async function deliverWebhooks(
   return report;
 }
 
-async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
+/** Opens an endpoint's stored secrets once per pass (a batch holds many rows of few endpoints). */
+function opener(serverSecret: string): (endpointId: string, stored: (string | null)[]) => string[] | null {
+  const opened = new Map<string, string[] | null>();
+  return (endpointId, stored) => {
+    const key = `${endpointId} ${stored.join(" ")}`;
+    let secrets = opened.get(key);
+    if (secrets === undefined) {
+      try {
+        secrets = stored.flatMap((s) => (s === null ? [] : [openWebhookSecret(serverSecret, endpointId, s)]));
+      } catch {
+        secrets = null;
+      }
+      opened.set(key, secrets);
+    }
+    return secrets;
+  };
+}
+
+async function claim(
+  db: Database,
+  claimer: string,
+  now: Date,
+  limit: number,
+  open: (endpointId: string, stored: (string | null)[]) => string[] | null,
+): Promise<Claimed[]> {
   const result = await db.execute(claimStatement(claimer, now, limit));
   return rowsOf<{
     id: string;
@@ -160,7 +188,7 @@ async function claim(db: Database, claimer: string, now: Date, limit: number): P
     attempts: Number(r.attempts),
     firstAttemptAt: new Date(r.first_attempt_at),
     url: r.url,
-    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+    secrets: open(r.endpoint_id, [r.secret, r.previous_secret]),
     ofMember: r.member_id !== null,
   }));
 }
@@ -175,7 +203,16 @@ async function sendAll(deps: WebhookDeliveryDeps, rows: Claimed[], now: Date): P
       const row = rows[i] as Claimed;
       const id = webhookMessageId(row.id);
       const body = webhookBodyOfJson(row.eventType, row.occurredAt, row.data);
-      outcomes[i] = await deps.send(row.url, webhookHeaders(row.secrets, id, timestamp, body), body);
+      // A secret sealed under another server secret (SESSION_SECRET changed): nothing is sent unsigned; a failure
+      // like any other (retried, and the endpoint disabled after 24 h with the admins told), named in the log.
+      outcomes[i] = row.secrets
+        ? await deps.send(row.url, webhookHeaders(row.secrets, id, timestamp, body), body)
+        : {
+            outcome: "secret_unreadable",
+            statusCode: null,
+            durationMs: 0,
+            error: "the endpoint's signing secret cannot be opened with this server's SESSION_SECRET: rotate it",
+          };
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, rows.length) }, lane));

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { webhookDelivery, webhookEndpoint, webhookSubscription } from "@platform/db/schema";
 import { and, eq, sql } from "drizzle-orm";
@@ -8,13 +9,15 @@ import { requirePermission } from "../staff/guard.server";
 import { type AddressRules, checkEndpointUrl } from "./address.server";
 import { STALE_CLAIM_MS } from "./delivery.server";
 import type { EndpointInput } from "./input";
+import { sealWebhookSecret } from "./secret-at-rest.server";
 import { newWebhookSecret } from "./signing";
 
 /**
  * Webhook endpoints in the console (issue 38 part 4, ADR 054): registered, changed, rotated, enabled and disabled
  * by an admin (`webhooks.manage`), each change audited in its own transaction, which also rewrites the endpoint's
- * `webhook_subscription` rows (the triggers' only read). A secret is returned once, at registration or rotation;
- * after a rotation the old secret keeps signing for `ROTATION_OVERLAP_MS`.
+ * `webhook_subscription` rows (the triggers' only read). A secret is returned once, at registration or rotation, and
+ * stored sealed under the server secret (secret-at-rest.server.ts); after a rotation the old secret keeps signing for
+ * `ROTATION_OVERLAP_MS`.
  */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
@@ -44,16 +47,25 @@ export async function createEndpoint(
   actor: StaffActor,
   input: EndpointInput,
   rules: AddressRules,
+  serverSecret: string,
   audit: AuditContext,
   now = new Date(),
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   requirePermission(actor, "webhooks.manage");
   await urlChecked(input.url, rules);
   const secret = newWebhookSecret();
+  const id = randomUUID();
   return auditedTx(db, audit, now, async (tx, record) => {
     const [endpoint] = await tx
       .insert(webhookEndpoint)
-      .values({ ...input, secret, createdBy: actor.userId, createdAt: now, updatedAt: now })
+      .values({
+        ...input,
+        id,
+        secret: sealWebhookSecret(serverSecret, id, secret),
+        createdBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     if (!endpoint) throw new Error("webhook endpoint insert returned nothing");
     await syncSubscriptions(tx, endpoint);
@@ -100,6 +112,7 @@ export async function rotateSecret(
   db: Database,
   actor: StaffActor,
   id: string,
+  serverSecret: string,
   audit: AuditContext,
   now = new Date(),
 ): Promise<string> {
@@ -111,7 +124,7 @@ export async function rotateSecret(
     await tx
       .update(webhookEndpoint)
       .set({
-        secret,
+        secret: sealWebhookSecret(serverSecret, id, secret),
         previousSecret: before.secret,
         previousSecretUntil: until,
         version: sql`${webhookEndpoint.version} + 1`,

@@ -5,7 +5,7 @@ import { AddressRefusedError, type AddressRules, guardedLookup, isBlockedAddress
 
 /** What one attempt came to; every kind is written to the delivery log. */
 export type SendOutcome = {
-  outcome: "ok" | "http_error" | "redirect" | "timeout" | "network" | "address_refused";
+  outcome: "ok" | "http_error" | "redirect" | "timeout" | "network" | "address_refused" | "secret_unreadable";
   statusCode: number | null;
   durationMs: number;
   error: string | null;

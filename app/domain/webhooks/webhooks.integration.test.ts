@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Database, rowsOf } from "@platform/db/client";
@@ -19,6 +20,7 @@ import type { StaffActor } from "../staff/actor";
 import { checkEndpointUrl, isBlockedAddress } from "./address.server";
 import { claimStatement, type DisabledEndpoint, deliverWebhooks, WEBHOOK_RETRY_SECONDS } from "./delivery.server";
 import { createEndpoint, deliveryLog, redeliver, rotateSecret, setEndpointEnabled } from "./endpoints.server";
+import { openWebhookSecret, sealStoredWebhookSecrets } from "./secret-at-rest.server";
 import { createSender } from "./send.server";
 import { verifyWebhook } from "./signing";
 
@@ -91,7 +93,14 @@ beforeEach(async () => {
 });
 
 const send = createSender(dev, { timeoutMs: 500 });
-const deps = (extra: { onDisabled?: (e: DisabledEndpoint[]) => Promise<void> } = {}) => ({ db, send, ...extra });
+/** The server secret the endpoints' secrets are sealed under in these tests (SESSION_SECRET in the app). */
+const SERVER_SECRET = "webhooks-test-server-secret-0123456789";
+const deps = (extra: { onDisabled?: (e: DisabledEndpoint[]) => Promise<void> } = {}) => ({
+  db,
+  send,
+  serverSecret: SERVER_SECRET,
+  ...extra,
+});
 
 async function register(path: string, events: string[], scopes: string[] = []) {
   return createEndpoint(
@@ -99,6 +108,7 @@ async function register(path: string, events: string[], scopes: string[] = []) {
     admin,
     { url: `${base}${path}`, description: "", events: events as never, scopes: scopes as never },
     dev,
+    SERVER_SECRET,
     audit,
     t0,
   );
@@ -255,9 +265,51 @@ describe("delivery", () => {
     });
   });
 
+  it("keeps the secrets sealed at rest, bound to their endpoint; a secret sealed under another server secret is never sent unsigned", async () => {
+    const { endpoint, secret } = await register("/hook", ["purchase.created"]);
+    const [row] = await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, endpoint.id));
+    // Not the secret in any form a copy of the database could use: sealed, and opening it needs the server secret.
+    expect(row?.secret.startsWith("sealed.v1.")).toBe(true);
+    expect(row?.secret).not.toContain(secret.slice("whsec_".length));
+    expect(openWebhookSecret(SERVER_SECRET, endpoint.id, row?.secret ?? "")).toBe(secret);
+    expect(() => openWebhookSecret(SERVER_SECRET, randomUUID(), row?.secret ?? "")).toThrow();
+    expect(() => openWebhookSecret("another-server-secret-0123456789abcdef", endpoint.id, row?.secret ?? "")).toThrow();
+    // The app started with another SESSION_SECRET: the event is not sent (no unsigned or wrongly signed request),
+    // the attempt is a failure named in the log and retried like any other.
+    await buy((await newMember(db)).id);
+    const report = await deliverWebhooks({ db, send, serverSecret: "another-server-secret-0123456789abcdef" }, t0);
+    expect(report).toMatchObject({ claimed: 1, delivered: 0, retried: 1 });
+    expect(received).toHaveLength(0);
+    const [attempt] = await db.select().from(webhookAttempt).where(eq(webhookAttempt.endpointId, endpoint.id));
+    expect(attempt?.outcome).toBe("secret_unreadable");
+    expect(attempt?.error).toContain("SESSION_SECRET");
+  });
+
+  it("seals a secret stored in plain text (before 2026-12-07) once, and signs with it before and after", async () => {
+    const { endpoint } = await register("/hook", ["purchase.created"]);
+    const plain = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    await db.update(webhookEndpoint).set({ secret: plain }).where(eq(webhookEndpoint.id, endpoint.id));
+    await buy((await newMember(db)).id);
+    await deliverWebhooks(deps(), t0);
+    const headers = (i: number) => ({
+      id: String(received[i]?.headers["webhook-id"]),
+      timestamp: String(received[i]?.headers["webhook-timestamp"]),
+      signature: String(received[i]?.headers["webhook-signature"]),
+    });
+    expect(verifyWebhook(plain, headers(0), received[0]?.body ?? "", t0.getTime() / 1000)).toBe(true);
+    expect(await sealStoredWebhookSecrets(db, SERVER_SECRET)).toBe(1);
+    expect(await sealStoredWebhookSecrets(db, SERVER_SECRET)).toBe(0);
+    const [row] = await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, endpoint.id));
+    expect(row?.secret.startsWith("sealed.v1.")).toBe(true);
+    await buy((await newMember(db)).id);
+    await deliverWebhooks(deps(), t0);
+    expect(received).toHaveLength(2);
+    expect(verifyWebhook(plain, headers(1), received[1]?.body ?? "", t0.getTime() / 1000)).toBe(true);
+  });
+
   it("signs with both secrets after a rotation", async () => {
     const { endpoint, secret: old } = await register("/hook", ["purchase.created"]);
-    const next = await rotateSecret(db, admin, endpoint.id, audit, t0);
+    const next = await rotateSecret(db, admin, endpoint.id, SERVER_SECRET, audit, t0);
     await buy((await newMember(db)).id);
     await deliverWebhooks(deps(), t0);
     const got = received[0];
@@ -466,6 +518,7 @@ describe("no SSRF (production rules)", () => {
         admin,
         { url: "https://127.0.0.1/hook", description: "", events: ["purchase.created"], scopes: [] },
         prod,
+        SERVER_SECRET,
         audit,
         t0,
       );
@@ -487,7 +540,7 @@ describe("no SSRF (production rules)", () => {
     // An endpoint registered before its name moved to a private address: the worker records the refusal.
     const { endpoint } = await register("/x", ["purchase.created"]);
     await buy((await newMember(db)).id);
-    await deliverWebhooks({ db, send: guarded }, t0);
+    await deliverWebhooks({ db, send: guarded, serverSecret: SERVER_SECRET }, t0);
     const [attempt] = await db.select().from(webhookAttempt).where(eq(webhookAttempt.endpointId, endpoint.id));
     expect(attempt?.outcome).toBe("address_refused");
     expect(received).toHaveLength(0);

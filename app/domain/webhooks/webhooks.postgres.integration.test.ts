@@ -50,6 +50,9 @@ function countingReceiver() {
   return { send, arrivals };
 }
 
+/** The server secret the endpoints' secrets are sealed under (SESSION_SECRET in the app). */
+const SERVER_SECRET = "webhooks-two-instances-server-secret-0123";
+
 /** An endpoint taking the member events, no personal data. */
 function memberEventsEndpoint(db: DatabaseHandle["db"], url: string) {
   return createEndpoint(
@@ -57,6 +60,7 @@ function memberEventsEndpoint(db: DatabaseHandle["db"], url: string) {
     admin,
     { url, description: "", events: ["member.created", "member.updated"], scopes: [] },
     { production: false },
+    SERVER_SECRET,
     audit,
   );
 }
@@ -88,14 +92,14 @@ describe("webhook delivery over two instances", () => {
     const receiver = countingReceiver();
     const now = new Date(Date.now() + 60_000);
     const [a, b] = await Promise.all([
-      deliverWebhooks({ db: one.db, send: receiver.send, batchSize: 200 }, now),
-      deliverWebhooks({ db: two.db, send: receiver.send, batchSize: 200 }, now),
+      deliverWebhooks({ db: one.db, serverSecret: SERVER_SECRET, send: receiver.send, batchSize: 200 }, now),
+      deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send: receiver.send, batchSize: 200 }, now),
     ]);
     // A member's later events wait for the earlier ones: passes until nothing is left.
     for (let i = 0; i < 10; i++) {
       const [c, d] = await Promise.all([
-        deliverWebhooks({ db: one.db, send: receiver.send, batchSize: 200 }, now),
-        deliverWebhooks({ db: two.db, send: receiver.send, batchSize: 200 }, now),
+        deliverWebhooks({ db: one.db, serverSecret: SERVER_SECRET, send: receiver.send, batchSize: 200 }, now),
+        deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send: receiver.send, batchSize: 200 }, now),
       ]);
       if (c.claimed + d.claimed === 0) break;
     }
@@ -147,8 +151,8 @@ describe("webhook delivery over two instances", () => {
     let claimedByTwo = 0;
     for (let i = 0; i < 20; i++) {
       const [c, d] = await Promise.all([
-        deliverWebhooks({ db: one.db, send, batchSize: 250, concurrency: 32 }, now),
-        deliverWebhooks({ db: two.db, send, batchSize: 250, concurrency: 32 }, now),
+        deliverWebhooks({ db: one.db, serverSecret: SERVER_SECRET, send, batchSize: 250, concurrency: 32 }, now),
+        deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send, batchSize: 250, concurrency: 32 }, now),
       ]);
       claimedByOne += c.claimed;
       claimedByTwo += d.claimed;

@@ -86,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     switch (chosen.data) {
       case "rotate":
-        return { rotated: await rotateSecret(app.db, actor, id, audit, now) };
+        return { rotated: await rotateSecret(app.db, actor, id, app.config.secrets.session, audit, now) };
       case "enable":
       case "disable":
         await setEndpointEnabled(app.db, actor, id, chosen.data === "enable", audit, now);

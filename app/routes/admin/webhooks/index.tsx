@@ -53,6 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       actor,
       parsed.value,
       { production: app.config.isProduction },
+      app.config.secrets.session,
       consoleAudit(context, request),
       requestNow(request, app.config),
     );
