@@ -218,14 +218,40 @@ test.describe("a guest", () => {
     await page.getByText("11:30", { exact: true }).click();
     await page.getByLabel("簡訊驗證碼").fill(code);
     await page.getByRole("button", { name: "確認預約" }).click();
+    // The answer is the guest's own page, by a signed link (no member center): the confirmation, kept to come back to.
     await expect(page.getByRole("heading", { name: "預約完成" })).toBeVisible();
-    await expect(page.getByTestId("guest-reference")).toHaveText(/^[2-9A-Z]{8}$/);
+    await expect(page).toHaveURL(/\/appointments\/manage\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}\?booked=1$/);
+    await expect(page.getByTestId("appointment-reference")).toHaveText(/^[2-9A-Z]{8}$/);
     await expect(page.getByTestId("appointment-when")).toContainText("11:30–12:00");
+    await expect(page.getByText("這一頁就是您的預約")).toBeVisible();
     await expect(page.getByRole("link", { name: "下載行事曆檔（.ics）" })).toHaveAttribute(
       "href",
       /^data:text\/calendar/,
     );
+    await expectAccessible(page);
     await screenshotSizes(page, "appointments-guest-confirmed", { restore: PHONE });
+
+    // Back later by the kept link (another browser, no session): moved to another time, then cancelled.
+    const link = new URL(page.url()).pathname;
+    const later = await context.browser()?.newContext({ locale: "zh-TW", timezoneId: "Asia/Taipei" });
+    const phonePage = await later!.newPage();
+    await pinClock(phonePage, NOW);
+    await gotoAndCheck(phonePage, link);
+    await expect(phonePage.getByRole("heading", { name: "預約內容" })).toBeVisible();
+    await waitForHydration(phonePage);
+    await phonePage.locator("#reschedule").getByText("14:00", { exact: true }).click();
+    await phonePage.getByRole("button", { name: "確認改期" }).click();
+    await expect(phonePage.getByTestId("appointment-when")).toContainText("14:00–14:30");
+    await waitForHydration(phonePage);
+    phonePage.once("dialog", (dialog) => dialog.accept());
+    await phonePage.getByRole("button", { name: "取消預約" }).click();
+    await expect(phonePage.getByTestId("appointment-status")).toHaveText("已取消");
+    await screenshotSizes(phonePage, "appointments-guest-cancelled", { restore: PHONE });
+    // A changed character of the link is no page (404), for reading and for a change alike.
+    const forged = `${link.slice(0, -1)}${link.endsWith("A") ? "B" : "A"}`;
+    expect((await phonePage.request.get(forged)).status()).toBe(404);
+    expect((await phonePage.request.post(forged, { form: { intent: "cancel" } })).status()).toBe(404);
+    await later!.close();
   });
 });
 

@@ -68,6 +68,8 @@ export const links = {
   memberAppointments: () => href("/member-center/appointments"),
   memberAppointment: (id: string) => href("/member-center/appointments/:id", { id }),
   memberAppointmentIcs: (id: string) => href("/member-center/appointments/:id/calendar.ics", { id }),
+  /** A guest's booking by its link (app/domain/appointments/manage-link.server.ts makes the token). */
+  guestAppointment: (token: string) => href("/appointments/manage/:token", { token }),
 } as const;
 
 /**

@@ -14,6 +14,10 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "notify.appointments.reminder.title": "Your showroom appointment tomorrow",
   "notify.appointments.reminder.text":
     "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to {cutoff} before or call {phone}.",
+  "notify.appointments.confirmation.guestText":
+    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel up to {cutoff} before on the booking page you were shown (keep its link), or call the showroom at {phone}.",
+  "notify.appointments.reminder.guestText":
+    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, open the booking page you kept up to {cutoff} before, or call {phone}.",
   "notify.appointments.page": "Your appointment:",
   "notify.appointments.ics": "Add to calendar:",
   "email.code.appointment.subject": "{code} is your Han Living showroom booking code",
@@ -86,6 +90,9 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
     "Within {cutoff} of the start it can no longer be changed online; please call the showroom.",
   "appointments.detail.rescheduled": "Rescheduled",
   "appointments.detail.cancelled": "Appointment cancelled",
+  "appointments.manage.back": "Book another visit",
+  "appointments.manage.keep":
+    "This page is your booking: keep its link (it is in your text messages too); you can change or cancel it here until {cutoff} before it starts.",
   "appointments.detail.back": "Back to my appointments",
   "appointments.detail.pickDay": "Show times for this day",
   "appointments.status.booked": "Booked",

@@ -16,6 +16,10 @@ export const appointmentsZhTW = {
   "notify.appointments.reminder.title": "明天的門市預約",
   "notify.appointments.reminder.text":
     "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 {cutoff}以前至會員中心，或來電 {phone}。",
+  "notify.appointments.confirmation.guestText":
+    "您已預約{store}{kind}：{when}，預約編號 {reference}。開始前 {cutoff}以前可在預約完成時顯示的預約頁（請保存其連結）改期或取消，或來電門市 {phone}。",
+  "notify.appointments.reminder.guestText":
+    "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 {cutoff}以前開啟您保存的預約頁，或來電 {phone}。",
   "notify.appointments.page": "查看預約：",
   "notify.appointments.ics": "加入行事曆：",
   "email.code.appointment.subject": "{code} 是您的漢生活門市預約驗證碼",
@@ -85,6 +89,8 @@ export const appointmentsZhTW = {
   "appointments.detail.cutoff": "預約開始前 {cutoff}內無法線上改期或取消，請直接來電門市。",
   "appointments.detail.rescheduled": "已改期",
   "appointments.detail.cancelled": "已取消預約",
+  "appointments.manage.back": "預約其他門市或時段",
+  "appointments.manage.keep": "這一頁就是您的預約：請加入書籤或保存連結，開始前 {cutoff}以前可以在這裡改期或取消。",
   "appointments.detail.back": "回到我的預約",
   "appointments.detail.pickDay": "查看這天的時間",
   "appointments.status.booked": "已預約",

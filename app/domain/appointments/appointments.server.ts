@@ -481,6 +481,25 @@ export async function materialNames(db: Database, ids: string[]) {
  * A guest's bookings become the member's when they sign up with that phone (issue 37): every booking of the phone
  * with no member yet. The guest's phone and name stay on the row. Returns how many were attached.
  */
+/**
+ * Whose a booking is, for a guest's link (manage-link.server.ts): the guest's phone while it is a guest's, the member
+ * once signing up attached it (their member center has it now), or null when there is no such booking or it was
+ * never a guest's.
+ */
+export async function guestLinkOwner(
+  db: Database,
+  id: string,
+): Promise<{ guest: Owner } | { memberId: string } | null> {
+  const [row] = await db
+    .select({ memberId: appointment.memberId, guestPhone: appointment.guestPhone })
+    .from(appointment)
+    .where(eq(appointment.id, id))
+    .limit(1);
+  if (!row?.guestPhone) return null;
+  if (row.memberId) return { memberId: row.memberId };
+  return { guest: { memberId: null, phone: row.guestPhone } };
+}
+
 export async function attachGuestAppointments(db: Database, memberId: string, phone: string): Promise<number> {
   const rows = await db
     .update(appointment)

@@ -11,6 +11,8 @@ import type { OutgoingSms, SmsProvider } from "../messaging/sms-provider";
 import { bookAppointment, type Owner } from "./appointments.server";
 import { type AppointmentMessageDeps, reminderTime, sendAppointmentMessages } from "./messages.server";
 
+const SECRET = "appointment-messages-test-secret-0123456789";
+
 let db: Database;
 useMigratedTestDatabase("appointment_messages", (handle) => {
   db = handle.db;
@@ -49,6 +51,7 @@ function fakes() {
       },
     } as unknown as LineMessagingClient,
     publicBaseUrl: "https://hanliving.example",
+    secret: SECRET,
   };
   return { deps, sms, emails, pushes };
 }
@@ -165,6 +168,19 @@ describe("a booking's messages", () => {
     await sendAppointmentMessages(deps, eleven);
     await sendAppointmentMessages(deps, new Date("2026-12-23T05:00:00Z"));
     expect(sms.filter((s) => s.to === other.phoneNumber)).toHaveLength(1);
+  });
+
+  it("tells a guest by SMS where to change the booking in words: no member center, no link", async () => {
+    const noon = new Date("2026-12-07T04:00:00Z");
+    const phone = `+8869${String(Date.now()).slice(-8)}`;
+    const booked = await book({ memberId: null, phone }, "2026-12-27", "11:00", noon);
+    const { deps, sms } = fakes();
+    await sendAppointmentMessages(deps, noon);
+    const text = sms.find((s) => s.to === phone)?.text ?? "";
+    expect(text).toContain(booked.reference);
+    expect(text).toContain("預約頁");
+    expect(text).not.toContain("會員中心");
+    expect(text).not.toMatch(/https?:/);
   });
 
   it("speaks the member's language: English for a member who chose it", async () => {

@@ -6,6 +6,7 @@ import type { Logger } from "@platform/logger";
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { isLocale, type Locale, type MessageKey } from "~/lib/i18n";
 import { catalogT } from "~/lib/i18n.server";
+import { links } from "~/lib/links";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
 import type { LineMessagingClient } from "../line/messaging.server";
 import { inQuietHours } from "../member-messages/channels";
@@ -16,6 +17,7 @@ import type { SmsProvider } from "../messaging/sms-provider";
 import { cutoffText } from "../showroom/settings";
 import { showroomSettings } from "../showroom/settings.server";
 import { whenText } from "./display";
+import { guestManageToken } from "./manage-link.server";
 
 /**
  * The messages of a booking (issue 37, ADR 044): a confirmation at once and a reminder the day before from the
@@ -36,6 +38,8 @@ export type AppointmentMessageDeps = {
   sms: SmsProvider;
   email: EmailTransport;
   publicBaseUrl: string;
+  /** The server secret a guest's link is signed with (manage-link.server.ts). */
+  secret: string;
   logger?: Pick<Logger, "info" | "warn" | "error">;
 };
 
@@ -171,16 +175,26 @@ function localeOf(row: Due): Locale {
 
 export type ComposedMessage = { title: string; text: string; pageUrl: string; icsUrl: string };
 
-/** The words of one booking's message in the reader's language. */
+/**
+ * The words of one booking's message in the reader's language. A member's page is in their member center; a guest
+ * has none: their page is the one the booking answered with, by its link (ADR 044, "a guest's own page"). A text
+ * message carries no link (composeSms refuses one: an SMS link is the phishing pattern members are taught to
+ * ignore), so a guest's SMS says where to change it in words; a link goes only by LINE or e-mail, which a guest
+ * does not have.
+ */
 export function composeAppointmentMessage(
   row: Due,
   occasion: Occasion,
   publicBaseUrl: string,
   cutoffMinutes: number,
+  secret: string,
 ): ComposedMessage {
   const locale = localeOf(row);
   const t = catalogT(locale);
   const base = publicBaseUrl.replace(/\/$/, "");
+  const pageUrl = row.memberId
+    ? `${base}${links.memberAppointment(row.id)}`
+    : `${base}${links.guestAppointment(guestManageToken(secret, row.id))}`;
   const values = {
     store: row.storeName[locale] ?? row.storeName["zh-TW"],
     kind: t(`appointments.kind.${row.kind}` as MessageKey),
@@ -191,9 +205,9 @@ export function composeAppointmentMessage(
   };
   return {
     title: t(`notify.appointments.${occasion}.title` as MessageKey),
-    text: t(`notify.appointments.${occasion}.text` as MessageKey, values),
-    pageUrl: `${base}/member-center/appointments/${row.id}`,
-    icsUrl: `${base}/member-center/appointments/${row.id}/calendar.ics`,
+    text: t(`notify.appointments.${occasion}.${row.memberId ? "text" : "guestText"}` as MessageKey, values),
+    pageUrl,
+    icsUrl: `${base}${links.memberAppointmentIcs(row.id)}`,
   };
 }
 
@@ -204,7 +218,7 @@ async function sendOne(
   occasion: Occasion,
   cutoffMinutes: number,
 ): Promise<void> {
-  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl, cutoffMinutes);
+  const message = composeAppointmentMessage(row, occasion, deps.publicBaseUrl, cutoffMinutes, deps.secret);
   const t = catalogT(localeOf(row));
   const key = `${row.id}:${occasion}`;
   if (channel === "line" && deps.line && row.lineUserId) {

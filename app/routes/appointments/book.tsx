@@ -15,13 +15,11 @@ import {
   bookAppointment,
   bookableStore,
   freeTimes,
-  ownAppointment,
   storesTakingBookings,
 } from "~/domain/appointments/appointments.server";
-import { googleCalendarLink, icsFile } from "~/domain/appointments/calendar";
-import { calendarEventOf } from "~/domain/appointments/calendar-event.server";
-import { dayLabel, whenText } from "~/domain/appointments/display";
+import { dayLabel } from "~/domain/appointments/display";
 import { checkGuestCode, sendGuestCode } from "~/domain/appointments/guest.server";
+import { guestManageToken } from "~/domain/appointments/manage-link.server";
 import { APPOINTMENT_MESSAGES_QUEUE } from "~/domain/appointments/messages.server";
 import { bookableDays, parseDay } from "~/domain/appointments/rules";
 import { listFavourites } from "~/domain/materials/favourites.server";
@@ -128,17 +126,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type GuestAnswer = { guestCodeSent?: string; guestBooked?: GuestBooked };
-type GuestBooked = {
-  reference: string;
-  when: string;
-  store: string;
-  kind: string;
-  icsHref: string;
-  googleHref: string;
-  /** The hour of the day-before reminder (a showroom setting, ADR 050). */
-  reminderHour: number;
-};
+type GuestAnswer = { guestCodeSent?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getApp(context);
@@ -226,20 +214,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return appointmentFailure(error, form, t);
     }
     await queueConfirmation(app);
-    const booked = await ownAppointment(app.db, { memberId: null, phone }, row.id);
-    if (!booked) throw data(null, { status: 500 });
-    const event = calendarEventOf(booked, locale, t, app.config.publicBaseUrl, now);
-    return data({
-      guestBooked: {
-        reference: booked.reference,
-        when: whenText(booked.startsAt, booked.endsAt, locale),
-        store: pick(booked.storeName, locale),
-        kind: booked.kind,
-        icsHref: `data:text/calendar;charset=utf-8,${encodeURIComponent(icsFile(event))}`,
-        googleHref: googleCalendarLink(event),
-        reminderHour: (await showroomSettings(app.db)).reminderHour,
-      },
-    } satisfies GuestAnswer);
+    // The guest's own page, by the link their texts carry too (ADR 044, "a guest's own page").
+    return redirect(`${links.guestAppointment(guestManageToken(app.config.secrets.session, row.id))}?booked=1`);
   }
 
   let booked: { id: string };
@@ -292,7 +268,6 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
   const answer = useActionData() as (GuestAnswer & { values?: Record<string, string> }) | undefined;
   const codeSent = answer?.guestCodeSent ?? answer?.values?.codeSent ?? null;
   const data = loaderData;
-  if (answer?.guestBooked) return <GuestConfirmation t={t} booked={answer.guestBooked} />;
   return (
     <Page title={t("appointments.title")} lead={t("appointments.lead")} width="narrow">
       {data.step === "store" ? (
@@ -552,59 +527,6 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
           ) : null}
         </div>
       )}
-    </Page>
-  );
-}
-
-/** A guest's booking, done: no member center to show it in, so the answer is the confirmation itself. */
-function GuestConfirmation({ t, booked }: { t: ReturnType<typeof useT>; booked: GuestBooked }) {
-  return (
-    <Page
-      title={t("appointments.confirmed.title")}
-      lead={t("appointments.confirmed.lead", { hour: booked.reminderHour })}
-      width="narrow"
-    >
-      <section className="rounded-3xl border border-line bg-white p-5" aria-label={t("appointments.detail.title")}>
-        <dl className="space-y-3">
-          <div>
-            <dt className="text-sm text-muted">{t("appointments.detail.reference")}</dt>
-            <dd className="font-medium" data-testid="guest-reference">
-              {booked.reference}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm text-muted">{t("appointments.detail.kind")}</dt>
-            <dd className="font-medium">{t(`appointments.kind.${booked.kind}` as MessageKey)}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-muted">{t("appointments.detail.store")}</dt>
-            <dd className="font-medium">{booked.store}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-muted">{t("appointments.detail.when")}</dt>
-            <dd className="font-medium" data-testid="appointment-when">
-              {booked.when}
-            </dd>
-          </div>
-        </dl>
-        <div className="mt-5 flex flex-wrap gap-2">
-          <a
-            href={booked.icsHref}
-            download={`hanliving-${booked.reference}.ics`}
-            className={buttonVariants({ variant: "secondary", size: "sm" })}
-          >
-            {t("appointments.detail.ics")}
-          </a>
-          <a
-            href={booked.googleHref}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={buttonVariants({ variant: "secondary", size: "sm" })}
-          >
-            {t("appointments.detail.google")}
-          </a>
-        </div>
-      </section>
     </Page>
   );
 }
