@@ -133,8 +133,8 @@ async function pickTargets(sql) {
       from member m where exists (select 1 from purchase p where p.member_id = m.id) limit 1`),
   ];
   // The store of last purchase: the store most members last bought at, and the one fewest did.
-  const stores = await sql`select last_purchase_store_id as id, count(*)::int as n from member
-    where last_purchase_store_id is not null group by 1 order by 2 desc, 1`;
+  const stores = await sql`select store_id as id, count(*)::int as n from member_last_store
+    group by 1 order by 2 desc, 1`;
   const busiestStore = stores[0] ?? null;
   const quietestStore = stores.at(-1) ?? null;
   return {

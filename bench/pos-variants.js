@@ -17,6 +17,11 @@ export function variants(script) {
       .split("\n")
       .filter((line) => !pattern.test(line))
       .join("\n");
+  const lastStoreOnMember = script.replace(
+    /^(with newest as \(.*?\)) insert into member_last_store .*$/m,
+    (_, newest) =>
+      `${newest} update member set last_purchase_store_id = :store_id::text where id in (select member_id from newest) and last_purchase_store_id is distinct from :store_id::text;`,
+  );
   const summaries = [
     ["purchase", "report_purchase"],
     ["point_entry", "report_point_entry"],
@@ -129,11 +134,18 @@ $$;`,
           (_, head, where) =>
             `${head} update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now(), last_purchase_at = now() where ${where}`,
         )
-        .replace(
-          /^with newest as .*$/m,
-          "update member set last_purchase_store_id = :store_id::text where id = :member_id::uuid and last_purchase_store_id is distinct from :store_id::text;",
-        ),
+        .replace(/^with newest as .*$/m, `${lastStoreUpsert("m.id = :member_id::uuid")};`),
     ],
+    // ADR 039 "Later (2026-12-07, the member's last store)", migration 0062: the store on the member row as before,
+    // indexed for the console's filter (a store change was a non-HOT update of the wide row, an entry in each of
+    // its indexes), and the same without the index (the lower bound 0062 was measured against).
+    [
+      "the member's last store on the member row, indexed (before migration 0062)",
+      lastStoreColumn + lastStoreColumnIndex,
+      lastStoreColumnDrop,
+      lastStoreOnMember,
+    ],
+    ["the member's last store on the member row, not indexed", lastStoreColumn, lastStoreColumnDrop, lastStoreOnMember],
     [
       "the last purchase in the points' statement (one update of the account, the member's in it)",
       null,
@@ -141,11 +153,21 @@ $$;`,
       withoutLine(/^with newest as/).replace(
         /^(with entry as \(.*), lot as \((.*)\) update loyalty_account set balance = balance \+ :points, negative_since = null, updated_at = now\(\) where member_id = :member_id::uuid and exists \(select 1 from entry\);$/m,
         (_, entry, lot) =>
-          `${entry}, lot as (${lot}), store as (update member set last_purchase_store_id = :store_id::text where id = :member_id::uuid and last_purchase_store_id is distinct from :store_id::text and exists (select 1 from entry)) update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now(), last_purchase_at = now() where member_id = :member_id::uuid and exists (select 1 from entry);`,
+          `${entry}, lot as (${lot}), store as (${lastStoreUpsert("m.id = :member_id::uuid and exists (select 1 from entry)")}) update loyalty_account set balance = balance + :points, negative_since = null, updated_at = now(), last_purchase_at = now() where member_id = :member_id::uuid and exists (select 1 from entry);`,
       ),
     ],
   ];
 }
+
+/** The last store's upsert (bench/pos-same-work.js) for the members `where` picks. */
+const lastStoreUpsert = (where) =>
+  `insert into member_last_store (member_id, store_id, member_created_at) select m.id, :store_id::text, m.created_at from member m where ${where} on conflict (member_id) do update set store_id = excluded.store_id where member_last_store.store_id is distinct from excluded.store_id`;
+
+/** Before migration 0062: member.last_purchase_store_id (from member_last_store), its index, and its update. */
+const lastStoreColumn = `ALTER TABLE "member" ADD COLUMN "last_purchase_store_id" text;
+  UPDATE "member" m SET "last_purchase_store_id" = s."store_id" FROM "member_last_store" s WHERE s."member_id" = m."id";`;
+const lastStoreColumnIndex = `CREATE INDEX "member_last_store_idx" ON "member" USING btree ("last_purchase_store_id","created_at","id") WHERE "member"."last_purchase_store_id" is not null;`;
+const lastStoreColumnDrop = `ALTER TABLE "member" DROP COLUMN "last_purchase_store_id";`;
 
 const endpointId = "00000000-0000-4000-8000-0000000000e1";
 const endpointOn = `insert into webhook_endpoint (id, url, events, secret)

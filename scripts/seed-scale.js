@@ -18,7 +18,7 @@
 // a lot expiring at the end of the next Taipei calendar year; redemptions (with their coupons) take points from
 // the previous year's lots (the soonest expiring) in the engine's order; lots still holding points when they
 // expired were booked as `expire` entries; loyalty_account.balance is each member's ledger sum and equals the
-// points left in their unexpired lots; the store and time of each member's last purchase (member,
+// points left in their unexpired lots; the store and time of each member's last purchase (member_last_store,
 // loyalty_account) follow the purchases. Not seeded: refunds, adjustments, sessions, audit rows.
 import path from "node:path";
 import process from "node:process";
@@ -62,6 +62,7 @@ const log = (msg) => console.log(`[seed-scale ${secs().padStart(6)} s] ${msg}`);
 const LOADED = [
   "auth_user",
   "member",
+  "member_last_store",
   "loyalty_account",
   "purchase",
   "point_entry",
@@ -373,15 +374,22 @@ async function generate(now) {
       `
       insert into member (id, user_id, member_number, name_zh, gender, birthday, birthday_changed_at, phone_number,
                           marketing_sms, marketing_email, marketing_line, member_level, signup_method, last_login_at,
-                          created_at, updated_at, last_purchase_store_id)
+                          created_at, updated_at)
       select m.id, m.user_id, m.member_number, m.name, m.gender, m.birthday, case when m.birthday is not null then m.created_at end,
              m.phone, random() < 0.4, random() < 0.3, m.line and random() < 0.6, coalesce(t.tier, 'basic'),
              case when m.line then 'line' else 'phone' end,
              case when m.class = 0 then m.created_at else ${nowSql} - random() * (${nowSql} - m.created_at) end,
-             m.created_at, m.created_at, lp.store_id
-        from sm m left join mt t on t.member_id = m.id
-        left join (select distinct on (member_id) member_id, store_id from spt
-                    order by member_id, purchased_at desc) lp on lp.member_id = m.id`,
+             m.created_at, m.created_at
+        from sm m left join mt t on t.member_id = m.id`,
+    );
+    // The store of each member's last purchase (the console's store filter; migration 0062).
+    await step(
+      "member_last_store",
+      `
+      insert into member_last_store (member_id, store_id, member_created_at)
+      select lp.member_id, lp.store_id, m.created_at
+        from (select distinct on (member_id) member_id, store_id from spt order by member_id, purchased_at desc) lp
+        join sm m on m.id = lp.member_id`,
     );
     await sql.unsafe(`select setval('member_number_seq', ${base} + ${MEMBERS} - 1)`);
     await step(

@@ -1,6 +1,6 @@
 import { CACHED_COLUMNS } from "@platform/cache/cached-columns";
 import { rowsOf } from "@platform/db/client";
-import { loyaltyAccount, member, pointEntry, pointLot, purchase } from "@platform/db/schema";
+import { loyaltyAccount, member, memberLastStore, pointEntry, pointLot, purchase } from "@platform/db/schema";
 import { listenToCacheNotifications } from "@platform/testing/notification-listener";
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -60,10 +60,10 @@ describe("cache-invalidation triggers by column (migration 0057)", () => {
   it("a purchase sends its member's m:<id> only, at one store or moving to another", async () => {
     const m = await newMember(listening.db);
     expect(await heardFrom(() => buy(m.id, "S01"))).toEqual([`m:${m.id}`]);
-    // The second purchase moves the member's last store (member.last_purchase_store_id): not cached, no u:.
+    // The second purchase moves the member's last store (member_last_store, not the member row: migration 0062): no u:.
     expect(await heardFrom(() => buy(m.id, "S02"))).toEqual([`m:${m.id}`]);
-    const [row] = await listening.db.select().from(member).where(eq(member.id, m.id));
-    expect(row?.lastPurchaseStoreId).toBe("S02");
+    const [row] = await listening.db.select().from(memberLastStore).where(eq(memberLastStore.memberId, m.id));
+    expect(row?.storeId).toBe("S02");
   }, 60_000);
 
   it("an update of columns no cache reads sends nothing; a cached column's change notifies its member or user", async () => {
@@ -84,7 +84,7 @@ describe("cache-invalidation triggers by column (migration 0057)", () => {
           .update(loyaltyAccount)
           .set({ lastPurchaseAt: t0, updatedAt: new Date() })
           .where(eq(loyaltyAccount.memberId, m.id)),
-      () => db.update(member).set({ lastPurchaseStoreId: "S09" }).where(eq(member.id, m.id)),
+      () => db.update(memberLastStore).set({ storeId: "S09" }).where(eq(memberLastStore.memberId, m.id)),
       () => db.update(pointEntry).set({ receiptNumber: "其他" }).where(eq(pointEntry.id, entry.id)),
       () => db.update(pointLot).set({ expired: 1 }).where(eq(pointLot.entryId, entry.id)),
       // A statement that changes nothing of anything.

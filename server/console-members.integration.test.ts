@@ -480,8 +480,11 @@ describe("the store of the last purchase", () => {
       .from(schema.loyaltyAccount)
       .where(eq(schema.loyaltyAccount.memberId, lateReceipt.id));
     expect(account?.lastPurchaseAt?.getTime()).toBe(now - day);
-    const [row] = await db.select().from(schema.member).where(eq(schema.member.id, lateReceipt.id));
-    expect(row?.lastPurchaseStoreId).toBe("xinyi-flagship");
+    const [row] = await db
+      .select()
+      .from(schema.memberLastStore)
+      .where(eq(schema.memberLastStore.memberId, lateReceipt.id));
+    expect(row?.storeId).toBe("xinyi-flagship");
 
     // A manager chooses among their own stores; another store in the URL is refused beside the field.
     const own = await (await get(`/admin/members?${q}`, cookieOf(manager))).text();

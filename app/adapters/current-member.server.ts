@@ -20,17 +20,12 @@ export type MemberSession = {
 };
 
 /**
- * The member row as the session carries it (and the session cache keeps it): without `last_purchase_store_id`,
- * which a purchase moves and whose change does not invalidate the cache (migration 0057,
- * platform/cache/cached-columns.ts). Pages that need it read it from the database.
+ * The member row as the session carries it (and the session cache keeps it): the whole row, every column of which
+ * invalidates the cache when it changes (migration 0057, platform/cache/cached-columns.ts). The store of the last
+ * purchase, which a purchase moves without invalidating it, is not on the member row (member_last_store, migration
+ * 0062); pages that need it read it from the database.
  */
-export type SessionMember = Omit<Member, "lastPurchaseStoreId">;
-
-function sessionMember(row: Member | null): SessionMember | null {
-  if (!row) return null;
-  const { lastPurchaseStoreId: _, ...rest } = row;
-  return rest;
-}
+export type SessionMember = Member;
 
 export const memberSessionContext = createContext<MemberSession | null>(null);
 
@@ -81,7 +76,7 @@ export const memberSessionMiddleware: MiddlewareFunction<Response> = async ({ re
       const { headers, response } = await app.auth.api.getSession({ headers: request.headers, returnHeaders: true });
       refreshed = headers;
       if (response) {
-        const member = sessionMember(await findMemberByUserId(app.db, response.user.id));
+        const member = await findMemberByUserId(app.db, response.user.id);
         if (member?.disabled) {
           // A member disabled by an admin is logged out everywhere at the next request.
           const ctx = await app.auth.$context;

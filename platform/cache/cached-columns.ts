@@ -9,7 +9,7 @@
  *
  * Readers: `member-summaries` (app/domain/loyalty/member-center.server.ts: the account's balance and tier, the
  * expiring lots, the 12-month spend, the activity list with each entry's purchase), `member-sessions`
- * (app/adapters/current-member.server.ts: the member row, without `last_purchase_store_id`).
+ * (app/adapters/current-member.server.ts: the whole member row).
  */
 export const CACHED_COLUMNS = {
   loyalty_account: {
@@ -107,8 +107,7 @@ export const CACHED_COLUMNS = {
       "consultant_user_id",
       "referral_code",
     ],
-    notCached: {
-      last_purchase_store_id: "left out of the session's member (SessionMember); the console's filter reads it",
-    },
+    // The store of the last purchase, which a purchase moves, is not on this row (member_last_store, migration 0062).
+    notCached: {},
   },
 } as const satisfies Record<string, { trigger: string; cached: readonly string[]; notCached: Record<string, string> }>;

@@ -1,15 +1,18 @@
-import type { Database } from "@platform/db/client";
-import { loyaltyAccount, member } from "@platform/db/schema";
+import { type Database, rowsOf } from "@platform/db/client";
+import { loyaltyAccount, memberLastStore } from "@platform/db/schema";
 import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { MEMBER_PAGE_SIZE, searchMembers } from "../members/console-search.server";
+import type { StaffActor } from "../staff/actor";
 import { recordPurchase } from "./purchases.server";
 import { newMember } from "./testing.server";
 
 /**
  * The member's last purchase (the console's "store of last purchase" filter) after ADR 039 "Later (2026-12-07,
  * statements)": written by the points' statement when the purchase earns points, by its own statement when it earns
- * none, and not at all by a receipt older than the last purchase (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ * none, and not at all by a receipt older than the last purchase; its store in member_last_store, not on the member
+ * row (migration 0062) (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
 let db: Database;
 useMigratedTestDatabase("last_purchase", (handle) => {
@@ -23,8 +26,8 @@ const buy = (memberId: string, storeId: string, netAmount: number, at: Date) =>
 
 async function last(memberId: string) {
   const [account] = await db.select().from(loyaltyAccount).where(eq(loyaltyAccount.memberId, memberId));
-  const [row] = await db.select().from(member).where(eq(member.id, memberId));
-  return { at: account?.lastPurchaseAt?.toISOString() ?? null, store: row?.lastPurchaseStoreId ?? null };
+  const [row] = await db.select().from(memberLastStore).where(eq(memberLastStore.memberId, memberId));
+  return { at: account?.lastPurchaseAt?.toISOString() ?? null, store: row?.storeId ?? null };
 }
 
 describe("the last purchase", () => {
@@ -48,4 +51,55 @@ describe("the last purchase", () => {
     await buy(m.id, "S05", 5_000, day(15));
     expect(await last(m.id)).toEqual({ at: day(15).toISOString(), store: "S05" });
   }, 60_000);
+
+  it("keeps the store in the member's narrow row: a store change leaves the member row as it was", async () => {
+    const m = await newMember(db);
+    const version = async () =>
+      rowsOf<{ xmin: string }>(await db.execute(sql`select xmin::text as xmin from member where id = ${m.id}`))[0]
+        ?.xmin;
+    await buy(m.id, "S01", 5_000, day(10));
+    const before = await version();
+    await buy(m.id, "S02", 5_000, day(11));
+    expect(await last(m.id)).toEqual({ at: day(11).toISOString(), store: "S02" });
+    expect(await version()).toBe(before);
+    const [row] = await db.select().from(memberLastStore).where(eq(memberLastStore.memberId, m.id));
+    expect(row?.memberCreatedAt.toISOString()).toBe(m.createdAt.toISOString());
+  }, 60_000);
+
+  it("the console's store filter pages through member_last_store newest members first, every member once", async () => {
+    const admin: StaffActor = {
+      userId: "admin",
+      role: "admin",
+      displayName: "管理者",
+      storeIds: [],
+      currentStoreId: null,
+      sessionId: "s",
+      secondFactorAt: day(20),
+    };
+    // Five members share each sign-up moment: the cursor's id breaks the ties.
+    const members = [];
+    for (let i = 0; i < MEMBER_PAGE_SIZE + 2; i++) {
+      const m = await newMember(db, { createdAt: new Date(day(1).getTime() - (i % 5) * 60_000) });
+      await buy(m.id, "S-OTHER", 50, day(10));
+      await buy(m.id, "S-PAGE", 50, day(11));
+      members.push(m);
+    }
+    // Bought at S-PAGE before, last at another store: not in the list.
+    const movedAway = await newMember(db);
+    await buy(movedAway.id, "S-PAGE", 50, day(10));
+    await buy(movedAway.id, "S-OTHER", 50, day(11));
+    const expected = [...members]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .map((m) => m.memberNumber);
+    const first = await searchMembers(db, admin, { storeId: "S-PAGE" });
+    expect(first.rows).toHaveLength(MEMBER_PAGE_SIZE);
+    const second = await searchMembers(db, admin, { storeId: "S-PAGE", after: first.nextAfter });
+    expect(second.nextAfter).toBeNull();
+    expect([...first.rows, ...second.rows].map((r) => r.memberNumber)).toEqual(expected);
+    // With the tier filter (the account joined before the limit) and a sign-up range, the same order.
+    const basic = await searchMembers(db, admin, { storeId: "S-PAGE", tier: "basic", signedUpFrom: day(1) });
+    const fromDay1 = new Set(members.filter((m) => m.createdAt >= day(1)).map((m) => m.memberNumber));
+    expect(fromDay1.size).toBe(6);
+    expect(basic.rows.map((r) => r.memberNumber)).toEqual(expected.filter((n) => fromDay1.has(n)));
+  }, 120_000);
 });

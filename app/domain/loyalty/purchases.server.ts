@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
-import { loyaltyAccount, member, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
+import { loyaltyAccount, member, memberLastStore, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, sql } from "drizzle-orm";
 import { type AuditContext, type AuditEntry, audited, recordAudits } from "../audit/audit.server";
@@ -426,8 +426,10 @@ function spendRefusal(problem: string, balance: number, maxByShare: number): str
 
 /**
  * The last purchase (the console's "store of last purchase" filter), in one statement: its time on the
- * member's account row (locked by the booking), its store on the member, written only when it changes. A
- * till catching up with an older receipt does not replace a newer purchase.
+ * member's account row (locked by the booking), its store in the member's narrow `member_last_store` row (made at
+ * the first purchase, written again only when the store changes; ADR 039 "Later (2026-12-07, the member's last
+ * store)": the member row itself is not written). A till catching up with an older receipt does not replace a
+ * newer purchase.
  */
 async function recordLastPurchase(tx: Tx, input: PurchaseInput): Promise<void> {
   const at = input.purchasedAt.toISOString();
@@ -437,8 +439,10 @@ async function recordLastPurchase(tx: Tx, input: PurchaseInput): Promise<void> {
       where member_id = ${input.memberId}::uuid and (last_purchase_at is null or last_purchase_at <= ${at}::timestamptz)
       returning member_id
     )
-    update ${member} set last_purchase_store_id = ${input.storeId}
-    where id in (select member_id from newest) and last_purchase_store_id is distinct from ${input.storeId}`);
+    insert into ${memberLastStore} (member_id, store_id, member_created_at)
+    select m.id, ${input.storeId}, m.created_at from ${member} m where m.id in (select member_id from newest)
+    on conflict (member_id) do update set store_id = excluded.store_id
+    where ${memberLastStore}.store_id is distinct from excluded.store_id`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Database } from "@platform/db/client";
-import { authAccount, loyaltyAccount, member } from "@platform/db/schema";
+import { authAccount, loyaltyAccount, member, memberLastStore } from "@platform/db/schema";
 import { and, arrayContains, desc, eq, exists, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import { maskName } from "../loyalty/member-lookup.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
@@ -24,7 +25,10 @@ export type MemberSearch = {
   hasLine?: boolean | null;
   signedUpFrom?: Date | null;
   signedUpTo?: Date | null;
-  /** The store of the member's last purchase (member.last_purchase_store_id: its own index, in the list's order). */
+  /**
+   * The store of the member's last purchase (member_last_store: its own index, in the list's order; the list then
+   * reads the members through it, `listOrder`).
+   */
   storeId?: string | null;
   /** The last row of the previous page: `createdAt ISO|id`. */
   after?: string | null;
@@ -82,8 +86,23 @@ export function maskPhone(e164: string): string {
   return `${"•".repeat(Math.max(local.length - 3, 0))}${local.slice(-3)}`;
 }
 
+/**
+ * The columns of the list's order (newest members first): the member's own, or with a store filter their copies in
+ * the member's `member_last_store` row, whose index (store, member_created_at, member_id) then gives the members of
+ * one store in that order by itself (ADR 039 "Later (2026-12-07, the member's last store)"): ordered by the member's
+ * columns, PostgreSQL would walk `member_created_idx` and probe each member's row for the store.
+ */
+function listOrder(search: MemberSearch) {
+  return search.storeId
+    ? { createdAt: memberLastStore.memberCreatedAt, id: memberLastStore.memberId }
+    : { createdAt: member.createdAt, id: member.id };
+}
+
+type ListOrder = ReturnType<typeof listOrder>;
+
 /** The conditions of a search (without the page cursor). */
 function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; where: (SQL | undefined)[] } {
+  const order = listOrder(search);
   const { kind, value } = classifySearch((search.q ?? "").slice(0, MEMBER_SEARCH_MAX));
   const linked = exists(
     db
@@ -101,23 +120,30 @@ function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; wh
         ? and(arrayContains(member.nameGrams, nameGramsOf(value)), ilike(member.nameZh, `%${escapeLike(value)}%`))
         : undefined,
       search.tier ? eq(loyaltyAccount.tier, search.tier as "basic") : undefined,
-      search.storeId ? eq(member.lastPurchaseStoreId, search.storeId) : undefined,
+      search.storeId ? eq(memberLastStore.storeId, search.storeId) : undefined,
       search.disabled === true
         ? eq(member.disabled, true)
         : search.disabled === false
           ? eq(member.disabled, false)
           : undefined,
       search.hasLine === true ? linked : search.hasLine === false ? sql`not ${linked}` : undefined,
-      search.signedUpFrom ? gte(member.createdAt, search.signedUpFrom) : undefined,
-      search.signedUpTo ? lt(member.createdAt, search.signedUpTo) : undefined,
+      search.signedUpFrom ? gte(order.createdAt, search.signedUpFrom) : undefined,
+      search.signedUpTo ? lt(order.createdAt, search.signedUpTo) : undefined,
     ],
   };
 }
 
-function afterCursor(cursor: { createdAt: Date; id: string } | null): SQL | undefined {
+function afterCursor(cursor: { createdAt: Date; id: string } | null, order: ListOrder): SQL | undefined {
   return cursor
-    ? or(lt(member.createdAt, cursor.createdAt), and(eq(member.createdAt, cursor.createdAt), lt(member.id, cursor.id)))
+    ? or(lt(order.createdAt, cursor.createdAt), and(eq(order.createdAt, cursor.createdAt), lt(order.id, cursor.id)))
     : undefined;
+}
+
+/** The joins a search needs before its limit: the account for the tier filter, the last store for the store filter. */
+function joinedFor<T extends PgSelect>(query: T, search: MemberSearch): T {
+  if (search.tier) query.innerJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id));
+  if (search.storeId) query.innerJoin(memberLastStore, eq(memberLastStore.memberId, member.id));
+  return query;
 }
 
 /** A manager filters by the stores assigned to them only (an admin by any). */
@@ -129,24 +155,28 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
   requirePermission(actor, "member.view");
   requireStoreFilter(actor, search);
   const { kind, where } = memberWhere(db, search);
-  where.push(afterCursor(decodeCursor(search.after)));
+  const order = listOrder(search);
+  where.push(afterCursor(decodeCursor(search.after), order));
   // The page first, then the accounts of its 25 rows: a name part that matches thousands of members must not
   // join every match to its account before the limit (bench/README.md, console member pages at 1 M). The
   // account is joined before the limit only when the tier filter needs it.
-  const base = db
-    .select({
-      id: member.id,
-      memberNumber: member.memberNumber,
-      nameZh: member.nameZh,
-      phoneNumber: member.phoneNumber,
-      disabled: member.disabled,
-      deletedAt: member.deletedAt,
-      createdAt: member.createdAt,
-    })
-    .from(member);
-  const found = await (search.tier ? base.innerJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id)) : base)
+  const found = await joinedFor(
+    db
+      .select({
+        id: member.id,
+        memberNumber: member.memberNumber,
+        nameZh: member.nameZh,
+        phoneNumber: member.phoneNumber,
+        disabled: member.disabled,
+        deletedAt: member.deletedAt,
+        createdAt: member.createdAt,
+      })
+      .from(member)
+      .$dynamic(),
+    search,
+  )
     .where(and(...where))
-    .orderBy(desc(member.createdAt), desc(member.id))
+    .orderBy(desc(order.createdAt), desc(order.id))
     .limit(MEMBER_PAGE_SIZE + 1);
   const accounts = found.length
     ? await db
@@ -223,7 +253,8 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
   let cursor: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
-    where.push(afterCursor(cursor));
+    const order = listOrder(search);
+    where.push(afterCursor(cursor, order));
     const batch = await db
       .select({
         id: member.id,
@@ -239,13 +270,14 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
         marketingSms: member.marketingSms,
         marketingEmail: member.marketingEmail,
         marketingLine: member.marketingLine,
-        lastPurchaseStoreId: member.lastPurchaseStoreId,
+        lastPurchaseStoreId: memberLastStore.storeId,
         lastPurchaseAt: loyaltyAccount.lastPurchaseAt,
       })
       .from(member)
       .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
+      .leftJoin(memberLastStore, eq(memberLastStore.memberId, member.id))
       .where(and(...where))
-      .orderBy(desc(member.createdAt), desc(member.id))
+      .orderBy(desc(order.createdAt), desc(order.id))
       .limit(1000);
     for (const r of batch) {
       yield [
@@ -283,11 +315,14 @@ export async function* memberIdsOfSearch(db: Database, actor: StaffActor, search
   let cursor: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
-    where.push(afterCursor(cursor));
-    const base = db.select({ id: member.id, createdAt: member.createdAt }).from(member);
-    const batch = await (search.tier ? base.innerJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id)) : base)
+    const order = listOrder(search);
+    where.push(afterCursor(cursor, order));
+    const batch = await joinedFor(
+      db.select({ id: member.id, createdAt: member.createdAt }).from(member).$dynamic(),
+      search,
+    )
       .where(and(...where))
-      .orderBy(desc(member.createdAt), desc(member.id))
+      .orderBy(desc(order.createdAt), desc(order.id))
       .limit(1000);
     for (const r of batch) yield r.id;
     const last = batch.at(-1);

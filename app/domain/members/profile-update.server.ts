@@ -103,7 +103,7 @@ export function marketingOf(m: Pick<Member, "marketingSms" | "marketingEmail" | 
  */
 export async function updateMemberProfile(
   db: Database,
-  input: { current: Omit<Member, "lastPurchaseStoreId">; profile: Omit<ProfileInput, "email">; ip: string | null },
+  input: { current: Member; profile: Omit<ProfileInput, "email">; ip: string | null },
   now = new Date(),
 ): Promise<{ birthdayPointsWithheld: boolean }> {
   const { current, profile } = input;

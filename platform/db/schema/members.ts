@@ -79,13 +79,6 @@ export const member = pgTable(
      */
     nameGrams: text("name_grams").array().generatedAlwaysAs(sql`member_name_grams(name_zh)`),
     /**
-     * The store of the member's latest purchase (by purchase time; loyalty_account.last_purchase_at), for the
-     * console's "store of last purchase" filter. Here and not on the account so that one index serves the
-     * filter in the list's order (newest members first); written in the purchase's transaction, under the
-     * account's lock, only when the store changes (ADR 024 addendum).
-     */
-    lastPurchaseStoreId: text("last_purchase_store_id"),
-    /**
      * The member's consultant (專屬顧問, issue 36, ADR 042): a staff member's user id, set at the counter or in the
      * console (audited). No foreign key, like the other staff references: a person's later deletion is not blocked.
      */
@@ -99,9 +92,6 @@ export const member = pgTable(
   (t) => [
     index("member_created_idx").on(t.createdAt),
     index("member_name_grams_idx").using("gin", t.nameGrams),
-    index("member_last_store_idx")
-      .on(t.lastPurchaseStoreId, t.createdAt, t.id)
-      .where(sql`${t.lastPurchaseStoreId} is not null`),
     /** A consultant's list of their members (ADR 042). */
     index("member_consultant_idx").on(t.consultantUserId, t.createdAt).where(sql`${t.consultantUserId} is not null`),
     /**
@@ -110,6 +100,27 @@ export const member = pgTable(
      */
     index("member_active_id_idx").on(t.id).where(sql`${t.disabled} = false and ${t.deletedAt} is null`),
   ],
+);
+
+/**
+ * The store of the member's latest purchase (by purchase time; loyalty_account.last_purchase_at), for the console's
+ * "store of last purchase" filter (ADR 024 addendum): written in the purchase's transaction, under the account's
+ * lock, only when the store changes; a member who never bought has no row. A narrow row of its own, not a column of
+ * `member` (ADR 039 "Later (2026-12-07, the member's last store)", migration 0062): the filter's index made every
+ * store change a non-HOT update of the wide member row, with an entry in each of its indexes. `member_created_at`
+ * is the member's `created_at` (never changed), so that one index serves the filter in the list's order (newest
+ * members first, `member_last_store_store_idx`).
+ */
+export const memberLastStore = pgTable(
+  "member_last_store",
+  {
+    memberId: uuid("member_id")
+      .primaryKey()
+      .references(() => member.id, { onDelete: "cascade" }),
+    storeId: text("store_id").notNull(),
+    memberCreatedAt: timestamp("member_created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("member_last_store_store_idx").on(t.storeId, t.memberCreatedAt, t.memberId)],
 );
 
 /** Notes staff keep about a member (console only; never shown to the member). */
