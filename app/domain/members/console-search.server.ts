@@ -60,12 +60,25 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function decodeCursor(after: string | null | undefined): { createdAt: Date; id: string } | null {
+/**
+ * The keyset cursor: the last row's sign-up time to the microsecond, as the database keeps it (a member's
+ * `created_at` is the database's `now()`), and its id. A JavaScript Date would cut the time to the millisecond, and
+ * the next page would skip every member who signed up earlier within that millisecond.
+ */
+type Cursor = { createdAt: string; id: string };
+
+function decodeCursor(after: string | null | undefined): Cursor | null {
   if (!after) return null;
   const [at, id] = after.split("|");
-  const createdAt = new Date(at ?? "");
-  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id ?? "")) return null;
-  return { createdAt, id: id as string };
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at ?? "") || Number.isNaN(Date.parse(at ?? "")))
+    return null;
+  if (!/^[0-9a-f-]{36}$/i.test(id ?? "")) return null;
+  return { createdAt: at as string, id: id as string };
+}
+
+/** The order's time as the cursor carries it (UTC, microseconds). */
+function cursorAt(order: ListOrder) {
+  return sql<string>`to_char(${order.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
 export type MemberListRow = {
@@ -133,9 +146,15 @@ function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; wh
   };
 }
 
-function afterCursor(cursor: { createdAt: Date; id: string } | null, order: ListOrder): SQL | undefined {
+/**
+ * The page after `cursor` in the list's order, as one row comparison: PostgreSQL reads it as a bound of the order's
+ * index (`(created_at, id)`, or the last store's `(store_id, member_created_at, member_id)`), so a deep page of a
+ * big store starts where the cursor is; the same condition written as `a < x or (a = x and b < y)` was a filter
+ * over the store's whole range before the cursor.
+ */
+function afterCursor(cursor: Cursor | null, order: ListOrder): SQL | undefined {
   return cursor
-    ? or(lt(order.createdAt, cursor.createdAt), and(eq(order.createdAt, cursor.createdAt), lt(order.id, cursor.id)))
+    ? sql`(${order.createdAt}, ${order.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
     : undefined;
 }
 
@@ -170,6 +189,7 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
         disabled: member.disabled,
         deletedAt: member.deletedAt,
         createdAt: member.createdAt,
+        cursorAt: cursorAt(order),
       })
       .from(member)
       .$dynamic(),
@@ -215,7 +235,7 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
         createdAt: r.createdAt,
       }),
     ),
-    nextAfter: more && last ? `${last.createdAt.toISOString()}|${last.id}` : null,
+    nextAfter: more && last ? `${last.cursorAt}|${last.id}` : null,
   };
 }
 
@@ -250,7 +270,7 @@ export const MEMBER_CSV_COLUMNS = [
 export async function* memberExportRows(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.export");
   requireStoreFilter(actor, search);
-  let cursor: { createdAt: Date; id: string } | null = null;
+  let cursor: Cursor | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
     const order = listOrder(search);
@@ -272,6 +292,7 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
         marketingLine: member.marketingLine,
         lastPurchaseStoreId: memberLastStore.storeId,
         lastPurchaseAt: loyaltyAccount.lastPurchaseAt,
+        cursorAt: cursorAt(order),
       })
       .from(member)
       .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
@@ -301,7 +322,7 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
     }
     const last = batch.at(-1);
     if (batch.length < 1000 || !last) return;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    cursor = { createdAt: last.cursorAt, id: last.id };
   }
 }
 
@@ -312,13 +333,16 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
 export async function* memberIdsOfSearch(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.view");
   requireStoreFilter(actor, search);
-  let cursor: { createdAt: Date; id: string } | null = null;
+  let cursor: Cursor | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
     const order = listOrder(search);
     where.push(afterCursor(cursor, order));
     const batch = await joinedFor(
-      db.select({ id: member.id, createdAt: member.createdAt }).from(member).$dynamic(),
+      db
+        .select({ id: member.id, cursorAt: cursorAt(order) })
+        .from(member)
+        .$dynamic(),
       search,
     )
       .where(and(...where))
@@ -327,6 +351,6 @@ export async function* memberIdsOfSearch(db: Database, actor: StaffActor, search
     for (const r of batch) yield r.id;
     const last = batch.at(-1);
     if (batch.length < 1000 || !last) return;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    cursor = { createdAt: last.cursorAt, id: last.id };
   }
 }
