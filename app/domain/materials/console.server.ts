@@ -2,6 +2,7 @@ import type { Database } from "@platform/db/client";
 import { material, materialCategory, materialStore, store } from "@platform/db/schema";
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Locale } from "~/lib/i18n";
+import { cursorTime, decodeTimeCursor, olderThan } from "~/lib/keyset.server";
 import { pick } from "~/lib/localized";
 import { type AuditContext, auditedTx } from "../audit/audit.server";
 import { containsPattern } from "../catalog/search";
@@ -38,12 +39,18 @@ export type ConsoleMaterialSearch = {
   after: string | null;
 };
 
-/** A cursor is the sort value and the id, as text ("2026-11-25 10:00:00.123456+00|id"). */
-function decodeCursor(after: string | null): { value: string; id: string } | null {
+/**
+ * A cursor is the sort value and the id: by name the name's text; by last change the keyset's time cursor
+ * (app/lib/keyset.server.ts: the database's microseconds, and nothing but such a time is ever cast).
+ */
+const MATERIAL_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+function decodeNameCursor(after: string | null): { value: string; id: string } | null {
   if (!after) return null;
   const at = after.lastIndexOf("|");
   if (at <= 0 || after.length > 300) return null;
-  return { value: after.slice(0, at), id: after.slice(at + 1) };
+  const id = after.slice(at + 1);
+  return MATERIAL_ID.test(id) ? { value: after.slice(0, at), id } : null;
 }
 
 const nameZh = sql<string>`${material.name}->>'zh-TW'`;
@@ -61,14 +68,12 @@ export async function searchConsoleMaterials(db: Database, search: ConsoleMateri
   }
   if (search.categoryId) where.push(eq(material.categoryId, search.categoryId));
   if (search.status) where.push(eq(material.published, search.status === "published"));
-  const cursor = decodeCursor(search.after);
   const byName = search.sort === "name";
-  if (cursor) {
-    where.push(
-      byName
-        ? sql`(${nameZh}, ${material.id}) > (${cursor.value}, ${cursor.id})`
-        : sql`(${material.updatedAt}, ${material.id}) < (${cursor.value}::timestamptz, ${cursor.id})`,
-    );
+  if (byName) {
+    const cursor = decodeNameCursor(search.after);
+    if (cursor) where.push(sql`(${nameZh}, ${material.id}) > (${cursor.value}, ${cursor.id})`);
+  } else {
+    where.push(olderThan(material.updatedAt, material.id, decodeTimeCursor(search.after, MATERIAL_ID)));
   }
   const rows = await db
     .select({
@@ -81,7 +86,7 @@ export async function searchConsoleMaterials(db: Database, search: ConsoleMateri
       updatedAt: material.updatedAt,
       images: material.images,
       swatch: material.swatch,
-      sortValue: byName ? nameZh : sql<string>`${material.updatedAt}::text`,
+      sortValue: byName ? nameZh : cursorTime(material.updatedAt),
     })
     .from(material)
     .innerJoin(materialCategory, eq(materialCategory.id, material.categoryId))

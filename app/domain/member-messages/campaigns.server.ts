@@ -9,7 +9,8 @@ import {
   member,
   memberMessage,
 } from "@platform/db/schema";
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { cursorTime, decodeTimeCursor, encodeTimeCursor, olderThan } from "~/lib/keyset.server";
 import { type AuditContext, type AuditWriter, auditedTx } from "../audit/audit.server";
 import { Refusal, type RefusalCode, VersionConflict } from "../refusals";
 import { rfmConditions } from "../segments/rfm.server";
@@ -397,9 +398,7 @@ export async function listCampaigns(
   db: Database,
   options: { status?: CampaignStatus | null; after?: string | null } = {},
 ): Promise<{ rows: CampaignListRow[]; nextAfter: string | null }> {
-  const [at, id] = (options.after ?? "").split("|");
-  const cursor =
-    at && id && !Number.isNaN(new Date(at).getTime()) && /^[0-9a-f-]{36}$/i.test(id) ? { at: new Date(at), id } : null;
+  const cursor = decodeTimeCursor(options.after);
   const rows = await db
     .select({
       id: campaign.id,
@@ -409,14 +408,13 @@ export async function listCampaigns(
       queuedCount: campaign.queuedCount,
       createdAt: campaign.createdAt,
       startedAt: campaign.startedAt,
+      cursorAt: cursorTime(campaign.createdAt),
     })
     .from(campaign)
     .where(
       and(
         options.status ? eq(campaign.status, options.status) : undefined,
-        cursor
-          ? or(lt(campaign.createdAt, cursor.at), and(eq(campaign.createdAt, cursor.at), lt(campaign.id, cursor.id)))
-          : undefined,
+        olderThan(campaign.createdAt, campaign.id, cursor),
       ),
     )
     .orderBy(desc(campaign.createdAt), desc(campaign.id))
@@ -424,5 +422,8 @@ export async function listCampaigns(
   const more = rows.length > CAMPAIGN_PAGE_SIZE;
   const page = more ? rows.slice(0, CAMPAIGN_PAGE_SIZE) : rows;
   const last = page.at(-1);
-  return { rows: page, nextAfter: more && last ? `${last.createdAt.toISOString()}|${last.id}` : null };
+  return {
+    rows: page.map(({ cursorAt: _, ...row }) => row),
+    nextAfter: more && last ? encodeTimeCursor(last.cursorAt, last.id) : null,
+  };
 }

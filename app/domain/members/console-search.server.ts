@@ -2,6 +2,7 @@ import type { Database } from "@platform/db/client";
 import { authAccount, loyaltyAccount, member, memberLastStore } from "@platform/db/schema";
 import { and, arrayContains, desc, eq, exists, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
+import { cursorTime, decodeTimeCursor, encodeTimeCursor, olderThan, type TimeCursor } from "~/lib/keyset.server";
 import { maskName } from "../loyalty/member-lookup.server";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
@@ -60,27 +61,6 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/**
- * The keyset cursor: the last row's sign-up time to the microsecond, as the database keeps it (a member's
- * `created_at` is the database's `now()`), and its id. A JavaScript Date would cut the time to the millisecond, and
- * the next page would skip every member who signed up earlier within that millisecond.
- */
-type Cursor = { createdAt: string; id: string };
-
-function decodeCursor(after: string | null | undefined): Cursor | null {
-  if (!after) return null;
-  const [at, id] = after.split("|");
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at ?? "") || Number.isNaN(Date.parse(at ?? "")))
-    return null;
-  if (!/^[0-9a-f-]{36}$/i.test(id ?? "")) return null;
-  return { createdAt: at as string, id: id as string };
-}
-
-/** The order's time as the cursor carries it (UTC, microseconds). */
-function cursorAt(order: ListOrder) {
-  return sql<string>`to_char(${order.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-}
-
 export type MemberListRow = {
   id: string;
   memberNumber: string;
@@ -110,8 +90,6 @@ function listOrder(search: MemberSearch) {
     ? { createdAt: memberLastStore.memberCreatedAt, id: memberLastStore.memberId }
     : { createdAt: member.createdAt, id: member.id };
 }
-
-type ListOrder = ReturnType<typeof listOrder>;
 
 /** The conditions of a search (without the page cursor). */
 function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; where: (SQL | undefined)[] } {
@@ -146,18 +124,6 @@ function memberWhere(db: Database, search: MemberSearch): { kind: SearchKind; wh
   };
 }
 
-/**
- * The page after `cursor` in the list's order, as one row comparison: PostgreSQL reads it as a bound of the order's
- * index (`(created_at, id)`, or the last store's `(store_id, member_created_at, member_id)`), so a deep page of a
- * big store starts where the cursor is; the same condition written as `a < x or (a = x and b < y)` was a filter
- * over the store's whole range before the cursor.
- */
-function afterCursor(cursor: Cursor | null, order: ListOrder): SQL | undefined {
-  return cursor
-    ? sql`(${order.createdAt}, ${order.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
-    : undefined;
-}
-
 /** The joins a search needs before its limit: the account for the tier filter, the last store for the store filter. */
 function joinedFor<T extends PgSelect>(query: T, search: MemberSearch): T {
   if (search.tier) query.innerJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id));
@@ -175,7 +141,7 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
   requireStoreFilter(actor, search);
   const { kind, where } = memberWhere(db, search);
   const order = listOrder(search);
-  where.push(afterCursor(decodeCursor(search.after), order));
+  where.push(olderThan(order.createdAt, order.id, decodeTimeCursor(search.after)));
   // The page first, then the accounts of its 25 rows: a name part that matches thousands of members must not
   // join every match to its account before the limit (bench/README.md, console member pages at 1 M). The
   // account is joined before the limit only when the tier filter needs it.
@@ -189,7 +155,7 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
         disabled: member.disabled,
         deletedAt: member.deletedAt,
         createdAt: member.createdAt,
-        cursorAt: cursorAt(order),
+        cursorAt: cursorTime(order.createdAt),
       })
       .from(member)
       .$dynamic(),
@@ -235,7 +201,7 @@ export async function searchMembers(db: Database, actor: StaffActor, search: Mem
         createdAt: r.createdAt,
       }),
     ),
-    nextAfter: more && last ? `${last.cursorAt}|${last.id}` : null,
+    nextAfter: more && last ? encodeTimeCursor(last.cursorAt, last.id) : null,
   };
 }
 
@@ -270,11 +236,11 @@ export const MEMBER_CSV_COLUMNS = [
 export async function* memberExportRows(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.export");
   requireStoreFilter(actor, search);
-  let cursor: Cursor | null = null;
+  let cursor: TimeCursor | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
     const order = listOrder(search);
-    where.push(afterCursor(cursor, order));
+    where.push(olderThan(order.createdAt, order.id, cursor));
     const batch = await db
       .select({
         id: member.id,
@@ -292,7 +258,7 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
         marketingLine: member.marketingLine,
         lastPurchaseStoreId: memberLastStore.storeId,
         lastPurchaseAt: loyaltyAccount.lastPurchaseAt,
-        cursorAt: cursorAt(order),
+        cursorAt: cursorTime(order.createdAt),
       })
       .from(member)
       .leftJoin(loyaltyAccount, eq(loyaltyAccount.memberId, member.id))
@@ -322,7 +288,7 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
     }
     const last = batch.at(-1);
     if (batch.length < 1000 || !last) return;
-    cursor = { createdAt: last.cursorAt, id: last.id };
+    cursor = { at: last.cursorAt, id: last.id };
   }
 }
 
@@ -333,14 +299,14 @@ export async function* memberExportRows(db: Database, actor: StaffActor, search:
 export async function* memberIdsOfSearch(db: Database, actor: StaffActor, search: MemberSearch) {
   requirePermission(actor, "member.view");
   requireStoreFilter(actor, search);
-  let cursor: Cursor | null = null;
+  let cursor: TimeCursor | null = null;
   for (;;) {
     const { where } = memberWhere(db, search);
     const order = listOrder(search);
-    where.push(afterCursor(cursor, order));
+    where.push(olderThan(order.createdAt, order.id, cursor));
     const batch = await joinedFor(
       db
-        .select({ id: member.id, cursorAt: cursorAt(order) })
+        .select({ id: member.id, cursorAt: cursorTime(order.createdAt) })
         .from(member)
         .$dynamic(),
       search,
@@ -351,6 +317,6 @@ export async function* memberIdsOfSearch(db: Database, actor: StaffActor, search
     for (const r of batch) yield r.id;
     const last = batch.at(-1);
     if (batch.length < 1000 || !last) return;
-    cursor = { createdAt: last.cursorAt, id: last.id };
+    cursor = { at: last.cursorAt, id: last.id };
   }
 }
