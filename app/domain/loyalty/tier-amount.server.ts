@@ -1,5 +1,6 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { purchase } from "@platform/db/schema";
+import { type Slots, textStatement } from "@platform/db/statement";
 import { type SQL, sql } from "drizzle-orm";
 
 /**
@@ -36,11 +37,15 @@ export function tierAmountOf(p: { netAmount: number; pointsSpentValue: number; r
  * booking sends it behind the account's lock, `lockAccountThen`; written as text, as the purchase path's others).
  */
 export function tierSpendBetween(tx: Database, memberId: string, from: Date, to: Date): Promise<number> {
-  return tx
-    .execute(
-      sql`select ${tierSpendSql("p")} as spend from ${purchase} p
-        where p.member_id = ${memberId}::uuid and p.purchased_at >= ${from.toISOString()}::timestamptz
-        and p.purchased_at <= ${to.toISOString()}::timestamptz`,
-    )
-    .then((result) => Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0));
+  return TIER_SPEND_BETWEEN(tx, { memberId, from: from.toISOString(), to: to.toISOString() }).then((result) =>
+    Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0),
+  );
 }
+
+/** tierSpendBetween's statement, built once (ADR 060, "Later (2026-12-07, the builders)"). */
+const TIER_SPEND_BETWEEN = textStatement(
+  (p: Slots<"memberId" | "from" | "to">) =>
+    sql`select ${tierSpendSql("p")} as spend from ${purchase} p
+        where p.member_id = ${p.memberId}::uuid and p.purchased_at >= ${p.from}::timestamptz
+        and p.purchased_at <= ${p.to}::timestamptz`,
+);
