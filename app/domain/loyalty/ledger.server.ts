@@ -369,6 +369,60 @@ export async function expireDueLots(tx: Tx, account: Account, now: Date): Promis
 }
 
 /**
+ * spendForPurchase()'s one statement, built once (ADR 060, "Later (2026-12-07, the builders)").
+ */
+const SPEND_FOR_PURCHASE = textStatement(
+  (
+    p: Slots<
+      | "memberId"
+      | "at"
+      | "amount"
+      | "id"
+      | "kind"
+      | "entryAmount"
+      | "storeId"
+      | "receiptNumber"
+      | "staffUserId"
+      | "apiKeyId"
+      | "purchaseId"
+      | "reason"
+      | "key"
+      | "balance"
+    >,
+  ) => sql`
+    with lots as (
+      select entry_id, remaining,
+        sum(remaining) over (order by expires_at, entry_id) - remaining as before
+      from ${pointLot}
+      where member_id = ${p.memberId}::uuid and remaining > 0 and expires_at > ${p.at}::timestamptz
+    ), take as (
+      select entry_id, least(remaining, ${p.amount}::int - before)::int as points
+      from lots where before < ${p.amount}::int
+    ), enough as (
+      select 1 from ${loyaltyAccount}
+      where member_id = ${p.memberId}::uuid and balance >= ${p.amount}::int
+        and (select coalesce(sum(points), 0) from take) = ${p.amount}::int
+    ), entry as (
+      insert into ${pointEntry} (id, member_id, kind, amount, store_id, receipt_number, staff_user_id, api_key_id,
+        purchase_id, reason, idempotency_key, created_at)
+      select ${p.id}::uuid, ${p.memberId}::uuid, ${p.kind}, ${p.entryAmount}::int, ${p.storeId},
+        ${p.receiptNumber}, ${p.staffUserId}, ${p.apiKeyId}, ${p.purchaseId}::uuid, ${p.reason},
+        ${p.key}, ${p.at}::timestamptz
+      where exists (select 1 from enough)
+      returning id
+    ), taken as (
+      update ${pointLot} l set remaining = l.remaining - take.points
+      from take where l.entry_id = take.entry_id and exists (select 1 from entry)
+    ), uses as (
+      insert into ${pointLotUse} (debit_entry_id, lot_entry_id, points)
+      select (select id from entry), entry_id, points from take where exists (select 1 from entry)
+    )
+    update ${loyaltyAccount} set balance = ${p.balance}::int, updated_at = ${p.at}::timestamptz
+    where member_id = ${p.memberId}::uuid and exists (select 1 from entry)
+    returning balance`,
+);
+
+/**
  * Points paying part of a purchase (issue 36, ADR 040), in one statement, one round trip (ADR 030): the
  * `spend-purchase` entry, the points taken from the lots that expire first (still valid at `now`), the lot uses
  * (a refund gives them back with their expiry) and the balance. Only when the valid lots hold `amount` points and
@@ -390,37 +444,22 @@ export async function spendForPurchase(
   const entry: Entry = { id: randomUUID(), ...entryValues(account, input, -input.amount, null, now) };
   const balance = account.balance - input.amount;
   const at = now.toISOString();
-  const written = tx.execute(sql`
-    with lots as (
-      select entry_id, remaining,
-        sum(remaining) over (order by expires_at, entry_id) - remaining as before
-      from ${pointLot}
-      where member_id = ${account.memberId}::uuid and remaining > 0 and expires_at > ${at}::timestamptz
-    ), take as (
-      select entry_id, least(remaining, ${input.amount}::int - before)::int as points
-      from lots where before < ${input.amount}::int
-    ), enough as (
-      select 1 from ${loyaltyAccount}
-      where member_id = ${account.memberId}::uuid and balance >= ${input.amount}::int
-        and (select coalesce(sum(points), 0) from take) = ${input.amount}::int
-    ), entry as (
-      insert into ${pointEntry} (id, member_id, kind, amount, store_id, receipt_number, staff_user_id, api_key_id,
-        purchase_id, reason, idempotency_key, created_at)
-      select ${entry.id}::uuid, ${entry.memberId}::uuid, ${entry.kind}, ${entry.amount}::int, ${entry.storeId},
-        ${entry.receiptNumber}, ${entry.staffUserId}, ${entry.apiKeyId}, ${entry.purchaseId}::uuid, ${entry.reason},
-        ${entry.idempotencyKey}, ${at}::timestamptz
-      where exists (select 1 from enough)
-      returning id
-    ), taken as (
-      update ${pointLot} l set remaining = l.remaining - take.points
-      from take where l.entry_id = take.entry_id and exists (select 1 from entry)
-    ), uses as (
-      insert into ${pointLotUse} (debit_entry_id, lot_entry_id, points)
-      select (select id from entry), entry_id, points from take where exists (select 1 from entry)
-    )
-    update ${loyaltyAccount} set balance = ${balance}::int, updated_at = ${at}::timestamptz
-    where member_id = ${account.memberId}::uuid and exists (select 1 from entry)
-    returning balance`);
+  const written = SPEND_FOR_PURCHASE(tx, {
+    memberId: account.memberId,
+    at,
+    amount: input.amount,
+    id: entry.id,
+    kind: entry.kind,
+    entryAmount: entry.amount,
+    storeId: entry.storeId,
+    receiptNumber: entry.receiptNumber,
+    staffUserId: entry.staffUserId,
+    apiKeyId: entry.apiKeyId,
+    purchaseId: entry.purchaseId,
+    reason: entry.reason,
+    key: entry.idempotencyKey,
+    balance,
+  });
   account.balance = balance;
   const rows = rowsOf<{ balance: number }>(await written);
   if (rows.length === 0) {
