@@ -22,7 +22,10 @@ export type Slot = Placeholder;
 
 /** The slots of a statement, by name: `(p: Slots<"memberId" | "at">) => sql`… ${p.memberId} …`` */
 export type Slots<K extends string> = { readonly [k in K]: Slot };
-/** The values a call gives a statement with these slots (every one, `undefined` sent as null). */
+/**
+ * The values a call gives a statement with these slots: every one (Drizzle throws on a missing slot), as the driver
+ * takes it — null rather than undefined, a Date as its ISO text with a `::timestamptz` cast in the text.
+ */
 export type ValuesOf<K extends string> = { readonly [k in K]: unknown };
 type Values = Record<string, unknown>;
 /**
@@ -74,7 +77,7 @@ export type TextStatement<K extends string> = {
 /**
  * A statement written as SQL text, built once: `build` gets the slots (`p.name`) where its values go, and must
  * give the same SQL whatever the values (they are only ever parameters). Every value named must be given at a call
- * (`undefined` is sent as null).
+ * (`ValuesOf`).
  */
 export function textStatement<K extends string>(build: (p: Slots<K>) => SQL): TextStatement<K> {
   const query = dialect.sqlToQuery(build(slots<K>()));
