@@ -309,20 +309,22 @@ function text(value: string | null | undefined): string | null {
 /** Stand-ins for the two values only the chain's head knows, cut out of the canonical text again. */
 const SEQ_SLOT = "\u0000seq\u0000";
 const PREV_SLOT = "\u0000prev\u0000";
+/** The stand-ins as canonicalJson writes them: the hash's inside its quotes, the seq's quoted. */
+const PREV_SLOT_IN_JSON = JSON.stringify(PREV_SLOT).slice(1, -1);
+const SEQ_SLOT_IN_JSON = JSON.stringify(SEQ_SLOT);
 
 /**
  * The row's canonical content (auditRowHash's text) in three pieces around the previous hash and the seq:
  * `before + prevHash + middle + seq + after`. The keys are sorted, so `prevHash` comes before `seq`.
  */
 export function auditHashPieces(content: Omit<HashedContent, "seq" | "prevHash">): [string, string, string] {
-  const canonical = canonicalJson({
-    ...auditHashedFields({ ...content, seq: 0, prevHash: "" }),
-    seq: SEQ_SLOT,
-    prevHash: PREV_SLOT,
-  });
+  // The stand-ins in the fields' places (canonicalJson sorts the keys: where they were put does not matter).
+  const canonical = canonicalJson(
+    auditHashedFields({ ...content, seq: SEQ_SLOT as unknown as number, prevHash: PREV_SLOT }),
+  );
   // The hash goes inside its quotes; the seq, a number, replaces its quoted stand-in.
-  const [before, rest] = splitOnce(canonical, JSON.stringify(PREV_SLOT).slice(1, -1));
-  const [middle, after] = splitOnce(rest, JSON.stringify(SEQ_SLOT));
+  const [before, rest] = splitOnce(canonical, PREV_SLOT_IN_JSON);
+  const [middle, after] = splitOnce(rest, SEQ_SLOT_IN_JSON);
   return [before, middle, after];
 }
 
@@ -387,23 +389,28 @@ export async function recordAudits(
   const values: Record<string, unknown> = { chain };
   contents.forEach((content, i) => {
     const [before, middle, after] = auditHashPieces(content);
-    values[`before${i}`] = before;
-    values[`middle${i}`] = middle;
-    values[`after${i}`] = after;
-    values[`id${i}`] = content.id;
-    values[`occurredAt${i}`] = content.occurredAt.toISOString();
-    values[`actorType${i}`] = content.actorType;
-    values[`actorUserId${i}`] = content.actorUserId;
-    values[`actorRole${i}`] = content.actorRole;
-    values[`apiKeyId${i}`] = content.apiKeyId;
-    values[`storeId${i}`] = content.storeId;
-    values[`action${i}`] = content.action;
-    values[`targetType${i}`] = content.targetType;
-    values[`targetId${i}`] = content.targetId;
-    values[`changes${i}`] = content.changes === null ? null : JSON.stringify(content.changes);
-    values[`ip${i}`] = content.ip;
-    values[`userAgent${i}`] = content.userAgent;
-    values[`requestId${i}`] = content.requestId;
+    // In ROW_SLOTS' order.
+    const row = [
+      before,
+      middle,
+      after,
+      content.id,
+      content.occurredAt.toISOString(),
+      content.actorType,
+      content.actorUserId,
+      content.actorRole,
+      content.apiKeyId,
+      content.storeId,
+      content.action,
+      content.targetType,
+      content.targetId,
+      content.changes === null ? null : JSON.stringify(content.changes),
+      content.ip,
+      content.userAgent,
+      content.requestId,
+    ];
+    const names = rowSlotNames(i);
+    for (let k = 0; k < names.length; k++) values[names[k] as string] = row[k];
   });
   // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
   // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
@@ -429,6 +436,37 @@ const START_STORE_CHAIN = textStatement(
 
 const appendStatements = new Map<string, TextStatement<string>>();
 
+/** A row's slots in recordAudits' statement; row i's are named with its index (`before0`, `id0`, …). */
+const ROW_SLOTS = [
+  "before",
+  "middle",
+  "after",
+  "id",
+  "occurredAt",
+  "actorType",
+  "actorUserId",
+  "actorRole",
+  "apiKeyId",
+  "storeId",
+  "action",
+  "targetType",
+  "targetId",
+  "changes",
+  "ip",
+  "userAgent",
+  "requestId",
+] as const;
+const rowSlotNameLists: string[][] = [];
+/** Row i's slot names, made once (not a dozen new strings per audit row). */
+const rowSlotNames = (i: number): string[] => {
+  let names = rowSlotNameLists[i];
+  if (!names) {
+    names = ROW_SLOTS.map((name) => `${name}${i}`);
+    rowSlotNameLists[i] = names;
+  }
+  return names;
+};
+
 /**
  * recordAudits' statement for `count` rows of the global chain or of a store's, built once per shape (ADR 060,
  * "Later (2026-12-07, the builders)"; a purchase appends one row, a referral's qualifying purchase two). Row i's
@@ -439,7 +477,7 @@ function appendStatement(global: boolean, count: number): TextStatement<string> 
   const known = appendStatements.get(shape);
   if (known) return known;
   const made = textStatement((p: Slots<string>) => {
-    const at = (name: string, i: number) => p[`${name}${i}`] as Slot;
+    const at = (name: (typeof ROW_SLOTS)[number], i: number) => p[`${name}${i}`] as Slot;
     // Row i's seq and previous hash come from row i - 1 (`h0` is the head), its hash from its own content with them.
     const hashes = Array.from({ length: count }, (_, i) =>
       sql
