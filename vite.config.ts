@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { cardBundle } from "./platform/bundling/card-bundle.ts";
 import { entityKindsPatch } from "./platform/bundling/drizzle-entity-kinds.ts";
+import { drizzleLazyRelationalPatch } from "./platform/bundling/drizzle-lazy-relational.ts";
 import { lazyExternals } from "./platform/bundling/lazy-externals.ts";
 import { routeMatchingPatch } from "./platform/bundling/memo-route-matching.ts";
 import { renderPatches } from "./platform/bundling/memo-server-render.ts";
@@ -70,6 +71,7 @@ export default defineConfig(({ command }) => ({
       routeMatchingPatch,
       ...renderPatches,
       entityKindsPatch,
+      drizzleLazyRelationalPatch,
       stringChunksPatch,
       postgresWriteBatchesPatch,
     ]),

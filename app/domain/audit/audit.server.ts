@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { auditChainHead, auditLog, auditStoreChainHead } from "@platform/db/schema";
+import { type Slot, type Slots, type TextStatement, textStatement } from "@platform/db/statement";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { StaffRole } from "../staff/permissions";
 
@@ -308,20 +309,22 @@ function text(value: string | null | undefined): string | null {
 /** Stand-ins for the two values only the chain's head knows, cut out of the canonical text again. */
 const SEQ_SLOT = "\u0000seq\u0000";
 const PREV_SLOT = "\u0000prev\u0000";
+/** The stand-ins as canonicalJson writes them: the hash's inside its quotes, the seq's quoted. */
+const PREV_SLOT_IN_JSON = JSON.stringify(PREV_SLOT).slice(1, -1);
+const SEQ_SLOT_IN_JSON = JSON.stringify(SEQ_SLOT);
 
 /**
  * The row's canonical content (auditRowHash's text) in three pieces around the previous hash and the seq:
  * `before + prevHash + middle + seq + after`. The keys are sorted, so `prevHash` comes before `seq`.
  */
 export function auditHashPieces(content: Omit<HashedContent, "seq" | "prevHash">): [string, string, string] {
-  const canonical = canonicalJson({
-    ...auditHashedFields({ ...content, seq: 0, prevHash: "" }),
-    seq: SEQ_SLOT,
-    prevHash: PREV_SLOT,
-  });
+  // The stand-ins in the fields' places (canonicalJson sorts the keys: where they were put does not matter).
+  const canonical = canonicalJson(
+    auditHashedFields({ ...content, seq: SEQ_SLOT as unknown as number, prevHash: PREV_SLOT }),
+  );
   // The hash goes inside its quotes; the seq, a number, replaces its quoted stand-in.
-  const [before, rest] = splitOnce(canonical, JSON.stringify(PREV_SLOT).slice(1, -1));
-  const [middle, after] = splitOnce(rest, JSON.stringify(SEQ_SLOT));
+  const [before, rest] = splitOnce(canonical, PREV_SLOT_IN_JSON);
+  const [middle, after] = splitOnce(rest, SEQ_SLOT_IN_JSON);
   return [before, middle, after];
 }
 
@@ -383,33 +386,122 @@ export async function recordAudits(
   );
   const chain = contents[0]?.chain ?? GLOBAL_CHAIN;
   if (contents.some((c) => c.chain !== chain)) throw new Error("recordAudits: every row must go to one chain");
-  // Row i's seq and previous hash come from row i - 1 (`h0` is the head), its hash from its own content with them.
-  const hashes = contents.map((content, i) => {
+  const values: Record<string, unknown> = { chain };
+  contents.forEach((content, i) => {
     const [before, middle, after] = auditHashPieces(content);
-    return sql
-      .raw(`h${i + 1}`)
-      .append(sql` as (select seq + 1 as seq, hash as prev_hash,
-        encode(sha256(convert_to(${before} || hash || ${middle} || (seq + 1)::text || ${after}, 'UTF8')), 'hex') as hash
-      from `)
-      .append(sql.raw(`h${i})`));
+    // In ROW_SLOTS' order.
+    const row = [
+      before,
+      middle,
+      after,
+      content.id,
+      content.occurredAt.toISOString(),
+      content.actorType,
+      content.actorUserId,
+      content.actorRole,
+      content.apiKeyId,
+      content.storeId,
+      content.action,
+      content.targetType,
+      content.targetId,
+      content.changes === null ? null : JSON.stringify(content.changes),
+      content.ip,
+      content.userAgent,
+      content.requestId,
+    ];
+    const names = rowSlotNames(i);
+    for (let k = 0; k < names.length; k++) values[names[k] as string] = row[k];
   });
-  const rows = contents.map((content, i) =>
-    sql`select ${content.chain}, seq, ${content.id}::uuid, ${content.occurredAt.toISOString()}::timestamptz,
-        ${content.actorType}, ${content.actorUserId}, ${content.actorRole}, ${content.apiKeyId}::uuid, ${content.storeId},
-        ${content.action}, ${content.targetType}, ${content.targetId},
-        ${content.changes === null ? null : JSON.stringify(content.changes)}::jsonb, ${content.ip},
-        ${content.userAgent}, ${content.requestId}, prev_hash, hash
+  // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
+  // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
+  // after it. Nothing follows a POS write's audit row (ADR 039).
+  const started = chain === GLOBAL_CHAIN ? null : START_STORE_CHAIN(tx, { chain });
+  // Both started now, in this order (Promise.all starts them at once): nothing may wait between them.
+  const [, result] = await Promise.all([started, appendStatement(chain === GLOBAL_CHAIN, contents.length)(tx, values)]);
+  const appended = rowsOf<Appended>(result);
+  if (appended.length !== contents.length) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
+  return contents.map((content, i) => {
+    const { seq, prev_hash: prevHash, hash, pos } = appended[i] as Appended;
+    return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };
+  });
+}
+
+type Appended = { seq: string | number; prev_hash: string; hash: string; pos: string | number };
+
+/** A store chain's head row, made by its first write (recordAudits). */
+const START_STORE_CHAIN = textStatement(
+  (p: Slots<"chain">) => sql`insert into ${auditStoreChainHead} (store_id, seq, hash)
+          values (${p.chain}, 0, ${GENESIS_HASH}) on conflict do nothing`,
+);
+
+const appendStatements = new Map<string, TextStatement<string>>();
+
+/** A row's slots in recordAudits' statement; row i's are named with its index (`before0`, `id0`, …). */
+const ROW_SLOTS = [
+  "before",
+  "middle",
+  "after",
+  "id",
+  "occurredAt",
+  "actorType",
+  "actorUserId",
+  "actorRole",
+  "apiKeyId",
+  "storeId",
+  "action",
+  "targetType",
+  "targetId",
+  "changes",
+  "ip",
+  "userAgent",
+  "requestId",
+] as const;
+const rowSlotNameLists: string[][] = [];
+/** Row i's slot names, made once (not a dozen new strings per audit row). */
+const rowSlotNames = (i: number): string[] => {
+  let names = rowSlotNameLists[i];
+  if (!names) {
+    names = ROW_SLOTS.map((name) => `${name}${i}`);
+    rowSlotNameLists[i] = names;
+  }
+  return names;
+};
+
+/**
+ * recordAudits' statement for `count` rows of the global chain or of a store's, built once per shape (ADR 060,
+ * "Later (2026-12-07, the builders)"; a purchase appends one row, a referral's qualifying purchase two). Row i's
+ * values are the slots named with its index (`before0`, `id0`, …); `chain` is the store's (or the global chain's).
+ */
+function appendStatement(global: boolean, count: number): TextStatement<string> {
+  const shape = `${global ? "global" : "store"}:${count}`;
+  const known = appendStatements.get(shape);
+  if (known) return known;
+  const made = textStatement((p: Slots<string>) => {
+    const at = (name: (typeof ROW_SLOTS)[number], i: number) => p[`${name}${i}`] as Slot;
+    // Row i's seq and previous hash come from row i - 1 (`h0` is the head), its hash from its own content with them.
+    const hashes = Array.from({ length: count }, (_, i) =>
+      sql
+        .raw(`h${i + 1}`)
+        .append(sql` as (select seq + 1 as seq, hash as prev_hash,
+        encode(sha256(convert_to(${at("before", i)} || hash || ${at("middle", i)} || (seq + 1)::text || ${at("after", i)}, 'UTF8')), 'hex') as hash
+      from `)
+        .append(sql.raw(`h${i})`)),
+    );
+    const rows = Array.from({ length: count }, (_, i) =>
+      sql`select ${p.chain}, seq, ${at("id", i)}::uuid, ${at("occurredAt", i)}::timestamptz,
+        ${at("actorType", i)}, ${at("actorUserId", i)}, ${at("actorRole", i)}, ${at("apiKeyId", i)}::uuid, ${at("storeId", i)},
+        ${at("action", i)}, ${at("targetType", i)}, ${at("targetId", i)},
+        ${at("changes", i)}::jsonb, ${at("ip", i)},
+        ${at("userAgent", i)}, ${at("requestId", i)}, prev_hash, hash
       from `.append(sql.raw(`h${i + 1}`)),
-  );
-  const last = sql.raw(`h${contents.length}`);
-  // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
-  // head's update below finds that same version, locked by this statement.
-  const head =
-    chain === GLOBAL_CHAIN
+    );
+    const last = sql.raw(`h${count}`);
+    // `for update` waits for the writer ahead and then reads the head it committed (read committed); the
+    // head's update below finds that same version, locked by this statement.
+    const head = global
       ? sql`select seq, hash from ${auditChainHead} where id = 1 for update`
-      : sql`select seq, hash from ${auditStoreChainHead} where store_id = ${chain} for update`;
-  const moved =
-    chain === GLOBAL_CHAIN
+      : sql`select seq, hash from ${auditStoreChainHead} where store_id = ${p.chain} for update`;
+    const moved = global
       ? sql`update ${auditChainHead} set seq = `
           .append(last)
           .append(sql`.seq, hash = `)
@@ -423,34 +515,19 @@ export async function recordAudits(
           .append(last)
           .append(sql`.hash from `)
           .append(last)
-          .append(sql` where ${auditStoreChainHead}.store_id = ${chain} and exists (select 1 from appended)`);
-  const statement = sql`with h0 as (${head}), ${sql.join(hashes, sql`, `)}, appended as (
+          .append(sql` where ${auditStoreChainHead}.store_id = ${p.chain} and exists (select 1 from appended)`);
+    return sql`with h0 as (${head}), ${sql.join(hashes, sql`, `)}, appended as (
       insert into ${auditLog} (chain, seq, id, occurred_at, actor_type, actor_user_id, actor_role,
         api_key_id, store_id, action, target_type, target_id, changes, ip, user_agent, request_id, prev_hash, hash)
       ${sql.join(rows, sql` union all `)}
       returning seq, prev_hash, hash, pos
     ), moved as (${moved} returning 1)
     select seq, prev_hash, hash, pos from appended where exists (select 1 from moved) order by seq`;
-  // A store's chain starts at the genesis: its head row is made by its first write. Sent just before the append
-  // and not awaited on its own (both go out together): a twin first write waits on this insert, then appends
-  // after it. Nothing follows a POS write's audit row (ADR 039).
-  const started =
-    chain === GLOBAL_CHAIN
-      ? null
-      : // tx.execute like the append, so the two reach the connection in this order.
-        tx.execute(sql`insert into ${auditStoreChainHead} (store_id, seq, hash)
-          values (${chain}, 0, ${GENESIS_HASH}) on conflict do nothing`);
-  // Both started now, in this order (Promise.all starts them at once): nothing may wait between them.
-  const [, result] = await Promise.all([started, tx.execute(statement)]);
-  const appended = rowsOf<Appended>(result);
-  if (appended.length !== contents.length) throw new Error("audit_chain_head is missing (migration 0006 not applied?)");
-  return contents.map((content, i) => {
-    const { seq, prev_hash: prevHash, hash, pos } = appended[i] as Appended;
-    return { ...content, seq: Number(seq), prevHash, hash, pos: Number(pos) };
   });
+  // Bounded: the callers append one or two rows (a larger batch is built each time, as before).
+  if (count <= 8) appendStatements.set(shape, made);
+  return made;
 }
-
-type Appended = { seq: string | number; prev_hash: string; hash: string; pos: string | number };
 
 export type AuditVerification =
   | { ok: true; rows: number; lastSeq: number }

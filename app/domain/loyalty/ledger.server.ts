@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { type EntryKind, loyaltyAccount, member, pointEntry, pointLot, pointLotUse } from "@platform/db/schema";
+import { type Slots, selectStatement, textStatement } from "@platform/db/statement";
 import { countLedgerEntry } from "@platform/metrics";
 import { and, asc, desc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import { LoyaltyError } from "./errors";
 
 /**
@@ -43,6 +45,16 @@ export async function lockAccountOf(tx: Tx, memberId: string): Promise<{ account
   return { account, disabled };
 }
 
+/** The account's lock with the member's disabled flag: built once (ADR 060, "Later (2026-12-07, the builders)"). */
+const LOCK_ACCOUNT = selectStatement((p: Slots<"memberId">) =>
+  new QueryBuilder()
+    .select({ account: loyaltyAccount, disabled: member.disabled })
+    .from(loyaltyAccount)
+    .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
+    .where(eq(loyaltyAccount.memberId, p.memberId))
+    .for("update", { of: loyaltyAccount }),
+);
+
 /**
  * lockAccountOf, and `after`'s statement run once the lock is held: sent right behind the lock's statement, in the
  * same round trip (PostgreSQL runs one connection's statements in order, and in READ COMMITTED a statement sees
@@ -57,14 +69,7 @@ export async function lockAccountThen<T>(
   after: () => Promise<T>,
 ): Promise<{ account: Account; disabled: boolean; after: T }> {
   if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
-  const lock = () =>
-    tx
-      .select({ account: loyaltyAccount, disabled: member.disabled })
-      .from(loyaltyAccount)
-      .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
-      .where(eq(loyaltyAccount.memberId, memberId))
-      .for("update", { of: loyaltyAccount })
-      .execute();
+  const lock = () => LOCK_ACCOUNT(tx, { memberId }).execute();
   const locking = lock();
   const following = after();
   following.catch(() => {});
@@ -156,6 +161,50 @@ export function creditOutcome(
 export const creditLotRemainingSql = (balance: SQL, amount: SQL): SQL => sql`greatest(0, least(${amount}, ${balance}))`;
 
 /**
+ * credit()'s one statement, built once (ADR 060, "Later (2026-12-07, the builders)"): the entry, its lot (when it
+ * expires: `lotExpiresAt`, the entry's and the lot's expiry, which credit() takes from one input) and the balance.
+ */
+const CREDIT = textStatement(
+  (
+    p: Slots<
+      | "id"
+      | "memberId"
+      | "kind"
+      | "amount"
+      | "lotExpiresAt"
+      | "storeId"
+      | "receiptNumber"
+      | "staffUserId"
+      | "apiKeyId"
+      | "purchaseId"
+      | "couponId"
+      | "reason"
+      | "key"
+      | "now"
+      | "remaining"
+      | "balance"
+      | "negativeSince"
+    >,
+  ) => sql`
+    with entry as (
+      insert into ${pointEntry} (id, member_id, kind, amount, lot_expires_at, store_id, receipt_number, staff_user_id,
+        api_key_id, purchase_id, coupon_id, reason, idempotency_key, created_at)
+      values (${p.id}::uuid, ${p.memberId}::uuid, ${p.kind}, ${p.amount}::int,
+        ${p.lotExpiresAt}::timestamptz, ${p.storeId}, ${p.receiptNumber}, ${p.staffUserId},
+        ${p.apiKeyId}, ${p.purchaseId}::uuid, ${p.couponId}::uuid, ${p.reason}, ${p.key},
+        ${p.now}::timestamptz)
+      returning id
+    ), lot as (
+      insert into ${pointLot} (entry_id, member_id, remaining, expires_at)
+      select id, ${p.memberId}::uuid, ${p.remaining}::int, ${p.lotExpiresAt}::timestamptz from entry
+      where ${p.lotExpiresAt}::timestamptz is not null
+    )
+    update ${loyaltyAccount} set balance = ${p.balance}::int, negative_since = ${p.negativeSince}::timestamptz,
+      updated_at = ${p.now}::timestamptz
+    where member_id = ${p.memberId}::uuid and exists (select 1 from entry)`,
+);
+
+/**
  * Books a credit. With `expiresAt` it creates a lot; a negative balance (after a refund) is paid
  * off first, so the lot holds only what is left over.
  */
@@ -175,23 +224,25 @@ export async function credit(
   // await (Drizzle's query runs when awaited), within the caller's call, and `account` already shows the new
   // balance then: a caller may pipeline its next statements without waiting (the purchase does); if the
   // statement fails, the caller's transaction rolls back.
-  const written = tx.execute(sql`
-    with entry as (
-      insert into ${pointEntry} (id, member_id, kind, amount, lot_expires_at, store_id, receipt_number, staff_user_id,
-        api_key_id, purchase_id, coupon_id, reason, idempotency_key, created_at)
-      values (${entry.id}::uuid, ${entry.memberId}::uuid, ${entry.kind}, ${entry.amount}::int,
-        ${at(entry.lotExpiresAt)}::timestamptz, ${entry.storeId}, ${entry.receiptNumber}, ${entry.staffUserId},
-        ${entry.apiKeyId}, ${entry.purchaseId}::uuid, ${entry.couponId}::uuid, ${entry.reason}, ${entry.idempotencyKey},
-        ${at(now)}::timestamptz)
-      returning id
-    ), lot as (
-      insert into ${pointLot} (entry_id, member_id, remaining, expires_at)
-      select id, ${account.memberId}::uuid, ${remaining}::int, ${at(input.expiresAt)}::timestamptz from entry
-      where ${at(input.expiresAt)}::timestamptz is not null
-    )
-    update ${loyaltyAccount} set balance = ${balance}::int, negative_since = ${at(negativeSince)}::timestamptz,
-      updated_at = ${at(now)}::timestamptz
-    where member_id = ${account.memberId}::uuid and exists (select 1 from entry)`);
+  const written = CREDIT(tx, {
+    id: entry.id,
+    memberId: entry.memberId,
+    kind: entry.kind,
+    amount: entry.amount,
+    lotExpiresAt: at(entry.lotExpiresAt),
+    storeId: entry.storeId,
+    receiptNumber: entry.receiptNumber,
+    staffUserId: entry.staffUserId,
+    apiKeyId: entry.apiKeyId,
+    purchaseId: entry.purchaseId,
+    couponId: entry.couponId,
+    reason: entry.reason,
+    key: entry.idempotencyKey,
+    now: at(now),
+    remaining,
+    balance,
+    negativeSince: at(negativeSince),
+  });
   account.balance = balance;
   account.negativeSince = negativeSince;
   await written;
@@ -318,6 +369,60 @@ export async function expireDueLots(tx: Tx, account: Account, now: Date): Promis
 }
 
 /**
+ * spendForPurchase()'s one statement, built once (ADR 060, "Later (2026-12-07, the builders)").
+ */
+const SPEND_FOR_PURCHASE = textStatement(
+  (
+    p: Slots<
+      | "memberId"
+      | "at"
+      | "amount"
+      | "id"
+      | "kind"
+      | "entryAmount"
+      | "storeId"
+      | "receiptNumber"
+      | "staffUserId"
+      | "apiKeyId"
+      | "purchaseId"
+      | "reason"
+      | "key"
+      | "balance"
+    >,
+  ) => sql`
+    with lots as (
+      select entry_id, remaining,
+        sum(remaining) over (order by expires_at, entry_id) - remaining as before
+      from ${pointLot}
+      where member_id = ${p.memberId}::uuid and remaining > 0 and expires_at > ${p.at}::timestamptz
+    ), take as (
+      select entry_id, least(remaining, ${p.amount}::int - before)::int as points
+      from lots where before < ${p.amount}::int
+    ), enough as (
+      select 1 from ${loyaltyAccount}
+      where member_id = ${p.memberId}::uuid and balance >= ${p.amount}::int
+        and (select coalesce(sum(points), 0) from take) = ${p.amount}::int
+    ), entry as (
+      insert into ${pointEntry} (id, member_id, kind, amount, store_id, receipt_number, staff_user_id, api_key_id,
+        purchase_id, reason, idempotency_key, created_at)
+      select ${p.id}::uuid, ${p.memberId}::uuid, ${p.kind}, ${p.entryAmount}::int, ${p.storeId},
+        ${p.receiptNumber}, ${p.staffUserId}, ${p.apiKeyId}, ${p.purchaseId}::uuid, ${p.reason},
+        ${p.key}, ${p.at}::timestamptz
+      where exists (select 1 from enough)
+      returning id
+    ), taken as (
+      update ${pointLot} l set remaining = l.remaining - take.points
+      from take where l.entry_id = take.entry_id and exists (select 1 from entry)
+    ), uses as (
+      insert into ${pointLotUse} (debit_entry_id, lot_entry_id, points)
+      select (select id from entry), entry_id, points from take where exists (select 1 from entry)
+    )
+    update ${loyaltyAccount} set balance = ${p.balance}::int, updated_at = ${p.at}::timestamptz
+    where member_id = ${p.memberId}::uuid and exists (select 1 from entry)
+    returning balance`,
+);
+
+/**
  * Points paying part of a purchase (issue 36, ADR 040), in one statement, one round trip (ADR 030): the
  * `spend-purchase` entry, the points taken from the lots that expire first (still valid at `now`), the lot uses
  * (a refund gives them back with their expiry) and the balance. Only when the valid lots hold `amount` points and
@@ -339,37 +444,22 @@ export async function spendForPurchase(
   const entry: Entry = { id: randomUUID(), ...entryValues(account, input, -input.amount, null, now) };
   const balance = account.balance - input.amount;
   const at = now.toISOString();
-  const written = tx.execute(sql`
-    with lots as (
-      select entry_id, remaining,
-        sum(remaining) over (order by expires_at, entry_id) - remaining as before
-      from ${pointLot}
-      where member_id = ${account.memberId}::uuid and remaining > 0 and expires_at > ${at}::timestamptz
-    ), take as (
-      select entry_id, least(remaining, ${input.amount}::int - before)::int as points
-      from lots where before < ${input.amount}::int
-    ), enough as (
-      select 1 from ${loyaltyAccount}
-      where member_id = ${account.memberId}::uuid and balance >= ${input.amount}::int
-        and (select coalesce(sum(points), 0) from take) = ${input.amount}::int
-    ), entry as (
-      insert into ${pointEntry} (id, member_id, kind, amount, store_id, receipt_number, staff_user_id, api_key_id,
-        purchase_id, reason, idempotency_key, created_at)
-      select ${entry.id}::uuid, ${entry.memberId}::uuid, ${entry.kind}, ${entry.amount}::int, ${entry.storeId},
-        ${entry.receiptNumber}, ${entry.staffUserId}, ${entry.apiKeyId}, ${entry.purchaseId}::uuid, ${entry.reason},
-        ${entry.idempotencyKey}, ${at}::timestamptz
-      where exists (select 1 from enough)
-      returning id
-    ), taken as (
-      update ${pointLot} l set remaining = l.remaining - take.points
-      from take where l.entry_id = take.entry_id and exists (select 1 from entry)
-    ), uses as (
-      insert into ${pointLotUse} (debit_entry_id, lot_entry_id, points)
-      select (select id from entry), entry_id, points from take where exists (select 1 from entry)
-    )
-    update ${loyaltyAccount} set balance = ${balance}::int, updated_at = ${at}::timestamptz
-    where member_id = ${account.memberId}::uuid and exists (select 1 from entry)
-    returning balance`);
+  const written = SPEND_FOR_PURCHASE(tx, {
+    memberId: account.memberId,
+    at,
+    amount: input.amount,
+    id: entry.id,
+    kind: entry.kind,
+    entryAmount: entry.amount,
+    storeId: entry.storeId,
+    receiptNumber: entry.receiptNumber,
+    staffUserId: entry.staffUserId,
+    apiKeyId: entry.apiKeyId,
+    purchaseId: entry.purchaseId,
+    reason: entry.reason,
+    key: entry.idempotencyKey,
+    balance,
+  });
   account.balance = balance;
   const rows = rowsOf<{ balance: number }>(await written);
   if (rows.length === 0) {

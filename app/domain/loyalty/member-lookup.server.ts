@@ -1,6 +1,8 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyAccount, member, purchase, type Tier } from "@platform/db/schema";
+import { type Slots, selectStatement } from "@platform/db/statement";
 import { and, eq } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import type { AuditContext } from "~/domain/audit/audit.server";
 import { recordSecurityEvent } from "~/domain/audit/security-events.server";
 import { normalizeTaiwanMobile } from "~/domain/members/taiwan";
@@ -64,12 +66,17 @@ export async function activeMemberByNumber(db: Database, memberNumber: string): 
  * purchase; bench/README.md, "the app's share").
  */
 export async function activeMemberIdByNumber(db: Database, memberNumber: string): Promise<{ id: string }> {
-  const [found] = await db
-    .select({ id: member.id, disabled: member.disabled })
-    .from(member)
-    .where(eq(member.memberNumber, memberNumber.trim().toUpperCase()));
+  const [found] = await MEMBER_ID_BY_NUMBER(db, { memberNumber: memberNumber.trim().toUpperCase() });
   return { id: active(found).id };
 }
+
+/** activeMemberIdByNumber's select, built once (ADR 060, "Later (2026-12-07, the builders)"). */
+const MEMBER_ID_BY_NUMBER = selectStatement((p: Slots<"memberNumber">) =>
+  new QueryBuilder()
+    .select({ id: member.id, disabled: member.disabled })
+    .from(member)
+    .where(eq(member.memberNumber, p.memberNumber)),
+);
 
 /**
  * The member a till or counter asked for (exactly one of card token, member number, phone), or a

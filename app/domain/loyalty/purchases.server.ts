@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "@platform/db/client";
+import { type Database, rowsOf } from "@platform/db/client";
 import { isUniqueViolation } from "@platform/db/errors";
 import { loyaltyAccount, member, memberLastStore, purchase, purchaseRefund, type Tier } from "@platform/db/schema";
+import { type Slots, textStatement } from "@platform/db/statement";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, sql } from "drizzle-orm";
 import { type AuditContext, type AuditEntry, audited, recordAudits } from "../audit/audit.server";
@@ -145,6 +146,40 @@ function checkPurchaseInput(input: PurchaseInput, now: Date): void {
 }
 
 /**
+ * The purchase's insert, built once (ADR 060, "Later (2026-12-07, the builders)"): the row as sent (the other
+ * columns take their defaults), unless the receipt exists; only its id comes back.
+ */
+const INSERT_PURCHASE = textStatement(
+  (
+    p: Slots<
+      | "id"
+      | "storeId"
+      | "receiptNumber"
+      | "memberId"
+      | "netAmount"
+      | "purchasedAt"
+      | "pointsEarned"
+      | "pointsSpent"
+      | "pointsSpentValue"
+      | "staffUserId"
+      | "apiKeyId"
+      | "createdAt"
+      | "idempotencyKey"
+      | "requestHash"
+      | "answer"
+    >,
+  ) => sql`
+    insert into ${purchase} (id, store_id, receipt_number, member_id, net_amount, purchased_at, points_earned,
+      points_spent, points_spent_value, staff_user_id, api_key_id, created_at, idempotency_key, request_hash, answer)
+    values (${p.id}::uuid, ${p.storeId}, ${p.receiptNumber}, ${p.memberId}::uuid, ${p.netAmount}::int,
+      ${p.purchasedAt}::timestamptz, ${p.pointsEarned}::int, ${p.pointsSpent}::int, ${p.pointsSpentValue}::int,
+      ${p.staffUserId}, ${p.apiKeyId}, ${p.createdAt}::timestamptz, ${p.idempotencyKey}, ${p.requestHash},
+      ${p.answer}::jsonb)
+    on conflict (store_id, receipt_number) do nothing
+    returning id`,
+);
+
+/**
  * The booking, in round trips (ADR 030): the account's lock (with the member's disabled flag), the member's
  * 12-month spend before this purchase (behind the lock) and the rules; the purchase with its answer, inserted
  * unless the receipt exists; the tier when it changes (rarely); then, pipelined, the points (entry, lot and balance
@@ -265,11 +300,14 @@ async function bookPurchase(
     replayed: false,
   };
   const answerWithInsert = answerOf && !account.referralPending ? answerOf(result) : undefined;
-  const [created] = await tx
-    .insert(purchase)
-    .values({ ...values, answer: answerWithInsert === undefined ? null : sql`${answerWithInsert}::jsonb` })
-    .onConflictDoNothing({ target: [purchase.storeId, purchase.receiptNumber] })
-    .returning({ id: purchase.id });
+  const [created] = rowsOf<{ id: string }>(
+    await INSERT_PURCHASE(tx, {
+      ...values,
+      purchasedAt: values.purchasedAt.toISOString(),
+      createdAt: values.createdAt.toISOString(),
+      answer: answerWithInsert ?? null,
+    }),
+  );
   if (!created) {
     // The receipt was booked (or by a transaction we waited for): replay, or conflict.
     const replay = await existingReceipt();

@@ -1,6 +1,8 @@
 import type { Database } from "@platform/db/client";
 import { loyaltyRules, type Tier } from "@platform/db/schema";
+import { type Slots, selectStatement } from "@platform/db/statement";
 import { desc, lte } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 
 export { multiplierPermille, pointsForAmount } from "./earn";
 
@@ -41,14 +43,19 @@ export const DEFAULT_RULES: LoyaltyRules = {
 
 /** The rules in force at `now`: the newest version whose effectiveFrom has passed. */
 export async function currentRules(db: Database, now = new Date()): Promise<LoyaltyRules> {
-  const [row] = await db
-    .select()
-    .from(loyaltyRules)
-    .where(lte(loyaltyRules.effectiveFrom, now))
-    .orderBy(desc(loyaltyRules.effectiveFrom), desc(loyaltyRules.id))
-    .limit(1);
+  const [row] = await CURRENT_RULES(db, { now: now.toISOString() });
   return row ?? DEFAULT_RULES;
 }
+
+/** currentRules' select, built once: every purchase reads the rules (ADR 060, "Later (2026-12-07, the builders)"). */
+const CURRENT_RULES = selectStatement((p: Slots<"now">) =>
+  new QueryBuilder()
+    .select()
+    .from(loyaltyRules)
+    .where(lte(loyaltyRules.effectiveFrom, p.now))
+    .orderBy(desc(loyaltyRules.effectiveFrom), desc(loyaltyRules.id))
+    .limit(1),
+);
 
 /** A new version of the rules (the old ones stay as history); it applies at the next evaluation. */
 export async function changeRules(

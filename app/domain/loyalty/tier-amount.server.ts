@@ -1,5 +1,6 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { purchase } from "@platform/db/schema";
+import { type Slots, textStatement } from "@platform/db/statement";
 import { type SQL, sql } from "drizzle-orm";
 
 /**
@@ -40,10 +41,14 @@ export function tierAmountOf(p: { netAmount: number; pointsSpentValue: number; r
  * that booked it (checkPurchaseInput), so nothing later than "now" exists to be counted.
  */
 export function tierSpendSince(tx: Database, memberId: string, from: Date): Promise<number> {
-  return tx
-    .execute(
-      sql`select ${tierSpendSql("p")} as spend from ${purchase} p
-        where p.member_id = ${memberId}::uuid and p.purchased_at >= ${from.toISOString()}::timestamptz`,
-    )
-    .then((result) => Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0));
+  return TIER_SPEND_SINCE(tx, { memberId, from: from.toISOString() }).then((result) =>
+    Number(rowsOf<{ spend: string | number }>(result)[0]?.spend ?? 0),
+  );
 }
+
+/** tierSpendSince's statement, built once (ADR 060, "Later (2026-12-07, the builders)"). */
+const TIER_SPEND_SINCE = textStatement(
+  (p: Slots<"memberId" | "from">) =>
+    sql`select ${tierSpendSql("p")} as spend from ${purchase} p
+        where p.member_id = ${p.memberId}::uuid and p.purchased_at >= ${p.from}::timestamptz`,
+);

@@ -1,5 +1,6 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { type AutomaticKind, coupon, member, memberMessage, pointLot, reward } from "@platform/db/schema";
+import { type Slots, textStatement } from "@platform/db/statement";
 import { sql } from "drizzle-orm";
 import { addDays, fromTaipeiWallClock, taipeiDate } from "~/lib/time";
 
@@ -28,14 +29,26 @@ export async function recordOccasion(db: Db, input: OccasionInput, now = new Dat
   // One statement written as text: every purchase sends it (the receipt message), and the query builder cost the
   // app more than the statement itself (bench/README.md, "the app's share").
   const at = now.toISOString();
-  const result = await db.execute(sql`
-    insert into ${memberMessage} (member_id, occasion, kind, purpose, data, due_at, created_at, updated_at)
-    values (${input.memberId}::uuid, ${input.occasion}, ${input.kind}, 'service', ${JSON.stringify(input.data ?? {})}::jsonb,
-      ${(input.dueAt ?? now).toISOString()}::timestamptz, ${at}::timestamptz, ${at}::timestamptz)
-    on conflict (member_id, occasion) do nothing
-    returning id`);
+  const result = await RECORD_OCCASION(db, {
+    memberId: input.memberId,
+    occasion: input.occasion,
+    kind: input.kind,
+    data: JSON.stringify(input.data ?? {}),
+    dueAt: (input.dueAt ?? now).toISOString(),
+    at,
+  });
   return rowsOf(result).length > 0;
 }
+
+/** recordOccasion's statement, built once (ADR 060, "Later (2026-12-07, the builders)"). */
+const RECORD_OCCASION = textStatement(
+  (p: Slots<"memberId" | "occasion" | "kind" | "data" | "dueAt" | "at">) => sql`
+    insert into ${memberMessage} (member_id, occasion, kind, purpose, data, due_at, created_at, updated_at)
+    values (${p.memberId}::uuid, ${p.occasion}, ${p.kind}, 'service', ${p.data}::jsonb,
+      ${p.dueAt}::timestamptz, ${p.at}::timestamptz, ${p.at}::timestamptz)
+    on conflict (member_id, occasion) do nothing
+    returning id`,
+);
 
 /** The first instant of the Taipei day `days` after today's. */
 function taipeiDayStart(now: Date, days: number): Date {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { type HeldConnection, holdConnection } from "@platform/db/held-connection";
 import { apiIdempotency, purchase } from "@platform/db/schema";
+import { type Slots, textStatement } from "@platform/db/statement";
 import { countLedgerReplay } from "@platform/metrics";
 import { and, eq, sql } from "drizzle-orm";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
@@ -165,11 +166,9 @@ export function idempotentWrites(db: Database): RequestHandler {
         if (inRow) {
           // Sent, not awaited: the handler's first statements go out in the same write.
           // (Written as text: on a purchase the query builder cost the app more than the statement.)
-          checked = tx
-            .execute(sql`select 1 from ${apiIdempotency} where api_key_id = ${apiKeyId}::uuid and key = ${key}`)
-            .then((result) => {
-              seen.earlier = rowsOf(result).length > 0 ? "some" : "none";
-            });
+          checked = ANSWERED_BEFORE(tx, { apiKeyId, key }).then((result) => {
+            seen.earlier = rowsOf(result).length > 0 ? "some" : "none";
+          });
           checked.catch(noop);
           locals.writeRequest = { key, requestHash };
           locals.commitEarly = async () => {
@@ -291,6 +290,12 @@ export function idempotentWrites(db: Database): RequestHandler {
 }
 
 const noop = () => {};
+
+/** Whether this Idempotency-Key answered another request before (a purchase's check), built once (ADR 060). */
+const ANSWERED_BEFORE = textStatement(
+  (p: Slots<"apiKeyId" | "key">) =>
+    sql`select 1 from ${apiIdempotency} where api_key_id = ${p.apiKeyId}::uuid and key = ${p.key}`,
+);
 
 function isKeyReused(answer: Answer): boolean {
   return (answer.body as { error?: { code?: string } } | null)?.error?.code === "idempotency_key_reused";
