@@ -10,9 +10,10 @@ import { newMember } from "./testing.server";
 
 /**
  * The member's last purchase (the console's "store of last purchase" filter) after ADR 039 "Later (2026-12-07,
- * statements)": written by the points' statement when the purchase earns points, by its own statement when it earns
- * none, and not at all by a receipt older than the last purchase; its store in member_last_store, not on the member
- * row (migration 0062) (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ * statements)": its time on the account, written by the points' statement when the purchase earns points, by its
+ * own statement when it earns none, and not at all by a receipt older than the last purchase; its store in
+ * member_last_store by a statement of its own (an upsert only when the store changes), not on the member row
+ * (migration 0062) (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
 let db: Database;
 useMigratedTestDatabase("last_purchase", (handle) => {
