@@ -1,5 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { derivedKey } from "~/lib/derived-key.server";
 
 /**
  * A guest's link to their booking (ADR 044, "Later (2026-12-07, a guest's own page)"): a guest has no member center,
@@ -9,16 +10,10 @@ import { z } from "zod";
  * names nothing but the id. It stays valid while the booking exists (the page shows a past or cancelled booking as
  * such, and changes only within the cut-off, as a member's page).
  */
-const keys = new Map<string, Buffer>();
 const uuid = z.uuid();
 
-function keyOf(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "han-living", "appointment-manage-link v1", 32));
-    keys.set(secret, key);
-  }
-  return key;
+function keyOf(secret: string) {
+  return derivedKey(secret, "appointment-manage-link v1");
 }
 
 function signatureOf(secret: string, id: string): string {

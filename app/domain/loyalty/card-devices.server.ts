@@ -1,8 +1,9 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { member, memberDevice } from "@platform/db/schema";
 import { and, desc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { CARD_STEP_SECONDS, cardCode, cardStep, parseCardCode, sameCode } from "~/lib/card-code";
+import { derivedKey } from "~/lib/derived-key.server";
 
 /**
  * The offline member card's devices (ADR 043): each phone or browser that opened the card page while online holds
@@ -26,14 +27,8 @@ export type DeviceRefusal =
 
 // The secret at rest: AES-256-GCM under a key derived from the server secret (its own HKDF label), so a copy of
 // the database alone (a backup, a replica) cannot make anyone's card codes.
-const keys = new Map<string, Buffer>();
-function wrapKey(serverSecret: string): Buffer {
-  let key = keys.get(serverSecret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", serverSecret, "han-living", "member-card-device-secret v1", 32));
-    keys.set(serverSecret, key);
-  }
-  return key;
+function wrapKey(serverSecret: string) {
+  return derivedKey(serverSecret, "member-card-device-secret v1");
 }
 
 export function sealSecret(serverSecret: string, deviceId: string, secret: Buffer): string {

@@ -1,8 +1,9 @@
-import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual } from "node:crypto";
+import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto";
 import type { Database } from "@platform/db/client";
 import { member } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
 import { isCardCode } from "~/lib/card-code";
+import { derivedKey } from "~/lib/derived-key.server";
 import { qrSvg } from "~/lib/qr.server";
 import { type DeviceRefusal, verifyDeviceCode } from "./card-devices.server";
 import type { CardTokenPayload } from "./card-token-payload";
@@ -17,15 +18,8 @@ export const CARD_TOKEN_TTL_SECONDS = 45;
 
 // A KeyObject, not a Buffer: createHmac with a Buffer key wraps it in a new key object each call
 // (≈ 5× the cost of the HMAC itself; the member center signs a card token on every render).
-const keyCache = new Map<string, KeyObject>();
-
 function cardKey(secret: string): KeyObject {
-  let key = keyCache.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(hkdfSync("sha256", secret, "han-living", "member-card-token v1", 32)));
-    keyCache.set(secret, key);
-  }
-  return key;
+  return derivedKey(secret, "member-card-token v1");
 }
 
 function sign(secret: string, payload: Buffer): Buffer {

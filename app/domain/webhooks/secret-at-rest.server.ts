@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
 import { sql } from "drizzle-orm";
+import { derivedKey } from "~/lib/derived-key.server";
 
 /**
  * An endpoint's signing secrets at rest (ADR 054, "Later (2026-12-07, the secrets at rest)"): AES-256-GCM under a key
@@ -11,15 +12,8 @@ import { sql } from "drizzle-orm";
  * and sealed at the next start (`sealStoredWebhookSecrets`).
  */
 const PREFIX = "sealed.v1.";
-const keys = new Map<string, Buffer>();
-
-function keyOf(serverSecret: string): Buffer {
-  let key = keys.get(serverSecret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", serverSecret, "han-living", "webhook-endpoint-secret v1", 32));
-    keys.set(serverSecret, key);
-  }
-  return key;
+function keyOf(serverSecret: string) {
+  return derivedKey(serverSecret, "webhook-endpoint-secret v1");
 }
 
 export function sealWebhookSecret(serverSecret: string, endpointId: string, secret: string): string {
