@@ -131,6 +131,7 @@ export default [
     // Booking a showroom appointment (issue 37).
     route("appointments/book", "routes/appointments/book.tsx"),
     route("appointments/manage/:token", "routes/appointments/manage.tsx"),
+    route("appointments/find", "routes/appointments/find.tsx"),
     // The terms gate of imported members (ADR 038 "Consents") runs for every page below.
     layout("routes/member-center/layout.tsx", [
       ...prefix("member-center", [

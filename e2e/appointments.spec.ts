@@ -231,12 +231,36 @@ test.describe("a guest", () => {
     await expectAccessible(page);
     await screenshotSizes(page, "appointments-guest-confirmed", { restore: PHONE });
 
-    // Back later by the kept link (another browser, no session): moved to another time, then cancelled.
+    // Back later in another browser without the link: 查詢預約 from the booking page, the phone verified by a new
+    // code (two minutes on: past the resend cooldown), the booking found and opened; moved, then cancelled.
     const link = new URL(page.url()).pathname;
     const later = await context.browser()?.newContext({ locale: "zh-TW", timezoneId: "Asia/Taipei" });
     const phonePage = await later!.newPage();
-    await pinClock(phonePage, NOW);
-    await gotoAndCheck(phonePage, link);
+    await pinClock(phonePage, "2026-12-07T10:02:00+08:00");
+    await gotoAndCheck(phonePage, "/appointments/book");
+    await phonePage.getByRole("link", { name: "已預約？查詢、改期或取消" }).click();
+    await expect(phonePage.getByRole("heading", { name: "查詢預約" })).toBeVisible();
+    await expectAccessible(phonePage);
+    await waitForHydration(phonePage);
+    await phonePage.getByLabel("手機號碼").fill(phone.local);
+    await phonePage.getByRole("button", { name: "傳送驗證碼" }).click();
+    await expect(phonePage.getByText(`驗證碼已傳送到 ${phone.local}`)).toBeVisible();
+    const outbox2 = await later!.newPage();
+    let findCode = "";
+    await expect(async () => {
+      const message = await latestOutboxMessage(outbox2, { to: phone.e164, channel: "sms" }, { timeout: 5000 });
+      findCode = /驗證碼為 (\d{6})/.exec(message.body)?.[1] ?? "";
+      expect(findCode).not.toBe("");
+      expect(findCode).not.toBe(code);
+    }).toPass({ timeout: 30_000 });
+    await outbox2.close();
+    await phonePage.getByLabel("簡訊驗證碼").fill(findCode);
+    await phonePage.getByRole("button", { name: "查詢預約" }).click();
+    await expect(phonePage.getByTestId("found-appointment")).toHaveCount(1);
+    await expectAccessible(phonePage);
+    await screenshotSizes(phonePage, "appointments-guest-found", { restore: PHONE });
+    await phonePage.getByTestId("found-appointment").click();
+    await expect(phonePage).toHaveURL(new RegExp(`${link.replace(/[.]/g, "\\.")}$`));
     await expect(phonePage.getByRole("heading", { name: "預約內容" })).toBeVisible();
     await waitForHydration(phonePage);
     await phonePage.locator("#reschedule").getByText("14:00", { exact: true }).click();

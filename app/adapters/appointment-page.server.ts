@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { appointmentFailure, rescheduleSchema } from "~/adapters/appointments.server";
 import { getApp, toastSettings } from "~/adapters/context.server";
+import type { AppointmentPageView } from "~/components/appointments/appointment-detail";
 import {
   bookableStore,
   cancelAppointment,
@@ -44,7 +45,7 @@ export async function appointmentPage(
   context: Readonly<RouterContextProvider>,
   request: Request,
   target: AppointmentPageTarget,
-) {
+): Promise<AppointmentPageView> {
   const app = getApp(context);
   const locale = getLocale(request);
   const t = serverT(request);
@@ -104,8 +105,6 @@ export async function appointmentPage(
     guest: target.owner.memberId === null,
   };
 }
-
-export type AppointmentPageData = Awaited<ReturnType<typeof appointmentPage>>;
 
 /** The page's two changes: `intent=cancel` or `intent=reschedule` (date and time), for the owner only. */
 export async function appointmentPageAction(

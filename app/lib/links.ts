@@ -70,6 +70,7 @@ export const links = {
   memberAppointmentIcs: (id: string) => href("/member-center/appointments/:id/calendar.ics", { id }),
   /** A guest's booking by its link (app/domain/appointments/manage-link.server.ts makes the token). */
   guestAppointment: (token: string) => href("/appointments/manage/:token", { token }),
+  findAppointment: () => href("/appointments/find"),
 } as const;
 
 /**

@@ -15,9 +15,9 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "notify.appointments.reminder.text":
     "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to {cutoff} before or call {phone}.",
   "notify.appointments.confirmation.guestText":
-    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel up to {cutoff} before on the booking page you were shown (keep its link), or call the showroom at {phone}.",
+    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel up to {cutoff} before on your booking page or \"Find my booking\" on our website, or call the showroom at {phone}.",
   "notify.appointments.reminder.guestText":
-    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, open the booking page you kept up to {cutoff} before, or call {phone}.",
+    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use your booking page or \"Find my booking\" on our website up to {cutoff} before, or call {phone}.",
   "notify.appointments.page": "Your appointment:",
   "notify.appointments.ics": "Add to calendar:",
   "email.code.appointment.subject": "{code} is your Han Living showroom booking code",
@@ -57,6 +57,14 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "appointments.loginLead": "Log in to book; your appointments are kept in the member center.",
   "appointments.login": "Log in to book",
   "appointments.guestLink": "Not a member? Book with your phone number",
+  "appointments.find.title": "Find my booking",
+  "appointments.find.lead":
+    "With the mobile number you booked with: we text you a code, then list that number's bookings, which you can move or cancel. Members: see My appointments in the member center.",
+  "appointments.find.submit": "Find my bookings",
+  "appointments.find.none":
+    "This number has no guest bookings. If you have joined since, they are in My appointments in the member center.",
+  "appointments.find.results": "This number's bookings",
+  "appointments.find.link": "Booked already? Find, move or cancel it",
   "appointments.guest.title": "Book with your phone number",
   "appointments.guest.lead":
     "We text you a code to confirm the number; sign up later with it and the booking comes with you.",

@@ -17,9 +17,9 @@ export const appointmentsZhTW = {
   "notify.appointments.reminder.text":
     "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 {cutoff}以前至會員中心，或來電 {phone}。",
   "notify.appointments.confirmation.guestText":
-    "您已預約{store}{kind}：{when}，預約編號 {reference}。開始前 {cutoff}以前可在預約完成時顯示的預約頁（請保存其連結）改期或取消，或來電門市 {phone}。",
+    "您已預約{store}{kind}：{when}，預約編號 {reference}。開始前 {cutoff}以前可在預約頁或官網「查詢預約」改期或取消，或來電門市 {phone}。",
   "notify.appointments.reminder.guestText":
-    "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 {cutoff}以前開啟您保存的預約頁，或來電 {phone}。",
+    "提醒您，明天有{store}{kind}：{when}，預約編號 {reference}。需要改期請在開始前 {cutoff}以前至預約頁或官網「查詢預約」，或來電 {phone}。",
   "notify.appointments.page": "查看預約：",
   "notify.appointments.ics": "加入行事曆：",
   "email.code.appointment.subject": "{code} 是您的漢生活門市預約驗證碼",
@@ -58,6 +58,13 @@ export const appointmentsZhTW = {
   "appointments.loginLead": "登入會員即可預約，預約紀錄會保存在會員中心。",
   "appointments.login": "登入會員預約",
   "appointments.guestLink": "沒有會員？以手機號碼預約",
+  "appointments.find.title": "查詢預約",
+  "appointments.find.lead":
+    "以預約時的手機號碼查詢：我們傳送簡訊驗證碼，確認後列出這個號碼的預約，可以改期或取消。會員請到會員中心的「我的預約」。",
+  "appointments.find.submit": "查詢預約",
+  "appointments.find.none": "這個手機號碼沒有以訪客身分的預約。已加入會員的話，預約在會員中心的「我的預約」。",
+  "appointments.find.results": "這個號碼的預約",
+  "appointments.find.link": "已預約？查詢、改期或取消",
   "appointments.guest.title": "以手機號碼預約",
   "appointments.guest.lead": "我們會傳送簡訊驗證碼確認手機號碼；之後用這個號碼加入會員，預約會自動帶入。",
   "appointments.guest.name": "姓名",

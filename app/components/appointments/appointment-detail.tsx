@@ -1,5 +1,4 @@
 import { Form, useNavigation } from "react-router";
-import type { AppointmentPageData } from "~/adapters/appointment-page.server";
 import { BackLink } from "~/components/appointments/back-link";
 import { SlotPicker } from "~/components/appointments/slot-picker";
 import { Page } from "~/components/layout/page";
@@ -9,22 +8,40 @@ import { buttonVariants } from "~/components/ui/button-variants";
 import { type MessageKey, useT } from "~/lib/i18n";
 import { useFormState } from "~/lib/use-form-state";
 
-/** The page's data as the browser gets it (dates already text). */
-export type AppointmentPageView = Pick<
-  AppointmentPageData,
-  | "messages"
-  | "booked"
-  | "appointment"
-  | "changeable"
-  | "cutoff"
-  | "reminderHour"
-  | "reschedule"
-  | "icsHref"
-  | "icsName"
-  | "googleHref"
-  | "back"
-  | "guest"
->;
+/** One booking's page as its loader answers it (app/adapters/appointment-page.server.ts): every value already text. */
+export type AppointmentPageView = {
+  messages: Record<string, string>;
+  booked: boolean;
+  appointment: {
+    id: string;
+    reference: string;
+    version: number;
+    kind: string;
+    status: string;
+    store: string;
+    storeId: string;
+    storeAddress: string;
+    storePhone: string | null;
+    when: string;
+    time: string;
+    materials: string[];
+    note: string | null;
+    address: { city: string; district: string; street: string } | null;
+  };
+  changeable: boolean;
+  cutoff: string;
+  reminderHour: number;
+  reschedule: {
+    date: string;
+    days: { iso: string; weekday: string; day: string; href: string }[];
+    times: { time: string; left: number }[];
+  } | null;
+  icsHref: string;
+  icsName: string;
+  googleHref: string;
+  back: { href: string; label: "appointments.detail.back" | "appointments.manage.back" };
+  guest: boolean;
+};
 
 const TEST_IDS: Partial<Record<MessageKey, string>> = {
   "appointments.detail.reference": "appointment-reference",

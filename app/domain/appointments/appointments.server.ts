@@ -500,6 +500,28 @@ export async function guestLinkOwner(
   return { guest: { memberId: null, phone: row.guestPhone } };
 }
 
+/**
+ * A guest's bookings by their phone, once the phone is verified by a code (the "find my booking" page, ADR 044 "a
+ * guest's own page"): every booking of that number not attached to a member, newest start first, with the store.
+ */
+export async function guestAppointmentsOfPhone(db: Database, phone: string) {
+  return db
+    .select({
+      id: appointment.id,
+      reference: appointment.reference,
+      kind: appointment.kind,
+      status: appointment.status,
+      startsAt: appointment.startsAt,
+      endsAt: appointment.endsAt,
+      storeName: store.name,
+    })
+    .from(appointment)
+    .innerJoin(store, eq(store.id, appointment.storeId))
+    .where(and(isNull(appointment.memberId), eq(appointment.guestPhone, phone)))
+    .orderBy(desc(appointment.startsAt))
+    .limit(50);
+}
+
 export async function attachGuestAppointments(db: Database, memberId: string, phone: string): Promise<number> {
   const rows = await db
     .update(appointment)

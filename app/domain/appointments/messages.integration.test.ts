@@ -178,7 +178,7 @@ describe("a booking's messages", () => {
     await sendAppointmentMessages(deps, noon);
     const text = sms.find((s) => s.to === phone)?.text ?? "";
     expect(text).toContain(booked.reference);
-    expect(text).toContain("預約頁");
+    expect(text).toContain("查詢預約");
     expect(text).not.toContain("會員中心");
     expect(text).not.toMatch(/https?:/);
   });

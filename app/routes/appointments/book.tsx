@@ -270,6 +270,13 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
   const data = loaderData;
   return (
     <Page title={t("appointments.title")} lead={t("appointments.lead")} width="narrow">
+      {data.signedIn ? null : (
+        <p className="mb-6">
+          <Link to={links.findAppointment()} className="underline underline-offset-4">
+            {t("appointments.find.link")}
+          </Link>
+        </p>
+      )}
       {data.step === "store" ? (
         <section aria-labelledby="step-store" className="space-y-3">
           <h2 id="step-store" className="font-serif text-xl font-semibold">

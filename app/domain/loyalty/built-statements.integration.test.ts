@@ -5,7 +5,7 @@ import { useMigratedTestDatabase } from "@platform/testing/migrated-database";
 import { eq, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { newMember } from "~/domain/loyalty/testing.server";
+import { newMember } from "./testing.server";
 
 /**
  * Statements built once (ADR 060, "Later (2026-12-07, the builders)") send the text the builder or `tx.execute`
