@@ -1,0 +1,332 @@
+import { randomUUID } from "node:crypto";
+import { type Database, rowsOf } from "@platform/db/client";
+import {
+  type Gathering,
+  startWokenWorker,
+  type WokenWorker,
+  type WokenWorkerOptions,
+} from "@platform/jobs/woken-worker";
+import type { Logger } from "@platform/logger";
+import { type SQL, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/audit.server";
+import type { Sender, SendOutcome } from "./send.server";
+import { webhookBodyOfJson, webhookHeaders, webhookMessageId } from "./signing";
+
+/**
+ * The webhook outbox's worker (ADR 054). Due rows of `webhook_delivery` are claimed with `for update skip locked`
+ * (one instance sends a row, never two), a member's row only when none of their earlier rows for that endpoint is
+ * still open (per-member order), and POSTed with the Standard Webhooks headers. A failure is retried on the
+ * schedule below for three days from the first attempt, then given up; an endpoint failing for 24 h without one
+ * success is disabled and the admins are told. Every attempt is in the delivery log: its latest on the row (a
+ * success only there), every failure also as a webhook_attempt row.
+ */
+export const WEBHOOK_RETRY_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 43_200] as const;
+export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600_000;
+export const WEBHOOK_DISABLE_AFTER_MS = 24 * 3600_000;
+export const STALE_CLAIM_MS = 5 * 60_000;
+export const WEBHOOK_DISPATCH_INTERVAL_MS = 15_000;
+/** A notification's pass starts 200 ms later or after 500 notifications: a stream of events in few passes. */
+export const WEBHOOK_GATHER: Gathering = { ms: 200, events: 500 };
+
+/** Seconds before the next attempt after `attempts` failed ones. */
+export function webhookBackoffSeconds(attempts: number): number {
+  return WEBHOOK_RETRY_SECONDS[Math.min(Math.max(attempts, 1), WEBHOOK_RETRY_SECONDS.length) - 1] as number;
+}
+
+/** Whether a failed row is retried (its next attempt within three days of its first) and when. */
+export function nextAttempt(firstAttemptAt: Date, attempts: number, now: Date): Date | null {
+  const due = new Date(now.getTime() + webhookBackoffSeconds(attempts) * 1000);
+  return due.getTime() - firstAttemptAt.getTime() <= WEBHOOK_RETRY_WINDOW_MS ? due : null;
+}
+
+export type DisabledEndpoint = { id: string; url: string; failingSince: Date };
+
+export type WebhookDeliveryDeps = {
+  db: Database;
+  send: Sender;
+  logger?: Pick<Logger, "info" | "warn" | "error">;
+  /** Told when an endpoint was disabled after 24 h of failures (the admins' e-mail). */
+  onDisabled?: (endpoints: DisabledEndpoint[]) => Promise<void>;
+  batchSize?: number;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+};
+
+export type WebhookDeliveryReport = { claimed: number; delivered: number; retried: number; failed: number };
+
+type Claimed = {
+  id: string;
+  endpointId: string;
+  eventType: string;
+  /** The payload as the database wrote it (jsonb's text): sent as it is, never parsed and serialized again. */
+  data: string;
+  occurredAt: Date;
+  attempts: number;
+  firstAttemptAt: Date;
+  url: string;
+  secrets: string[];
+  /** A member's row: a later one of theirs may wait behind it (the next batch can take it once this is recorded). */
+  ofMember: boolean;
+};
+
+/**
+ * The claim: per enabled endpoint (a handful of rows), its open rows by `seq` from webhook_delivery_queue_idx
+ * `(endpoint_id, seq) where status in ('pending', 'sending')`: a pending row when due, a sending row when its claim is
+ * 5 min old (an instance died mid-send: taken over here, its attempt counted; no separate statement or index), locked
+ * with `skip locked`; then the oldest `limit` of them. A disabled endpoint's backlog is never read (its rows wait, not
+ * lost, until it is enabled). Exported for the plan's test.
+ * Per-member order: a member's row only if it is their earliest open one for the endpoint, asked as a correlated
+ * `min(seq)` (always probed by endpoint and member in webhook_delivery_open_idx). As `not exists (… p.seq < d.seq)`
+ * on a table without statistics, PostgreSQL ran the check as an anti join probing by endpoint only, reading every open
+ * row of the endpoint for each candidate: bench:webhooks's claim stalled for minutes (2026-12-07). Rows without a
+ * member are not ordered.
+ */
+export function claimStatement(claimer: string, now: Date, limit: number): SQL {
+  const at = now.toISOString();
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  return sql`
+    with c as (
+      select d.id, d.seq from webhook_endpoint e
+        cross join lateral (
+          select d.id, d.seq from webhook_delivery d
+           where d.endpoint_id = e.id and d.status in ('pending', 'sending')
+             and ((d.status = 'pending' and d.due_at <= ${at}::timestamptz)
+                  or (d.status = 'sending' and d.claimed_at < ${stale}::timestamptz))
+             and (d.member_id is null
+                  or d.seq = (select min(p.seq) from webhook_delivery p
+                               where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
+                                 and p.status in ('pending', 'sending')))
+           order by d.seq
+           limit ${limit}
+           for update of d skip locked) d
+       where e.enabled
+       order by d.seq
+       limit ${limit}),
+    u as (
+      update webhook_delivery d
+         set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
+             attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
+        from c where d.id = c.id
+      returning d.id, d.endpoint_id, d.member_id, d.event_type, d.data::text as data, d.occurred_at, d.attempts,
+                d.first_attempt_at, d.seq)
+    select u.*, e.url, e.secret,
+           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
+      from u join webhook_endpoint e on e.id = u.endpoint_id
+     order by u.seq`;
+}
+
+/** Sends every due delivery, batch after batch, until none is left. */
+export async function deliverWebhooks(
+  deps: WebhookDeliveryDeps,
+  now = new Date(),
+  options: { maxBatches?: number } = {},
+): Promise<WebhookDeliveryReport> {
+  const report: WebhookDeliveryReport = { claimed: 0, delivered: 0, retried: 0, failed: 0 };
+  const claimer = randomUUID();
+  const limit = deps.batchSize ?? 1000;
+  for (let batches = 0; options.maxBatches === undefined || batches < options.maxBatches; batches++) {
+    const rows = await claim(deps.db, claimer, now, limit);
+    if (rows.length === 0) break;
+    report.claimed += rows.length;
+    const outcomes = await sendAll(deps, rows, now);
+    await record(deps, claimer, rows, outcomes, now, report);
+    // Another batch only if this one was full or a member's next event may wait behind one just sent (events without a
+    // member are not ordered: a short batch of them was everything due); otherwise the next notification starts the next pass.
+    if (rows.length < limit && !rows.some((r) => r.ofMember)) break;
+  }
+  return report;
+}
+
+async function claim(db: Database, claimer: string, now: Date, limit: number): Promise<Claimed[]> {
+  const result = await db.execute(claimStatement(claimer, now, limit));
+  return rowsOf<{
+    id: string;
+    endpoint_id: string;
+    event_type: string;
+    data: string;
+    occurred_at: string | Date;
+    attempts: number;
+    first_attempt_at: string | Date;
+    url: string;
+    secret: string;
+    previous_secret: string | null;
+    member_id: string | null;
+  }>(result).map((r) => ({
+    id: r.id,
+    endpointId: r.endpoint_id,
+    eventType: r.event_type,
+    data: String(r.data),
+    occurredAt: new Date(r.occurred_at),
+    attempts: Number(r.attempts),
+    firstAttemptAt: new Date(r.first_attempt_at),
+    url: r.url,
+    secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+    ofMember: r.member_id !== null,
+  }));
+}
+
+async function sendAll(deps: WebhookDeliveryDeps, rows: Claimed[], now: Date): Promise<SendOutcome[]> {
+  const outcomes: SendOutcome[] = new Array(rows.length);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const i = next++;
+      const row = rows[i] as Claimed;
+      const id = webhookMessageId(row.id);
+      const body = webhookBodyOfJson(row.eventType, row.occurredAt, row.data);
+      outcomes[i] = await deps.send(row.url, webhookHeaders(row.secrets, id, timestamp, body), body);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, rows.length) }, lane));
+  return outcomes;
+}
+
+/**
+ * The outcomes, the log and the endpoints' health in one transaction, only on rows this claim still holds. Every
+ * attempt's time, status and length go on its row; a failure's also into webhook_attempt (the log's history). A
+ * success writes no attempt row: per event, a row, its two index entries and its foreign key's lock fewer.
+ */
+async function record(
+  deps: WebhookDeliveryDeps,
+  claimer: string,
+  rows: Claimed[],
+  outcomes: SendOutcome[],
+  now: Date,
+  report: WebhookDeliveryReport,
+): Promise<void> {
+  const at = now.toISOString();
+  const ok = new Set<string>();
+  const failing = new Set<string>();
+  const values = rows.map((row, i) => {
+    const o = outcomes[i] as SendOutcome;
+    let status: "delivered" | "pending" | "failed" = "delivered";
+    let due: string = at;
+    if (o.outcome === "ok") {
+      report.delivered++;
+      ok.add(row.endpointId);
+    } else {
+      failing.add(row.endpointId);
+      const next = nextAttempt(row.firstAttemptAt, row.attempts, now);
+      if (next) {
+        status = "pending";
+        due = next.toISOString();
+        report.retried++;
+      } else {
+        status = "failed";
+        report.failed++;
+      }
+    }
+    return {
+      id: row.id,
+      status,
+      due_at: due,
+      status_code: o.statusCode,
+      error: o.error ?? (o.outcome === "ok" ? null : o.outcome),
+      outcome: o.outcome,
+      duration_ms: o.durationMs,
+      endpoint_id: row.endpointId,
+    };
+  });
+  const anyFailure = failing.size > 0;
+  for (const id of ok) failing.delete(id);
+  // The rows' outcomes, the failures' attempt rows and the healthy endpoints' reset: one statement (atomic by
+  // itself), so a batch without a failure is recorded in one round trip (one update); a failure adds the 24 h rule
+  // in the same transaction. The outcomes go as one JSON parameter, not eight per row: the statement's text is the
+  // same for every batch (parsed and planned like any other, not 8,000 casts for 1,000 rows).
+  const recordOutcomes = sql`
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(values)}::text::jsonb)
+          as v(id uuid, status text, due_at timestamptz, status_code int, error text, outcome text, duration_ms int,
+               endpoint_id uuid)),
+      updated as (
+        update webhook_delivery d
+           set status = v.status, due_at = v.due_at, last_status = v.status_code, last_error = v.error,
+               last_attempt_at = ${at}::timestamptz, last_duration_ms = v.duration_ms,
+               delivered_at = case when v.status = 'delivered' then ${at}::timestamptz else d.delivered_at end,
+               claim_job = null
+          from v where d.id = v.id and d.claim_job = ${claimer}::uuid
+        returning d.id),
+      healthy as (
+        update webhook_endpoint set failing_since = null
+         where id = any(${ok.size > 0 ? uuids([...ok]) : sql`array[]::uuid[]`}) and failing_since is not null)`;
+  const outcomesStatement = anyFailure
+    ? sql`${recordOutcomes}
+      insert into webhook_attempt (delivery_id, endpoint_id, at, outcome, status_code, duration_ms, error)
+      select v.id, v.endpoint_id, ${at}::timestamptz, v.outcome, v.status_code, v.duration_ms, v.error
+        from v join updated on updated.id = v.id
+       where v.outcome <> 'ok'`
+    : sql`${recordOutcomes}
+      select count(*) from updated`;
+  if (failing.size === 0) {
+    await deps.db.execute(outcomesStatement);
+    return;
+  }
+  const disabled = await deps.db.transaction(async (tx) => {
+    await tx.execute(outcomesStatement);
+    const cutoff = new Date(now.getTime() - WEBHOOK_DISABLE_AFTER_MS).toISOString();
+    // Failing since the first failure after the last success; 24 h of that disables the endpoint, once.
+    await tx.execute(sql`update webhook_endpoint set failing_since = ${at}::timestamptz
+      where id = any(${uuids([...failing])}) and failing_since is null`);
+    const result = await tx.execute(sql`
+      update webhook_endpoint e
+         set enabled = false, disabled_reason = 'failing', disabled_at = ${at}::timestamptz,
+             version = e.version + 1, updated_at = ${at}::timestamptz
+       where e.id = any(${uuids([...failing])}) and e.enabled and e.failing_since <= ${cutoff}::timestamptz
+      returning e.id, e.url, e.failing_since`);
+    const off = rowsOf<{ id: string; url: string; failing_since: string | Date }>(result).map((r) => ({
+      id: r.id,
+      url: r.url,
+      failingSince: new Date(r.failing_since),
+    }));
+    if (off.length === 0) return [];
+    await tx.execute(sql`delete from webhook_subscription where endpoint_id = any(${uuids(off.map((e) => e.id))})`);
+    for (const e of off) {
+      await recordAudit(
+        tx,
+        {
+          context: { actorType: "system", label: "webhooks", ip: null, userAgent: null, requestId: null },
+          action: "webhook.auto_disabled",
+          targetType: "webhook_endpoint",
+          targetId: e.id,
+          before: { enabled: true },
+          after: { enabled: false, reason: "failing", failingSince: e.failingSince.toISOString() },
+        },
+        now,
+      );
+    }
+    return off;
+  });
+  if (disabled.length > 0) {
+    deps.logger?.warn({ endpoints: disabled.map((e) => e.id) }, "webhook endpoint disabled after 24 h of failures");
+    await deps
+      .onDisabled?.(disabled)
+      .catch((error) => deps.logger?.error({ err: error }, "admins not told of a disabled webhook endpoint"));
+  }
+}
+
+/** A uuid[] parameter that both drivers take (an array bound as one value is not, on PGlite). */
+function uuids(ids: string[]) {
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]::uuid[]`;
+}
+
+/** The per-instance worker: woken by the outbox's notification (`webhook`) and every 15 s (retries). */
+export function startWebhookDispatcher(
+  deps: WebhookDeliveryDeps,
+  options: WokenWorkerOptions & { gather?: Gathering },
+): WokenWorker {
+  return startWokenWorker(
+    {
+      // A dead instance's claims (5 min old) are taken over by the claim itself.
+      pass: () => deliverWebhooks(deps, new Date()),
+      wakeOn: "webhook",
+      intervalMs: WEBHOOK_DISPATCH_INTERVAL_MS,
+      failure: "webhook delivery pass failed",
+      gather: options.gather ?? WEBHOOK_GATHER,
+    },
+    options,
+  );
+}
