@@ -103,7 +103,8 @@ export const webhookDelivery = pgTable(
      * `pending` until delivered or given up. No `sending`: a row being sent is a pending one with a fresh claim
      * (`claim_job`, `claimed_at`; `beingSent` in delivery.server.ts), so the claim changes no indexed column and no
      * index's predicate and can be a HOT update (migration 0062, ADR 054 "Later (2026-12-07, the claim without a
-     * status change)"). The table's fillfactor (set in 0062) leaves the claim's version room on the row's page.
+     * status change)"). 0062 also adds, by hand, `webhook_delivery_status_ck` (these three values: a previous build's
+     * `sending` claim fails) and the table's fillfactor 50 (room for the claim's version on the row's page).
      */
     status: text("status", { enum: ["pending", "delivered", "failed"] })
       .notNull()
