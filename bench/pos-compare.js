@@ -273,8 +273,7 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       if (!delivery || !endpointId) return 0;
       const started = Date.now();
       for (const deadline = started + 60_000; Date.now() < deadline; ) {
-        const [{ open }] =
-          await sql`select count(*)::int as open from webhook_delivery where status in ('pending', 'sending')`;
+        const [{ open }] = await sql`select count(*)::int as open from webhook_delivery where status = 'pending'`;
         if (open === 0) return Date.now() - started;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

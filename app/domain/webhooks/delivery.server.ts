@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Database, rowsOf } from "@platform/db/client";
+import { dueBy } from "@platform/jobs/due";
 import {
   type Gathering,
   startWokenWorker,
@@ -74,11 +75,33 @@ type Claimed = {
 };
 
 /**
- * The claim: per enabled endpoint (a handful of rows), its open rows by `seq` from webhook_delivery_queue_idx
- * `(endpoint_id, seq) where status in ('pending', 'sending')`: a pending row when due, a sending row when its claim is
- * 5 min old (an instance died mid-send: taken over here, its attempt counted; no separate statement or index), locked
- * with `skip locked`; then the oldest `limit` of them. A disabled endpoint's backlog is never read (its rows wait, not
- * lost, until it is enabled). Exported for the plan's test.
+ * Being sent: a pending row with a claim younger than STALE_CLAIM_MS (an instance is POSTing it now; ADR 054 "Later
+ * (2026-12-07, the claim without a status change)"). The claim leaves `status` alone and stamps `claim_job` and
+ * `claimed_at`, none of them indexed or in an index's predicate, so its update can be HOT; the record clears
+ * `claim_job`. `row` is the alias of webhook_delivery in the statement. The one definition every surface reads: the
+ * claim (its complement), the delivery log's 送出中 / Sending, and the redelivery's refusal.
+ */
+export function beingSent(row: string, now: Date): SQL {
+  const d = sql.identifier(row);
+  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
+  return sql`(${d}.status = 'pending' and ${d}.claim_job is not null and ${d}.claimed_at >= ${stale}::timestamptz)`;
+}
+
+/** A delivery's status as the console shows it: `sending` while it is being sent (above), else the row's status. */
+export function shownStatus(row: string, now: Date): SQL {
+  return sql`case when ${beingSent(row, now)} then 'sending' else ${sql.identifier(row)}.status end`;
+}
+
+export type ShownStatus = "pending" | "sending" | "delivered" | "failed";
+
+/**
+ * The claim: per enabled endpoint (a handful of rows), its pending rows by `seq` from webhook_delivery_queue_idx
+ * `(endpoint_id, seq) where status = 'pending'`: a due one not being sent (no claim, or a claim 5 min old: an instance
+ * died mid-send, taken over here, its attempt counted; no separate statement or index), locked with `skip locked`;
+ * then the oldest `limit` of them. A disabled endpoint's backlog is never read (its rows wait, not lost, until it is
+ * enabled). Exported for the plan's test.
+ * The claim stamps `claim_job`, `claimed_at`, `attempts`, `first_attempt_at`: no indexed column and no predicate's
+ * column, so a HOT update when the row's page has room (the table's fillfactor, migration 0063).
  * Per-member order: a member's row only if it is their earliest open one for the endpoint, asked as a correlated
  * `min(seq)` (always probed by endpoint and member in webhook_delivery_open_idx). As `not exists (… p.seq < d.seq)`
  * on a table without statistics, PostgreSQL ran the check as an anti join probing by endpoint only, reading every open
@@ -87,19 +110,17 @@ type Claimed = {
  */
 export function claimStatement(claimer: string, now: Date, limit: number): SQL {
   const at = now.toISOString();
-  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   return sql`
     with c as (
       select d.id, d.seq from webhook_endpoint e
         cross join lateral (
           select d.id, d.seq from webhook_delivery d
-           where d.endpoint_id = e.id and d.status in ('pending', 'sending')
-             and ((d.status = 'pending' and d.due_at <= ${at}::timestamptz)
-                  or (d.status = 'sending' and d.claimed_at < ${stale}::timestamptz))
+           where d.endpoint_id = e.id and d.status = 'pending' and d.due_at < ${dueBy(now)}
+             and not ${beingSent("d", now)}
              and (d.member_id is null
                   or d.seq = (select min(p.seq) from webhook_delivery p
                                where p.endpoint_id = d.endpoint_id and p.member_id = d.member_id
-                                 and p.status in ('pending', 'sending')))
+                                 and p.status = 'pending'))
            order by d.seq
            limit ${limit}
            for update of d skip locked) d
@@ -108,7 +129,7 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
        limit ${limit}),
     u as (
       update webhook_delivery d
-         set status = 'sending', claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
+         set claim_job = ${claimer}::uuid, claimed_at = ${at}::timestamptz,
              attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, ${at}::timestamptz)
         from c where d.id = c.id
       returning d.id, d.endpoint_id, d.member_id, d.event_type, d.data::text as data, d.occurred_at, d.attempts,

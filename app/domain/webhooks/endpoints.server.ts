@@ -7,7 +7,7 @@ import { Refusal, VersionConflict } from "../refusals";
 import type { StaffActor } from "../staff/actor";
 import { requirePermission } from "../staff/guard.server";
 import { type AddressRules, checkEndpointUrl } from "./address.server";
-import { STALE_CLAIM_MS } from "./delivery.server";
+import { beingSent, type ShownStatus, shownStatus } from "./delivery.server";
 import type { EndpointInput } from "./input";
 import { sealWebhookSecret } from "./secret-at-rest.server";
 import { newWebhookSecret } from "./signing";
@@ -189,7 +189,6 @@ export async function redeliver(
   now = new Date(),
 ): Promise<void> {
   requirePermission(actor, "webhooks.manage");
-  const stale = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   await auditedTx(db, audit, now, async (tx, record) => {
     const result = await tx.execute(sql`
       update webhook_delivery d
@@ -197,7 +196,7 @@ export async function redeliver(
              claim_job = null
         from (select o.id, o.status, o.last_attempt_at, o.last_status, o.last_duration_ms from webhook_delivery o
                where o.id = ${deliveryId}::uuid and o.endpoint_id = ${endpointId}::uuid
-                 and (o.status <> 'sending' or o.claimed_at < ${stale}::timestamptz)
+                 and not ${beingSent("o", now)}
                  for update) old
        where d.id = old.id
       returning d.id, d.event_type, old.status as old_status, old.last_attempt_at, old.last_status,
@@ -237,7 +236,7 @@ export async function redeliver(
 export async function listEndpoints(db: Database) {
   const result = await db.execute(sql`
     select e.id, e.url, e.description, e.events, e.enabled, e.disabled_reason, e.failing_since, e.created_at,
-           (select count(*) from webhook_delivery d where d.endpoint_id = e.id and d.status in ('pending', 'sending'))::int as waiting,
+           (select count(*) from webhook_delivery d where d.endpoint_id = e.id and d.status = 'pending')::int as waiting,
            (select count(*) from webhook_delivery d where d.endpoint_id = e.id and d.status = 'failed')::int as failed
       from webhook_endpoint e order by e.created_at, e.id`);
   return rowsOf<{
@@ -273,15 +272,15 @@ export async function endpointOf(db: Database, id: string): Promise<EndpointRow 
 /**
  * The delivery log: the newest deliveries of an endpoint with their latest attempt (on the row). The open ones and
  * the finished ones have an index each (webhook_delivery_queue_idx, webhook_delivery_done_idx; migration 0061), so
- * the newest of each, merged.
+ * the newest of each, merged. A pending row with a fresh claim shows as `sending` (shownStatus, migration 0063).
  */
-export async function deliveryLog(db: Database, endpointId: string, limit = 50) {
-  const columns = sql`d.id, d.seq, d.event_type, d.status, d.attempts, d.occurred_at, d.due_at, d.last_status,
-           d.last_error, d.last_attempt_at as last_at, d.last_duration_ms as last_ms`;
+export async function deliveryLog(db: Database, endpointId: string, limit = 50, now = new Date()) {
+  const columns = sql`d.id, d.seq, d.event_type, ${shownStatus("d", now)} as status, d.attempts, d.occurred_at,
+           d.due_at, d.last_status, d.last_error, d.last_attempt_at as last_at, d.last_duration_ms as last_ms`;
   const result = await db.execute(sql`
     select * from (
       (select ${columns} from webhook_delivery d
-        where d.endpoint_id = ${endpointId}::uuid and d.status in ('pending', 'sending')
+        where d.endpoint_id = ${endpointId}::uuid and d.status = 'pending'
         order by d.seq desc limit ${limit})
       union all
       (select ${columns} from webhook_delivery d
@@ -292,7 +291,7 @@ export async function deliveryLog(db: Database, endpointId: string, limit = 50) 
   return rowsOf<{
     id: string;
     event_type: string;
-    status: "pending" | "sending" | "delivered" | "failed";
+    status: ShownStatus;
     attempts: number;
     occurred_at: string | Date;
     due_at: string | Date;

@@ -34,8 +34,9 @@ it("deletes finished deliveries older than the retention with their attempts, ne
   const row = (
     endpointId: string,
     name: string,
-    status: "pending" | "sending" | "delivered" | "failed",
+    status: "pending" | "delivered" | "failed",
     age: number,
+    claimed = false,
   ) => ({
     endpointId,
     eventType: "purchase.created",
@@ -43,6 +44,8 @@ it("deletes finished deliveries older than the retention with their attempts, ne
     status,
     occurredAt: new Date(now - (age + 1) * DAY),
     dueAt: new Date(now - age * DAY),
+    // Being sent: a pending row with a fresh claim (migration 0063).
+    ...(claimed ? { claimJob: "00000000-0000-4000-8000-000000000001", claimedAt: new Date(now) } : {}),
   });
   const R = WEBHOOK_LOG_RETENTION_DAYS;
   const rows = await db
@@ -52,7 +55,7 @@ it("deletes finished deliveries older than the retention with their attempts, ne
       row(on?.id as string, "failed-old", "failed", R + 5),
       row(on?.id as string, "delivered-kept", "delivered", R - 1),
       row(on?.id as string, "pending-old", "pending", R + 10),
-      row(on?.id as string, "sending-old", "sending", R + 10),
+      row(on?.id as string, "sending-old", "pending", R + 10, true),
       row(off?.id as string, "disabled-delivered-old", "delivered", R + 2),
       row(off?.id as string, "disabled-waiting-old", "pending", R + 20),
     ])

@@ -248,21 +248,39 @@ describe("delivery", () => {
     const claim = (id: string, at: Date) =>
       db
         .update(webhookDelivery)
-        .set({ status: "sending", claimJob: "00000000-0000-4000-8000-000000000001", claimedAt: at, attempts: 1 })
+        .set({ claimJob: "00000000-0000-4000-8000-000000000001", claimedAt: at, attempts: 1 })
         .where(eq(webhookDelivery.id, id));
+    // A claim leaves the row pending (migration 0063): being sent is a fresh claim, and the log says so.
     await claim(dead?.id as string, new Date(t0.getTime() - 6 * 60_000));
     await claim(live?.id as string, new Date(t0.getTime() - 60_000));
+    const shown = async () => (await deliveryLog(db, endpoint.id, 50, t0)).map((r) => [r.id, r.status]);
+    expect(await shown()).toEqual([
+      [live?.id, "sending"],
+      [dead?.id, "pending"],
+    ]);
     const report = await deliverWebhooks(deps(), t0);
     expect(report).toMatchObject({ claimed: 1, delivered: 1 });
     const rows = await outbox(endpoint.id);
-    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
-      ["delivered", 2],
-      ["sending", 1],
+    expect(rows.map((r) => [r.status, r.attempts, r.claimJob === null])).toEqual([
+      ["delivered", 2, true],
+      ["pending", 1, false],
+    ]);
+    expect(await shown()).toEqual([
+      [live?.id, "sending"],
+      [dead?.id, "delivered"],
     ]);
     // The live claim's owner records it; a redelivery is refused while it is being sent.
     await expect(redeliver(db, admin, endpoint.id, live?.id as string, audit, t0)).rejects.toMatchObject({
       code: "busy",
     });
+    // 5 min after its claim the live one is a dead instance's too: shown pending, taken over by the next pass.
+    const later = new Date(t0.getTime() + 5 * 60_000);
+    expect((await deliveryLog(db, endpoint.id, 50, later)).map((r) => r.status)).toEqual(["pending", "delivered"]);
+    expect(await deliverWebhooks(deps(), later)).toMatchObject({ claimed: 1, delivered: 1 });
+    expect((await outbox(endpoint.id)).map((r) => [r.status, r.attempts])).toEqual([
+      ["delivered", 2],
+      ["delivered", 2],
+    ]);
   });
 
   it("keeps the secrets sealed at rest, bound to their endpoint; a secret sealed under another server secret is never sent unsigned", async () => {

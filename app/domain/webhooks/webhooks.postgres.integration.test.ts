@@ -1,11 +1,11 @@
-import type { DatabaseHandle } from "@platform/db/client";
+import { type DatabaseHandle, rowsOf } from "@platform/db/client";
 import { webhookDelivery } from "@platform/db/schema";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { asc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { StaffActor } from "../staff/actor";
-import { deliverWebhooks } from "./delivery.server";
-import { createEndpoint } from "./endpoints.server";
+import { claimStatement, deliverWebhooks } from "./delivery.server";
+import { createEndpoint, deliveryLog } from "./endpoints.server";
 import type { Sender } from "./send.server";
 
 /**
@@ -185,5 +185,60 @@ describe("webhook delivery over two instances", () => {
     }
     expect(byKey.size).toBe(600);
     for (const list of byKey.values()) expect(list).toEqual([...list].sort((x, y) => x - y));
+  });
+
+  it("claims with HOT updates (no indexed column changes), and takes over a dead instance's claims after 5 minutes", {
+    timeout: 120_000,
+  }, async () => {
+    await one.db.execute(sql`delete from webhook_subscription`);
+    const { endpoint } = await memberEventsEndpoint(one.db, "http://localhost:9/hot");
+    // 10 members, three events each: the claim takes each member's first (per-member order).
+    await membersWithThreeEvents(one.db, { prefix: "o", numbers: "HO", phones: "+88696", count: 10 });
+    const now = new Date(Date.now() + 60_000);
+    // Instance one claims and dies before sending: its claim committed, never recorded.
+    // The backend's counts not yet reported (earlier transactions' too, on PostgreSQL 15): before and after the claim.
+    const updates = async (tx: Pick<DatabaseHandle["db"], "execute">) => {
+      const [n] = rowsOf<{ updated: string; hot: string }>(
+        await tx.execute(sql`select pg_stat_get_xact_tuples_updated('webhook_delivery'::regclass) as updated,
+                                    pg_stat_get_xact_tuples_hot_updated('webhook_delivery'::regclass) as hot`),
+      );
+      return { updated: Number(n?.updated), hot: Number(n?.hot) };
+    };
+    const counts = await one.db.transaction(async (tx) => {
+      const before = await updates(tx);
+      const claimed = rowsOf<{ id: string }>(
+        await tx.execute(claimStatement("00000000-0000-4000-8000-00000000dead", now, 1000)),
+      );
+      const after = await updates(tx);
+      return { claimed: claimed.length, updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    // Every claim a HOT update: no new entry in the primary key, the queue or the order index (migration 0063).
+    expect(counts).toEqual({ claimed: 10, updated: 10, hot: 10 });
+    const log = await deliveryLog(two.db, endpoint.id, 50, now);
+    expect(log.filter((r) => r.status === "sending")).toHaveLength(10);
+    expect(log.filter((r) => r.status === "pending")).toHaveLength(20);
+    const receiver = countingReceiver();
+    // Within 5 minutes the claims are instance one's: the other instance sends nothing (the members' later events
+    // wait behind them).
+    const soon = new Date(now.getTime() + 4 * 60_000);
+    expect(
+      (await deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send: receiver.send }, soon)).claimed,
+    ).toBe(0);
+    // After 5 minutes instance two takes them over (their attempt counted), then the members' later events.
+    const later = new Date(now.getTime() + 5 * 60_000 + 1000);
+    expect(
+      await deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send: receiver.send }, later),
+    ).toMatchObject({
+      claimed: 30,
+      delivered: 30,
+    });
+    expect(new Set(receiver.arrivals).size).toBe(30);
+    const rows = await two.db
+      .select({ status: webhookDelivery.status, attempts: webhookDelivery.attempts })
+      .from(webhookDelivery)
+      .where(sql`${webhookDelivery.endpointId} = ${endpoint.id}::uuid`)
+      .orderBy(asc(webhookDelivery.seq));
+    expect(rows.map((r) => r.status)).toEqual(Array(30).fill("delivered"));
+    expect(rows.filter((r) => r.attempts === 2)).toHaveLength(10);
   });
 });

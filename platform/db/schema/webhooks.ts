@@ -99,7 +99,14 @@ export const webhookDelivery = pgTable(
     memberId: uuid("member_id"),
     data: jsonb("data").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
-    status: text("status", { enum: ["pending", "sending", "delivered", "failed"] })
+    /**
+     * `pending` until delivered or given up. No `sending`: a row being sent is a pending one with a fresh claim
+     * (`claim_job`, `claimed_at`; `beingSent` in delivery.server.ts), so the claim changes no indexed column and no
+     * index's predicate and can be a HOT update (migration 0063, ADR 054 "Later (2026-12-07, the claim without a
+     * status change)"). 0063 also adds, by hand, `webhook_delivery_status_ck` (these three values: a previous build's
+     * `sending` claim fails) and the table's fillfactor 50 (room for the claim's version on the row's page).
+     */
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -120,15 +127,13 @@ export const webhookDelivery = pgTable(
   },
   (t) => [
     /**
-     * The worker's claim: an enabled endpoint's open rows in the order they happened (the due time is a filter; a
-     * `sending` row is taken over when its claim is 5 min old); by endpoint first, so a disabled endpoint's backlog is
+     * The worker's claim: an enabled endpoint's open rows in the order they happened (the due time and the claim are
+     * filters; a claim 5 min old is taken over); by endpoint first, so a disabled endpoint's backlog is
      * never read (ADR 054). Also the newest open rows of the delivery log.
      */
-    index("webhook_delivery_queue_idx").on(t.endpointId, t.seq).where(sql`${t.status} in ('pending', 'sending')`),
+    index("webhook_delivery_queue_idx").on(t.endpointId, t.seq).where(sql`${t.status} = 'pending'`),
     /** Per-member order: a member's earliest open row for an endpoint. */
-    index("webhook_delivery_open_idx")
-      .on(t.endpointId, t.memberId, t.seq)
-      .where(sql`${t.status} in ('pending', 'sending')`),
+    index("webhook_delivery_open_idx").on(t.endpointId, t.memberId, t.seq).where(sql`${t.status} = 'pending'`),
     /**
      * The delivery log's finished rows, the console's count of given-up ones and the purge: only rows that are done,
      * so an event's insert and claim never write an entry here (migration 0060). Every index of the table costs each

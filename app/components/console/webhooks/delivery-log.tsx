@@ -9,6 +9,7 @@ import { useConsoleT } from "../use-console-t";
 type LogRow = {
   id: string;
   eventType: string;
+  /** As shownStatus derives it: `sending` is a pending row with a fresh claim. */
   status: "pending" | "sending" | "delivered" | "failed";
   attempts: number;
   occurredAt: string;
