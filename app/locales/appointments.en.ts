@@ -15,9 +15,9 @@ export const appointmentsEn: Record<keyof typeof appointmentsZhTW, string> = {
   "notify.appointments.reminder.text":
     "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use the member center up to {cutoff} before or call {phone}.",
   "notify.appointments.confirmation.guestText":
-    "{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel up to {cutoff} before on your booking page or \"Find my booking\" on our website, or call the showroom at {phone}.",
+    '{kind} at Han Living {store}: {when}, reference {reference}. Reschedule or cancel up to {cutoff} before on your booking page or "Find my booking" on our website, or call the showroom at {phone}.',
   "notify.appointments.reminder.guestText":
-    "A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use your booking page or \"Find my booking\" on our website up to {cutoff} before, or call {phone}.",
+    'A reminder: {kind} at Han Living {store} tomorrow, {when}, reference {reference}. To move it, use your booking page or "Find my booking" on our website up to {cutoff} before, or call {phone}.',
   "notify.appointments.page": "Your appointment:",
   "notify.appointments.ics": "Add to calendar:",
   "email.code.appointment.subject": "{code} is your Han Living showroom booking code",

@@ -1,12 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type Database, type DatabaseHandle, migrationsFolder, openDatabase } from "@platform/db/client";
+import { type Database, type DatabaseHandle, openDatabase } from "@platform/db/client";
 import { automaticMessage } from "@platform/db/schema";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { type MigrationsBefore, migrationsBefore } from "@platform/testing/migrations-before";
 import { eq } from "drizzle-orm";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automaticSetting } from "./settings.server";
 import { AUTOMATIC_DEFAULTS } from "./templates";
@@ -25,27 +21,15 @@ const OLD_WELCOME = {
   channels: ["line", "sms", "email"] as ("line" | "sms" | "email")[],
 };
 
-/** A copy of drizzle/ holding every migration before welcome_without_sms: the database as an older release left it. */
-let beforeFolder: string;
+/** Every migration before welcome_without_sms: the database as an older release left it. */
+let before: MigrationsBefore;
 
 beforeAll(() => {
-  beforeFolder = mkdtempSync(path.join(tmpdir(), "migrations-before-"));
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
-    entries: { tag: string }[];
-  };
-  const at = journal.entries.findIndex((e) => e.tag.endsWith("_welcome_without_sms"));
-  expect(at).toBeGreaterThan(0);
-  const entries = journal.entries.slice(0, at);
-  mkdirSync(path.join(beforeFolder, "meta"));
-  writeFileSync(path.join(beforeFolder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
-  const tags = new Set(entries.map((e) => `${e.tag}.sql`));
-  for (const file of readdirSync(migrationsFolder)) {
-    if (tags.has(file)) copyFileSync(path.join(migrationsFolder, file), path.join(beforeFolder, file));
-  }
+  before = migrationsBefore("_welcome_without_sms");
 });
 
 afterAll(() => {
-  rmSync(beforeFolder, { recursive: true, force: true });
+  before.remove();
 });
 
 /** A database migrated as an older release, `row` saved in it, then every migration of this release applied. */
@@ -57,9 +41,7 @@ async function upgradedWith(
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openDatabase(testDb.config);
-    const folder = { migrationsFolder: beforeFolder };
-    if (handle.driver === "pglite") await migratePglite(handle.db as never, folder);
-    else await migratePostgres(handle.db as never, folder);
+    await before.migrate(handle);
     if (row.length > 0) await handle.db.insert(automaticMessage).values(row);
     await handle.migrate();
     await check(handle.db);

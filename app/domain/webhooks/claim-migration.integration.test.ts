@@ -1,8 +1,6 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type DatabaseHandle, migrationsFolder, openDatabase, rowsOf } from "@platform/db/client";
+import { type DatabaseHandle, openDatabase, rowsOf } from "@platform/db/client";
 import { createTestDatabase, type TestDatabase } from "@platform/testing/database";
+import { type MigrationsBefore, migrationsBefore } from "@platform/testing/migrations-before";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { STALE_CLAIM_MS } from "./delivery.server";
@@ -13,26 +11,14 @@ import { deliveryLog } from "./endpoints.server";
  * claimed as `sending` become pending with their claim kept (a fresh claim is still being sent, an old one is taken
  * over), a previous build's `sending` is refused from then on, and the table gets its fillfactor.
  */
-let beforeFolder: string;
+let before: MigrationsBefore;
 
 beforeAll(() => {
-  beforeFolder = mkdtempSync(path.join(tmpdir(), "migrations-before-"));
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
-    entries: { tag: string }[];
-  };
-  const at = journal.entries.findIndex((e) => e.tag.endsWith("_webhook-claim-hot"));
-  expect(at).toBeGreaterThan(0);
-  const entries = journal.entries.slice(0, at);
-  mkdirSync(path.join(beforeFolder, "meta"));
-  writeFileSync(path.join(beforeFolder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
-  const tags = new Set(entries.map((e) => `${e.tag}.sql`));
-  for (const file of readdirSync(migrationsFolder)) {
-    if (tags.has(file)) copyFileSync(path.join(migrationsFolder, file), path.join(beforeFolder, file));
-  }
+  before = migrationsBefore("_webhook-claim-hot");
 });
 
 afterAll(() => {
-  rmSync(beforeFolder, { recursive: true, force: true });
+  before.remove();
 });
 
 it("turns claimed `sending` rows into pending ones with their claim, and refuses `sending` after", async () => {
@@ -40,14 +26,7 @@ it("turns claimed `sending` rows into pending ones with their claim, and refuses
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openDatabase(testDb.config);
-    const folder = { migrationsFolder: beforeFolder };
-    if (handle.driver === "pglite") {
-      const { migrate } = await import("drizzle-orm/pglite/migrator");
-      await migrate(handle.db as never, folder);
-    } else {
-      const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-      await migrate(handle.db as never, folder);
-    }
+    await before.migrate(handle);
     const db = handle.db;
     const now = new Date();
     const fresh = new Date(now.getTime() - 60_000).toISOString();

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { appointmentFailure, bookingQuery, bookingSchema, materialIdsOf } from "~/adapters/appointments.server";
 import { getApp } from "~/adapters/context.server";
 import { getMemberSession, requireMember } from "~/adapters/current-member.server";
+import { PhoneCodeFields } from "~/components/appointments/phone-code-fields";
 import { type PickerDay, SlotPicker } from "~/components/appointments/slot-picker";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
@@ -462,59 +463,19 @@ export default function BookAppointmentPage({ loaderData }: Route.ComponentProps
                         required: true,
                       }}
                     />
-                    <Field
-                      label={t("appointments.guest.phone")}
-                      errors={form.errors("guestPhone")}
-                      inputProps={{
-                        name: "guestPhone",
-                        type: "tel",
-                        inputMode: "tel",
-                        defaultValue: form.value("guestPhone"),
-                        maxLength: 20,
-                        autoComplete: "tel-national",
-                        required: true,
+                    <PhoneCodeFields
+                      t={t}
+                      form={form}
+                      phoneName="guestPhone"
+                      codeSent={codeSent}
+                      pending={pending}
+                      sendIntent="guest-code"
+                      submit={{
+                        intent: "guest-book",
+                        label: t("appointments.submit"),
+                        disabled: data.times.length === 0,
                       }}
                     />
-                    {codeSent ? (
-                      <>
-                        <p className="text-sm" role="status">
-                          {t("appointments.guest.codeSent", { phone: codeSent })}
-                        </p>
-                        <input type="hidden" name="codeSent" value={codeSent} />
-                        <Field
-                          label={t("appointments.guest.code")}
-                          errors={form.errors("code")}
-                          inputProps={{
-                            name: "code",
-                            inputMode: "numeric",
-                            autoComplete: "one-time-code",
-                            maxLength: 6,
-                            required: true,
-                          }}
-                        />
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="guest-book"
-                          block
-                          size="lg"
-                          pending={pending}
-                          disabled={data.times.length === 0}
-                        >
-                          {t("appointments.submit")}
-                        </Button>
-                      </>
-                    ) : null}
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="guest-code"
-                      variant={codeSent ? "secondary" : "primary"}
-                      block
-                      pending={pending && !codeSent}
-                    >
-                      {t("appointments.guest.sendCode")}
-                    </Button>
                   </fieldset>
                 ) : (
                   <div className="space-y-3">

@@ -1,10 +1,9 @@
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { getApp } from "~/adapters/context.server";
+import { PhoneCodeFields } from "~/components/appointments/phone-code-fields";
 import { Page } from "~/components/layout/page";
 import { Alert } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { Link } from "~/components/ui/link";
 import { guestAppointmentsOfPhone } from "~/domain/appointments/appointments.server";
 import { whenText } from "~/domain/appointments/display";
@@ -132,51 +131,15 @@ export default function FindAppointment({ loaderData, actionData }: Route.Compon
   return (
     <Page title={t("appointments.find.title")} lead={t("appointments.find.lead")} width="narrow">
       <Form method="post" className="space-y-4 rounded-3xl border border-line bg-white p-5" noValidate>
-        <Field
-          label={t("appointments.guest.phone")}
-          errors={form.errors("phone")}
-          inputProps={{
-            name: "phone",
-            type: "tel",
-            inputMode: "tel",
-            defaultValue: form.value("phone"),
-            maxLength: 20,
-            autoComplete: "tel-national",
-            required: true,
-          }}
+        <PhoneCodeFields
+          t={t}
+          form={form}
+          phoneName="phone"
+          codeSent={codeSent}
+          pending={pending}
+          sendIntent="code"
+          submit={{ intent: "find", label: t("appointments.find.submit") }}
         />
-        {codeSent ? (
-          <>
-            <p className="text-sm" role="status">
-              {t("appointments.guest.codeSent", { phone: codeSent })}
-            </p>
-            <input type="hidden" name="codeSent" value={codeSent} />
-            <Field
-              label={t("appointments.guest.code")}
-              errors={form.errors("code")}
-              inputProps={{
-                name: "code",
-                inputMode: "numeric",
-                autoComplete: "one-time-code",
-                maxLength: 6,
-                required: true,
-              }}
-            />
-            <Button type="submit" name="intent" value="find" block size="lg" pending={pending}>
-              {t("appointments.find.submit")}
-            </Button>
-          </>
-        ) : null}
-        <Button
-          type="submit"
-          name="intent"
-          value="code"
-          variant={codeSent ? "secondary" : "primary"}
-          block
-          pending={pending && !codeSent}
-        >
-          {t("appointments.guest.sendCode")}
-        </Button>
       </Form>
     </Page>
   );
