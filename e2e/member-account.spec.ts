@@ -124,6 +124,9 @@ test.describe("change phone", () => {
     // The new number logs in; the old one no longer does.
     await page.goto("/member-center");
     await page.getByRole("button", { name: "登出" }).click();
+    // The logout's answer first: a navigation started before it lands aborts the logout (CI, 2026-12-07: still
+    // logged in, /member-login led back to the member center).
+    await expect(page).toHaveURL(/\/$/);
     await page.goto("/member-login");
     await page.getByLabel("手機號碼").fill(me.phone.local);
     await page.getByLabel("密碼").fill(STRONG_PASSWORD);
