@@ -5,7 +5,7 @@
 //     checkout's). To compare against the code before a change: `npm run build`, copy build/, drizzle/, server.js and
 //     package.json to DIR, make the change, `npm run build` again.
 //   - Both servers run at once on one fresh database (BENCH_PG_URL's server, `<--db-prefix>_app`, dropped at the end),
-//     NODE_ENV=production, LOG_LEVEL=info, seeded like bench:pos (500 members, 100 store keys).
+//     NODE_ENV=production, LOG_LEVEL=info, seeded like bench:pos (20,000 members, 100 store keys).
 //   - Each round sends POST /api/v1/purchases for --duration s (default 8) with --connections (default 4) to one server
 //     and then the other (the order swaps every round), --rounds (default 6). A server's CPU per purchase is its
 //     process's utime+stime (/proc) over its segment, less its own over the other's segment (idle, as long: its job

@@ -2,7 +2,7 @@
 // the same run against the same server (bench/pos.js starts this instead of its pgbench rounds).
 //
 //   --spend (issue 36, "a purchase that spends points within 1.2 × the cost of one that does not"): three kinds,
-//     every one a POST /api/v1/purchases of NT$1,000–20,000 by the same 500 members, each seeded with 20 lots of
+//     every one a POST /api/v1/purchases of NT$1,000–20,000 by the same 20,000 members, each seeded with 20 lots of
 //     1,000 points (lots expiring a month apart, so the FIFO spend walks several lots):
 //       - `number`: the member by number, no points (bench:pos's own purchase);
 //       - `card`: the member by `cardToken` (the online member card's token, as the member center shows it: signed
@@ -13,7 +13,7 @@
 //     beside it (what a till that types the number for a plain sale and scans the card for a spend sees).
 //   - --growth (issue 38, "referral attribution and webhook outbox add ≤ 10 % to a purchase's cost"): two kinds of
 //     NT$3,000–20,000 purchases (the referral's minimum is NT$3,000):
-//       - `plain`: one of the 500 members by number; no webhook endpoint takes purchases;
+//       - `plain`: one of the 20,000 members by number; no webhook endpoint takes purchases;
 //       - `growth`: a friend's first purchase (each friend once: 30,000 friends, --growth-friends), whose referral is
 //         pending, so the purchase decides it and books both rewards (referrers have 5 friends each, the monthly
 //         cap, and consecutive friends have different referrers); and an enabled endpoint subscribed to
@@ -29,7 +29,7 @@
 //     `--growth-parts` adds two kinds, each part alone: `referral` (a friend's first purchase, no endpoint taking
 //     purchases) and `outbox` (a plain member's purchase while the endpoint takes purchases).
 //     `--growth-mix` adds `mix`, the realistic case beside the worst one: the endpoint takes purchases (as for
-//     `growth`) and the purchases are `plain`'s (one of the 500 members by number, the programme on, nothing
+//     `growth`) and the purchases are `plain`'s (one of the 20,000 members by number, the programme on, nothing
 //     pending) except a share of them (--growth-mix-share, default 0.05: exactly 1 in 20, spread evenly) that are
 //     a referred friend's first purchase deciding a rewarded referral. Both figures are printed and written:
 //     growth ÷ plain (the worst case) and mix ÷ plain.
@@ -48,7 +48,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { seedPos } from "./pos-data.js";
+import { messagesSettled, seedPos, vacuumed } from "./pos-data.js";
 import { compareKinds, median, roundOrder } from "./pos-ratio.js";
 import { adminStatement, databaseUrl, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
@@ -292,6 +292,10 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
     let outboxDeleted = 0;
     const segment = async (kind, round, secs) => {
       const writesOutbox = kind === "growth" || kind === "outbox" || kind === "mix";
+      // The member messages of the segment before (receipts, the referral's rewards) are delivered first: each
+      // segment alone (until 2026-12-07 they were sent during the next one, whatever its kind).
+      await messagesSettled(sql);
+      await vacuumed(sql);
       if (writesOutbox) await subscribe(true);
       const backendsBefore = await backendsCpuMs();
       const cpuBefore = processCpuMs(app.child.pid);

@@ -8,7 +8,7 @@
 //     older releases); set PGBENCH to its path if it is not on PATH.
 //   - The app: `node server.js` with NODE_ENV=production (build/ must exist: `npm run build`) on the first database,
 //     LOG_LEVEL=info as in production. POST /api/v1/purchases with a new receipt and Idempotency-Key per request, C
-//     connections (autocannon), random members among 500. Keys rotate among 100 store keys because of the per-key
+//     connections (autocannon), random members among 20,000 (POS_MEMBERS). Keys rotate among 100 store keys because of the per-key
 //     limit of 600 requests a minute (a real till sends a few a minute).
 //   - Rounds alternate pgbench and the app (--rounds, --duration, --connections); the figure is the median of the
 //     per-round ratios; the p99 is the median of the rounds' p99. Every answer must be 201 or the bench fails.
@@ -36,8 +36,9 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
+import postgres from "postgres";
 import { comparePurchases } from "./pos-compare.js";
-import { purchaseRequest, seedPos, sendPurchases } from "./pos-data.js";
+import { messagesSettled, purchaseRequest, seedPos, sendPurchases, vacuumed } from "./pos-data.js";
 import { writeSameWorkScripts } from "./pos-same-work.js";
 import { adminStatement, databaseUrl, freePort, postgresCpuMs, processCpuMs, startBuiltServer } from "./process.js";
 
@@ -133,6 +134,20 @@ function timedPgbench(args, database) {
     latencyAvgMs: latency ? Number(latency[1]) : null,
     postgresCpuMs: pgCpu === null || !processed ? null : pgCpu / Number(processed[1]),
   };
+}
+
+/**
+ * Runs a pgbench phase (synchronous) with the app stopped (SIGSTOP, then SIGCONT): the phase measures its own script
+ * alone. The app would otherwise deliver, beside pgbench, the receipts the same-work script queues (work the
+ * purchase causes after it, which the app's round carries). Its connections stay open and idle.
+ */
+function alone(app, phase) {
+  process.kill(app.child.pid, "SIGSTOP");
+  try {
+    return phase();
+  } finally {
+    process.kill(app.child.pid, "SIGCONT");
+  }
 }
 
 /** pgbench's built-in TPC-B-like script on the pgbench database. */
@@ -265,24 +280,39 @@ async function main() {
   await admin(`create database "${PREFIX}_app"`);
   await admin(`create database "${PREFIX}_pgbench"`);
   let app;
+  let queue;
+  let pgbenchDb;
   const ceilings = [];
   const scriptDir = mkdtempSync(path.join(os.tmpdir(), "bench-pos-same-work-"));
   try {
     pgbench(["-i", "-q", "-s", "1"]);
     app = await startApp(dbUrl(`${PREFIX}_app`));
+    queue = postgres(dbUrl(`${PREFIX}_app`), { max: 1, onnotice: () => {} });
+    pgbenchDb = postgres(dbUrl(`${PREFIX}_pgbench`), { max: 1, onnotice: () => {} });
     const data = await seedPos(dbUrl(`${PREFIX}_app`));
     if (opts.ceiling) ceilings.push(await startCeiling("http"), await startCeiling("tpcb"));
     const sameWorkArgs = opts["same-work"] ? await writeSameWorkScripts(dbUrl(`${PREFIX}_app`), scriptDir) : null;
     log("warm-up");
     await runPurchases(app.url, data, 0, 2);
     for (const server of ceilings) await runPurchases(server.url, data, 0, 2);
-    runPgbench(); // warm-up too
+    await messagesSettled(queue);
+    alone(app, runPgbench); // warm-up too
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const base = runPgbench();
+      await messagesSettled(queue);
+      await vacuumed(queue);
+      await vacuumed(pgbenchDb);
+      const base = alone(app, runPgbench);
       const cpuBefore = processCpuMs(app.child.pid);
+      let settleMs = 0;
       const measured = await cpuOf(
-        () => runPurchases(app.url, data, round),
+        async () => {
+          const result = await runPurchases(app.url, data, round);
+          // The receipts the app left to deliver after its round (its dispatcher rests while it serves requests):
+          // their CPU is counted with the round's, the wait for them is not (it is mostly the dispatcher's rest).
+          settleMs = await messagesSettled(queue);
+          return result;
+        },
         (r) => r["2xx"],
       );
       const result = measured.result;
@@ -290,7 +320,8 @@ async function main() {
       const ok = result["2xx"];
       let sameWork = null;
       if (sameWorkArgs) {
-        sameWork = runSameWork(sameWorkArgs);
+        await vacuumed(queue);
+        sameWork = alone(app, () => runSameWork(sameWorkArgs));
         sameWork.ratio = ok / result.duration / sameWork.tps;
         sameWork.ofTpcb = sameWork.tps / base.tps;
         log(
@@ -328,12 +359,13 @@ async function main() {
         loadGeneratorCpuMsPerPurchase: measured.loadCpuMs,
         ...(opts.ceiling ? { ceiling } : {}),
         ...(sameWork ? { sameWork } : {}),
+        receiptsSettledMs: settleMs,
       });
       log(
         `round ${round}: pgbench ${base.tps.toFixed(0)} tps, purchases ${purchasesPerSecond.toFixed(0)}/s, ` +
           `ratio ${(purchasesPerSecond / base.tps).toFixed(2)}, p99 ${result.latency.p99} ms, ` +
           `app CPU ${rounds.at(-1).appCpuMsPerPurchase?.toFixed(2)} ms/purchase, PostgreSQL CPU ` +
-          `${measured.postgresCpuMs?.toFixed(2)} ms/purchase (pgbench: ${base.postgresCpuMs?.toFixed(2)} ms/transaction)`,
+          `${measured.postgresCpuMs?.toFixed(2)} ms/purchase (pgbench: ${base.postgresCpuMs?.toFixed(2)} ms/transaction), receipts delivered ${settleMs} ms after`,
       );
     }
     const summary = {
@@ -440,6 +472,8 @@ async function main() {
   } finally {
     for (const server of ceilings) server.child.kill("SIGTERM");
     rmSync(scriptDir, { recursive: true, force: true });
+    await queue?.end();
+    await pgbenchDb?.end();
     if (app) {
       app.child.kill("SIGTERM");
       await new Promise((resolve) => (app.child.exitCode !== null ? resolve() : app.child.once("exit", resolve)));
