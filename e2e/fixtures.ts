@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, test as base, expect, type Page, type Response } from "@playwright/test";
+import { type Browser, test as base, expect, type Locator, type Page, type Response } from "@playwright/test";
 import axe, { type AxeResults } from "axe-core";
 import postgres from "postgres";
 import { startTestSmtpServer, type TestSmtpServer } from "../platform/testing/smtp";
@@ -473,6 +473,20 @@ async function settleAnimations(page: Page): Promise<void> {
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(hydratedNow);
+}
+
+/**
+ * Waits until React owns this element: a section loaded after hydration (`afterHydration`, e.g. the member center's
+ * coupon wallet) stays the server's HTML until its chunk arrives. React replays a click made before that, but on a
+ * loaded machine the click then waited on the chunk and the lazy overlay behind it together (one CI flake: the
+ * coupon's full screen not seen within 15 s); a test that is not about that path clicks once the section is live.
+ */
+export async function waitForHydratedElement(locator: Locator): Promise<void> {
+  await expect
+    .poll(() => locator.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps$"))), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 }
 
 /** Whether React has hydrated the document now (no waiting): a page left as the server sent it is not. */

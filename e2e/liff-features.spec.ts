@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectAccessible, pinClock, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, pinClock, test, waitForHydratedElement, waitForHydration } from "./fixtures";
 import { addReward, bookHistory } from "./support/member-history";
 import { createMember, loginByCookie, newPhone } from "./support/members";
 
@@ -364,6 +364,7 @@ test("outside LINE: no LINE feature buttons, no LIFF code, and the server's HTML
   await page.goto("/member-center");
   await waitForHydration(page);
   await expect(page.getByRole("button", { name: "將會員卡加入主畫面" })).toHaveCount(0);
+  await waitForHydratedElement(page.getByTestId("coupon").first());
   await page.getByTestId("coupon").first().click();
   await expect(page.getByTestId("coupon-fullscreen").getByTestId("coupon-code")).toBeVisible();
   await expect(page.getByRole("button", { name: "傳送到這個聊天室" })).toHaveCount(0);
