@@ -107,26 +107,24 @@ export function CouponFullScreen({
       description={t("member.center.coupons.fullHint")}
       testId="coupon-fullscreen"
     >
-      <>
-        <img
-          src={links.couponQr(coupon.id)}
-          alt={t("member.center.coupons.qrLabel")}
-          width={320}
-          height={320}
-          className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
-        />
-        <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
-        <p
-          className="max-w-[20rem] text-center font-mono text-lg font-semibold tracking-wider text-balance"
-          data-testid="coupon-code"
-        >
-          {code}
-        </p>
-        <p className="mt-2">
-          <span className="text-sm text-muted">{dateLine}</span>
-        </p>
-        {action}
-      </>
+      <img
+        src={links.couponQr(coupon.id)}
+        alt={t("member.center.coupons.qrLabel")}
+        width={320}
+        height={320}
+        className="mt-6 aspect-square w-full max-w-[min(80vw,20rem)]"
+      />
+      <p className="mt-4 text-sm text-muted">{t("member.center.coupons.code")}</p>
+      <p
+        className="max-w-[20rem] text-center font-mono text-lg font-semibold tracking-wider text-balance"
+        data-testid="coupon-code"
+      >
+        {code}
+      </p>
+      <p className="mt-2">
+        <span className="text-sm text-muted">{dateLine}</span>
+      </p>
+      {action}
     </Modal>
   );
 }
