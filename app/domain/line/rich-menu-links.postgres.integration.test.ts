@@ -103,4 +103,40 @@ describe("rich-menu linking over two instances", () => {
     // No user was linked to the same menu twice.
     for (const menus of line.linked.values()) expect(new Set(menus).size).toBe(menus.length);
   });
+
+  it("menus published over and over while two workers record their outcomes never deadlock", {
+    timeout: 120_000,
+  }, async () => {
+    // Both statements lock many of the same rows: the relink every user, an outcome its batch. In different orders
+    // they deadlocked (CI, 2026-12-07); both now lock in the users' order.
+    const instant = {
+      link: async () => {},
+      bulkLink: async () => {},
+      unlink: async () => {},
+      bulkUnlink: async () => {},
+    } as unknown as LineRichMenuClient;
+    const relinks = (db: DatabaseHandle["db"], pause: number) => async () => {
+      for (let k = 0; k < 4; k++) {
+        await new Promise((r) => setTimeout(r, pause));
+        await queueRelink(db, "member");
+      }
+    };
+    const failures: unknown[] = [];
+    for (let round = 0; round < 6; round++) {
+      await publishMember(one.db, `richmenu-${String(round).padStart(32, "d")}`);
+      const settled = await Promise.allSettled([
+        applyRichMenuLinks({ db: one.db, richMenus: instant, batchSize: 50 }),
+        applyRichMenuLinks({ db: two.db, richMenus: instant, batchSize: 50 }),
+        relinks(two.db, 5 + round)(),
+        relinks(one.db, 7 + (round % 3))(),
+      ]);
+      for (const s of settled)
+        if (s.status === "rejected") failures.push(String((s.reason as Error).cause ?? s.reason));
+    }
+    expect(failures).toEqual([]);
+    await applyRichMenuLinks({ db: one.db, richMenus: instant });
+    const rows = await one.db.select({ status: richMenuLink.status, menu: richMenuLink.linkedMenu }).from(richMenuLink);
+    expect(rows.filter((r) => r.status !== "done")).toEqual([]);
+    expect(rows.every((r) => r.menu === `richmenu-${"5".padStart(32, "d")}`)).toBe(true);
+  });
 });

@@ -223,8 +223,16 @@ async function record(db: Database, claimer: string, outcomes: Outcome[], now: D
     }),
     sql`, `,
   );
-  // Queued again meanwhile (a newer generation): pending again at once, keeping what LINE now has.
+  // Queued again meanwhile (a newer generation): pending again at once, keeping what LINE now has. The rows are
+  // locked in the users' order first, the order queueRelink writes them in: an outcome written while an admin
+  // publishes a menu waits for the relink, never deadlocks with it.
   await db.execute(sql`
+    with v(line_user_id, generation, status, ok, linked_menu, error, due_at) as (values ${values}),
+         locked as materialized (
+           select r.line_user_id from rich_menu_link r
+            where r.line_user_id in (select line_user_id from v) and r.claim_job = ${claimer}::uuid
+            order by r.line_user_id
+              for update of r)
     update rich_menu_link r
        set status = case when r.generation <> v.generation then 'pending' else v.status end,
            attempts = case when r.generation <> v.generation or v.status = 'done' then 0 else r.attempts end,
@@ -233,7 +241,7 @@ async function record(db: Database, claimer: string, outcomes: Outcome[], now: D
            due_at = case when r.generation <> v.generation then ${at}::timestamptz else v.due_at end,
            claim_job = null,
            updated_at = ${at}::timestamptz
-      from (values ${values}) as v(line_user_id, generation, status, ok, linked_menu, error, due_at)
+      from v join locked k using (line_user_id)
      where r.line_user_id = v.line_user_id and r.claim_job = ${claimer}::uuid`);
 }
 
@@ -253,9 +261,11 @@ export async function retryFailedRichMenus(
     const links = rowsOf<{ n: number }>(
       await tx.execute(sql`
         with retried as (
-          update rich_menu_link set status = 'pending', attempts = 0, error = null,
+          update rich_menu_link r set status = 'pending', attempts = 0, error = null,
                  due_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-           where status = 'failed'
+            from (select line_user_id from rich_menu_link where status = 'failed'
+                   order by line_user_id for update) f
+           where r.line_user_id = f.line_user_id
           returning 1)
         select count(*)::int as n from retried`),
     );

@@ -278,6 +278,8 @@ export async function queueRelink(db: Database, state: RichMenuState): Promise<n
         join member m on m.user_id = a.user_id
         left join loyalty_account l on l.member_id = m.id
        where a.provider_id = 'line' ${tier ? sql`and coalesce(l.tier, 'basic') = ${tier}` : sql``}
+       -- In the users' order, as the worker's outcomes lock them: two multi-row writers never deadlock.
+       order by a.account_id
       on conflict (line_user_id) do update
          set status = case when rich_menu_link.status = 'sending' then 'sending' else 'pending' end,
              generation = rich_menu_link.generation + 1,
