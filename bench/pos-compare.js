@@ -152,6 +152,9 @@ const judged = (comparison, target) => comparison.throughput !== null && compari
 
 function purchaseSegment(url, seconds, connections, nextRequest, failures) {
   return new Promise((resolve, reject) => {
+    // A request that cannot be made (out of friends) stops the segment and fails the run through its cleanup:
+    // thrown inside autocannon it ended the process, leaving the app server and its database behind.
+    let refused = null;
     const instance = autocannon(
       {
         url,
@@ -165,12 +168,19 @@ function purchaseSegment(url, seconds, connections, nextRequest, failures) {
               if (status !== 201 && failures.length < 5) failures.push(`${status} ${body}`);
             },
             setupRequest(request) {
-              return { ...request, ...nextRequest() };
+              if (refused) return request;
+              try {
+                return { ...request, ...nextRequest() };
+              } catch (error) {
+                refused = error;
+                instance.stop();
+                return request;
+              }
             },
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error, result) => (error || refused ? reject(error || refused) : resolve(result)),
     );
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
@@ -228,7 +238,15 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
           pointsToSpend: randomInt(100, 500),
         });
     } else {
-      const friends = await seedReferrals(sql, Number(opts["growth-friends"]));
+      // Each friend buys once: enough for every growth segment at 550 purchases a second (the growth kind ran at
+      // 275–332/s on 2026-12-07), and the mix's share, unless given.
+      const wanted = opts["growth-friends"]
+        ? Number(opts["growth-friends"])
+        : Math.max(
+            30_000,
+            Math.ceil(rounds * seconds * 550 * (1 + (opts["growth-mix"] ? Number(opts["growth-mix-share"]) : 0))),
+          );
+      const friends = await seedReferrals(sql, wanted);
       receiver = await startReceiver();
       const [endpoint] = await sql`
         insert into webhook_endpoint (url, description, events, enabled, secret)

@@ -22,7 +22,8 @@
 //   - --spend (issue 36) / --growth (issue 38): instead of the rounds above, what a purchase that spends points
 //     (or a referred friend's first purchase with a webhook endpoint taking purchases) costs beside a plain one, in
 //     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
-//     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (30,000), --growth-delivery
+//     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (enough for the run: 550 a second
+//     of growth segments, at least 30,000), --growth-delivery
 //     on|off (on), --growth-parts (the referral and the outbox each alone too), --growth-mix (a realistic mix too:
 //     --growth-mix-share, default 0.05, of its purchases are referred friends' first purchases).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
@@ -59,7 +60,7 @@ const { values: opts } = parseArgs({
     growth: { type: "boolean", default: false },
     "compare-rounds": { type: "string", default: "6" },
     "compare-duration": { type: "string", default: "10" },
-    "growth-friends": { type: "string", default: "30000" },
+    "growth-friends": { type: "string" },
     "growth-delivery": { type: "string", default: "on" },
     "growth-parts": { type: "boolean", default: false },
     "growth-mix": { type: "boolean", default: false },
