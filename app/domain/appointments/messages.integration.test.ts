@@ -6,8 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedCatalog } from "../demo";
 import type { LineMessagingClient } from "../line/messaging.server";
 import { newMember } from "../loyalty/testing.server";
-import type { EmailTransport, OutgoingEmail } from "../messaging/email-transport.server";
-import type { OutgoingSms, SmsProvider } from "../messaging/sms-provider";
+import { recordingEmail, recordingSms } from "../messaging/testing";
 import { bookAppointment, type Owner } from "./appointments.server";
 import { type AppointmentMessageDeps, reminderTime, sendAppointmentMessages } from "./messages.server";
 
@@ -23,27 +22,13 @@ beforeAll(async () => {
 });
 
 function fakes() {
-  const sms: OutgoingSms[] = [];
-  const emails: OutgoingEmail[] = [];
+  const smsProvider = recordingSms();
+  const emailTransport = recordingEmail();
   const pushes: { to: string; text: string }[] = [];
   const deps: AppointmentMessageDeps = {
     db,
-    sms: {
-      name: "outbox",
-      send: async (m) => {
-        sms.push(m);
-        return { providerMessageId: null };
-      },
-    } satisfies SmsProvider,
-    email: {
-      name: "outbox",
-      from: "漢生活 <no-reply@example.test>",
-      send: async (m) => {
-        emails.push(m);
-        return { messageId: null };
-      },
-      close() {},
-    } satisfies EmailTransport,
+    sms: smsProvider,
+    email: emailTransport,
     line: {
       push: async (to: string, messages: { type: string; text?: string }[]) => {
         pushes.push({ to, text: messages.map((m) => m.text ?? "").join("\n") });
@@ -53,7 +38,7 @@ function fakes() {
     publicBaseUrl: "https://hanliving.example",
     secret: SECRET,
   };
-  return { deps, sms, emails, pushes };
+  return { deps, sms: smsProvider.sent, emails: emailTransport.sent, pushes };
 }
 
 const book = (owner: Owner, date: string, time: string, now: Date) =>

@@ -9,8 +9,7 @@ import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
 import { testAdminActor } from "~/domain/staff/testing.server";
 import type { LineMessagingClient } from "../line/messaging.server";
-import type { EmailTransport } from "../messaging/email-transport.server";
-import type { SmsProvider } from "../messaging/sms-provider";
+import { recordingEmail, refusingSms } from "../messaging/testing";
 import { campaignOutcome, upliftPoints } from "./campaign-outcomes.server";
 import { createCampaign, inControlGroup, scheduleCampaign } from "./campaigns.server";
 import { clickToken, readClickToken, recordClick } from "./click-links.server";
@@ -33,23 +32,10 @@ const BASE = "https://members.example.test";
 const taipei = (local: string) => new Date(`${local}+08:00`);
 const { actor: admin, audit } = testAdminActor("results-admin");
 
-type Mail = { to: string; text: string; html: string };
-const mails: Mail[] = [];
-const email: EmailTransport = {
-  name: "outbox",
-  from: "漢生活 <no-reply@example.test>",
-  async send(m) {
-    mails.push({ to: m.to, text: m.text, html: m.html });
-    return { messageId: m.idempotencyKey } as never;
-  },
-  close() {},
-};
-const sms: SmsProvider = {
-  name: "outbox",
-  async send() {
-    throw new Error("no text message is expected here");
-  },
-};
+type Mail = { to: string; text: string; html?: string };
+const email = recordingEmail();
+const mails: Mail[] = email.sent;
+const sms = refusingSms("no text message is expected here");
 const deps = (): DeliveryDeps => ({ db, line: null, sms, email, secret: SECRET, publicBaseUrl: BASE });
 
 let receipt = 0;

@@ -6,8 +6,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordPurchase } from "~/domain/loyalty/purchases.server";
 import { newMember } from "~/domain/loyalty/testing.server";
-import type { EmailTransport } from "../messaging/email-transport.server";
-import type { SmsProvider } from "../messaging/sms-provider";
+import { recordingEmail, refusingSms } from "../messaging/testing";
 import type { DeliveryDeps } from "./delivery.server";
 import { DISPATCH_GATHER, startDispatcher } from "./jobs.server";
 
@@ -22,22 +21,8 @@ useMigratedTestDatabase("message_dispatcher", (handle) => {
   db = handle.db;
 });
 
-const mails: string[] = [];
-const email: EmailTransport = {
-  name: "outbox",
-  from: "漢生活 <no-reply@example.test>",
-  async send(m) {
-    mails.push(m.to);
-    return { messageId: m.idempotencyKey } as never;
-  },
-  close() {},
-};
-const sms: SmsProvider = {
-  name: "outbox",
-  async send() {
-    throw new Error("a receipt does not go by text message");
-  },
-};
+const email = recordingEmail();
+const sms = refusingSms("a receipt does not go by text message");
 const deps = (): DeliveryDeps => ({
   db,
   line: null,
@@ -93,7 +78,7 @@ describe("the member messages' dispatcher", () => {
       notify("msg");
       await dispatcher.idle();
       expect(await statuses()).toEqual(["sent", "sent", "sent"]);
-      expect(mails.filter((to) => to.startsWith("receipt-"))).toHaveLength(3);
+      expect(email.sent.filter((m) => m.to.startsWith("receipt-"))).toHaveLength(3);
     } finally {
       await dispatcher.stop();
     }
