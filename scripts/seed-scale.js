@@ -183,7 +183,7 @@ async function generate(now) {
   );
 
   // ── Members. Classes: 0 dormant (60 %), 1 occasional (25 %), 2 regular (12 %), 3 active (~3 %),
-  // 4 very active (0.05 %: what is left of the purchases), 5 a handful of trade accounts (3,000 purchases each).
+  // 4 very active (0.05 %: what is left of the purchases, at least 20 each when --purchases leaves room), 5 a handful of trade accounts (3,000 purchases each).
   // Founding members (35 %) joined in the program's first month, the others over the 3 years since.
   const [{ base }] = await sql.unsafe(`select nextval('member_number_seq')::bigint as base`);
   await step(
@@ -214,12 +214,23 @@ async function generate(now) {
           from (select i, random() as u, random() < 0.5 as founding from generate_series(1, ${MEMBERS}) i) g
       ) x`,
   );
+  // Fewer purchases asked for than the other classes make (a small --purchases): their counts are scaled down, keeping
+  // 20 for each very active member where there is room, so the total is --purchases (it was ignored below the
+  // classes' total until 2026-12-07).
+  await step(
+    "purchases per class, scaled to --purchases",
+    `
+    with t as (select coalesce(sum(n) filter (where class <> 4), 0) as others,
+                      greatest(${PURCHASES} - 20 * count(*) filter (where class = 4), 0) as room from sm)
+    update sm set n = floor(sm.n::numeric * t.room / t.others)::int
+      from t where sm.class <> 4 and t.others > t.room`,
+  );
   await step(
     "very active members' purchases",
     `
     with v as (select count(*) filter (where class = 4) as k, ${PURCHASES} - sum(n) as left_over from sm),
          r as (select i, row_number() over (order by i) - 1 as rn from sm where class = 4)
-    update sm set n = greatest(20, v.left_over / greatest(v.k, 1) + case when r.rn < v.left_over % greatest(v.k, 1) then 1 else 0 end)
+    update sm set n = greatest(0, v.left_over / greatest(v.k, 1) + case when r.rn < v.left_over % greatest(v.k, 1) then 1 else 0 end)
       from v, r where sm.i = r.i`,
   );
   await step("index", "create unique index on sm (id); analyze sm");
