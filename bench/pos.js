@@ -28,7 +28,9 @@
 //     --growth-mix-share, default 0.05, of its purchases are referred friends' first purchases).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
-//     database. Their ratios to pgbench are what a purchase could reach at best on this machine.
+//     database; with --same-work a third that sends the purchase's own statements (the same-work script) on the app's
+//     database, alone like the same-work phase. Their ratios to pgbench are what a purchase could reach at best on
+//     this machine.
 //
 // Prints a table and writes bench/results/pos.json. Exit code 1 only when the bench itself broke.
 import { spawn, spawnSync } from "node:child_process";
@@ -172,10 +174,10 @@ function startApp(databaseUrl) {
 }
 
 /** bench/pos-ceiling-server.js in CEILING_MODE `mode` on the pgbench database, until /readyz answers. */
-async function startCeiling(mode) {
+async function startCeiling(mode, database = `${PREFIX}_pgbench`) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "pos-ceiling-server.js")], {
-    env: { ...process.env, CEILING_MODE: mode, PORT: String(port), DATABASE_URL: dbUrl(`${PREFIX}_pgbench`) },
+    env: { ...process.env, CEILING_MODE: mode, PORT: String(port), DATABASE_URL: dbUrl(database) },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -293,6 +295,8 @@ async function main() {
     const data = await seedPos(dbUrl(`${PREFIX}_app`));
     if (opts.ceiling) ceilings.push(await startCeiling("http"), await startCeiling("tpcb"));
     const sameWorkArgs = opts["same-work"] ? await writeSameWorkScripts(dbUrl(`${PREFIX}_app`), scriptDir) : null;
+    // The purchase's own statements from a bare server, on the app's database (needs the same-work script's tables).
+    if (opts.ceiling && sameWorkArgs) ceilings.push(await startCeiling("purchase", `${PREFIX}_app`));
     log("warm-up");
     await runPurchases(app.url, data, 0, 2);
     for (const server of ceilings) await runPurchases(server.url, data, 0, 2);
@@ -333,12 +337,28 @@ async function main() {
       }
       const ceiling = {};
       for (const server of ceilings) {
-        const c = await runCeiling(server, data, round);
+        // The purchase ceiling works on the app's database: alone there too, as the same-work phase.
+        const onAppDb = server.mode === "purchase";
+        if (onAppDb) {
+          await messagesSettled(queue);
+          await vacuumed(queue);
+          process.kill(app.child.pid, "SIGSTOP");
+        }
+        let c;
+        try {
+          c = await runCeiling(server, data, round);
+        } finally {
+          if (onAppDb) process.kill(app.child.pid, "SIGCONT");
+        }
         ceiling[server.mode] = { ...c, ratio: c.perSecond / base.tps };
+        if (onAppDb && sameWork) ceiling[server.mode].ofSameWork = c.perSecond / sameWork.tps;
         log(
           `round ${round}: ${server.mode} ceiling ${c.perSecond.toFixed(0)}/s, ratio ${(c.perSecond / base.tps).toFixed(2)}, ` +
             `p99 ${c.p99Ms} ms, CPU ${c.cpuMs.toFixed(2)} ms/request (PostgreSQL ${c.postgresCpuMs?.toFixed(2)}, ` +
-            `load generator ${c.loadCpuMs.toFixed(2)})`,
+            `load generator ${c.loadCpuMs.toFixed(2)})` +
+            (onAppDb && sameWork
+              ? `; ÷ the same statements through pgbench: ${(c.perSecond / sameWork.tps).toFixed(2)}`
+              : ""),
         );
       }
       if (result.non2xx > 0) log("first failures:", failures.slice(0, 3));
@@ -397,6 +417,9 @@ async function main() {
             cpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].cpuMs)),
             postgresCpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].postgresCpuMs ?? 0)),
             loadCpuMsPerRequest: median(rounds.map((r) => r.ceiling[mode].loadCpuMs)),
+            ...(mode === "purchase" && sameWorkArgs
+              ? { ofSameWork: median(rounds.map((r) => r.ceiling[mode].ofSameWork)) }
+              : {}),
           },
         ]),
       );
@@ -463,11 +486,16 @@ async function main() {
       );
     }
     for (const [mode, c] of Object.entries(summary.ceiling ?? {})) {
-      const what = mode === "http" ? "bare HTTP, no database" : "bare HTTP + pgbench's TPC-B transaction";
+      const what = {
+        http: "bare HTTP, no database",
+        tpcb: "bare HTTP + pgbench's TPC-B transaction",
+        purchase: "bare HTTP + the purchase's own statements",
+      }[mode];
       console.log(
-        `  ceiling: ${what.padEnd(40)} ratio ${c.ratio.toFixed(2)}, ${c.perSecond.toFixed(0)}/s, p99 ${c.p99Ms} ms, ` +
+        `  ceiling: ${what.padEnd(42)} ratio ${c.ratio.toFixed(2)}, ${c.perSecond.toFixed(0)}/s, p99 ${c.p99Ms} ms, ` +
           `${c.cpuMsPerRequest.toFixed(2)} ms CPU/request, PostgreSQL ${c.postgresCpuMsPerRequest.toFixed(2)} ms, ` +
-          `load generator ${c.loadCpuMsPerRequest.toFixed(2)} ms`,
+          `load generator ${c.loadCpuMsPerRequest.toFixed(2)} ms` +
+          (c.ofSameWork === undefined ? "" : `; ÷ the same statements through pgbench ${c.ofSameWork.toFixed(2)}`),
       );
     }
   } finally {
