@@ -447,7 +447,14 @@ async function applyBatch(db: Database, runId: string, size: number, now: Date):
     const creates = byPlan("create");
     counts.points += await createMembers(tx, run, options, creates, now);
     counts.created = creates.length;
-    for (const row of byPlan("merge")) {
+    // Accounts locked in member order (a member's rows in line order), as a grant's batch locks them: a grant
+    // running beside the import waits for the batch, never deadlocks with it (in the file's order it did).
+    const merges = byPlan("merge").sort((a, b) => {
+      const x = a.memberId as string;
+      const y = b.memberId as string;
+      return x < y ? -1 : x > y ? 1 : a.line - b.line;
+    });
+    for (const row of merges) {
       counts.points += await mergeRow(tx, run, options, row, now);
       counts.merged += 1;
     }
