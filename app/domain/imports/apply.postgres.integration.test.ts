@@ -1,12 +1,17 @@
 import type { DatabaseHandle } from "@platform/db/client";
-import { importRow, importRun, member } from "@platform/db/schema";
+import { importRow, importRun, member, referral } from "@platform/db/schema";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkLedger } from "../loyalty/ledger-check.server";
+import { recordPurchase } from "../loyalty/purchases.server";
+import { newMember } from "../loyalty/testing.server";
+import { linkReferral } from "../referrals/referrals.server";
 import { applyGrant } from "./grants.server";
 import { applyRun, checkRun, getRun, type RunActor, setCsvMapping, stageCsv, startRun } from "./runs.server";
-import { generatedCsv, TEST_CSV_MAPPING, textStream } from "./testing.server";
+import { csvFixture, generatedCsv, TEST_CSV_MAPPING, textStream } from "./testing.server";
+
+type Member = Awaited<ReturnType<typeof newMember>>;
 
 /**
  * A member import merging into existing members while a points grant books for the same members, over two instances
@@ -21,7 +26,7 @@ useTwoPostgresInstances("imports_grants_conc", (pair) => {
 
 const cli: RunActor = { kind: "cli" };
 const options = { welcome: false, evaluateTiers: false };
-const MEMBERS = 600;
+const MEMBERS = 400;
 
 async function checkedRun(db: DatabaseHandle["db"], source: string): Promise<string> {
   const staged = await stageCsv(db, {
@@ -60,7 +65,7 @@ async function queuedGrant(db: DatabaseHandle["db"], memberIds: string[], points
   return runId;
 }
 
-describe("a member import and a points grant at once", () => {
+describe("a member import beside grants and purchases", () => {
   it("an import merging into members while a grant books for them never deadlocks", { timeout: 120_000 }, async () => {
     // The members, created by a first import (lines in file order, ids random).
     const first = await checkedRun(one.db, "seed");
@@ -91,5 +96,65 @@ describe("a member import and a points grant at once", () => {
     expect(failures).toEqual([]);
     const check = await checkLedger(one.db);
     expect(check.mismatches).toEqual([]);
+  });
+  it("an import merging into referred friends and their referrers while the friends buy never deadlocks", {
+    timeout: 120_000,
+  }, async () => {
+    // A referred friend's first purchase locks the friend's account, then the referrer's (ADR 053); the import's
+    // batch books both members' opening points, in member order.
+    const failures: string[] = [];
+    let receipt = 0;
+    for (let round = 0; round < 3; round++) {
+      const pairs: { referrer: Member; friend: Member }[] = [];
+      for (let i = 0; i < 60; i++) {
+        const referrer = await newMember(one.db);
+        const friend = await newMember(one.db);
+        await one.db.transaction((tx) => linkReferral(tx, { friendId: friend.id, code: referrer.referralCode }));
+        pairs.push({ referrer, friend });
+      }
+      const people = pairs.flatMap((p) => [p.referrer, p.friend]);
+      const staged = await stageCsv(one.db, {
+        source: `referred-${round}`,
+        file: textStream(
+          "referred.csv",
+          csvFixture(people.map((m, i) => ({ id: `r${i}`, phone: `0${m.phoneNumber.slice(4)}`, name: "", points: 5 }))),
+        ),
+        actor: cli,
+      });
+      await setCsvMapping(one.db, staged.id, TEST_CSV_MAPPING, options);
+      await checkRun(one.db, staged.id);
+      await startRun(one.db, null, staged.id, cli);
+      let next = 0;
+      const buying = async () => {
+        while (next < pairs.length) {
+          const { friend } = pairs[next++] as { friend: Member };
+          await recordPurchase(two.db, {
+            memberId: friend.id,
+            storeId: "S01",
+            receiptNumber: `IR-${++receipt}`,
+            netAmount: 3_000,
+            purchasedAt: new Date(),
+          });
+        }
+      };
+      const settled = await Promise.allSettled([
+        applyRun(one.db, staged.id, { batchSize: 500 }),
+        ...Array.from({ length: 4 }, () => buying()),
+      ]);
+      settled.forEach((s, i) => {
+        if (s.status === "rejected")
+          failures.push(`${i === 0 ? "import" : "purchase"}: ${(s.reason as Error).cause ?? s.reason}`);
+      });
+      await applyRun(one.db, staged.id, { batchSize: 500 });
+      expect(await getRun(one.db, staged.id)).toMatchObject({
+        status: "done",
+        rowsDone: 120,
+        merged: 120,
+        pointsBooked: 600,
+      });
+    }
+    expect(failures).toEqual([]);
+    expect(await one.db.select().from(referral).where(eq(referral.state, "rewarded"))).toHaveLength(180);
+    expect((await checkLedger(one.db)).mismatches).toEqual([]);
   });
 });
