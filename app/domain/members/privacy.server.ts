@@ -284,6 +284,15 @@ export async function deleteMemberAccount(
 
   const contacts = [m.phoneNumber, m.email, m.pendingEmail].filter((v): v is string => Boolean(v));
   await db.transaction(async (tx) => {
+    // The loyalty account first, in the order a purchase takes them: it locks the account, then its rows point at
+    // the member (each foreign key a share lock on the member row, which the anonymised unique columns below lock
+    // exclusively). Locked after the member, a purchase at the counter during the deletion deadlocked with it (and
+    // could be the one refused); now it waits, then finds the member disabled.
+    await tx
+      .select({ memberId: loyaltyAccount.memberId })
+      .from(loyaltyAccount)
+      .where(eq(loyaltyAccount.memberId, m.id))
+      .for("update");
     // Marketing ends with the account; the withdrawal is recorded like any other.
     await setMarketingPreferences(
       tx,
