@@ -24,6 +24,7 @@ import {
 import { and, asc, desc, eq, gt, inArray, like, or } from "drizzle-orm";
 import { adjustPoints } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
+import { holdRfmSummary } from "../segments/rfm.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
 import type { ConsentKind, Member } from "./members.server";
 import { marketingOf, setMarketingPreferences } from "./profile-update.server";
@@ -293,6 +294,8 @@ export async function deleteMemberAccount(
       .from(loyaltyAccount)
       .where(eq(loyaltyAccount.memberId, m.id))
       .for("update");
+    // And the RFM summary's lock before the member row, as the nightly replacement takes them (ADR 056).
+    await holdRfmSummary(tx);
     // Marketing ends with the account; the withdrawal is recorded like any other.
     await setMarketingPreferences(
       tx,
