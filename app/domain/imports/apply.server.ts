@@ -18,7 +18,17 @@ import { recordAudit } from "../audit/audit.server";
 import { encodeFirebaseHash } from "../auth/firebase-hash-format";
 import { placeholderEmail } from "../auth/flows.server";
 import { LINE_PROVIDER_ID } from "../line/line.server";
-import { credit, entryByKey, expireDueLots, inTransaction, lockAccount, type Tx } from "../loyalty/ledger.server";
+import {
+  type Account,
+  credit,
+  entryByKey,
+  expireDueLots,
+  inTransaction,
+  lockAccount,
+  lockAccountOf,
+  type Tx,
+  tryLockAccountOf,
+} from "../loyalty/ledger.server";
 import { currentRules, lotExpiry } from "../loyalty/rules.server";
 import { evaluateTiers } from "../loyalty/tiers.server";
 import { recordOccasion } from "../member-messages/occasions.server";
@@ -294,12 +304,21 @@ async function welcome(tx: Tx, memberId: string, memberNumber: string, now: Date
   );
 }
 
-/** One row into an existing member, under the account lock: fill what is empty, book the opening balance once. */
-async function mergeRow(tx: Tx, run: ImportRun, options: StoredOptions, row: PendingRow, now: Date): Promise<number> {
+/**
+ * One row into an existing member, under the account lock (`account`, locked by the caller): fill what is empty, book
+ * the opening balance once.
+ */
+async function mergeRow(
+  tx: Tx,
+  run: ImportRun,
+  options: StoredOptions,
+  row: PendingRow,
+  account: Account,
+  now: Date,
+): Promise<number> {
   const record = row.record as ImportRecord;
   const memberId = row.memberId as string;
   const notes = notesOf(row);
-  const account = await lockAccount(tx, memberId);
   const [found] = await tx.select().from(member).where(eq(member.id, memberId));
   if (!found) throw new Error(`member ${memberId} vanished under its lock`);
   const fill: Partial<typeof member.$inferInsert> = {};
@@ -447,8 +466,32 @@ async function applyBatch(db: Database, runId: string, size: number, now: Date):
     const creates = byPlan("create");
     counts.points += await createMembers(tx, run, options, creates, now);
     counts.created = creates.length;
-    for (const row of byPlan("merge")) {
-      counts.points += await mergeRow(tx, run, options, row, now);
+    // Accounts locked in member order (a member's rows in line order), as a grant's batch locks them, and only the
+    // first waited for: a referred friend's purchase locks the friend's account, then the referrer's (ADR 053), so a
+    // batch waiting for one while holding others could deadlock with it. A member whose account is busy stays
+    // pending for the next batch (its row not counted); each batch merges at least its first.
+    const merges = byPlan("merge").sort((a, b) => {
+      const x = a.memberId as string;
+      const y = b.memberId as string;
+      return x < y ? -1 : x > y ? 1 : a.line - b.line;
+    });
+    let holding = false;
+    const busy = new Set<string>();
+    for (const row of merges) {
+      const memberId = row.memberId as string;
+      // A busy member's later rows wait with its first: its rows stay in line order.
+      const locked = busy.has(memberId)
+        ? null
+        : holding
+          ? await tryLockAccountOf(tx, memberId)
+          : await lockAccountOf(tx, memberId);
+      if (!locked) {
+        busy.add(memberId);
+        counts.rows -= 1;
+        continue;
+      }
+      holding = true;
+      counts.points += await mergeRow(tx, run, options, row, locked.account, now);
       counts.merged += 1;
     }
     await tx

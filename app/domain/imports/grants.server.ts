@@ -5,7 +5,7 @@ import { willRetry } from "@platform/jobs/queue";
 import { and, asc, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx, recordAudit } from "../audit/audit.server";
 import { claimLimits, type Limit, limitCount } from "../auth/rate-limits.server";
-import { credit, entryByKey, lockAccountOf } from "../loyalty/ledger.server";
+import { credit, entryByKey, lockAccountOf, tryLockAccountOf } from "../loyalty/ledger.server";
 import { lotExpiry } from "../loyalty/rules.server";
 import { recordOccasion } from "../member-messages/occasions.server";
 import { type MemberSearch, memberIdsOfSearch } from "../members/console-search.server";
@@ -636,14 +636,21 @@ export async function applyGrant(
       let booked = 0;
       let points = 0;
       let refused = 0;
-      // Accounts locked in member order: two batches (or a purchase) never wait on each other in a circle.
+      // Accounts locked in member order, and only the first waited for: a referred friend's purchase locks the
+      // friend's account, then the referrer's (ADR 053), so a batch that waited for one while holding others
+      // deadlocked with it (and the purchase could be the one refused). A member whose account is busy stays pending
+      // for the next batch; each batch books at least its first.
       const planned = rows
         .map((r) => ({ line: r.line, ...(r.record as Planned) }))
         .sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : a.line - b.line));
       const doneLines: number[] = [];
+      let holding = false;
       for (const row of planned) {
         const key = `grant:${runId}:${row.line}`;
-        const { account, disabled } = await lockAccountOf(tx, row.memberId);
+        const locked = holding ? await tryLockAccountOf(tx, row.memberId) : await lockAccountOf(tx, row.memberId);
+        if (!locked) continue;
+        holding = true;
+        const { account, disabled } = locked;
         if (await entryByKey(tx, key)) {
           doneLines.push(row.line);
           continue;

@@ -55,6 +55,32 @@ const LOCK_ACCOUNT = selectStatement((p: Slots<"memberId">) =>
     .for("update", { of: loyaltyAccount }),
 );
 
+/** The same lock, taken only when no other transaction holds it (`skip locked`: no row then, and no wait). */
+const TRY_LOCK_ACCOUNT = selectStatement((p: Slots<"memberId">) =>
+  new QueryBuilder()
+    .select({ account: loyaltyAccount, disabled: member.disabled })
+    .from(loyaltyAccount)
+    .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
+    .where(eq(loyaltyAccount.memberId, p.memberId))
+    .for("update", { of: loyaltyAccount, skipLocked: true }),
+);
+
+/**
+ * lockAccountOf for a transaction that already holds other members' accounts (a grant's or an import's batch):
+ * null, at once, when another transaction holds this one (or it has no account yet), so the batch never waits while
+ * holding locks. A purchase locks the friend's account, then the referrer's (ADR 053): no one order of members fits
+ * both, and a batch that waited deadlocked with it. The caller leaves the member for its next batch, where it is the
+ * first lock taken (lockAccountOf, which waits and creates the account): every batch books at least one row.
+ */
+export async function tryLockAccountOf(
+  tx: Tx,
+  memberId: string,
+): Promise<{ account: Account; disabled: boolean } | null> {
+  if (!UUID.test(memberId)) throw new LoyaltyError("member_not_found", "Unknown member");
+  const [found] = await TRY_LOCK_ACCOUNT(tx, { memberId }).execute();
+  return found ?? null;
+}
+
 /**
  * lockAccountOf, and `after`'s statement run once the lock is held: sent right behind the lock's statement, in the
  * same round trip (PostgreSQL runs one connection's statements in order, and in READ COMMITTED a statement sees

@@ -24,6 +24,7 @@ import {
 import { and, asc, desc, eq, gt, inArray, like, or } from "drizzle-orm";
 import { adjustPoints } from "../loyalty/points.server";
 import { cancelCoupon } from "../loyalty/rewards.server";
+import { holdRfmSummary } from "../segments/rfm.server";
 import type { ExternalLoginRevoker } from "./external-logins.server";
 import type { ConsentKind, Member } from "./members.server";
 import { marketingOf, setMarketingPreferences } from "./profile-update.server";
@@ -284,6 +285,17 @@ export async function deleteMemberAccount(
 
   const contacts = [m.phoneNumber, m.email, m.pendingEmail].filter((v): v is string => Boolean(v));
   await db.transaction(async (tx) => {
+    // The loyalty account first, in the order a purchase takes them: it locks the account, then its rows point at
+    // the member (each foreign key a share lock on the member row, which the anonymised unique columns below lock
+    // exclusively). Locked after the member, a purchase at the counter during the deletion deadlocked with it (and
+    // could be the one refused); now it waits, then finds the member disabled.
+    await tx
+      .select({ memberId: loyaltyAccount.memberId })
+      .from(loyaltyAccount)
+      .where(eq(loyaltyAccount.memberId, m.id))
+      .for("update");
+    // And the RFM summary's lock before the member row, as the nightly replacement takes them (ADR 056).
+    await holdRfmSummary(tx);
     // Marketing ends with the account; the withdrawal is recorded like any other.
     await setMarketingPreferences(
       tx,

@@ -29,6 +29,22 @@ export async function refreshRfm(db: Database, now = new Date()): Promise<{ asOf
   return { asOf, members: Number(row?.members ?? 0) };
 }
 
+/**
+ * The lock `rfm_refresh` holds exclusively while it replaces the table, and the member-state and tier triggers take
+ * shared before they touch it (migration "rfm-count").
+ */
+const RFM_REPLACE_LOCK = 2026120657;
+
+/**
+ * Takes the triggers' shared lock ahead of them, for a transaction that rewrites a member's unique columns (phone,
+ * e-mail) and fires the member-state trigger: taken after that row's exclusive lock, it waited for the replacement
+ * while the replacement's insert (a foreign key's share lock on the member) waited for the row — a deadlock. Taken
+ * first, the transaction waits for the replacement before it locks the member.
+ */
+export async function holdRfmSummary(tx: Database): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${RFM_REPLACE_LOCK}::bigint)`);
+}
+
 /** The day the summary was computed for (null before the first run). */
 export async function rfmAsOf(db: Database): Promise<string | null> {
   const [row] = rowsOf<{ as_of: string | null }>(

@@ -306,8 +306,12 @@ async function record(
           from v where d.id = v.id and d.claim_job = ${claimer}::uuid
         returning d.id),
       healthy as (
-        update webhook_endpoint set failing_since = null
-         where id = any(${ok.size > 0 ? uuids([...ok]) : sql`array[]::uuid[]`}) and failing_since is not null)`;
+        update webhook_endpoint e set failing_since = null
+          from (select id from webhook_endpoint
+                 where id = any(${ok.size > 0 ? uuids([...ok]) : sql`array[]::uuid[]`}) and failing_since is not null
+                 order by id
+                   for no key update) h
+         where e.id = h.id and e.failing_since is not null)`;
   const outcomesStatement = anyFailure
     ? sql`${recordOutcomes}
       insert into webhook_attempt (delivery_id, endpoint_id, at, outcome, status_code, duration_ms, error)
@@ -321,6 +325,12 @@ async function record(
     return;
   }
   const disabled = await deps.db.transaction(async (tx) => {
+    // Every endpoint this transaction changes, locked first in id order (as the healthy ones above): another
+    // worker's batch may set one healthy while this one marks it failing or disables it, and in the statements' own
+    // order two such transactions deadlocked (one holding the endpoint it set healthy, the other the one it marked
+    // failing).
+    await tx.execute(sql`select id from webhook_endpoint where id = any(${uuids([...ok, ...failing])})
+      order by id for no key update`);
     await tx.execute(outcomesStatement);
     const cutoff = new Date(now.getTime() - WEBHOOK_DISABLE_AFTER_MS).toISOString();
     // Failing since the first failure after the last success; 24 h of that disables the endpoint, once.

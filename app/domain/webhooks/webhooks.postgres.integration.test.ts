@@ -241,4 +241,51 @@ describe("webhook delivery over two instances", () => {
     expect(rows.map((r) => r.status)).toEqual(Array(30).fill("delivered"));
     expect(rows.filter((r) => r.attempts === 2)).toHaveLength(10);
   });
+  it("two workers recording an endpoint's recovery and its failures at once never deadlock", {
+    timeout: 60_000,
+  }, async () => {
+    // Each round: E2 has failed for 25 hours, E1 not yet. One worker's batch fails on both (E1 starts failing, E2 is
+    // disabled); the other's fails on E1 and succeeds on E2 (E2 healthy again). Both record at the same moment.
+    await one.db.execute(sql`update webhook_endpoint set enabled = false`);
+    const failures: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      const e1 = (await memberEventsEndpoint(one.db, `http://localhost:9/e1-${round}`)).endpoint;
+      const e2 = (await memberEventsEndpoint(one.db, `http://localhost:9/e2-${round}`)).endpoint;
+      const now = new Date();
+      await one.db.execute(sql`update webhook_endpoint set failing_since = ${new Date(now.getTime() - 25 * 3600_000).toISOString()}::timestamptz
+        where id = ${e2.id}::uuid`);
+      const ids = rowsOf<{ id: string }>(
+        await one.db.execute(sql`
+          insert into webhook_delivery (endpoint_id, event_type, data, due_at)
+          select e, 'member.updated', '{}'::jsonb, ${new Date(now.getTime() - 60_000).toISOString()}::timestamptz
+            from unnest(array[${e1.id}::uuid, ${e2.id}::uuid, ${e1.id}::uuid, ${e2.id}::uuid]) with ordinality as x(e, n)
+           order by n
+          returning id`),
+      ).map((r) => r.id);
+      const ok = `msg_${(ids[3] as string).replaceAll("-", "")}`;
+      // Every answer waits until all four calls were made: the two workers record together.
+      let calls = 0;
+      let release: () => void = () => {};
+      const together = new Promise<void>((r) => {
+        release = r;
+      });
+      const send: Sender = async (_url, headers) => {
+        if (++calls === 4) release();
+        await Promise.race([together, new Promise((r) => setTimeout(r, 500))]);
+        return headers["webhook-id"] === ok
+          ? { outcome: "ok", statusCode: 204, durationMs: 1, error: null }
+          : { outcome: "http_error", statusCode: 500, durationMs: 1, error: "HTTP 500" };
+      };
+      const settled = await Promise.allSettled([
+        deliverWebhooks({ db: one.db, serverSecret: SERVER_SECRET, send, batchSize: 2 }, now, { maxBatches: 1 }),
+        deliverWebhooks({ db: two.db, serverSecret: SERVER_SECRET, send, batchSize: 2 }, now, { maxBatches: 1 }),
+      ]);
+      for (const r of settled)
+        if (r.status === "rejected") failures.push(String((r.reason as Error).cause ?? r.reason));
+      await one.db.execute(
+        sql`update webhook_endpoint set enabled = false where id in (${e1.id}::uuid, ${e2.id}::uuid)`,
+      );
+    }
+    expect(failures).toEqual([]);
+  });
 });
