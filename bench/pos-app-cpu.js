@@ -10,6 +10,8 @@
 //     and then the other (the order swaps every round), --rounds (default 6). A server's CPU per purchase is its
 //     process's utime+stime (/proc) over its segment, less its own over the other's segment (idle, as long: its job
 //     queue's polling and timers), ÷ the purchases it booked ("raw" without that subtraction).
+//   - --node-args="…": Node's flags for this build's server only; with --base a copy of the same build, what the flags
+//     change (`--node-args=--max-semi-space-size=64` measured 1.00 on 2026-12-07: not kept).
 //   - Prints each round and the medians; the figure is the median of the per-round ratios this ÷ base. Every answer
 //     must be 201.
 import { spawn } from "node:child_process";
@@ -29,6 +31,9 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "8" },
     connections: { type: "string", default: "4" },
     "db-prefix": { type: "string", default: `bench_appcpu_${process.pid}` },
+    // Node's flags for this build's server only (e.g. `--max-semi-space-size=64`): the same build in --base DIR
+    // then measures what the flags change.
+    "node-args": { type: "string", default: "" },
   },
 });
 if (!opts.base) throw new Error("--base DIR: a copy of the other build (server.js, package.json, build/)");
@@ -38,11 +43,11 @@ const log = (...args) => console.error("[bench:pos-app-cpu]", ...args);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const failures = [];
 
-async function start(label, dir, url) {
+async function start(label, dir, url, nodeArgs = []) {
   const port = await freePort();
   const tmp = mkdtempSync(path.join(os.tmpdir(), `bench-appcpu-${label}-`));
   const fd = openSync(path.join(tmp, "server.log"), "w");
-  const child = spawn(process.execPath, [path.join(dir, "server.js")], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dir, "server.js")], {
     cwd: dir,
     env: {
       ...process.env,
@@ -93,7 +98,7 @@ async function main() {
   try {
     const url = databaseUrl(dbName);
     // One after the other: the first migrates the fresh database.
-    servers.push(await start("this", root, url));
+    servers.push(await start("this", root, url, opts["node-args"].split(" ").filter(Boolean)));
     servers.push(await start("base", path.resolve(opts.base), url));
     const data = await seedPos(url);
     log(
