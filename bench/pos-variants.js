@@ -67,6 +67,15 @@ $$;`,
     ["every summary trigger off (report_*)", ...toggle(summaries)],
     ["the cache-invalidation triggers off", ...toggle(cache)],
     ["no receipt message", null, null, withoutLine(/^insert into member_message/)],
+    // What PostgreSQL pays for postgres.js's protocol (ADR 039 "Later (2026-12-07, night)"): postgres.js ends every
+    // statement with its own Sync, so each is answered and flushed alone, and the key's counter before BEGIN commits
+    // alone; pgbench's pipelines send one Sync per pipeline. Without the pipelines pgbench does the same.
+    [
+      "every statement synced alone (no pipelines), as postgres.js sends them",
+      null,
+      null,
+      withoutLine(/^\\(start|end)pipeline$/),
+    ],
     // ADR 039 "Later (2026-12-07, the answer)": what the receipt message's 0.29 M is made of.
     [
       "receipt message: member_message_campaign_idx only for campaign messages",
