@@ -1,17 +1,20 @@
 import type { DatabaseHandle } from "@platform/db/client";
-import { importRow, importRun, member, referral } from "@platform/db/schema";
+import { importRun, member, referral } from "@platform/db/schema";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkLedger } from "../loyalty/ledger-check.server";
-import { recordPurchase } from "../loyalty/purchases.server";
-import { newMember } from "../loyalty/testing.server";
-import { linkReferral } from "../referrals/referrals.server";
 import { applyGrant } from "./grants.server";
 import { applyRun, checkRun, getRun, type RunActor, setCsvMapping, stageCsv, startRun } from "./runs.server";
-import { csvFixture, generatedCsv, TEST_CSV_MAPPING, textStream } from "./testing.server";
-
-type Member = Awaited<ReturnType<typeof newMember>>;
+import {
+  csvFixture,
+  friendsBuying,
+  generatedCsv,
+  queuedGrant,
+  referredPairs,
+  TEST_CSV_MAPPING,
+  textStream,
+} from "./testing.server";
 
 /**
  * A member import merging into existing members while a points grant books for the same members, over two instances
@@ -37,32 +40,6 @@ async function checkedRun(db: DatabaseHandle["db"], source: string): Promise<str
   await setCsvMapping(db, staged.id, TEST_CSV_MAPPING, options);
   await checkRun(db, staged.id);
   return staged.id;
-}
-
-/** A queued grant of `points` to each member, rows in the order given (as staged from a file). */
-async function queuedGrant(db: DatabaseHandle["db"], memberIds: string[], points: number): Promise<string> {
-  const [run] = await db
-    .insert(importRun)
-    .values({
-      kind: "grant",
-      source: "grant",
-      status: "queued",
-      fileSha256: "",
-      options: { notify: false },
-      report: { rows: memberIds.length, rejected: 0 },
-    })
-    .returning({ id: importRun.id });
-  const runId = (run as { id: string }).id;
-  await db.insert(importRow).values(
-    memberIds.map((memberId, i) => ({
-      runId,
-      line: i + 2,
-      raw: {},
-      record: { memberId, points, reason: "活動補點" },
-      plan: "create" as const,
-    })),
-  );
-  return runId;
 }
 
 describe("a member import beside grants and purchases", () => {
@@ -103,15 +80,8 @@ describe("a member import beside grants and purchases", () => {
     // A referred friend's first purchase locks the friend's account, then the referrer's (ADR 053); the import's
     // batch books both members' opening points, in member order.
     const failures: string[] = [];
-    let receipt = 0;
     for (let round = 0; round < 3; round++) {
-      const pairs: { referrer: Member; friend: Member }[] = [];
-      for (let i = 0; i < 60; i++) {
-        const referrer = await newMember(one.db);
-        const friend = await newMember(one.db);
-        await one.db.transaction((tx) => linkReferral(tx, { friendId: friend.id, code: referrer.referralCode }));
-        pairs.push({ referrer, friend });
-      }
+      const pairs = await referredPairs(one.db, 60);
       const people = pairs.flatMap((p) => [p.referrer, p.friend]);
       const staged = await stageCsv(one.db, {
         source: `referred-${round}`,
@@ -124,22 +94,9 @@ describe("a member import beside grants and purchases", () => {
       await setCsvMapping(one.db, staged.id, TEST_CSV_MAPPING, options);
       await checkRun(one.db, staged.id);
       await startRun(one.db, null, staged.id, cli);
-      let next = 0;
-      const buying = async () => {
-        while (next < pairs.length) {
-          const { friend } = pairs[next++] as { friend: Member };
-          await recordPurchase(two.db, {
-            memberId: friend.id,
-            storeId: "S01",
-            receiptNumber: `IR-${++receipt}`,
-            netAmount: 3_000,
-            purchasedAt: new Date(),
-          });
-        }
-      };
       const settled = await Promise.allSettled([
         applyRun(one.db, staged.id, { batchSize: 500 }),
-        ...Array.from({ length: 4 }, () => buying()),
+        ...friendsBuying(two.db, pairs),
       ]);
       settled.forEach((s, i) => {
         if (s.status === "rejected")

@@ -1,6 +1,9 @@
 import type { Database } from "@platform/db/client";
-import { importRow } from "@platform/db/schema";
+import { importRow, importRun } from "@platform/db/schema";
 import { eq } from "drizzle-orm";
+import { recordPurchase } from "../loyalty/purchases.server";
+import { newMember } from "../loyalty/testing.server";
+import { linkReferral } from "../referrals/referrals.server";
 import type { CsvMapping } from "./record";
 import type { NamedStream } from "./run-store.server";
 
@@ -58,4 +61,70 @@ export function generatedCsv(n: number, offset = 0): string {
 
 export async function rowsOfRun(db: Database, runId: string) {
   return db.select().from(importRow).where(eq(importRow.runId, runId)).orderBy(importRow.line);
+}
+
+/** A queued grant of `points` to each member, rows in the order given (as staged from a file). */
+export async function queuedGrant(db: Database, memberIds: string[], points: number): Promise<string> {
+  const [run] = await db
+    .insert(importRun)
+    .values({
+      kind: "grant",
+      source: "grant",
+      status: "queued",
+      fileSha256: "",
+      options: { notify: false },
+      report: { rows: memberIds.length, rejected: 0 },
+    })
+    .returning({ id: importRun.id });
+  const runId = (run as { id: string }).id;
+  await db.insert(importRow).values(
+    memberIds.map((memberId, i) => ({
+      runId,
+      line: i + 2,
+      raw: {},
+      record: { memberId, points, reason: "活動補點" },
+      plan: "create" as const,
+    })),
+  );
+  return runId;
+}
+
+export type ReferredPair = {
+  referrer: Awaited<ReturnType<typeof newMember>>;
+  friend: Awaited<ReturnType<typeof newMember>>;
+};
+
+/** `n` members who each referred a friend who has not bought yet (the referral pending). */
+export async function referredPairs(db: Database, n: number): Promise<ReferredPair[]> {
+  const pairs: ReferredPair[] = [];
+  for (let i = 0; i < n; i++) {
+    const referrer = await newMember(db);
+    const friend = await newMember(db);
+    await db.transaction((tx) => linkReferral(tx, { friendId: friend.id, code: referrer.referralCode }));
+    pairs.push({ referrer, friend });
+  }
+  return pairs;
+}
+
+let friendReceipt = 0;
+
+/**
+ * Every friend's first purchase (NT$3,000, which decides the referral), `lanes` at a time on `db`: each locks the
+ * friend's account, then the referrer's (ADR 053). One promise per lane.
+ */
+export function friendsBuying(db: Database, pairs: ReferredPair[], lanes = 4): Promise<void>[] {
+  let next = 0;
+  const lane = async () => {
+    while (next < pairs.length) {
+      const { friend } = pairs[next++] as ReferredPair;
+      await recordPurchase(db, {
+        memberId: friend.id,
+        storeId: "S01",
+        receiptNumber: `FR-${++friendReceipt}`,
+        netAmount: 3_000,
+        purchasedAt: new Date(),
+      });
+    }
+  };
+  return Array.from({ length: lanes }, lane);
 }

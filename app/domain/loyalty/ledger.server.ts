@@ -45,25 +45,21 @@ export async function lockAccountOf(tx: Tx, memberId: string): Promise<{ account
   return { account, disabled };
 }
 
-/** The account's lock with the member's disabled flag: built once (ADR 060, "Later (2026-12-07, the builders)"). */
-const LOCK_ACCOUNT = selectStatement((p: Slots<"memberId">) =>
-  new QueryBuilder()
-    .select({ account: loyaltyAccount, disabled: member.disabled })
-    .from(loyaltyAccount)
-    .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
-    .where(eq(loyaltyAccount.memberId, p.memberId))
-    .for("update", { of: loyaltyAccount }),
-);
-
-/** The same lock, taken only when no other transaction holds it (`skip locked`: no row then, and no wait). */
-const TRY_LOCK_ACCOUNT = selectStatement((p: Slots<"memberId">) =>
-  new QueryBuilder()
-    .select({ account: loyaltyAccount, disabled: member.disabled })
-    .from(loyaltyAccount)
-    .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
-    .where(eq(loyaltyAccount.memberId, p.memberId))
-    .for("update", { of: loyaltyAccount, skipLocked: true }),
-);
+/**
+ * The account's lock with the member's disabled flag: built once (ADR 060, "Later (2026-12-07, the builders)").
+ * `skipLocked`: taken only when no other transaction holds it (no row then, and no wait).
+ */
+const lockAccountStatement = (skipLocked: boolean) =>
+  selectStatement((p: Slots<"memberId">) =>
+    new QueryBuilder()
+      .select({ account: loyaltyAccount, disabled: member.disabled })
+      .from(loyaltyAccount)
+      .innerJoin(member, eq(member.id, loyaltyAccount.memberId))
+      .where(eq(loyaltyAccount.memberId, p.memberId))
+      .for("update", skipLocked ? { of: loyaltyAccount, skipLocked } : { of: loyaltyAccount }),
+  );
+const LOCK_ACCOUNT = lockAccountStatement(false);
+const TRY_LOCK_ACCOUNT = lockAccountStatement(true);
 
 /**
  * lockAccountOf for a transaction that already holds other members' accounts (a grant's or an import's batch):
