@@ -1,8 +1,9 @@
 import type { Database } from "@platform/db/client";
 import { type CampaignAudience, member, store } from "@platform/db/schema";
 import { materialCategory } from "@platform/db/schema/catalog";
-import { OPEN_QUOTE_STATUSES } from "@platform/db/schema/quotes";
+import { quoteRequest } from "@platform/db/schema/quotes";
 import { asc, eq, type SQL, sql } from "drizzle-orm";
+import { quoteOpenAt } from "~/domain/quotes/status";
 import { addIsoDays } from "~/domain/reports/filters";
 import { taipeiIsoDate } from "~/lib/time";
 
@@ -14,8 +15,8 @@ import { taipeiIsoDate } from "~/lib/time";
  * - visited store in the last N Taipei days (today and the N − 1 days before it): a checked-in appointment there
  *   (`appointment_store_day_idx`) or a purchase there (`report_member_store`, the member's last purchase day per
  *   store, by its covering index; the dashboard's active members read the same rows).
- * - quote open: a `quote_request` of the member in the quotes domain's open states (`OPEN_QUOTE_STATUSES`:
- *   asked or answered, not yet accepted, closed or withdrawn; ADR 047), by `quote_request_member_idx`.
+ * - quote open: a `quote_request` of the member still open as every page shows it (`quoteOpenAt`: asked, or
+ *   answered and still valid in Taipei; not accepted, closed, withdrawn or expired; ADRs 047 and 051).
  */
 
 export const VISITED_DAYS_MAX = 365;
@@ -28,10 +29,7 @@ export function showroomConditions(a: CampaignAudience, now: Date): (SQL | undef
       : undefined,
     a.visitedStoreId && a.visitedDays ? visitedStore(a.visitedStoreId, a.visitedDays, now) : undefined,
     a.quoteOpen
-      ? sql`${member.id} in (select q.member_id from quote_request q where q.status in (${sql.join(
-          OPEN_QUOTE_STATUSES.map((s) => sql`${s}`),
-          sql`, `,
-        )}))`
+      ? sql`${member.id} in (select ${quoteRequest.memberId} from ${quoteRequest} where ${quoteOpenAt(now)})`
       : undefined,
   ];
 }

@@ -30,3 +30,11 @@ export function quoteStateIs(state: QuoteStatus, now: Date): SQL {
   }
   return eq(quoteRequest.status, state);
 }
+
+/**
+ * In SQL: the quotes still open as `quoteState` shows them — asked, or answered and still valid — for the campaign
+ * filter "quote open" (ADR 048): an answer past its validity is not open there either, before the job marks it.
+ */
+export function quoteOpenAt(now: Date): SQL {
+  return or(quoteStateIs("requested", now), quoteStateIs("answered", now)) as SQL;
+}
