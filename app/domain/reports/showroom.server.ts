@@ -1,6 +1,7 @@
 import { type Database, rowsOf } from "@platform/db/client";
 import { APPOINTMENT_KINDS, type AppointmentKind } from "@platform/db/schema/appointments";
 import { sql } from "drizzle-orm";
+import { overdueSql } from "../samples/overdue";
 import type { DashboardInput } from "./dashboard.server";
 import { storeCondition } from "./dashboard.server";
 import { addIsoDays } from "./filters";
@@ -255,7 +256,7 @@ function sumInto<K extends string>(total: Record<K, number>, row: Record<K, numb
 
 /**
  * Samples by store: handed out on the range's Taipei days (`handed_out_at`), and out / overdue now (status
- * `handed_out`, overdue when `due_back_on` is before today, Taipei), from `sample_request_store_idx`.
+ * `handed_out`; overdue as `isOverdue` says, in SQL `overdueSql`), from `sample_request_store_idx`.
  */
 export async function loadSamples(db: Database, input: DashboardInput): Promise<Showroom["samples"]> {
   const start = rangeStart(input.from);
@@ -265,7 +266,7 @@ export async function loadSamples(db: Database, input: DashboardInput): Promise<
       select store_id,
              count(*) filter (where handed_out_at >= ${start} and handed_out_at < ${end})::float8 as handed_out,
              count(*) filter (where status = 'handed_out')::float8 as out,
-             count(*) filter (where status = 'handed_out' and due_back_on < ${input.today}::date)::float8 as overdue
+             count(*) filter (where ${overdueSql(input.today)})::float8 as overdue
         from sample_request
        where status in ('handed_out', 'returned') and ${storeCondition(input.scope)}
        group by store_id`),

@@ -11,7 +11,7 @@ import {
   store,
 } from "@platform/db/schema";
 import type { JobQueue } from "@platform/jobs/queue";
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { type AuditContext, auditedTx } from "~/domain/audit/audit.server";
 import { Refusal, type RefusalCode } from "~/domain/refusals";
 import type { StaffActor } from "~/domain/staff/actor";
@@ -20,6 +20,7 @@ import { storesFor } from "~/domain/staff/permissions";
 import { addDays, taipeiDate, taipeiIsoDate } from "~/lib/time";
 import { inQuietHours, quietHoursEnd } from "../member-messages/channels";
 import { showroomSettings } from "../showroom/settings.server";
+import { isOverdue, overdueSql } from "./overdue";
 import {
   CONSOLE_SAMPLE_FILTERS,
   type ConsoleSampleFilter,
@@ -250,7 +251,7 @@ export type SampleRow = {
 };
 
 function withOverdue<R extends { status: SampleStatus; dueBackOn: string | null }>(rows: R[], today: string) {
-  return rows.map((r) => ({ ...r, overdue: r.status === "handed_out" && r.dueBackOn !== null && r.dueBackOn < today }));
+  return rows.map((r) => ({ ...r, overdue: isOverdue(r, today) }));
 }
 
 /** The member's samples: open ones first (what is out, by due day), then the last 20 closed. */
@@ -288,8 +289,7 @@ export async function overdueSamplesOf(
     .where(
       and(
         eq(sampleRequest.memberId, memberId),
-        eq(sampleRequest.status, "handed_out"),
-        lt(sampleRequest.dueBackOn, taipeiToday(now)),
+        overdueSql(taipeiToday(now)),
         stores === "all" ? undefined : inArray(sampleRequest.storeId, [...stores]),
       ),
     )
@@ -317,7 +317,7 @@ export async function consoleSamples(
     requested: eq(sampleRequest.status, "requested"),
     ready: eq(sampleRequest.status, "ready"),
     handed_out: eq(sampleRequest.status, "handed_out"),
-    overdue: and(eq(sampleRequest.status, "handed_out"), lt(sampleRequest.dueBackOn, today)),
+    overdue: overdueSql(today),
     closed: inArray(sampleRequest.status, ["returned", "cancelled"]),
   }[query.filter];
   const rows = await db
