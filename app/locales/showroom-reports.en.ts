@@ -62,7 +62,7 @@ export const showroomReportsEn = {
   "console.messages.audience.visitedHint":
     "A checked-in appointment or a purchase at that store counts as a visit (Taipei days).",
   "console.messages.audience.quoteOpen": "Quote",
-  "console.messages.audience.quoteOpenYes": "Has an open quote (awaiting or answered)",
+  "console.messages.audience.quoteOpenYes": "Has an open quote (awaiting an answer, or answered and still valid)",
   "console.messages.error.visitedDays": "Enter a whole number of days from 1 to 365",
   "console.messages.error.visitedDaysWithoutStore": "Choose the store too",
   "console.messages.error.visitedStoreWithoutDays": "Enter within how many days",

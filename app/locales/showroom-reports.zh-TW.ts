@@ -57,7 +57,7 @@ export const showroomReportsZhTW = {
   "console.messages.audience.visitedDays": "幾天內到過（1–365 天）",
   "console.messages.audience.visitedHint": "在這間門市完成預約報到，或在這間門市消費，皆算到過（台北時間）。",
   "console.messages.audience.quoteOpen": "報價單",
-  "console.messages.audience.quoteOpenYes": "有進行中的報價（待回覆或已回覆）",
+  "console.messages.audience.quoteOpenYes": "有進行中的報價（待回覆，或已回覆且仍在有效期內）",
   "console.messages.error.visitedDays": "請輸入 1 到 365 之間的整數天數",
   "console.messages.error.visitedDaysWithoutStore": "請同時選擇門市",
   "console.messages.error.visitedStoreWithoutDays": "請輸入幾天內到過",
