@@ -173,7 +173,7 @@ export function observeAuditCheck(result: { ok: boolean; reason?: string; lastSe
  */
 export function instrumentPostgresClient<T extends object>(
   client: T,
-  onOutcome: (error: unknown | null) => void = () => {},
+  onOutcome: (error: unknown | null, startedAt: number) => void = () => {},
 ): T {
   const wrapQuery = (target: object, run: (...args: unknown[]) => unknown) =>
     function (this: unknown, ...args: unknown[]) {
@@ -191,12 +191,12 @@ export function instrumentPostgresClient<T extends object>(
         then(
           (value) => {
             observe(true);
-            onOutcome(null);
+            onOutcome(null, started);
             return resolve ? resolve(value) : value;
           },
           (error) => {
             observe(false);
-            onOutcome(error);
+            onOutcome(error, started);
             if (reject) return reject(error);
             throw error;
           },

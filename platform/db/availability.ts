@@ -47,6 +47,8 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
 }
 
 let unavailableSince: Date | null = null;
+/** When it was marked away, on the monotonic clock the statements' start times use (`performance.now()`). */
+let unavailableAt = 0;
 let probe: (() => Promise<boolean>) | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
 const PROBE_INTERVAL_MS = 1_000;
@@ -93,6 +95,7 @@ export function markDatabaseAvailable(): void {
 export function markDatabaseUnavailable(cause?: unknown): void {
   if (unavailableSince) return;
   unavailableSince = new Date();
+  unavailableAt = performance.now();
   outageLog?.error({ reason: reasonOf(cause) }, "database unavailable");
   if (!probe) return;
   let probing = false;
@@ -108,10 +111,17 @@ export function markDatabaseUnavailable(cause?: unknown): void {
   timer.unref();
 }
 
-/** Called by the database client for each statement's outcome. */
-export function reportDatabaseOutcome(error: unknown | null): void {
-  if (error === null) markDatabaseAvailable();
-  else if (isDatabaseUnavailableError(error)) markDatabaseUnavailable(error);
+/**
+ * Called by the database client for each statement's outcome, with when the statement was sent (`performance.now()`).
+ * A success of a statement sent before the outage was noticed says nothing about the database now (its answer was on
+ * the way when the connection went): it does not bring the state back. Counted as a return, it logged "back after 0
+ * s" and, at the next failure, a second "database unavailable" (CI, 2026-12-07).
+ */
+export function reportDatabaseOutcome(error: unknown | null, startedAt?: number): void {
+  if (error === null) {
+    if (unavailableSince && startedAt !== undefined && startedAt < unavailableAt) return;
+    markDatabaseAvailable();
+  } else if (isDatabaseUnavailableError(error)) markDatabaseUnavailable(error);
 }
 
 let checking: Promise<boolean> | null = null;
