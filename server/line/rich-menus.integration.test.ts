@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@platform/db/client";
+import { insertBulkMembers } from "@platform/testing/members";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as ClientModule from "../../app/domain/line/rich-menu-client.server";
@@ -275,17 +276,10 @@ describe("rich menus at the LINE fake", () => {
 
   it("relinks every member in bulk calls of 500 when the member menu changes (1,200 members → 3 calls)", async () => {
     await work();
+    await insertBulkMembers(db, { prefix: "bulk-", count: 1200, numbers: "HB", phones: "+88697" });
     await db.execute(sql`
-      with users as (
-        insert into auth_user (id, name, email)
-        select 'bulk-' || g, '測試', 'bulk-' || g || '@phone.invalid' from generate_series(1, 1200) g
-        returning id),
-      members as (
-        insert into member (user_id, member_number, name_zh, phone_number)
-        select id, 'HB' || lpad(substr(id, 6), 8, '0'), '王小明', '+88697' || lpad(substr(id, 6), 7, '0') from users
-        returning user_id)
       insert into auth_account (id, account_id, provider_id, user_id)
-      select gen_random_uuid()::text, 'U' || md5(user_id), 'line', user_id from members`);
+      select gen_random_uuid()::text, 'U' || md5(user_id), 'line', user_id from member where user_id like 'bulk-%'`);
     await work();
     const before = (await fakeCalls()).length;
     const newMenu = (await publish("member", "會員選單 v2")).lineRichMenuId;

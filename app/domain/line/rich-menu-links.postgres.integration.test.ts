@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "@platform/db/client";
 import { richMenu, richMenuLink } from "@platform/db/schema";
+import { insertBulkMembers } from "@platform/testing/members";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -56,17 +57,10 @@ async function publishMember(db: DatabaseHandle["db"], id: string) {
 
 describe("rich-menu linking over two instances", () => {
   it("links each of 2,000 members once when two workers run at once", { timeout: 120_000 }, async () => {
+    await insertBulkMembers(one.db, { prefix: "race-", count: 2000, numbers: "HR", phones: "+88698" });
     await one.db.execute(sql`
-      with users as (
-        insert into auth_user (id, name, email)
-        select 'race-' || g, '測試', 'race-' || g || '@phone.invalid' from generate_series(1, 2000) g
-        returning id),
-      members as (
-        insert into member (user_id, member_number, name_zh, phone_number)
-        select id, 'HR' || lpad(substr(id, 6), 8, '0'), '王小明', '+88698' || lpad(substr(id, 6), 7, '0') from users
-        returning user_id)
       insert into auth_account (id, account_id, provider_id, user_id)
-      select gen_random_uuid()::text, 'U' || md5(user_id), 'line', user_id from members`);
+      select gen_random_uuid()::text, 'U' || md5(user_id), 'line', user_id from member where user_id like 'race-%'`);
     await publishMember(one.db, "richmenu-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     const line = countingLine();
     const [a, b] = await Promise.all([

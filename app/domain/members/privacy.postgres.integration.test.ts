@@ -1,5 +1,6 @@
 import { type DatabaseHandle, rowsOf } from "@platform/db/client";
 import { member } from "@platform/db/schema";
+import { insertBulkMembers } from "@platform/testing/members";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { isNotNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -67,17 +68,10 @@ describe("an account deleted while others write", () => {
   it("a deletion while the nightly RFM summary is replaced never deadlocks", { timeout: 60_000 }, async () => {
     // 5,000 members who bought last month, so each has a row of the summary: the job re-inserts them all (each row's
     // foreign key a share lock on its member) under its exclusive lock, which the member-state trigger takes shared.
+    await insertBulkMembers(one.db, { prefix: "rfm-del-", count: 5000, numbers: "RD", phones: "+88696" });
     await one.db.execute(sql`
-      with users as (
-        insert into auth_user (id, name, email)
-        select 'rfm-del-' || g, '測試', 'rfm-del-' || g || '@phone.invalid' from generate_series(1, 5000) g
-        returning id),
-      members as (
-        insert into member (user_id, member_number, name_zh, phone_number)
-        select id, 'RD' || lpad(substr(id, 9), 8, '0'), '王小明', '+88696' || lpad(substr(id, 9), 7, '0') from users
-        returning id)
       insert into purchase (store_id, receipt_number, member_id, net_amount, purchased_at)
-      select 'S01', 'RD-' || id, id, 1000, now() - interval '30 days' from members`);
+      select 'S01', 'RD-' || id, id, 1000, now() - interval '30 days' from member where user_id like 'rfm-del-%'`);
     const users = rowsOf<{ user_id: string }>(
       await one.db.execute(sql`select user_id from member where user_id like 'rfm-del-%' order by user_id limit 120`),
     ).map((r) => r.user_id);

@@ -1,5 +1,6 @@
 import { type DatabaseHandle, rowsOf } from "@platform/db/client";
 import { webhookDelivery } from "@platform/db/schema";
+import { insertBulkMembers } from "@platform/testing/members";
 import { useTwoPostgresInstances } from "@platform/testing/two-instances";
 import { asc, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -71,13 +72,7 @@ async function membersWithThreeEvents(
   o: { prefix: string; numbers: string; phones: string; count: number },
 ) {
   const id = `w${o.prefix}-`;
-  await db.execute(sql`
-    with users as (
-      insert into auth_user (id, name, email)
-      select ${id} || g, '測試', ${id} || g || '@phone.invalid' from generate_series(1, ${o.count}::int) g
-      returning id)
-    insert into member (user_id, member_number, name_zh, phone_number)
-    select id, ${o.numbers} || lpad(substr(id, 4), 8, '0'), '王小明', ${o.phones} || lpad(substr(id, 4), 7, '0') from users`);
+  await insertBulkMembers(db, { prefix: id, count: o.count, numbers: o.numbers, phones: o.phones });
   await db.execute(sql`update member set city = '台北市' where member_number like ${`${o.numbers}%`}`);
   await db.execute(sql`update member set city = '新北市' where member_number like ${`${o.numbers}%`}`);
 }
