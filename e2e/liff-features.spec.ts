@@ -247,6 +247,8 @@ test.describe("inside LINE (LIFF, @line/liff-mock)", () => {
     await page.goto("/member-center");
     await waitForHydration(page);
     await recordLiffCalls(page);
+    // The wallet loads after hydration: a click before it lands on nothing (CI, 2026-12-07).
+    await waitForHydratedElement(page.getByTestId("coupon").first());
     await page.getByTestId("coupon").first().click();
     const full = page.getByTestId("coupon-fullscreen");
     await expect(full).toBeVisible();
@@ -310,6 +312,8 @@ test.describe("inside LINE (LIFF, @line/liff-mock)", () => {
     await recordLiffCalls(page);
     await settle(page);
     await expect(page.getByRole("button", { name: "將會員卡加入主畫面" })).toHaveCount(0);
+    // The wallet loads after hydration: a click before it lands on nothing (CI, 2026-12-07).
+    await waitForHydratedElement(page.getByTestId("coupon").first());
     await page.getByTestId("coupon").first().click();
     await expect(page.getByTestId("coupon-fullscreen").getByTestId("coupon-code")).toBeVisible();
     await settle(page);
@@ -336,6 +340,8 @@ test.describe("inside LINE (LIFF, @line/liff-mock)", () => {
     await waitForHydration(page);
     await recordLiffCalls(page);
     await expect(page.getByRole("button", { name: "將會員卡加入主畫面" })).toBeVisible();
+    // The wallet loads after hydration: a click before it lands on nothing (CI, 2026-12-07).
+    await waitForHydratedElement(page.getByTestId("coupon").first());
     await page.getByTestId("coupon").first().click();
     await expect(page.getByTestId("coupon-fullscreen").getByTestId("coupon-code")).toBeVisible();
     await settle(page);
