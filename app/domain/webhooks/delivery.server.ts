@@ -70,8 +70,11 @@ type Claimed = {
   url: string;
   /** The signing secrets (current first), opened; null when a stored one cannot be opened (another server secret). */
   secrets: string[] | null;
-  /** A member's row: a later one of theirs may wait behind it (the next batch can take it once this is recorded). */
-  ofMember: boolean;
+  /**
+   * A later open row of the same member waits behind this one (per-member order): the next batch can take it once
+   * this one is recorded. Read by the claim (webhook_delivery_open_idx).
+   */
+  hasLater: boolean;
 };
 
 /**
@@ -135,7 +138,11 @@ export function claimStatement(claimer: string, now: Date, limit: number): SQL {
       returning d.id, d.endpoint_id, d.member_id, d.event_type, d.data::text as data, d.occurred_at, d.attempts,
                 d.first_attempt_at, d.seq)
     select u.*, e.url, e.secret,
-           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret
+           case when e.previous_secret_until > ${at}::timestamptz then e.previous_secret end as previous_secret,
+           u.member_id is not null and exists (
+             select 1 from webhook_delivery p
+              where p.endpoint_id = u.endpoint_id and p.member_id = u.member_id and p.status = 'pending'
+                and p.seq > u.seq) as has_later
       from u join webhook_endpoint e on e.id = u.endpoint_id
      order by u.seq`;
 }
@@ -155,9 +162,11 @@ export async function deliverWebhooks(
     report.claimed += rows.length;
     const outcomes = await sendAll(deps, rows, now);
     await record(deps, claimer, rows, outcomes, now, report);
-    // Another batch only if this one was full or a member's next event may wait behind one just sent (events without a
-    // member are not ordered: a short batch of them was everything due); otherwise the next notification starts the next pass.
-    if (rows.length < limit && !rows.some((r) => r.ofMember)) break;
+    // Another batch only if this one was full or a member's later event waits behind one just sent. Events that came
+    // in while this batch was sent are not chased: each came with its notification, which gathers the next pass (a
+    // steady stream of purchases is sent in passes of 200 ms of events, not in a trickle of small batches, each with
+    // its claim and its record; ADR 054 "Later (2026-12-07, late)").
+    if (rows.length < limit && !rows.some((r) => r.hasLater)) break;
   }
   return report;
 }
@@ -200,6 +209,7 @@ async function claim(
     secret: string;
     previous_secret: string | null;
     member_id: string | null;
+    has_later: boolean;
   }>(result).map((r) => ({
     id: r.id,
     endpointId: r.endpoint_id,
@@ -210,7 +220,7 @@ async function claim(
     firstAttemptAt: new Date(r.first_attempt_at),
     url: r.url,
     secrets: open(r.endpoint_id, [r.secret, r.previous_secret]),
-    ofMember: r.member_id !== null,
+    hasLater: r.has_later === true,
   }));
 }
 

@@ -480,6 +480,35 @@ describe("delivery", () => {
     expect(order.map((r) => r.headers["webhook-id"])).toEqual([aIds[0], aIds[0], aIds[1]]);
   });
 
+  it("ends a pass after a short batch, leaving events that came in during the send to the next pass", async () => {
+    const { endpoint } = await register("/stream", ["purchase.created"]);
+    const a = await newMember(db);
+    const b = await newMember(db);
+    const c = await newMember(db);
+    await buy(a.id);
+    await buy(b.id);
+    // While the batch is being sent, C buys: its event came with its own notification, which gathers the next pass.
+    // Chasing it with another claim here made a stream of purchases a trickle of small batches, each with its claim
+    // and its record.
+    let arrived = false;
+    const sendAndBuy: typeof send = async (url, headers, body) => {
+      if (!arrived) {
+        arrived = true;
+        await buy(c.id);
+      }
+      return send(url, headers, body);
+    };
+    expect((await deliverWebhooks({ ...deps(), send: sendAndBuy }, t0)).claimed).toBe(2);
+    const rows = await outbox(endpoint.id);
+    expect(rows.filter((r) => r.status === "delivered").map((r) => r.memberId)).toEqual([a.id, b.id]);
+    expect(rows.filter((r) => r.status === "pending").map((r) => r.memberId)).toEqual([c.id]);
+    // A member's later event that waited behind one just sent is still sent in the same pass.
+    await buy(a.id);
+    await buy(a.id);
+    expect((await deliverWebhooks(deps(), t0)).claimed).toBe(3);
+    expect((await outbox(endpoint.id)).every((r) => r.status === "delivered")).toBe(true);
+  });
+
   it("redelivers with the same webhook-id and a new signature", async () => {
     const { endpoint, secret } = await register("/hook", ["purchase.created"]);
     await buy((await newMember(db)).id);
