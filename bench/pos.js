@@ -24,8 +24,12 @@
 //     the same run against the same server: bench/pos-compare.js (its header says how). --compare-rounds N
 //     (default 6), --compare-duration S (10) per kind and round, --growth-friends N (enough for the run: 550 a second
 //     of growth segments, at least 30,000), --growth-delivery
-//     on|off (on), --growth-parts (the referral and the outbox each alone too), --growth-mix (a realistic mix too:
-//     --growth-mix-share, default 0.05, of its purchases are referred friends' first purchases).
+//     off|on (off: the issue's figure, attribution and the outbox written in the purchase's transaction; on: the
+//     endpoint also delivers during the segments, reported; ADR 054 "Later (2026-12-07, late)"), --growth-parts (the referral and the outbox each alone too), --growth-mix (a realistic mix too:
+//     --growth-mix-share, default 0.05, of its purchases are referred friends' first purchases), --growth-mix-only
+//     (plain and the mix alone, without the worst case: with two kinds the rotated order is plain/mix, mix/plain …,
+//     so many short rounds, e.g. --compare-rounds 24 --compare-duration 5, pair every mix segment with a plain one
+//     next to it).
 //   - --ceiling: each round also sends the same requests to two bare servers (bench/pos-ceiling-server.js): one
 //     that only answers (HTTP alone), one that runs pgbench's own TPC-B transaction per request on the pgbench
 //     database; with --same-work a third that sends the purchase's own statements (the same-work script) on the app's
@@ -63,9 +67,10 @@ const { values: opts } = parseArgs({
     "compare-rounds": { type: "string", default: "6" },
     "compare-duration": { type: "string", default: "10" },
     "growth-friends": { type: "string" },
-    "growth-delivery": { type: "string", default: "on" },
+    "growth-delivery": { type: "string", default: "off" },
     "growth-parts": { type: "boolean", default: false },
     "growth-mix": { type: "boolean", default: false },
+    "growth-mix-only": { type: "boolean", default: false },
     "growth-mix-share": { type: "string", default: "0.05" },
   },
 });
@@ -265,6 +270,7 @@ async function runTill(url, data, interval, seconds) {
 async function main() {
   if (opts.spend && opts.growth) throw new Error("--spend and --growth: one at a time");
   if (!["on", "off"].includes(opts["growth-delivery"])) throw new Error("--growth-delivery: on or off");
+  if (opts["growth-mix-only"]) opts["growth-mix"] = true;
   const share = Number(opts["growth-mix-share"]);
   if (!(share > 0 && share <= 1)) throw new Error("--growth-mix-share: a share above 0 and at most 1, e.g. 0.05");
   if (opts.spend || opts.growth) {
