@@ -409,6 +409,12 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
         `spends ${row.spends} (${row.points} points); accounts whose balance is not their ledger's sum: ${ledger.off}`,
       );
     }
+    // Which comparisons carry a verdict: --spend's first (spend ÷ card); --growth's worst case and mix, only with
+    // delivery off: the issue's figure is attribution and the outbox written in the purchase's transaction; with
+    // delivery on the figures are reported (delivery has its own goal, bench:webhooks; ADR 054 "Later (2026-12-07,
+    // late)").
+    const isJudged = (c, i) => (mode === "spend" ? i === 0 : !delivery && (c.other === "growth" || c.other === "mix"));
+    const verdictOf = (c) => (c && isJudged(c, comparisons.indexOf(c)) ? judged(c, target) : null);
     const summary = {
       when: new Date().toISOString(),
       mode,
@@ -426,18 +432,10 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       comparisons,
       checks,
       target,
-      // With delivery on (growth), the figures are reported only: no verdict (see the print below).
-      pass: (mode === "growth" && delivery) || opts["growth-mix-only"] ? null : judged(comparisons[0], target),
+      pass: verdictOf(mode === "spend" ? comparisons[0] : comparisons.find((c) => c.other === "growth")),
       // The realistic mix's own verdict (`--growth-mix`), beside the worst case's `pass`.
       ...(mode === "growth" && opts["growth-mix"]
-        ? {
-            passMix: delivery
-              ? null
-              : judged(
-                  comparisons.find((c) => c.other === "mix"),
-                  target,
-                ),
-          }
+        ? { passMix: verdictOf(comparisons.find((c) => c.other === "mix")) }
         : {}),
     };
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
@@ -462,12 +460,7 @@ export async function comparePurchases(opts, { adminUrl, prefix }) {
       "cost of a purchase, other ÷ base (median of rounds): throughput  p50   p99   app CPU  backends CPU  all postgres CPU  target",
     );
     for (const [i, c] of comparisons.entries()) {
-      // With delivery on, the growth figures are reported, not judged: the issue's figure is attribution and the
-      // outbox written in the purchase's transaction (--growth-delivery off, the default); delivery has a goal of its
-      // own (bench:webhooks). ADR 054 "Later (2026-12-07, late)".
-      const judgedHere =
-        (mode === "spend" || !delivery) &&
-        ((i === 0 && c.other !== "referral" && c.other !== "outbox") || (c.other === "mix" && mode === "growth"));
+      const judgedHere = isJudged(c, i);
       const verdict = judgedHere ? `≤ ${target}  ${judged(c, target) ? "PASS" : "FAIL"}` : "(reported)";
       if (mode === "growth" && c.other === "growth") console.log("  the worst case: every purchase a friend's first");
       if (c.other === "mix") {
